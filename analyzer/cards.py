@@ -1,0 +1,206 @@
+"""Cards as bits of one uint64, the layout every game in bidlab shares.
+
+Layout (card index = bit position)::
+
+    bit  63 ......... 48 47 ......... 32 31 ......... 16 15 .......... 0
+         J..  spades     ...  hearts      ... diamonds     ...  clubs
+    lane = suit (C=0, D=1, H=2, S=3), 16 bits each;
+    inside a lane, bit r = rank r + 2 (2 -> bit 0 ... A -> bit 12);
+    bits 13..15 of each lane are free, except bit 63: the joker (Rook's "Rook").
+
+Ranks rise with the bit, so within a suit "highest card" is the most
+significant bit of the lane. Game-specific orders (Pedro's Left Pedro joining
+trumps between the 5 and 4, the Rook as lowest trump) are remapped inside each
+game module; nothing here knows about trumps.
+
+Text form at the edges only: ``"AS KS 10H TD 5C 2h"`` (10 or T, any case,
+separated by spaces or commas), ``"JK"``/``"ROOK"``/``"JOKER"`` for the joker.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+import numpy as np
+
+SUITS = "CDHS"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+RANKS = "23456789TJQKA"
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+LANE_BITS = 16
+JOKER = 63
+
+Mask = int  # a set of cards as a plain int (numba kernels use np.uint64)
+
+SUIT_MASKS = tuple(0x1FFF << (LANE_BITS * s) for s in range(4))
+DECK_52: Mask = sum(SUIT_MASKS)
+DECK_53: Mask = DECK_52 | (1 << JOKER)
+
+_JOKER_TOKENS = {"JK", "JOKER", "ROOK"}
+_SPLIT = re.compile(r"[\s,]+")
+
+
+class CardParseError(ValueError):
+    """A card token that cannot be read, or a card given twice."""
+
+    def __init__(self, message: str, token: str | None = None, position: int | None = None):
+        super().__init__(message)
+        self.token = token
+        self.position = position
+
+
+def card(rank: int, suit: int) -> int:
+    """Card index of rank 2..14 (A = 14) in suit 0..3. ``card(14, SPADES) == 60``."""
+    if not (2 <= rank <= 14 and 0 <= suit <= 3):
+        raise ValueError(f"no card with rank {rank} and suit {suit}")
+    return suit * LANE_BITS + rank - 2
+
+
+def suit_of(c: int) -> int:
+    """Suit 0..3 of a card index (the joker reports 3, its lane)."""
+    return c // LANE_BITS
+
+
+def rank_of(c: int) -> int:
+    """Rank 2..14 of a card index."""
+    return c % LANE_BITS + 2
+
+
+def parse_card(token: str, position: int = 1) -> int:
+    """Card index of one token such as ``"10h"`` or ``"AS"``; raises CardParseError."""
+    t = token.strip().upper()
+    if t in _JOKER_TOKENS:
+        return JOKER
+    if len(t) >= 2 and t[-1] in SUITS:
+        r = t[:-1]
+        r = "T" if r == "10" else r
+        if len(r) == 1 and r in RANKS:
+            return card(RANKS.index(r) + 2, SUITS.index(t[-1]))
+    raise CardParseError(
+        f"bad card {token!r} at position {position}: expected a rank "
+        f"(2-9, 10 or T, J, Q, K, A) then a suit (C, D, H, S), or JK/ROOK for the joker",
+        token,
+        position,
+    )
+
+
+def parse_cards(text: str) -> list[int]:
+    """Card indices of a hand string, in order; duplicates are an error.
+
+    >>> parse_cards("AS 10h")
+    [60, 40]
+    """
+    tokens = [t for t in _SPLIT.split(text.strip()) if t]
+    seen: dict[int, int] = {}
+    out = []
+    for pos, tok in enumerate(tokens, start=1):
+        c = parse_card(tok, pos)
+        if c in seen:
+            raise CardParseError(
+                f"card {tok!r} at position {pos} repeats position {seen[c]}", tok, pos
+            )
+        seen[c] = pos
+        out.append(c)
+    return out
+
+
+def format_card(c: int) -> str:
+    """``format_card(60) == "AS"``; the joker is ``"JK"``."""
+    if c == JOKER:
+        return "JK"
+    return RANKS[c % LANE_BITS] + SUITS[c // LANE_BITS]
+
+
+def mask_of(cards: Iterable[int]) -> Mask:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: Mask) -> list[int]:
+    """Card indices in a mask, ascending."""
+    m = int(mask)
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+def display_order(mask: Mask) -> list[int]:
+    """Cards as people sort them: spades, hearts, diamonds, clubs; high to low."""
+    return sorted(cards_of(mask), key=lambda c: (-suit_of(c), -c))
+
+
+class CardSet:
+    """A set of cards for people: parse, print, and set algebra over a uint64 mask.
+
+    >>> hand = CardSet("AS KS 10h")
+    >>> str(hand), len(hand), CardSet("KS") <= hand
+    ('AS KS TH', 3, True)
+    """
+
+    __slots__ = ("mask",)
+
+    def __init__(self, cards: str | int | np.integer | Iterable[int] | CardSet = 0):
+        if isinstance(cards, CardSet):
+            self.mask = cards.mask
+        elif isinstance(cards, str):
+            self.mask = mask_of(parse_cards(cards))
+        elif isinstance(cards, (int, np.integer)):
+            self.mask = int(cards)
+        else:
+            self.mask = mask_of(cards)
+        if self.mask < 0 or self.mask >> 64:
+            raise ValueError("a card mask must fit in 64 bits")
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(display_order(self.mask))
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __contains__(self, c: object) -> bool:
+        if isinstance(c, str):
+            c = parse_card(c)
+        return isinstance(c, (int, np.integer)) and bool(self.mask >> int(c) & 1)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CardSet) and other.mask == self.mask
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __or__(self, o: CardSet) -> CardSet:
+        return CardSet(self.mask | o.mask)
+
+    def __and__(self, o: CardSet) -> CardSet:
+        return CardSet(self.mask & o.mask)
+
+    def __sub__(self, o: CardSet) -> CardSet:
+        return CardSet(self.mask & ~o.mask)
+
+    def __xor__(self, o: CardSet) -> CardSet:
+        return CardSet(self.mask ^ o.mask)
+
+    def __le__(self, o: CardSet) -> bool:
+        return self.mask & ~o.mask == 0
+
+    def __bool__(self) -> bool:
+        return self.mask != 0
+
+    def __str__(self) -> str:
+        return " ".join(format_card(c) for c in self)
+
+    def __repr__(self) -> str:
+        return f"CardSet({str(self)!r})"
+
+    def suit(self, s: int) -> CardSet:
+        return CardSet(self.mask & SUIT_MASKS[s])
+
+    @property
+    def u64(self) -> np.uint64:
+        return np.uint64(self.mask)

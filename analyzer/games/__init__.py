@@ -1,0 +1,1 @@
+"""Game engines, one module per game, and the registry that resolves variant strings."""

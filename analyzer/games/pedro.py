@@ -1,0 +1,198 @@
+"""Pedro (seed 000) and Cinch / Double Pedro (seed 002): one engine, two presets.
+
+Rules: ``../shared/RULES.md`` §1 (Pedro), §2 (Cinch), §5 (invariants), §7 (flags);
+every flag is a field of :class:`Rules` (see ``bidlab rules pedro``). Decisions
+the text leaves open are listed in ``tests/reference/PEDRO_LOG_FORMAT.md``.
+
+This module is the public face of the engine: it validates input and turns
+kernel output into DataFrames and logs. The numba code lives in
+``_pedro_core`` (cards and trumps), ``_pedro_policies`` (random, heuristic) and
+``_pedro_engine`` (the deal kernel and the parallel batch driver).
+
+>>> from analyzer.games import pedro
+>>> df = pedro.simulate(pedro.parse_rules("pedro"), 1000, seed=1)   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..cards import SUITS, cards_of, format_card
+from . import _pedro_engine as engine
+from ._pedro_policies import POLICY_NAMES
+from .pedro_rules import PRESET_NAMES, PRESETS, Rules, kernel_params, parse_rules
+
+__all__ = [
+    "PRESETS", "PRESET_NAMES", "POLICY_NAMES", "Rules", "parse_rules", "parse_policies",
+    "simulate", "play_logged", "ELEMENTS",
+]  # fmt: skip
+
+ELEMENTS = engine.ELEMENTS
+DEFAULT_CHUNK = 2048
+
+
+class PolicyError(ValueError):
+    """A policy name or per-seat policy list the engine does not know."""
+
+
+def parse_policies(spec: str | Sequence[str]) -> np.ndarray:
+    """Seat policies: one name for all four seats, or four comma-separated names.
+
+    >>> parse_policies("heuristic,random,heuristic,random").tolist()
+    [1, 0, 1, 0]
+    """
+    names = spec.split(",") if isinstance(spec, str) else list(spec)
+    names = [n.strip().lower() for n in names]
+    if len(names) == 1:
+        names = names * 4
+    if len(names) != 4 or any(n not in POLICY_NAMES for n in names):
+        raise PolicyError(
+            f"bad policy {','.join(names)!r}; give one of {', '.join(POLICY_NAMES)} "
+            f"or four of them separated by commas (seats 0,1,2,3)"
+        )
+    return np.array([POLICY_NAMES.index(n) for n in names], dtype=np.int64)
+
+
+def policy_string(pols: np.ndarray) -> str:
+    names = [POLICY_NAMES[p] for p in pols]
+    return names[0] if len(set(names)) == 1 else ",".join(names)
+
+
+def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
+              chunk: int = DEFAULT_CHUNK) -> tuple[np.ndarray, np.ndarray]:
+    """Raw kernel output for deals first .. first+n-1: (records int8[n, NREC], hands u64[n, 4])."""
+    rec = np.empty((n, engine.NREC), dtype=np.int8)
+    hands = np.empty((n, 4), dtype=np.uint64)
+    if n:
+        engine.simulate_kernel(seed, first, n, chunk, kernel_params(rules), pols, rec, hands)
+    return rec, hands
+
+
+def records_frame(rec: np.ndarray, hands: np.ndarray, first: int) -> pd.DataFrame:
+    """Per-deal rows with derived bidding-side columns.
+
+    ``maker`` is the seat that named trump (the bidder, or the dealer on an all-pass
+    deal); ``bid_points``/``opp_points`` are its side's and the other side's points.
+    """
+    cols = {"deal": np.arange(first, first + len(rec), dtype=np.int64)}
+    for j, name in enumerate(engine.REC_COLUMNS):
+        cols[name] = rec[:, j]
+    for s in range(4):
+        cols[f"hand{s}"] = hands[:, s]
+    df = pd.DataFrame(cols)
+    maker = np.where(df["bidder"] >= 0, df["bidder"], df["dealer"]).astype(np.int8)
+    team = maker & 1
+    df["maker"] = maker
+    df["bid_points"] = np.where(team == 0, df["points0"], df["points1"]).astype(np.int8)
+    df["opp_points"] = np.where(team == 0, df["points1"], df["points0"]).astype(np.int8)
+    for m in (1, 2):
+        t0, t1 = df[f"score{m}_team0"], df[f"score{m}_team1"]
+        df[f"score{m}_bid"] = np.where(team == 0, t0, t1).astype(np.int8)
+        df[f"score{m}_opp"] = np.where(team == 0, t1, t0).astype(np.int8)
+    return df
+
+
+def simulate(rules: Rules, n_deals: int, seed: int = 0, policies: str | np.ndarray = "heuristic",
+             first: int = 0, batch: int = 1_000_000,
+             progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """Simulate deals ``first .. first + n_deals - 1`` of ``seed``; one row per deal.
+
+    Deal ``i`` is the same whatever ``batch``, the thread count or the machine.
+    ``progress(k)`` is called after each batch of k deals. The frame's ``attrs``
+    carry the provenance: game, rules string, seed, policies, first deal.
+    """
+    if n_deals < 0:
+        raise ValueError(f"n_deals must be >= 0, got {n_deals}")
+    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
+    recs, hands = [], []
+    for lo in range(first, first + n_deals, batch):
+        k = min(batch, first + n_deals - lo)
+        r, h = run_batch(rules, lo, k, seed, pols)
+        recs.append(r)
+        hands.append(h)
+        if progress:
+            progress(k)
+    rec = np.concatenate(recs) if recs else np.empty((0, engine.NREC), np.int8)
+    hnd = np.concatenate(hands) if hands else np.empty((0, 4), np.uint64)
+    df = records_frame(rec, hnd, first)
+    df.attrs.update(game=rules.game, rules=str(rules), seed=int(seed),
+                    policy=policy_string(pols), first=int(first))
+    return df
+
+
+# ---- logged deals ---------------------------------------------------------------------
+
+
+def _cards(mask: int) -> list[str]:
+    return [format_card(c) for c in cards_of(int(mask))]
+
+
+def _team(v: int) -> int | None:
+    return None if v < 0 else int(v)
+
+
+def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
+                policies: str | np.ndarray = "heuristic") -> list[dict]:
+    """Trick-by-trick logs of the chosen deals (format: tests/reference/PEDRO_LOG_FORMAT.md)."""
+    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
+    idx = np.asarray(indices, dtype=np.int64)
+    n = len(idx)
+    rec = np.empty((n, engine.NREC), dtype=np.int8)
+    li = np.empty((n, engine.NLOGI), dtype=np.int16)
+    lu = np.zeros((n, engine.NLOGU), dtype=np.uint64)
+    engine.log_kernel(seed, idx, kernel_params(rules), pols, rec, li, lu)
+    return [_log_dict(rules, rec[k], li[k], lu[k], int(idx[k])) for k in range(n)]
+
+
+def _log_dict(rules: Rules, r: np.ndarray, li: np.ndarray, lu: np.ndarray, index: int) -> dict:
+    dealer = int(li[engine.L_DEALER])
+    stock = [int(c) for c in li[engine.L_STOCK:engine.L_STOCK + 16]]
+    drawn = []
+    for s in range(4):
+        got = int(lu[engine.U_DRAWN + s])
+        if s == dealer:
+            drawn.append(_cards(got))
+        else:  # off the top, in stock order
+            drawn.append([format_card(c) for c in stock if got >> c & 1])
+    tricks = []
+    for t in range(int(li[engine.L_NTRICKS])):
+        base = engine.L_TRICKS + 10 * t
+        plays = [[int(li[base + 2 + 2 * j]), format_card(int(li[base + 3 + 2 * j]))]
+                 for j in range(4) if li[base + 2 + 2 * j] >= 0]
+        dumps = []
+        if t == 0:
+            for s in range(4):
+                dumps += [[s, c] for c in _cards(lu[engine.U_DUMPS + s])]
+        tricks.append({"leader": int(li[base]), "plays": plays, "dumps": dumps,
+                       "winner": int(li[base + 1])})
+    bidder = int(li[engine.L_BIDDER])
+    made = int(r[engine.R_MADE])
+    return {
+        "index": index,
+        "rules": rules.as_dict(),
+        "dealer": dealer,
+        "redeals": int(li[engine.L_REDEALS]),
+        "hands": [_cards(lu[engine.U_HANDS + s]) for s in range(4)],
+        "stock": [format_card(c) for c in stock],
+        "bids": [int(b) for b in li[engine.L_BIDS:engine.L_BIDS + 4]],
+        "bidder": None if bidder < 0 else bidder,
+        "bid": int(li[engine.L_BID]),
+        "trump": SUITS[int(li[engine.L_TRUMP])],
+        "kept": [_cards(lu[engine.U_KEPT + s]) for s in range(4)],
+        "dead": [[s, c] for s in range(4) for c in _cards(lu[engine.U_DEAD + s])],
+        "drawn": drawn,
+        "stock_left": _cards(lu[engine.U_STOCK_LEFT]),
+        "start_hands": [_cards(lu[engine.U_START + s]) for s in range(4)],
+        "tricks": tricks,
+        "result": {
+            **{e: _team(int(r[engine.R_HIGH + k])) for k, e in enumerate(engine.ELEMENTS)},
+            "points": [int(r[engine.R_PTS]), int(r[engine.R_PTS + 1])],
+            "dead_points": int(r[engine.R_DEAD_PTS]),
+            "made": None if made < 0 else bool(made),
+            "score1": [int(r[engine.R_S1]), int(r[engine.R_S1 + 1])],
+            "score2": [int(r[engine.R_S2]), int(r[engine.R_S2 + 1])],
+        },
+    }

@@ -1,0 +1,135 @@
+"""Pedro (seed 000) and Cinch / Double Pedro (seed 002) rule flags, RULES.md §1, §2, §7.
+
+Every flag of RULES.md §7 is a field with its default and a one-line comment;
+the two presets differ only where §2.4 says Cinch differs. The kernels read
+the flags as a small int64 vector built by :func:`kernel_params`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..variants import RuleError, flag, format_variant, split_variant, validate, with_overrides
+
+
+@dataclass(frozen=True)
+class Rules:
+    game: str = "pedro"  # preset family: pedro (seed 000) or cinch (seed 002)
+    min_bid: int = flag(1, (1, 6, 7), "lowest legal bid (RULES §1.3)")
+    all_pass: str = flag(
+        "dealer_names_no_contract",
+        ("dealer_names_no_contract", "dealer_forced_min_bid", "redeal"),
+        "when all four pass: dealer names trump with no contract, is forced to min_bid, or redeal",
+    )
+    low_to: str = flag("winner", ("winner", "holder"), "Low scores to the trick winner or holder")
+    high_low_def: str = flag(
+        "fixed_a_and_2",
+        ("fixed_a_and_2", "highest_lowest_in_play"),
+        "High/Low are the trump A and 2, or the highest/lowest trump in play",
+    )
+    scoring: int = flag(1, (1, 2), "method 1 set-back (Pedro) or 2 difference (Cinch), §1.9")
+    m2_diff_to: str = flag(
+        "side_with_more",
+        ("side_with_more", "bidder_only"),
+        "method 2 made bid: the difference goes to the side with more, or only to the bidder",
+    )
+    target: int = flag(51, int, "game target in points (full games only)")
+    no_contract_tie: str = flag(
+        "higher_total_then_dealer",
+        ("higher_total_then_dealer", "play_on"),
+        "both sides reach the target on a no-contract deal (full games only)",
+    )
+    trump_while_able_to_follow: str = flag(
+        "allowed", ("allowed", "forbidden"), "may trump a plain lead while holding its suit"
+    )
+    excess_trumps: str = flag(
+        "discard_dead",
+        ("discard_dead", "keep_all_dump_on_trick1"),
+        "more than 6 trumps: keep 6 and the rest are dead, or keep all and dump on trick 1",
+    )
+    discarded_counter_scoring: str = flag(
+        "dead",
+        ("dead", "s000_mistake_rule", "s002_to_trump_maker"),
+        "who scores a discarded counting trump: nobody, seed-000 mistake rule, trump maker",
+    )
+    stock_short: str = flag(
+        "keep_own_nontrumps",
+        ("keep_own_nontrumps", "play_short_hand", "redeal"),
+        "stock cannot fill a hand to 6: keep own best non-trumps, play short, or redeal",
+    )
+    cinch_keep_nontrumps: str = flag(
+        "custom_all_but_trumps",
+        ("custom_all_but_trumps", "free"),
+        "discard all non-trumps by custom, or keep any (Cinch law: discard at least 3)",
+    )
+    rob_disclosure: str = flag(
+        "hidden",
+        ("hidden", "face_leftover_trumps"),
+        "after robbing, the dealer's leftover stock trumps stay hidden or are faced",
+    )
+
+    def __post_init__(self) -> None:
+        if self.game not in PRESET_NAMES:
+            raise RuleError(f"unknown game {self.game!r}; games: {', '.join(PRESET_NAMES)}")
+        validate(self)
+        if self.game == "cinch" and self.low_to != "winner":
+            raise RuleError("bad value 'holder' for rule low_to in cinch; allowed: winner")
+        if self.game == "pedro" and self.cinch_keep_nontrumps != "custom_all_but_trumps":
+            raise RuleError(
+                "rule cinch_keep_nontrumps applies to cinch only; allowed in pedro: "
+                "custom_all_but_trumps"
+            )
+
+    def __str__(self) -> str:
+        return format_variant(self, PRESETS[self.game])
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+PRESET_NAMES = ("pedro", "cinch")
+PRESETS = {
+    "pedro": Rules(),
+    "cinch": Rules(game="cinch", scoring=2),
+}
+
+
+def parse_rules(text: str, overrides: dict[str, str] | None = None) -> Rules:
+    """``parse_rules("pedro(low_to=holder)")``; extra ``flag=value`` pairs apply on top."""
+    name, pairs = split_variant(text)
+    if name not in PRESETS:
+        raise RuleError(f"unknown game {name!r} here; games: {', '.join(PRESET_NAMES)}")
+    return with_overrides(PRESETS[name], {**pairs, **(overrides or {})})
+
+
+# ---- the int64 vector the kernels read ------------------------------------------------
+
+P_MIN_BID, P_ALL_PASS, P_LOW_TO, P_HIGH_LOW, P_SCORING, P_M2_DIFF = range(6)
+P_TRUMP_FOLLOW, P_EXCESS, P_DISCARDED, P_STOCK_SHORT, P_KEEP_FREE, P_ROB_FACE = range(6, 12)
+N_PARAMS = 12
+
+
+def _index(rules: Rules, name: str) -> int:
+    allowed = next(f for f in dataclasses.fields(Rules) if f.name == name).metadata["allowed"]
+    return allowed.index(getattr(rules, name))
+
+
+def kernel_params(rules: Rules) -> np.ndarray:
+    """Flags as small ints: each enum flag is its index in the allowed tuple."""
+    p = np.zeros(N_PARAMS, dtype=np.int64)
+    p[P_MIN_BID] = rules.min_bid
+    p[P_ALL_PASS] = _index(rules, "all_pass")
+    p[P_LOW_TO] = _index(rules, "low_to")
+    p[P_HIGH_LOW] = _index(rules, "high_low_def")
+    p[P_SCORING] = rules.scoring
+    p[P_M2_DIFF] = _index(rules, "m2_diff_to")
+    p[P_TRUMP_FOLLOW] = _index(rules, "trump_while_able_to_follow")
+    p[P_EXCESS] = _index(rules, "excess_trumps")
+    p[P_DISCARDED] = _index(rules, "discarded_counter_scoring")
+    p[P_STOCK_SHORT] = _index(rules, "stock_short")
+    p[P_KEEP_FREE] = _index(rules, "cinch_keep_nontrumps")
+    p[P_ROB_FACE] = _index(rules, "rob_disclosure")
+    return p

@@ -1,0 +1,112 @@
+"""Rule variants: frozen dataclasses of flags and their canonical strings.
+
+Each game declares its flags once, as fields of a frozen ``Rules`` dataclass
+made with :func:`flag` (default, allowed values, one-line comment). From that
+single declaration come the parser, the formatter, validation with clear
+errors and the ``bidlab rules`` listing. A variant string names the preset and
+the flags that differ from it, in declaration order::
+
+    pedro                      the preset
+    pedro(low_to=holder,scoring=2)
+
+``parse`` and ``str`` round-trip: ``str(parse(s)) == s`` for canonical ``s``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+_VARIANT = re.compile(r"^\s*([a-z][a-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.IGNORECASE)
+
+
+class RuleError(ValueError):
+    """A rule flag or variant string that the game does not accept."""
+
+
+def flag(default: Any, allowed: tuple | type, doc: str) -> Any:
+    """A Rules field: ``allowed`` is a tuple of values, or ``int`` for any positive int."""
+    return dataclasses.field(default=default, metadata={"allowed": allowed, "doc": doc})
+
+
+def flag_fields(rules_cls: type) -> list[dataclasses.Field]:
+    return [f for f in dataclasses.fields(rules_cls) if f.name != "game"]
+
+
+def describe_allowed(f: dataclasses.Field) -> str:
+    allowed = f.metadata["allowed"]
+    if allowed is int:
+        return "a positive integer"
+    return ", ".join(str(v) for v in allowed)
+
+
+def coerce(rules_cls: type, name: str, text: str) -> Any:
+    """Typed value of flag ``name`` given as text; RuleError names the allowed values."""
+    fields = {f.name: f for f in flag_fields(rules_cls)}
+    key = name.strip().lower()
+    if key not in fields:
+        raise RuleError(f"unknown rule flag {name!r}; flags: {', '.join(fields)}")
+    f = fields[key]
+    allowed = f.metadata["allowed"]
+    raw = text.strip().lower()
+    if allowed is int:
+        if raw.isdigit() and int(raw) > 0:
+            return int(raw)
+    else:
+        for v in allowed:
+            if raw == str(v).lower():
+                return v
+    raise RuleError(f"bad value {text!r} for rule {key}; allowed: {describe_allowed(f)}")
+
+
+def validate(rules: Any) -> None:
+    for f in flag_fields(type(rules)):
+        v = getattr(rules, f.name)
+        allowed = f.metadata["allowed"]
+        ok = isinstance(v, int) and v > 0 if allowed is int else v in allowed
+        if not ok:
+            raise RuleError(f"bad value {v!r} for rule {f.name}; allowed: {describe_allowed(f)}")
+
+
+def split_variant(text: str) -> tuple[str, dict[str, str]]:
+    """``"pedro(low_to=holder)"`` -> ``("pedro", {"low_to": "holder"})``."""
+    m = _VARIANT.match(text)
+    if not m:
+        raise RuleError(f"bad variant string {text!r}; expected name or name(flag=value,...)")
+    name, body = m.group(1).lower(), m.group(2)
+    pairs: dict[str, str] = {}
+    for item in (body or "").split(","):
+        if not item.strip():
+            continue
+        if "=" not in item:
+            raise RuleError(f"bad rule {item.strip()!r} in {text!r}; expected flag=value")
+        k, v = item.split("=", 1)
+        pairs[k.strip().lower()] = v.strip()
+    return name, pairs
+
+
+def with_overrides(rules: Any, pairs: dict[str, str]) -> Any:
+    """A copy of ``rules`` with flags given as text replaced (validated)."""
+    cls = type(rules)
+    new = dataclasses.replace(rules, **{k: coerce(cls, k, v) for k, v in pairs.items()})
+    validate(new)
+    return new
+
+
+def format_variant(rules: Any, preset: Any) -> str:
+    """Canonical string: the preset name and, in declaration order, what differs from it."""
+    diffs = [
+        f"{f.name}={getattr(rules, f.name)}"
+        for f in flag_fields(type(rules))
+        if getattr(rules, f.name) != getattr(preset, f.name)
+    ]
+    return f"{rules.game}({','.join(diffs)})" if diffs else rules.game
+
+
+def parse_rule_option(text: str) -> tuple[str, str]:
+    """One ``--rule flag=value`` option."""
+    if "=" not in text:
+        raise RuleError(f"bad --rule {text!r}; expected flag=value, e.g. low_to=holder")
+    k, v = text.split("=", 1)
+    return k.strip().lower(), v.strip()
