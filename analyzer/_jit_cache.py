@@ -3,7 +3,7 @@
 numba invalidates a cached kernel only when the file *defining* it changes, not
 when a helper it calls from another module changes, so an edit to
 ``_pedro_core.py`` would silently keep running the old compiled engine. Before
-any kernel is imported we hash every source file of the package and, when the
+any kernel is imported we hash every numba-using source file of the package and, when the
 hash differs from the one recorded beside the cache, delete the package's
 cached kernels so that they recompile from the current sources.
 """
@@ -20,8 +20,10 @@ _STAMP = _PACKAGE / "__pycache__" / "jit-sources.sha256"
 def sources_digest() -> str:
     h = hashlib.sha256()
     for path in sorted(_PACKAGE.rglob("*.py")):
-        h.update(str(path.relative_to(_PACKAGE)).encode())
-        h.update(path.read_bytes())
+        text = path.read_bytes()
+        if b"numba" in text:  # only modules that hold or feed kernels
+            h.update(str(path.relative_to(_PACKAGE)).encode())
+            h.update(text)
     return h.hexdigest()
 
 

@@ -1,17 +1,19 @@
-"""Pedro/Cinch card logic on uint64 masks: trumps, the Left Pedro, legal moves, trick strength.
+"""Pedro/Cinch card logic on uint64 masks: the trump-normalised layout and the trick rules.
 
-The shared layout (analyzer.cards) puts each suit in a 16-bit lane with the
-rank 2 at bit 0. Pedro's trump suit has 14 cards: the 13 of its lane plus the
-Left Pedro, the 5 of the other suit of the same colour (♣/♠, ♦/♥; with suits
-ordered C D H S that suit is ``3 - trump``). Trump order is
-A K Q J 10 9 8 7 6 5 5' 4 3 2, so the trumps are remapped into a 14-bit
-*power word* with the Left Pedro inserted between the 4 and the Right Pedro::
+Cards are dealt in the shared layout of analyzer.cards (suit lanes C D H S,
+rank 2 at bit 0). Once trump is named every mask is moved into a
+*trump-normalised* layout in which the trick rules become constant masks::
 
-    power bit: 0  1  2  3   4   5  6  7  8  9   10 11 12 13
-    card:      2  3  4  5'  5   6  7  8  9  10  J  Q  K  A
+    lanes 0, 1, 2   the three plain suits, in ascending suit order, rank 2 at bit 0
+                    (the Left Pedro's slot in its printed suit stays empty)
+    lane 3          the 14 trumps in power order:
+                    bit 48 2, 49 3, 50 4, 51 Left Pedro, 52 Right Pedro, 53 6, ...
+                    57 10, 58 J, 59 Q, 60 K, 61 A
 
-Then "highest trump" is a most-significant bit of the power word, as "highest
-card of a plain suit" is the most-significant bit of its lane.
+Every trump has a higher bit than every plain card and trump order is bit order
+(RULES §1.1: A K Q J 10 9 8 7 6 5 5' 4 3 2), so the strength of a card in a
+trick is simply its index when it is a trump or of the led lane, and the point
+cards sit at fixed bits whatever the trump suit.
 """
 
 from __future__ import annotations
@@ -19,131 +21,156 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bits import ONE, ZERO, bit, lsb, msb, popcount
+from ..bits import ONE, ZERO, bit, lsb, msb
 
 LANE = np.uint64(0x1FFF)
-DECK = np.uint64(0x1FFF_1FFF_1FFF_1FFF)
+TRUMP_LANE = 3
+TRUMPS = np.uint64(0x3FFF) << np.uint64(48)
+PLAIN = ~TRUMPS
 
-# Power-word positions of the point cards and their values (Low counts 1 even
-# when it scores to the holder: the capture value is set by the caller).
-PW_TWO, PW_LEFT, PW_RIGHT, PW_TEN, PW_JACK, PW_ACE = 0, 3, 4, 9, 10, 13
-COUNTER_POWERS = np.uint64((1 << 0) | (1 << 3) | (1 << 4) | (1 << 9) | (1 << 10) | (1 << 13))
+# Fixed bits of the point cards in the normalised layout.
+N_TWO, N_LEFT, N_RIGHT, N_TEN, N_JACK, N_ACE = 48, 51, 52, 57, 58, 61
+COUNTERS = np.uint64(sum(1 << b for b in (N_TWO, N_LEFT, N_RIGHT, N_TEN, N_JACK, N_ACE)))
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray]:
+    """NORM[t, card] and ORIG[t, norm]: the layout maps for each trump suit (-1 = none)."""
+    norm = np.full((4, 64), -1, dtype=np.int64)
+    orig = np.full((4, 64), -1, dtype=np.int64)
+    for t in range(4):
+        plain = [s for s in range(4) if s != t]
+        for s in range(4):
+            for r in range(13):
+                c = 16 * s + r
+                if s == t:
+                    n = 48 + (r if r < 3 else r + 1)
+                elif s == 3 - t and r == 3:  # the Left Pedro
+                    n = N_LEFT
+                else:
+                    n = 16 * plain.index(s) + r
+                norm[t, c] = n
+                orig[t, n] = c
+    return norm, orig
+
+
+NORM, ORIG = _tables()
 
 
 @njit(cache=True)
 def left_pedro(trump):
-    """Card index of the Left Pedro: the 5 of the other suit of trump's colour."""
+    """Card index (shared layout) of the Left Pedro: the other 5 of trump's colour."""
     return (3 - trump) * 16 + 3
 
 
 @njit(cache=True)
-def trump_mask(trump):
-    return (LANE << np.uint64(16 * trump)) | bit(left_pedro(trump))
+def normalise(mask, trump):
+    """A shared-layout mask in the trump-normalised layout."""
+    lp = left_pedro(trump)
+    t_lane = (mask >> np.uint64(16 * trump)) & LANE
+    left = (mask >> np.uint64(lp)) & ONE
+    out = ((((t_lane >> np.uint64(3)) << np.uint64(4)) | (left << np.uint64(3))
+            | (t_lane & np.uint64(7))) << np.uint64(48))
+    k = 0
+    for s in range(4):
+        if s != trump:
+            lane = (mask >> np.uint64(16 * s)) & LANE
+            if s == 3 - trump:
+                lane &= ~np.uint64(8)  # the Left Pedro has joined the trumps
+            out |= lane << np.uint64(16 * k)
+            k += 1
+    return out
 
 
 @njit(cache=True)
-def power_word(mask, trump):
-    """14-bit power word of the trumps in ``mask`` (see module docstring)."""
-    lane = (mask >> np.uint64(16 * trump)) & LANE
-    left = (mask >> np.uint64(left_pedro(trump))) & ONE
-    return ((lane >> np.uint64(3)) << np.uint64(4)) | (left << np.uint64(3)) | (lane & np.uint64(7))
+def denormalise(nmask, trump):
+    """Inverse of normalise."""
+    pw = nmask >> np.uint64(48)
+    t_lane = (pw & np.uint64(7)) | ((pw >> np.uint64(4)) << np.uint64(3))
+    out = t_lane << np.uint64(16 * trump)
+    if (pw >> np.uint64(3)) & ONE:
+        out |= bit(left_pedro(trump))
+    k = 0
+    for s in range(4):
+        if s != trump:
+            out |= ((nmask >> np.uint64(16 * k)) & LANE) << np.uint64(16 * s)
+            k += 1
+    return out
 
 
 @njit(cache=True)
-def card_of_power(p, trump):
-    """Card index of power position ``p`` of ``trump``."""
-    if p == PW_LEFT:
-        return left_pedro(trump)
-    if p < PW_LEFT:
-        return 16 * trump + p
-    return 16 * trump + p - 1
-
-
-@njit(cache=True)
-def mask_of_powers(pw, trump):
-    """Inverse of power_word: the card mask of a power word."""
-    lane = (pw & np.uint64(7)) | ((pw >> np.uint64(4)) << np.uint64(3))
-    m = lane << np.uint64(16 * trump)
-    if (pw >> np.uint64(PW_LEFT)) & ONE:
-        m |= bit(left_pedro(trump))
-    return m
-
-
-@njit(cache=True)
-def effective_suit(c, trump):
-    if c >> 4 == trump or c == left_pedro(trump):
-        return trump
+def lane_of(c):
+    """Effective suit of a normalised card: its lane (3 = trumps)."""
     return c >> 4
 
 
 @njit(cache=True)
-def plain_suit_cards(hand, suit, trump):
-    """Cards of plain suit ``suit`` in ``hand`` (the Left Pedro is never one of them)."""
-    return hand & (LANE << np.uint64(16 * suit)) & ~bit(left_pedro(trump))
-
-
-@njit(cache=True)
-def legal_moves(hand, lead_suit, trump, forbid_trumping):
+def legal_moves(hand, lead_lane, forbid_trumping):
     """RULES §1.6: follow the led suit or trump; void means any card.
 
-    ``lead_suit`` is the effective suit of the card led, or -1 on the lead.
+    ``lead_lane`` is the lane of the card led, or -1 on the lead.
     """
-    if lead_suit < 0:
+    if lead_lane < 0:
         return hand
-    tm = hand & trump_mask(trump)
-    if lead_suit == trump:
-        return tm if tm != ZERO else hand
-    follow = plain_suit_cards(hand, lead_suit, trump)
+    trumps = hand & TRUMPS
+    if lead_lane == TRUMP_LANE:
+        return trumps if trumps != ZERO else hand
+    follow = hand & (LANE << np.uint64(16 * lead_lane))
     if follow == ZERO:
         return hand
-    if forbid_trumping:
-        return follow
-    return follow | tm
+    return follow if forbid_trumping else follow | trumps
 
 
 @njit(cache=True)
-def strength(c, lead_suit, trump):
-    """Trick-taking strength: 32 + power for trumps, rank for the led suit, -1 otherwise."""
-    if c >> 4 == trump:
-        r = c & 15
-        return 32 + (r if r < PW_LEFT else r + 1)
-    if c == left_pedro(trump):
-        return 32 + PW_LEFT
-    if c >> 4 == lead_suit:
-        return c & 15
+def strength(c, lead_lane):
+    """Trick-taking strength: the card's index for trumps and the led lane, else -1."""
+    if c >= 48 or c >> 4 == lead_lane:
+        return c
     return -1
 
 
 @njit(cache=True)
-def trick_points(mask, trump, low_to_winner):
-    """Points capturable in a trick: J, 10, both Pedros, and Low when it goes to the winner."""
-    pw = power_word(mask, trump)
-    p = 0
-    if (pw >> np.uint64(PW_RIGHT)) & ONE:
-        p += 5
-    if (pw >> np.uint64(PW_LEFT)) & ONE:
-        p += 5
-    if (pw >> np.uint64(PW_TEN)) & ONE:
-        p += 1
-    if (pw >> np.uint64(PW_JACK)) & ONE:
-        p += 1
-    if low_to_winner and pw & ONE:
-        p += 1
+def above(c):
+    """Mask of the card indices above c (c may be -1)."""
+    return ~((ONE << np.uint64(c + 1)) - ONE) if c < 63 else ZERO
+
+
+@njit(cache=True)
+def capture_points(trick, low_to_winner):
+    """Points a trick's winner takes: J, 10, both Pedros, and Low when it goes to the winner."""
+    p = 5 * np.int64((trick >> np.uint64(N_RIGHT)) & ONE)
+    p += 5 * np.int64((trick >> np.uint64(N_LEFT)) & ONE)
+    p += np.int64((trick >> np.uint64(N_TEN)) & ONE) + np.int64((trick >> np.uint64(N_JACK)) & ONE)
+    if low_to_winner:
+        p += np.int64((trick >> np.uint64(N_TWO)) & ONE)
     return p
 
 
 @njit(cache=True)
-def top_power(mask, trump):
-    """Power position of the highest trump in mask, -1 when none."""
-    return msb(power_word(mask, trump))
+def highest_plain(cards, k):
+    """The k highest-ranked plain cards of a normalised mask, ties by suit S > H > D > C.
+
+    Lanes keep the suits' order, so a higher lane is a higher suit.
+    """
+    out = ZERO
+    while k > 0 and cards != ZERO:
+        fold = (cards | (cards >> np.uint64(16)) | (cards >> np.uint64(32))) & LANE
+        r = msb(fold)
+        for lane in range(2, -1, -1):
+            b = bit(16 * lane + r)
+            if k > 0 and cards & b:
+                out |= b
+                cards ^= b
+                k -= 1
+        cards &= ~(np.uint64(0x0001_0001_0001) << np.uint64(r))
+    return out
 
 
 @njit(cache=True)
-def low_power(mask, trump):
-    """Power position of the lowest trump in mask, 64 when none."""
-    return lsb(power_word(mask, trump))
-
-
-@njit(cache=True)
-def n_trumps(mask, trump):
-    return popcount(mask & trump_mask(trump))
+def lowest_plain(cards):
+    """Index of the lowest-ranked plain card (ties: lowest suit); cards must be non-empty."""
+    fold = (cards | (cards >> np.uint64(16)) | (cards >> np.uint64(32))) & LANE
+    r = lsb(fold)
+    for lane in range(3):
+        if (cards >> np.uint64(16 * lane + r)) & ONE:
+            return 16 * lane + r
+    return -1

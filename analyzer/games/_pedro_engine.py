@@ -15,22 +15,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 
-from ..bits import ZERO, bit, lsb, popcount
+from ..bits import ZERO, bit, lsb, msb, popcount
 from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle, stream_key
 from ._pedro_core import (
-    PW_ACE,
-    PW_JACK,
-    PW_LEFT,
-    PW_RIGHT,
-    PW_TEN,
-    PW_TWO,
-    card_of_power,
-    effective_suit,
+    N_ACE,
+    N_JACK,
+    N_LEFT,
+    N_RIGHT,
+    N_TEN,
+    N_TWO,
+    NORM,
+    ORIG,
+    PLAIN,
+    TRUMPS,
+    denormalise,
+    highest_plain,
     legal_moves,
-    low_power,
+    normalise,
     strength,
-    top_power,
-    trump_mask,
 )
 from ._pedro_policies import (
     choose_bid,
@@ -40,7 +42,6 @@ from ._pedro_policies import (
     choose_play,
     choose_rob,
     choose_trump,
-    highest_plain,
 )
 from .pedro_rules import (
     P_ALL_PASS,
@@ -52,7 +53,6 @@ from .pedro_rules import (
     P_M2_DIFF,
     P_MIN_BID,
     P_ROB_FACE,
-    P_SCORING,
     P_STOCK_SHORT,
     P_TRUMP_FOLLOW,
 )
@@ -88,44 +88,38 @@ NLOGU = 25
 
 
 @njit(cache=True)
-def _discard_owner(card, dead_by, maker, rule):
-    """Team scoring a dead (discarded) counting trump under DISCARDED_COUNTER_SCORING."""
-    for s in range(4):
-        if dead_by[s] & bit(card):
-            if rule == 1:  # s000_mistake_rule: an adversary's discard scores for the maker
-                return (maker & 1) if (s & 1) != (maker & 1) else -1
-            if rule == 2:  # s002_to_trump_maker
-                return maker & 1
-            return -1
+def _owner(b, won0, won1, held0, held1, dead0, dead1, maker, rule, to_holder):
+    """Team credited with the point card at normalised bit ``b``, or -1.
+
+    In play: the holder's team (High, and Low under low_to=holder) or the trick
+    winner's. Dead (discarded) counting trumps follow DISCARDED_COUNTER_SCORING:
+    0 nobody, 1 the seed-000 mistake rule (an adversary's discard scores for the
+    trump maker), 2 the trump maker. Cards left in the stock score nothing.
+    """
+    m = bit(b)
+    if held0 & m or held1 & m:
+        if to_holder:
+            return 0 if held0 & m else 1
+        return 0 if won0 & m else 1
+    if (dead0 | dead1) & m:
+        mt = maker & 1
+        if rule == 2 or (rule == 1 and not ((dead0 if mt == 0 else dead1) & m)):
+            return mt
     return -1
 
 
 @njit(cache=True)
-def _owner(card, won0, won1, start, dead_by, maker, rule, to_holder):
-    """Team credited with a point card: trick winner (or holder), else the discard rule."""
-    b = bit(card)
-    if to_holder:
-        for s in range(4):
-            if start[s] & b:
-                return s & 1
-    elif won0 & b:
-        return 0
-    elif won1 & b:
-        return 1
-    return _discard_owner(card, dead_by, maker, rule)
-
-
-@njit(cache=True)
-def play_deal(seed, index, rp, pols, deck, hands, start, dead_by, prng, drng, rec, li, lu, log):
+def play_deal(seed, index, rp, pols, deck, hands, prng, drng, rec, li, lu, log):
     """Play deal ``index`` of ``seed`` under rule vector ``rp`` and seat policies ``pols``.
 
-    Scratch arrays (deck, hands, start, dead_by, prng, drng) belong to the caller so a
-    chunk allocates them once. ``rec`` receives the record; ``li``/``lu`` the log when
-    ``log`` is true.
+    Scratch arrays (deck, hands, prng, drng) belong to the caller so that a chunk
+    allocates them once. ``rec`` receives the record; ``li``/``lu`` the log when
+    ``log`` is true. Returns nothing; the dealt hands are left in deck[0:36].
     """
     dealer = index % 4
     eldest = (dealer + 1) % 4
     min_bid = rp[P_MIN_BID]
+    excess_dead = rp[P_EXCESS] == 0
     prng[0] = stream_key(seed, index, POLICY_STREAM)
     attempt = 0
     while True:
@@ -160,95 +154,93 @@ def play_deal(seed, index, rp, pols, deck, hands, start, dead_by, prng, drng, re
                 continue
         maker = bidder if bidder >= 0 else dealer
         trump = choose_trump(pols[maker], hands[maker], maker == dealer, prng)
-        tm = trump_mask(trump)
-        # -- discard, draw, rob --------------------------------------------------------
+        for s in range(4):
+            hands[s] = normalise(hands[s], trump)
+        # -- discard, draw, rob (normalised layout from here on) ---------------------
         spos = 36
         short = 0
-        dead = ZERO
+        dead0 = ZERO  # dead cards discarded by team 0 and by team 1
+        dead1 = ZERO
         stock_left = ZERO
         redeal = False
         for k in range(4):
             seat = (eldest + k) % 4
             pol = pols[seat]
             h = hands[seat]
-            kept = h & tm
-            dead_by[seat] = ZERO
-            if seat == dealer and rp[P_EXCESS] == 0:
-                stock = ZERO
-                for j in range(spos, 52):
-                    stock |= bit(deck[j])
-                pool = kept | (stock & tm)
-                if popcount(pool) > 6:
-                    # S002: with more than 6 trumps in hand and stock the dealer keeps the 6
-                    # he wants; his own trumps left out are dead.
-                    final = choose_keep_trumps(pol, pool, 6, trump, prng)
-                    dead_by[seat] = kept & ~final
-                    dead |= dead_by[seat]
-                    stock_left = stock & ~final
-                    hands[seat] = final
-                    if log:
-                        lu[U_KEPT + seat] = final & h
-                        lu[U_DRAWN + seat] = final & stock
-                        lu[U_DEAD + seat] = dead_by[seat]
-                    continue
-            if popcount(kept) > 6 and rp[P_EXCESS] == 0:
-                keep = choose_keep_trumps(pol, kept, 6, trump, prng)
-                dead_by[seat] = kept & ~keep
-                dead |= dead_by[seat]
-                kept = keep
-            plain = h & ~tm
-            if rp[P_KEEP_FREE] == 1 and plain != ZERO and popcount(kept) < 6:
-                kept |= choose_free_keep(pol, plain, 6 - popcount(kept), prng)
-            need = max(0, 6 - popcount(kept))
-            remaining = 52 - spos
-            if need > remaining:
-                short = 1
-                if rp[P_STOCK_SHORT] == 0:
-                    kept |= highest_plain(plain & ~kept, need - remaining)
-                elif rp[P_STOCK_SHORT] == 2:
-                    redeal = True
-                    break
-                need = remaining
+            kept = h & TRUMPS
+            dead = ZERO
             got = ZERO
-            if seat != dealer:
-                for j in range(spos, spos + need):
-                    got |= bit(deck[j])
-                spos += need
-            else:
-                stock = ZERO
+            stock = ZERO
+            if seat == dealer:
                 for j in range(spos, 52):
-                    stock |= bit(deck[j])
-                got = choose_rob(pol, stock, need, trump, prng)
+                    stock |= bit(NORM[trump, deck[j]])
+            if seat == dealer and excess_dead and popcount(kept | (stock & TRUMPS)) > 6:
+                # S002: with more than 6 trumps in hand and stock the dealer keeps the 6
+                # he wants; his own trumps left out are dead.
+                final = choose_keep_trumps(pol, kept | (stock & TRUMPS), 6, prng)
+                dead = kept & ~final
+                kept = final & h
+                got = final & stock
+            else:
+                if popcount(kept) > 6 and excess_dead:
+                    keep = choose_keep_trumps(pol, kept, 6, prng)
+                    dead = kept & ~keep
+                    kept = keep
+                plain = h & PLAIN
+                if rp[P_KEEP_FREE] == 1 and plain != ZERO and popcount(kept) < 6:
+                    kept |= choose_free_keep(pol, plain, 6 - popcount(kept), prng)
+                need = max(0, 6 - popcount(kept))
+                remaining = 52 - spos
+                if need > remaining:
+                    short = 1
+                    if rp[P_STOCK_SHORT] == 0:
+                        kept |= highest_plain(plain & ~kept, need - remaining)
+                    elif rp[P_STOCK_SHORT] == 2:
+                        redeal = True
+                        break
+                    need = remaining
+                if seat != dealer:
+                    for j in range(spos, spos + need):
+                        got |= bit(NORM[trump, deck[j]])
+                    spos += need
+                else:
+                    got = choose_rob(pol, stock, need, prng)
+            if seat == dealer:
                 stock_left = stock & ~got
+            if seat & 1:
+                dead1 |= dead
+            else:
+                dead0 |= dead
             hands[seat] = kept | got
             if log:
-                lu[U_KEPT + seat] = kept
-                lu[U_DRAWN + seat] = got
-                lu[U_DEAD + seat] = dead_by[seat]
+                lu[U_KEPT + seat] = denormalise(kept, trump)
+                lu[U_DRAWN + seat] = denormalise(got, trump)
+                lu[U_DEAD + seat] = denormalise(dead, trump)
         if redeal and attempt < MAX_ATTEMPTS:
             attempt += 1
             continue
         break
 
     # -- play ----------------------------------------------------------------------------
-    for s in range(4):
-        start[s] = hands[s]
-    known_out = dead
+    held0 = hands[0] | hands[2]  # cards each team holds at the start of play
+    held1 = hands[1] | hands[3]
+    if log:
+        for s in range(4):
+            lu[U_START + s] = denormalise(hands[s], trump)
+            lu[U_DUMPS + s] = ZERO
+        for j in range(L_TRICKS, L_NTRICKS):
+            li[j] = -1
+    known_out = dead0 | dead1
     if rp[P_ROB_FACE] == 1:
-        known_out |= stock_left & tm
+        known_out |= stock_left & TRUMPS
     forbid = rp[P_TRUMP_FOLLOW] == 1
-    keep_all = rp[P_EXCESS] == 1
+    keep_all = not excess_dead
     low_to_winner = rp[P_LOW_TO] == 0
     played = ZERO
     won0 = ZERO
     won1 = ZERO
     leader = maker
     n_tricks = 0
-    if log:
-        for j in range(L_TRICKS, L_NTRICKS):
-            li[j] = -1
-        for s in range(4):
-            lu[U_DUMPS + s] = ZERO
     while hands[0] | hands[1] | hands[2] | hands[3]:
         while hands[leader] == ZERO:
             leader = (leader + 1) % 4
@@ -256,8 +248,8 @@ def play_deal(seed, index, rp, pols, deck, hands, start, dead_by, prng, drng, re
         for s in range(4):
             if hands[s] != ZERO:
                 n_active += 1
-        lead_suit = -1
-        best_seat, best_str = -1, -1
+        lead_lane = -1
+        best_seat, best = -1, -1
         trick = ZERO
         pos = 0
         for j in range(4):
@@ -265,30 +257,29 @@ def play_deal(seed, index, rp, pols, deck, hands, start, dead_by, prng, drng, re
             h = hands[seat]
             if h == ZERO:
                 continue
-            legal = legal_moves(h, lead_suit, trump, forbid)
-            unseen = tm & ~played & ~h & ~known_out
+            legal = legal_moves(h, lead_lane, forbid)
+            unseen = TRUMPS & ~played & ~h & ~known_out
             if seat == dealer:
                 unseen &= ~stock_left
-            c = choose_play(pols[seat], h, legal, trump, lead_suit, best_seat, best_str, trick,
-                            pos, n_active, seat, unseen, low_to_winner, prng)
-            if lead_suit < 0:
-                lead_suit = effective_suit(c, trump)
-            st = strength(c, lead_suit, trump)
-            if st > best_str:
-                best_seat, best_str = seat, st
+            c = choose_play(pols[seat], h, legal, lead_lane, best_seat, best, trick, pos,
+                            n_active, seat, unseen, low_to_winner, prng)
+            if lead_lane < 0:
+                lead_lane = c >> 4
+            if strength(c, lead_lane) > best:
+                best_seat, best = seat, c
             h &= ~bit(c)
             trick |= bit(c)
             if keep_all and n_tricks == 0 and popcount(h) > 5:
-                d = choose_dump(pols[seat], h, popcount(h) - 5, trump, prng)
+                d = choose_dump(pols[seat], h, popcount(h) - 5, prng)
                 h &= ~d
                 trick |= d
                 if log:
-                    lu[U_DUMPS + seat] = d
+                    lu[U_DUMPS + seat] = denormalise(d, trump)
             hands[seat] = h
             played |= trick
             if log:
                 li[L_TRICKS + 10 * n_tricks + 2 + 2 * pos] = seat
-                li[L_TRICKS + 10 * n_tricks + 3 + 2 * pos] = c
+                li[L_TRICKS + 10 * n_tricks + 3 + 2 * pos] = ORIG[trump, c]
             pos += 1
         if best_seat & 1:
             won1 |= trick
@@ -302,34 +293,27 @@ def play_deal(seed, index, rp, pols, deck, hands, start, dead_by, prng, drng, re
 
     # -- score -----------------------------------------------------------------------------
     rule = rp[P_DISCARDED]
-    in_play = start[0] | start[1] | start[2] | start[3]
-    owners = rec[R_HIGH:R_HIGH + 6]  # element owners are written straight into the record
+    in_play_trumps = (held0 | held1) & TRUMPS
     if rp[P_HIGH_LOW] == 0:
-        owners[0] = _owner(card_of_power(PW_ACE, trump), won0, won1, start, dead_by, maker,
-                           rule, True)
-        owners[1] = _owner(card_of_power(PW_TWO, trump), won0, won1, start, dead_by, maker,
-                           rule, not low_to_winner)
-    elif in_play & tm:
-        owners[0] = _owner(card_of_power(top_power(in_play, trump), trump), won0, won1, start,
-                           dead_by, maker, 0, True)
-        owners[1] = _owner(card_of_power(low_power(in_play, trump), trump), won0, won1, start,
-                           dead_by, maker, 0, not low_to_winner)
+        hi, lo, hl_rule = N_ACE, N_TWO, rule
+    else:  # the highest and lowest trumps in play; never dead, so no discard rule
+        hi, lo, hl_rule = msb(in_play_trumps), lsb(in_play_trumps), 0
+    if in_play_trumps == ZERO and rp[P_HIGH_LOW] == 1:
+        rec[R_HIGH] = -1
+        rec[R_LOW] = -1
     else:
-        owners[0] = -1
-        owners[1] = -1
-    owners[2] = _owner(card_of_power(PW_JACK, trump), won0, won1, start, dead_by, maker, rule,
-                       False)
-    owners[3] = _owner(card_of_power(PW_TEN, trump), won0, won1, start, dead_by, maker, rule,
-                       False)
-    owners[4] = _owner(card_of_power(PW_RIGHT, trump), won0, won1, start, dead_by, maker, rule,
-                       False)
-    owners[5] = _owner(card_of_power(PW_LEFT, trump), won0, won1, start, dead_by, maker, rule,
-                       False)
+        rec[R_HIGH] = _owner(hi, won0, won1, held0, held1, dead0, dead1, maker, hl_rule, True)
+        rec[R_LOW] = _owner(lo, won0, won1, held0, held1, dead0, dead1, maker, hl_rule,
+                            not low_to_winner)
+    rec[R_JACK] = _owner(N_JACK, won0, won1, held0, held1, dead0, dead1, maker, rule, False)
+    rec[R_GAME] = _owner(N_TEN, won0, won1, held0, held1, dead0, dead1, maker, rule, False)
+    rec[R_RIGHT] = _owner(N_RIGHT, won0, won1, held0, held1, dead0, dead1, maker, rule, False)
+    rec[R_LEFT] = _owner(N_LEFT, won0, won1, held0, held1, dead0, dead1, maker, rule, False)
     p0, p1 = 0, 0
     for e in range(6):
-        if owners[e] == 0:
+        if rec[R_HIGH + e] == 0:
             p0 += ELEMENT_VALUES[e]
-        elif owners[e] == 1:
+        elif rec[R_HIGH + e] == 1:
             p1 += ELEMENT_VALUES[e]
     dead_points = 14 - p0 - p1
 
@@ -372,7 +356,7 @@ def play_deal(seed, index, rp, pols, deck, hands, start, dead_by, prng, drng, re
     rec[R_S2 + mt] = s2_m
     rec[R_S2 + 1 - mt] = s2_o
     rec[R_SHORT] = short
-    rec[R_NDEAD] = popcount(dead)
+    rec[R_NDEAD] = popcount(dead0 | dead1)
     if log:
         li[L_DEALER] = dealer
         li[L_REDEALS] = attempt
@@ -382,10 +366,7 @@ def play_deal(seed, index, rp, pols, deck, hands, start, dead_by, prng, drng, re
         for j in range(16):
             li[L_STOCK + j] = deck[36 + j]
         li[L_NTRICKS] = n_tricks
-        lu[U_STOCK_LEFT] = stock_left
-        for s in range(4):
-            lu[U_START + s] = start[s]
-    return n_tricks
+        lu[U_STOCK_LEFT] = denormalise(stock_left, trump)
 
 
 _SIM_SIG = types.void(
@@ -401,8 +382,6 @@ def simulate_kernel(seed, first, n, chunk, rp, pols, rec, hands_out):
     for ci in prange(n_chunks):
         deck = np.empty(52, dtype=np.int64)
         hands = np.empty(4, dtype=np.uint64)
-        start = np.empty(4, dtype=np.uint64)
-        dead_by = np.empty(4, dtype=np.uint64)
         prng = np.empty(1, dtype=np.uint64)
         drng = np.empty(1, dtype=np.uint64)
         li = np.empty(1, dtype=np.int16)
@@ -410,8 +389,7 @@ def simulate_kernel(seed, first, n, chunk, rp, pols, rec, hands_out):
         lo = ci * chunk
         hi = min(n, lo + chunk)
         for i in range(lo, hi):
-            play_deal(seed, first + i, rp, pols, deck, hands, start, dead_by, prng, drng,
-                      rec[i], li, lu, False)
+            play_deal(seed, first + i, rp, pols, deck, hands, prng, drng, rec[i], li, lu, False)
             for s in range(4):
                 hands_out[i, s] = ZERO
             for k in range(36):
@@ -429,10 +407,7 @@ def log_kernel(seed, indices, rp, pols, rec, li, lu):
     """The chosen deals, serially, with their trick-by-trick logs."""
     deck = np.empty(52, dtype=np.int64)
     hands = np.empty(4, dtype=np.uint64)
-    start = np.empty(4, dtype=np.uint64)
-    dead_by = np.empty(4, dtype=np.uint64)
     prng = np.empty(1, dtype=np.uint64)
     drng = np.empty(1, dtype=np.uint64)
     for i in range(indices.shape[0]):
-        play_deal(seed, indices[i], rp, pols, deck, hands, start, dead_by, prng, drng,
-                  rec[i], li[i], lu[i], True)
+        play_deal(seed, indices[i], rp, pols, deck, hands, prng, drng, rec[i], li[i], lu[i], True)

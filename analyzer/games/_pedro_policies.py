@@ -33,21 +33,21 @@ from numba import njit
 from ..bits import ONE, ZERO, bit, lsb, msb, nth_bit, popcount
 from ..rng import uniform_int
 from ._pedro_core import (
-    COUNTER_POWERS,
+    COUNTERS,
     LANE,
-    PW_ACE,
-    PW_JACK,
-    PW_LEFT,
-    PW_RIGHT,
-    PW_TEN,
-    PW_TWO,
-    card_of_power,
-    mask_of_powers,
-    power_word,
-    strength,
-    top_power,
-    trick_points,
-    trump_mask,
+    N_ACE,
+    N_JACK,
+    N_LEFT,
+    N_RIGHT,
+    N_TEN,
+    N_TWO,
+    PLAIN,
+    TRUMPS,
+    above,
+    capture_points,
+    highest_plain,
+    left_pedro,
+    lowest_plain,
 )
 
 RANDOM, HEURISTIC = 0, 1
@@ -68,10 +68,10 @@ _ROB_BONUS = 2.0  # the dealer picks the stock's best cards
 _BID_MARGIN = 1.0  # bid this much under the estimate
 _OVERBID_PARTNER = 2.0  # outbid one's own partner only by this much
 
-# Order in which a heuristic seat gives up point cards it is forced to throw.
-_THROW_ORDER = np.array([PW_TWO, PW_TEN, PW_JACK, PW_ACE, PW_LEFT, PW_RIGHT], dtype=np.int64)
-# Order of smearing onto partner's sure trick, most valuable first.
-_SMEAR_ORDER = np.array([PW_RIGHT, PW_LEFT, PW_JACK, PW_TEN, PW_TWO], dtype=np.int64)
+# Normalised bits of the point cards: the order a seat gives them up when it must,
+# and the order it smears them onto a trick its side is sure to win.
+_THROW_ORDER = (N_TWO, N_TEN, N_JACK, N_ACE, N_LEFT, N_RIGHT)
+_SMEAR_ORDER = (N_RIGHT, N_LEFT, N_JACK, N_TEN)
 
 
 # ---- random helpers -----------------------------------------------------------------
@@ -118,7 +118,15 @@ def random_subset_upto(mask, kmax, rng):
     return ZERO
 
 
-# ---- valuation ------------------------------------------------------------------------
+# ---- bidding and trump (shared card layout: trump is not named yet) ---------------------
+
+
+@njit(cache=True)
+def power_word(hand, trump):
+    """The 14-bit power word of hand's trumps if ``trump`` were named (2 at bit 0)."""
+    lane = (hand >> np.uint64(16 * trump)) & LANE
+    left = (hand >> np.uint64(left_pedro(trump))) & ONE
+    return ((lane >> np.uint64(3)) << np.uint64(4)) | (left << np.uint64(3)) | (lane & np.uint64(7))
 
 
 @njit(cache=True)
@@ -145,9 +153,6 @@ def best_suit(hand, is_dealer):
     return best, best_v
 
 
-# ---- bidding and trump ------------------------------------------------------------------
-
-
 @njit(cache=True)
 def choose_bid(pol, hand, seat, dealer, high, high_seat, min_bid, rng):
     """0 to pass, else a bid b with max(high, min_bid - 1) < b <= 14."""
@@ -158,9 +163,7 @@ def choose_bid(pol, hand, seat, dealer, high, high_seat, min_bid, rng):
         k = uniform_int(rng, 15 - lowest + 1)
         return 0 if k == 0 else lowest + k - 1
     _, v = best_suit(hand, seat == dealer)
-    want = int(v - _BID_MARGIN)
-    if want > 14:
-        want = 14
+    want = min(int(v - _BID_MARGIN), 14)
     if high_seat >= 0 and (high_seat & 1) == (seat & 1) and want < high + _OVERBID_PARTNER:
         return 0
     return want if want >= lowest else 0
@@ -174,202 +177,138 @@ def choose_trump(pol, hand, is_dealer, rng):
     return t
 
 
-# ---- discard, keep, rob -----------------------------------------------------------------
+# ---- discard, keep, rob (normalised layout from here on) --------------------------------
 
 
 @njit(cache=True)
-def best_trumps(trumps, k, trump):
+def best_trumps(trumps, k):
     """The k trumps to keep: counters first, then by rank (RULES §1.5 keep policy)."""
-    pw = power_word(trumps, trump)
     out = ZERO
-    for part in (pw & COUNTER_POWERS, pw & ~COUNTER_POWERS):
-        while k > 0 and part != ZERO:
-            p = msb(part)
-            part ^= ONE << np.uint64(p)
-            out |= bit(card_of_power(p, trump))
-            k -= 1
+    part = trumps & COUNTERS
+    while k > 0 and part != ZERO:
+        b = bit(msb(part))
+        out |= b
+        part ^= b
+        k -= 1
+    part = trumps & ~COUNTERS
+    while k > 0 and part != ZERO:
+        b = bit(msb(part))
+        out |= b
+        part ^= b
+        k -= 1
     return out
 
 
 @njit(cache=True)
-def highest_plain(cards, k):
-    """The k highest-ranked cards of a mask, ties by suit S > H > D > C."""
-    out = ZERO
-    for r in range(12, -1, -1):
-        for s in range(3, -1, -1):
-            if k == 0:
-                return out
-            b = bit(16 * s + r)
-            if cards & b:
-                out |= b
-                k -= 1
-    return out
-
-
-@njit(cache=True)
-def choose_keep_trumps(pol, trumps, k, trump, rng):
+def choose_keep_trumps(pol, trumps, k, rng):
     if pol == RANDOM:
         return random_subset(trumps, k, rng)
-    return best_trumps(trumps, k, trump)
+    return best_trumps(trumps, k)
 
 
 @njit(cache=True)
-def choose_free_keep(pol, nontrumps, kmax, rng):
+def choose_free_keep(pol, plain, kmax, rng):
     """Cinch free discard: which non-trumps to keep (at most kmax)."""
     if pol == RANDOM:
-        return random_subset_upto(nontrumps, kmax, rng)
+        return random_subset_upto(plain, kmax, rng)
     return ZERO
 
 
 @njit(cache=True)
-def choose_rob(pol, stock, need, trump, rng):
+def choose_rob(pol, stock, need, rng):
     """The dealer's pick of ``need`` cards from the remaining stock."""
     if pol == RANDOM:
         return random_subset(stock, need, rng)
-    tm = stock & trump_mask(trump)
-    got = best_trumps(tm, need, trump)
-    return got | highest_plain(stock & ~tm, need - popcount(got))
+    got = best_trumps(stock & TRUMPS, need)
+    return got | highest_plain(stock & PLAIN, need - popcount(got))
 
 
 # ---- play -------------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def lowest_plain_card(cards):
-    """Index of the lowest-ranked card (ties: lowest suit); cards must be non-empty."""
-    fold = (cards | (cards >> np.uint64(16)) | (cards >> np.uint64(32)) | (cards >> np.uint64(48)))
-    r = lsb(fold & LANE)
-    for s in range(4):
-        if (cards >> np.uint64(16 * s + r)) & ONE:
-            return 16 * s + r
-    return -1
-
-
-@njit(cache=True)
-def cheapest_card(legal, trump):
-    """The card a seat minds least giving up: low plain cards, low non-counter trumps,
-    then point cards in _THROW_ORDER, the Pedros last."""
-    tm = trump_mask(trump)
-    plain = legal & ~tm
+def cheapest_card(cards):
+    """The card a seat minds least giving up: its lowest plain card, else its lowest
+    non-counting trump, else point cards in _THROW_ORDER (the Pedros last)."""
+    plain = cards & PLAIN
     if plain != ZERO:
-        return lowest_plain_card(plain)
-    pw = power_word(legal, trump)
-    junk = pw & ~COUNTER_POWERS
+        return lowest_plain(plain)
+    junk = cards & ~COUNTERS
     if junk != ZERO:
-        return card_of_power(lsb(junk), trump)
-    for p in _THROW_ORDER:
-        if (pw >> np.uint64(p)) & ONE:
-            return card_of_power(p, trump)
+        return lsb(junk)
+    for b in _THROW_ORDER:
+        if (cards >> np.uint64(b)) & ONE:
+            return b
     return -1
 
 
 @njit(cache=True)
-def winning_cards(legal, lead_suit, best_str, trump):
-    """Legal cards that would take the lead from a card of strength best_str."""
-    if best_str >= 32:
-        pw = power_word(legal, trump)
-        above = (pw >> np.uint64(best_str - 31)) << np.uint64(best_str - 31)
-        return mask_of_powers(above, trump)
-    tm = legal & trump_mask(trump)
-    lane = (legal >> np.uint64(16 * lead_suit)) & LANE
-    lane = (lane >> np.uint64(best_str + 1)) << np.uint64(best_str + 1)
-    plain = (lane << np.uint64(16 * lead_suit)) & ~tm
-    return plain | tm
+def winning_cards(legal, lead_lane, best):
+    """Legal cards that would take the trick from the card at index ``best``."""
+    if best >= 48:
+        return legal & above(best)
+    return (legal & above(best) & (LANE << np.uint64(16 * lead_lane))) | (legal & TRUMPS)
 
 
 @njit(cache=True)
-def cheapest_winner(w, trump):
-    """Among winning cards: a plain card, else the lowest non-counter trump, else a counter."""
-    tm = trump_mask(trump)
-    plain = w & ~tm
-    if plain != ZERO:
-        return lowest_plain_card(plain)
-    pw = power_word(w, trump)
-    junk = pw & ~COUNTER_POWERS
-    if junk != ZERO:
-        return card_of_power(lsb(junk), trump)
-    for p in _THROW_ORDER:
-        if (pw >> np.uint64(p)) & ONE:
-            return card_of_power(p, trump)
-    return -1
-
-
-@njit(cache=True)
-def smear_card(legal, trump, low_to_winner):
-    pw = power_word(legal, trump)
-    for p in _SMEAR_ORDER:
-        if p == PW_TWO and not low_to_winner:
-            continue
-        if (pw >> np.uint64(p)) & ONE:
-            return card_of_power(p, trump)
-    return cheapest_card(legal, trump)
-
-
-@njit(cache=True)
-def heuristic_play(hand, legal, trump, lead_suit, best_seat, best_str, trick, pos, n_active,
-                   seat, unseen_trumps, low_to_winner):
+def heuristic_play(hand, legal, lead_lane, best_seat, best, trick, pos, n_active, seat,
+                   unseen_trumps, low_to_winner):
     """One card for a heuristic seat; see the module docstring."""
-    tm = trump_mask(trump)
-    top_unseen = top_power(unseen_trumps, trump)
+    top_unseen = msb(unseen_trumps)  # -1 when every trump is accounted for
     if pos == 0:
-        mine = hand & tm
-        if mine != ZERO:
-            p = top_power(mine, trump)
-            if p > top_unseen:
-                return card_of_power(p, trump)
-        plain = hand & ~tm
+        mine = hand & TRUMPS
+        if mine != ZERO and msb(mine) > top_unseen:
+            return msb(mine)
+        plain = hand & PLAIN
         if plain != ZERO:
-            return lowest_plain_card(plain)
-        return cheapest_card(hand, trump)
+            return lowest_plain(plain)
+        return cheapest_card(hand)
+    if popcount(legal) == 1:
+        return lsb(legal)
     last = pos == n_active - 1
     if (best_seat & 1) == (seat & 1):
-        if last or (best_str >= 32 and best_str - 32 > top_unseen):
-            return smear_card(legal, trump, low_to_winner)
-        return cheapest_card(legal, trump)
-    w = winning_cards(legal, lead_suit, best_str, trump)
+        if last or (best >= 48 and best > top_unseen):
+            for b in _SMEAR_ORDER:
+                if (legal >> np.uint64(b)) & ONE:
+                    return b
+            if low_to_winner and (legal >> np.uint64(N_TWO)) & ONE:
+                return N_TWO
+        return cheapest_card(legal)
+    w = winning_cards(legal, lead_lane, best)
     if w == ZERO:
-        return cheapest_card(legal, trump)
-    if last:
-        safe = w
-    else:
-        pw = power_word(w, trump)
-        safe = mask_of_powers((pw >> np.uint64(top_unseen + 1)) << np.uint64(top_unseen + 1), trump)
-    pts = trick_points(trick, trump, low_to_winner)
+        return cheapest_card(legal)
+    safe = w if last else w & TRUMPS & above(top_unseen)
     if safe != ZERO:
         if last:
             # Certain to win: take the trick with a point card if one wins.
-            pw = power_word(safe, trump)
-            for p in _SMEAR_ORDER:
-                if (pw >> np.uint64(p)) & ONE:
-                    return card_of_power(p, trump)
-        if pts > 0 or last:
-            return cheapest_winner(safe, trump)
-        return cheapest_card(legal, trump)
-    if pts >= 5:
-        c = cheapest_winner(w, trump)
-        if strength(c, lead_suit, trump) >= 0 and not (
-            (power_word(bit(c), trump) & COUNTER_POWERS) != ZERO
-        ):
-            return c
-    return cheapest_card(legal, trump)
+            for b in _SMEAR_ORDER:
+                if (safe >> np.uint64(b)) & ONE:
+                    return b
+        if last or capture_points(trick, low_to_winner) > 0:
+            return cheapest_card(safe)
+        return cheapest_card(legal)
+    if capture_points(trick, low_to_winner) >= 5:
+        cheap = w & ~COUNTERS
+        if cheap != ZERO:
+            return cheapest_card(cheap)
+    return cheapest_card(legal)
 
 
 @njit(cache=True)
-def choose_play(pol, hand, legal, trump, lead_suit, best_seat, best_str, trick, pos, n_active,
-                seat, unseen_trumps, low_to_winner, rng):
+def choose_play(pol, hand, legal, lead_lane, best_seat, best, trick, pos, n_active, seat,
+                unseen_trumps, low_to_winner, rng):
     if pol == RANDOM:
         return random_card(legal, rng)
-    return heuristic_play(hand, legal, trump, lead_suit, best_seat, best_str, trick, pos,
-                          n_active, seat, unseen_trumps, low_to_winner)
+    return heuristic_play(hand, legal, lead_lane, best_seat, best, trick, pos, n_active, seat,
+                          unseen_trumps, low_to_winner)
 
 
 @njit(cache=True)
-def choose_dump(pol, hand, k, trump, rng):
+def choose_dump(pol, hand, k, rng):
     """keep_all_dump_on_trick1: the k excess cards to dump."""
     if pol == RANDOM:
         return random_subset(hand, k, rng)
     out = ZERO
     for _ in range(k):
-        c = cheapest_card(hand & ~out, trump)
-        out |= bit(c)
+        out |= bit(cheapest_card(hand & ~out))
     return out

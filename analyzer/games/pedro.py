@@ -44,13 +44,13 @@ def parse_policies(spec: str | Sequence[str]) -> np.ndarray:
     >>> parse_policies("heuristic,random,heuristic,random").tolist()
     [1, 0, 1, 0]
     """
-    names = spec.split(",") if isinstance(spec, str) else list(spec)
-    names = [n.strip().lower() for n in names]
+    given = spec.split(",") if isinstance(spec, str) else list(spec)
+    names = [n.strip().lower() for n in given]
     if len(names) == 1:
         names = names * 4
     if len(names) != 4 or any(n not in POLICY_NAMES for n in names):
         raise PolicyError(
-            f"bad policy {','.join(names)!r}; give one of {', '.join(POLICY_NAMES)} "
+            f"bad policy {','.join(given)!r}; give one of {', '.join(POLICY_NAMES)} "
             f"or four of them separated by commas (seats 0,1,2,3)"
         )
     return np.array([POLICY_NAMES.index(n) for n in names], dtype=np.int64)
@@ -64,6 +64,8 @@ def policy_string(pols: np.ndarray) -> str:
 def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
               chunk: int = DEFAULT_CHUNK) -> tuple[np.ndarray, np.ndarray]:
     """Raw kernel output for deals first .. first+n-1: (records int8[n, NREC], hands u64[n, 4])."""
+    if chunk < 1 or n < 0 or first < 0:
+        raise ValueError(f"need chunk >= 1, n >= 0 and first >= 0; got {chunk}, {n}, {first}")
     rec = np.empty((n, engine.NREC), dtype=np.int8)
     hands = np.empty((n, 4), dtype=np.uint64)
     if n:

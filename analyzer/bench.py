@@ -1,0 +1,61 @@
+"""Throughput of the full deal pipeline: deal, bid, discard/draw/rob, play, score, record.
+
+Deals/s are measured inside one process for 1 thread and for every thread, with
+the kernel compiled (or loaded from cache) and warmed first; each figure is the
+best of ``repeats`` timed runs, which is the steadiest statistic on a shared
+machine. The two-thread figure is reported as a ratio to the one-thread figure
+measured in the same run.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numba
+
+from .games import pedro
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    game: str
+    policy: str
+    threads: int
+    deals: int
+    seconds: float
+
+    @property
+    def deals_per_s(self) -> float:
+        return self.deals / self.seconds
+
+
+def time_pedro(rules: pedro.Rules, policy: str, deals: int, threads: int,
+               repeats: int = 3, seed: int = 1) -> BenchRow:
+    pols = pedro.parse_policies(policy)
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        pedro.run_batch(rules, 0, 1000, seed, pols)  # compile or load, and warm up
+        best = float("inf")
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            pedro.run_batch(rules, 0, deals, seed, pols)
+            best = min(best, time.perf_counter() - t0)
+    finally:
+        numba.set_num_threads(previous)
+    return BenchRow(str(rules), policy, threads, deals, best)
+
+
+def run(games=("pedro",), policies=("random", "heuristic"), deals: int = 1_000_000,
+        repeats: int = 3) -> list[BenchRow]:
+    """Rows for each game x policy x {1 thread, all threads}."""
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    thread_counts = sorted({1, all_threads})
+    rows = []
+    for game in games:
+        rules = pedro.parse_rules(game)
+        for policy in policies:
+            for th in thread_counts:
+                rows.append(time_pedro(rules, policy, deals, th, repeats))
+    return rows

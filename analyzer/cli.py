@@ -1,0 +1,363 @@
+"""The ``bidlab`` command line: games, rules, simulate, deal, cards, bench.
+
+Input is checked by click parameter types before any work starts (game and
+variant strings, ``--rule flag=value``, policies, hand strings, the ``--out``
+path). Whatever is still wrong surfaces as one line on stderr,
+``bidlab: error: <problem and the allowed values>``, with exit status 2:
+:class:`BidlabGroup` is the single place that turns click's usage errors and
+bidlab's own input errors into that line, so commands never catch errors.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import NoReturn
+
+import click
+
+from . import __version__, io
+from .cards import JOKER, RANKS, SUIT_NAMES, CardParseError, CardSet, parse_cards
+from .games import pedro
+from .games.pedro_view import render_deal
+from .summary import summarize
+from .text import render_table
+from .variants import RuleError, coerce, describe_allowed, flag_fields, parse_rule_option
+
+MAX_INDEX = 2**63 - 1  # seeds and deal indices are int64 in the kernels
+INPUT_ERRORS = (RuleError, pedro.PolicyError, CardParseError, io.TableFormatError)
+GAME_SOURCES = {  # where each preset's rules come from (../shared/RULES.md)
+    "pedro": "Pedro, seed 000 (Hoyle), RULES.md §1",
+    "cinch": "Cinch / Double Pedro, seed 002 (Foster's Hoyle), RULES.md §2",
+}
+
+
+def fail(message: object) -> NoReturn:
+    """Print the one-line error and exit with status 2."""
+    click.echo(f"bidlab: error: {' '.join(str(message).split())}", err=True)
+    sys.exit(2)
+
+
+class BidlabGroup(click.Group):
+    """A click group whose errors are one line on stderr and exit status 2, never a traceback."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        no_args_help = getattr(click.exceptions, "NoArgsIsHelpError", ())
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except no_args_help as e:  # bare `bidlab`: the help, as with --help
+            click.echo(e.ctx.get_help())
+            sys.exit(0)
+        except click.ClickException as e:
+            fail(e.format_message())
+        except INPUT_ERRORS as e:
+            fail(e)
+        except BrokenPipeError:  # `bidlab rules pedro | head`: stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
+        except OSError as e:
+            where = f" {e.filename}" if e.filename else ""
+            fail(f"cannot write{where}: {e.strerror or e}")
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+# ---- parameter types: each validates its text once, with the allowed values in the message ----
+
+
+class GameType(click.ParamType):
+    """A preset or canonical variant string such as ``pedro(low_to=holder)``."""
+
+    name = "game"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, pedro.Rules):
+            return value
+        try:
+            return pedro.parse_rules(value)
+        except RuleError as e:
+            self.fail(str(e), param, ctx)
+
+
+class RuleOptionType(click.ParamType):
+    """One ``flag=value`` checked against the declared flags and their allowed values."""
+
+    name = "flag=value"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        try:
+            key, text = parse_rule_option(value)
+            coerce(pedro.Rules, key, text)
+        except RuleError as e:
+            self.fail(str(e), param, ctx)
+        return key, text
+
+
+class PolicyType(click.ParamType):
+    """One policy name for every seat, or four separated by commas; canonical text out."""
+
+    name = "policy"
+
+    def convert(self, value, param, ctx):
+        try:
+            return pedro.policy_string(pedro.parse_policies(value))
+        except pedro.PolicyError as e:
+            self.fail(str(e), param, ctx)
+
+
+class OutPathType(click.ParamType):
+    """A table to write (.parquet or .csv) in an existing, writable directory."""
+
+    name = "path"
+
+    def convert(self, value, param, ctx):
+        try:
+            return io.check_writable(value)
+        except io.TableFormatError as e:
+            self.fail(str(e), param, ctx)
+        except OSError as e:
+            self.fail(f"cannot write {value!r}: {e.strerror} ({e.filename})", param, ctx)
+
+
+GAME = GameType()
+RULE = RuleOptionType()
+POLICY = PolicyType()
+OUT_PATH = OutPathType()
+SEED = click.IntRange(0, MAX_INDEX)
+INDEX = click.IntRange(0, MAX_INDEX)
+
+# ---- options defined once, shared by the commands ----------------------------------------
+
+game_argument = click.argument("game", type=GAME, metavar="GAME")
+rule_option = click.option(
+    "--rule", "rule_pairs", type=RULE, multiple=True, metavar="FLAG=VALUE",
+    help="Set one rule flag on top of GAME (repeatable); see `bidlab rules GAME`.",
+)
+policy_option = click.option(
+    "--policy", type=POLICY, default="heuristic", show_default=True,
+    help=f"Seat policy: one of {', '.join(pedro.POLICY_NAMES)} for all seats, "
+         "or four separated by commas (seats 0,1,2,3).",
+)
+seed_option = click.option("--seed", type=SEED, default=1, show_default=True,
+                           help="Random seed (0 .. 2**63-1); deal i of a seed never changes.")
+
+
+def resolve_rules(game: pedro.Rules, pairs: tuple[tuple[str, str], ...]) -> pedro.Rules:
+    """GAME with the --rule flags applied (RuleError if the combination is not allowed)."""
+    return pedro.parse_rules(str(game), dict(pairs)) if pairs else game
+
+
+@click.group(cls=BidlabGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="bidlab")
+def main() -> None:
+    """bidlab: Monte Carlo strategy analyzer for trick-taking card games.
+
+    GAME is a preset (`bidlab games`) or a canonical variant string such as
+    "pedro(low_to=holder,scoring=2)". Deal i of seed s is the same deal under
+    every variant, policy, thread count and machine.
+
+    \b
+    Examples:
+      bidlab games
+      bidlab rules cinch
+      bidlab simulate pedro --deals 1000000 --seed 7 --out run.parquet
+      bidlab deal pedro --seed 7 --index 42
+      bidlab cards "AS KS 10H TD 5C 2h"
+      bidlab bench --deals 200000
+    """
+
+
+@main.command()
+def games() -> None:
+    """List the games and presets with their canonical rules strings.
+
+    \b
+    Examples:
+      bidlab games
+    """
+    base = pedro.PRESETS["pedro"]
+    rows = []
+    for name in pedro.PRESET_NAMES:
+        rules = pedro.PRESETS[name]
+        diffs = [f"{f.name}={getattr(rules, f.name)}" for f in flag_fields(pedro.Rules)
+                 if getattr(rules, f.name) != getattr(base, f.name)]
+        rows.append([name, str(rules), ", ".join(diffs) or "-", GAME_SOURCES.get(name, "")])
+    click.echo(render_table(["game", "rules string", "flags unlike pedro", "source"], rows))
+    click.echo("")
+    click.echo(f"policies: {', '.join(pedro.POLICY_NAMES)}")
+    click.echo('variants: name(flag=value,...), e.g. "pedro(low_to=holder)"; '
+               "flags: `bidlab rules GAME`")
+
+
+@main.command("rules")
+@game_argument
+@rule_option
+def rules_cmd(game: pedro.Rules, rule_pairs) -> None:
+    """Every rule flag of GAME: value, preset default, allowed values and meaning.
+
+    \b
+    Examples:
+      bidlab rules pedro
+      bidlab rules "pedro(low_to=holder)"
+      bidlab rules cinch --rule scoring=1
+    """
+    rules = resolve_rules(game, rule_pairs)
+    preset = pedro.PRESETS[rules.game]
+    rows = []
+    for f in flag_fields(pedro.Rules):
+        value, default = getattr(rules, f.name), getattr(preset, f.name)
+        mark = " *" if value != default else ""
+        rows.append([f.name, f"{value}{mark}", default, describe_allowed(f), f.metadata["doc"]])
+    click.echo(f"{rules}   (preset {rules.game}; * marks a value that differs from it)")
+    click.echo(render_table(["flag", "value", "default", "allowed", "meaning"], rows, "lllll"))
+
+
+@main.command()
+@game_argument
+@click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Number of deals to simulate (at least 1).")
+@seed_option
+@policy_option
+@rule_option
+@click.option("--first", type=INDEX, default=0, show_default=True,
+              help="Index of the first deal; extend a run with --first N_DONE.")
+@click.option("--out", type=OUT_PATH, default=None,
+              help="Write one row per deal to this .parquet or .csv file (atomically).")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr [default: when stderr is a terminal].")
+def simulate(game, deals, seed, policy, rule_pairs, first, out, progress) -> None:
+    """Simulate DEALS deals of GAME; print a summary with n and 95% intervals.
+
+    The summary gives the points of the bidding side and the other side, the
+    bidder's make rate by bid, the share of no-contract deals and the dealer's
+    advantage under both settlement methods. Everything is checked before the
+    first deal is played; --out is written only when the run succeeds.
+
+    \b
+    Examples:
+      bidlab simulate pedro --deals 1000000 --seed 7
+      bidlab simulate "pedro(low_to=holder)" --policy heuristic,random,heuristic,random
+      bidlab simulate cinch --rule m2_diff_to=bidder_only --out cinch.parquet
+      bidlab simulate pedro --deals 1000000 --first 1000000 --out more.parquet
+    """
+    rules = resolve_rules(game, rule_pairs)
+    if first + deals - 1 > MAX_INDEX:
+        raise click.UsageError(
+            f"--first + --deals must not pass the last deal index 2**63-1; got --first {first} "
+            f"--deals {deals}"
+        )
+    show = sys.stderr.isatty() if progress is None else progress
+    if show:
+        batch = min(1_000_000, max(20_000, -(-deals // 100)))
+        with click.progressbar(length=deals, label="simulating", file=sys.stderr) as bar:
+            df = pedro.simulate(rules, deals, seed, policy, first, batch=batch,
+                                progress=bar.update)
+    else:
+        df = pedro.simulate(rules, deals, seed, policy, first)
+    click.echo(summarize(df).to_text())
+    if out is not None:
+        io.write_table(df, out, dict(df.attrs))
+        click.echo(f"wrote {out} ({len(df)} deals)", err=True)
+
+
+@main.command()
+@game_argument
+@seed_option
+@click.option("--index", type=INDEX, default=0, show_default=True, help="Deal index.")
+@policy_option
+@rule_option
+@click.option("--labels/--no-labels", default=True, show_default=True,
+              help="Name seats N, E, S, W beside their numbers 0..3.")
+def deal(game, seed, index, policy, rule_pairs, labels) -> None:
+    """Show one deal trick by trick: hands, bids, draw, tricks, points, settlement.
+
+    Seats are 0..3 clockwise (N, E, S, W); team 0 is seats 0 and 2, team 1
+    seats 1 and 3. It is deal INDEX of `bidlab simulate` with the same seed.
+
+    \b
+    Examples:
+      bidlab deal pedro --seed 1 --index 3
+      bidlab deal cinch --seed 7 --index 0 --policy random
+      bidlab deal pedro --rule excess_trumps=keep_all_dump_on_trick1 --no-labels
+    """
+    rules = resolve_rules(game, rule_pairs)
+    log = pedro.play_logged(rules, seed, [index], policy)[0]
+    click.echo(render_deal(log, seed=seed, policy=policy, rules=str(rules), labels=labels))
+
+
+def _hand(ctx, param, value: tuple[str, ...]) -> CardSet:
+    text = " ".join(value)
+    try:
+        cards = parse_cards(text)
+    except CardParseError as e:
+        raise click.BadParameter(str(e), ctx, param) from None
+    if not cards:
+        raise click.BadParameter("no cards given; e.g. \"AS KS 10H TD 5C 2h\"", ctx, param)
+    return CardSet(cards)
+
+
+@main.command()
+@click.argument("hand", nargs=-1, required=True, callback=_hand)
+def cards(hand: CardSet) -> None:
+    """Read a hand string the way bidlab does and print it sorted, by suit.
+
+    Cards are a rank (2-9, 10 or T, J, Q, K, A) and a suit (C, D, H, S), any
+    case, separated by spaces or commas; JK, JOKER or ROOK is the joker. The
+    hand may be one quoted argument or several.
+
+    \b
+    Examples:
+      bidlab cards "AS KS 10H TD 5C 2h"
+      bidlab cards AS,KS,QS
+    """
+    click.echo(f"hand:  {hand}")
+    click.echo(f"count: {len(hand)}")
+    click.echo(f"mask:  0x{hand.mask:016x}")
+    rows = []
+    for s in (3, 2, 1, 0):
+        held = [RANKS[c % 16] for c in hand.suit(s)]
+        rows.append([SUIT_NAMES[s], len(held), " ".join(held) or "-"])
+    if JOKER in hand:
+        rows.append(["joker", 1, "JK"])
+    click.echo(render_table(["suit", "n", "cards"], rows, "lrl"))
+
+
+@main.command()
+@click.option("--game", "games_", type=GAME, multiple=True, default=("pedro",),
+              show_default=True, help="Game or variant to time (repeatable).")
+@click.option("--policy", "policies", type=POLICY, multiple=True,
+              default=("random", "heuristic"), show_default=True,
+              help="Policy to time (repeatable).")
+@click.option("--deals", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+              help="Deals per timed run.")
+@click.option("--repeats", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Timed runs per figure; the best is reported.")
+def bench(games_, policies, deals, repeats) -> None:
+    """Deals per second for each game x policy on 1 thread and on all threads.
+
+    The speed-up column is the all-threads figure over the 1-thread figure
+    measured in the same run.
+
+    \b
+    Examples:
+      bidlab bench
+      bidlab bench --deals 200000 --policy heuristic
+      bidlab bench --game cinch --policy random --repeats 5
+    """
+    from . import bench as bench_mod  # imports numba threading only when timing
+
+    rows = bench_mod.run(games=tuple(str(g) for g in games_), policies=tuple(policies),
+                         deals=deals, repeats=repeats)
+    one = {(r.game, r.policy): r.deals_per_s for r in rows if r.threads == 1}
+    table = [[r.game, r.policy, r.threads, r.deals, f"{r.seconds:.3f}", f"{r.deals_per_s:,.0f}",
+              f"{r.deals_per_s / one[(r.game, r.policy)]:.2f}x"
+              if (r.game, r.policy) in one else "-"]
+             for r in rows]
+    click.echo(render_table(["game", "policy", "threads", "deals", "seconds", "deals/s",
+                             "speed-up"], table, "llrrrrr"))

@@ -1,0 +1,48 @@
+"""Plain-text tables for the terminal: the one renderer every command and report uses.
+
+>>> print(render_table(["flag", "n"], [["low_to", 2], ["scoring", 12]]))
+flag      n
+-------  --
+low_to    2
+scoring  12
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def _is_number(v: object) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def render_table(headers: Sequence[str], rows: Sequence[Sequence[object]],
+                 align: str | None = None, indent: str = "") -> str:
+    """Rows under headers, columns padded to their widest cell.
+
+    ``align`` has one letter per column, ``l`` or ``r``; by default numbers
+    are right-aligned and everything else left-aligned. The last left-aligned
+    column is not padded, so lines carry no trailing blanks.
+    """
+    cells = [[str(h) for h in headers]] + [[str(v) for v in row] for row in rows]
+    ncol = len(headers)
+    if any(len(r) != ncol for r in cells):
+        raise ValueError("every row must have one cell per header")
+    if align is None:
+        align = "".join(
+            "r" if rows and all(_is_number(r[j]) for r in rows) else "l" for j in range(ncol)
+        )
+    widths = [max(len(r[j]) for r in cells) for j in range(ncol)]
+    lines = []
+    for i, r in enumerate(cells):
+        parts = []
+        for j, c in enumerate(r):
+            last = j == ncol - 1
+            if align[j] == "r":
+                parts.append(c.rjust(widths[j]))
+            else:
+                parts.append(c if last else c.ljust(widths[j]))
+        lines.append(indent + "  ".join(parts).rstrip())
+        if i == 0:
+            lines.append(indent + "  ".join("-" * w for w in widths))
+    return "\n".join(lines)

@@ -1,0 +1,79 @@
+"""analyzer.summary on a small hand-made frame and on a real simulation."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer.games import pedro
+from analyzer.stats import mean_ci, wilson
+from analyzer.summary import summarize
+
+
+def tiny() -> pd.DataFrame:
+    # four deals; dealer seats 0..3; deal 3 has no contract (dealer 3 named trump)
+    df = pd.DataFrame({
+        "deal": [0, 1, 2, 3],
+        "dealer": [0, 1, 2, 3],
+        "bid": [5, 6, 5, 0],
+        "made": [1, 0, 0, -1],
+        "maker": [0, 2, 1, 3],
+        "bid_points": [8, 4, 3, 9],
+        "opp_points": [6, 10, 11, 5],
+        "points0": [8, 4, 11, 5],
+        "points1": [6, 10, 3, 9],
+        "dead_points": [0, 0, 0, 0],
+        "score1_team0": [8, -6, 11, 5],
+        "score1_team1": [6, 10, 3, 9],
+        "score2_team0": [2, 0, 16, 0],
+        "score2_team1": [0, 16, 0, 4],
+    })
+    df.attrs.update(rules="pedro", seed=9, policy="heuristic", first=0)
+    return df
+
+
+def test_tiny_frame_hand_computed():
+    s = summarize(tiny())
+    assert s.provenance == {"n": 4, "seed": 9, "rules": "pedro", "policy": "heuristic",
+                            "first": 0}
+    assert s.points.loc["bidding side (named trump)", "mean"] == pytest.approx(6.0)
+    assert s.points.loc["other side", "mean"] == pytest.approx(8.0)
+    assert s.points.loc["team 0 (seats 0, 2)", "mean"] == pytest.approx(7.0)
+    c = s.contracts
+    assert list(c.index) == ["all contracts", "bid 5", "bid 6"]
+    assert (c.loc["all contracts", "n"], c.loc["all contracts", "k"]) == (3, 1)
+    assert (c.loc["bid 5", "n"], c.loc["bid 5", "k"]) == (2, 1)
+    assert c.loc["bid 6", "hi"] == pytest.approx(wilson(0, 1).hi)
+    assert (s.shares.loc["no contract (all passed)", "k"]) == 1
+    # the maker is on the dealer's team in deals 0 (seat 0 for 0) and 3 (seat 3 for 3)
+    assert s.shares.loc["dealer's side named trump", "k"] == 2
+    # dealer's team minus the other team; dealers' teams are 0, 1, 0, 1
+    adv1 = [8 - 6, 10 - (-6), 11 - 3, 9 - 5]
+    adv2 = [2 - 0, 16 - 0, 16 - 0, 4 - 0]
+    assert s.dealer.loc["method 1", "mean"] == pytest.approx(np.mean(adv1))
+    assert s.dealer.loc["method 1", "se"] == pytest.approx(mean_ci(adv1).se)
+    assert s.dealer.loc["method 2", "mean"] == pytest.approx(np.mean(adv2))
+    assert not s.methods_agree
+
+
+def test_text_shows_n_and_intervals():
+    text = summarize(tiny()).to_text()
+    assert text.splitlines()[0] == "pedro: n=4 deals (0..3 of seed 9), policy heuristic"
+    assert "95% CI" in text and "bid 6" in text and "method 2" in text
+
+
+def test_real_simulation_is_consistent():
+    df = pedro.simulate(pedro.parse_rules("pedro"), 3000, seed=2)
+    s = summarize(df)
+    pts = s.points["mean"]
+    total = pts["bidding side (named trump)"] + pts["other side"] + pts["dead (scored by nobody)"]
+    assert total == pytest.approx(14.0)
+    assert s.contracts.loc["all contracts", "n"] == int((df["bid"] > 0).sum())
+    assert s.contracts["n"].iloc[1:].sum() == s.contracts.loc["all contracts", "n"]
+    assert s.methods_agree  # side_with_more: the methods differ in level, not in difference
+    assert (s.points["lo"] <= s.points["mean"]).all() and (s.points["mean"] <= s.points["hi"]).all()
+
+
+def test_empty_frame_raises():
+    df = pedro.simulate(pedro.parse_rules("pedro"), 0)
+    with pytest.raises(ValueError, match="empty"):
+        summarize(df)
