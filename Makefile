@@ -1,0 +1,31 @@
+# Everyday targets. Each installs the project into .venv on first use, so any of
+# them works on a fresh machine with Python >= 3.11.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: simulate test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+simulate: $(STAMP)  ## the main job: one million Pedro deals, summary with 95% CIs
+	mkdir -p runs
+	$(BIN)/bidlab simulate pedro --deals 1000000 --seed 1 --out runs/pedro-seed1.parquet
+
+test: $(STAMP)  ## the whole test suite
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check analyzer tests benchmarks
+
+bench: $(STAMP)
+	$(BIN)/bidlab bench
+
+clean:
+	rm -rf $(VENV) runs .pytest_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
