@@ -72,27 +72,33 @@ def uniform_int(state, n):
 
 @njit(types.void(types.uint64[:], types.int64[:]), cache=True)
 def shuffle(state, a):
-    """Fisher-Yates shuffle of ``a`` in place, exactly uniform.
+    """Forward Fisher-Yates shuffle of ``a`` in place, exactly uniform.
 
-    Each 64-bit output feeds four 16-bit Lemire draws; a draw that falls in the
-    (at most n/65536) biased zone is rejected and redrawn, so the permutation
-    is exactly uniform while costing about a quarter of a hash per card.
+    Step i swaps a[i] with a[i + j], j uniform in [0, n - i). Each 64-bit output
+    feeds four steps with 16-bit Lemire draws; a draw in the (at most n/65536)
+    biased zone takes a fresh 64-bit output instead, so the permutation is
+    exactly uniform while costing about a quarter of a hash per card. Positions
+    are final in order, so a[:k] is settled after k steps.
     """
-    bits = np.uint64(0)
-    left = 0
-    for i in range(a.shape[0] - 1, 0, -1):
-        n = np.uint64(i + 1)
-        while True:
-            if left == 0:
-                bits = next64(state)
-                left = 4
-            m = (bits & _MASK16) * n
-            bits >>= np.uint64(16)
-            left -= 1
-            # Only a low part below n can be in the biased zone: skip the division otherwise.
-            if (m & _MASK16) >= n or (m & _MASK16) >= (np.uint64(65536) - n) % n:
+    n_all = a.shape[0]
+    ctr = state[0]
+    i = 0
+    while i < n_all - 1:
+        ctr += GOLDEN
+        r = mix64(ctr)
+        for q in range(4):
+            if i >= n_all - 1:
                 break
-        j = np.int64(m >> np.uint64(16))
-        tmp = a[i]
-        a[i] = a[j]
-        a[j] = tmp
+            n = np.uint64(n_all - i)
+            m = ((r >> np.uint64(16 * q)) & _MASK16) * n
+            if (m & _MASK16) < n:  # maybe in the biased zone: reject below the threshold
+                threshold = (np.uint64(65536) - n) % n
+                while (m & _MASK16) < threshold:
+                    ctr += GOLDEN
+                    m = (mix64(ctr) & _MASK16) * n
+            j = i + np.int64(m >> np.uint64(16))
+            tmp = a[i]
+            a[i] = a[j]
+            a[j] = tmp
+            i += 1
+    state[0] = ctr

@@ -24,7 +24,6 @@ from ._pedro_core import (
     N_RIGHT,
     N_TEN,
     N_TWO,
-    NORM,
     ORIG,
     PLAIN,
     TRUMPS,
@@ -109,12 +108,12 @@ def _owner(b, won0, won1, held0, held1, dead0, dead1, maker, rule, to_holder):
 
 
 @njit(cache=True)
-def play_deal(seed, index, rp, pols, deck, hands, prng, drng, rec, li, lu, log):
+def play_deal(seed, index, rp, pols, deck, hands, prng, drng, rec, dealt, li, lu, log):
     """Play deal ``index`` of ``seed`` under rule vector ``rp`` and seat policies ``pols``.
 
     Scratch arrays (deck, hands, prng, drng) belong to the caller so that a chunk
-    allocates them once. ``rec`` receives the record; ``li``/``lu`` the log when
-    ``log`` is true. Returns nothing; the dealt hands are left in deck[0:36].
+    allocates them once. ``rec`` receives the record and ``dealt`` the four dealt
+    hands (shared layout); ``li``/``lu`` the log when ``log`` is true.
     """
     dealer = index % 4
     eldest = (dealer + 1) % 4
@@ -133,8 +132,7 @@ def play_deal(seed, index, rp, pols, deck, hands, prng, drng, rec, li, lu, log):
             for k in range(9 * s, 9 * s + 9):
                 h |= bit(deck[k])
             hands[s] = h
-            if log:
-                lu[U_HANDS + s] = h
+            dealt[s] = h
         # -- bidding: one round from eldest --------------------------------------------
         high, bidder = 0, -1
         for k in range(4):
@@ -173,7 +171,8 @@ def play_deal(seed, index, rp, pols, deck, hands, prng, drng, rec, li, lu, log):
             stock = ZERO
             if seat == dealer:
                 for j in range(spos, 52):
-                    stock |= bit(NORM[trump, deck[j]])
+                    stock |= bit(deck[j])
+                stock = normalise(stock, trump)
             if seat == dealer and excess_dead and popcount(kept | (stock & TRUMPS)) > 6:
                 # S002: with more than 6 trumps in hand and stock the dealer keeps the 6
                 # he wants; his own trumps left out are dead.
@@ -201,7 +200,8 @@ def play_deal(seed, index, rp, pols, deck, hands, prng, drng, rec, li, lu, log):
                     need = remaining
                 if seat != dealer:
                     for j in range(spos, spos + need):
-                        got |= bit(NORM[trump, deck[j]])
+                        got |= bit(deck[j])
+                    got = normalise(got, trump)
                     spos += need
                 else:
                     got = choose_rob(pol, stock, need, prng)
@@ -389,11 +389,8 @@ def simulate_kernel(seed, first, n, chunk, rp, pols, rec, hands_out):
         lo = ci * chunk
         hi = min(n, lo + chunk)
         for i in range(lo, hi):
-            play_deal(seed, first + i, rp, pols, deck, hands, prng, drng, rec[i], li, lu, False)
-            for s in range(4):
-                hands_out[i, s] = ZERO
-            for k in range(36):
-                hands_out[i, k // 9] |= bit(deck[k])
+            play_deal(seed, first + i, rp, pols, deck, hands, prng, drng, rec[i], hands_out[i],
+                      li, lu, False)
 
 
 _LOG_SIG = types.void(
@@ -410,4 +407,5 @@ def log_kernel(seed, indices, rp, pols, rec, li, lu):
     prng = np.empty(1, dtype=np.uint64)
     drng = np.empty(1, dtype=np.uint64)
     for i in range(indices.shape[0]):
-        play_deal(seed, indices[i], rp, pols, deck, hands, prng, drng, rec[i], li[i], lu[i], True)
+        play_deal(seed, indices[i], rp, pols, deck, hands, prng, drng, rec[i],
+                  lu[i, U_HANDS:U_HANDS + 4], li[i], lu[i], True)

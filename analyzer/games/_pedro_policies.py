@@ -53,20 +53,22 @@ from ._pedro_core import (
 RANDOM, HEURISTIC = 0, 1
 POLICY_NAMES = ("random", "heuristic")
 
-# Value of each trump as a share of the 14 points, by power position (2 .. A).
-_TRUMP_WEIGHT = np.array(
-    [0.5, 0.15, 0.15, 2.4, 2.7, 0.25, 0.25, 0.3, 0.3, 0.7, 0.8, 0.6, 0.9, 1.9]
-)
-# The sum of weights of any power word is two table lookups on its 7-bit halves.
-_WEIGHT_LO = np.array([sum(_TRUMP_WEIGHT[b] for b in range(7) if w >> b & 1) for w in range(128)])
+# Value of each trump, in twentieths of a point, by power position (2 .. A). Integer
+# arithmetic keeps the bidding valuation exact and cheap.
+_SCALE = 20
+_TRUMP_WEIGHT = np.array([10, 3, 3, 48, 54, 5, 5, 6, 6, 14, 16, 12, 18, 38], dtype=np.int64)
+# The weight of any power word is two table lookups on its 7-bit halves.
+_WEIGHT_LO = np.array([sum(_TRUMP_WEIGHT[b] for b in range(7) if w >> b & 1) for w in range(128)],
+                      dtype=np.int64)
 _WEIGHT_HI = np.array(
-    [sum(_TRUMP_WEIGHT[7 + b] for b in range(7) if w >> b & 1) for w in range(128)]
+    [sum(_TRUMP_WEIGHT[7 + b] for b in range(7) if w >> b & 1) for w in range(128)],
+    dtype=np.int64,
 )
-_LENGTH_BONUS = 0.45  # per trump beyond three
-_PARTNER_SHARE = 1.5  # expected points the partner adds
-_ROB_BONUS = 2.0  # the dealer picks the stock's best cards
-_BID_MARGIN = 1.0  # bid this much under the estimate
-_OVERBID_PARTNER = 2.0  # outbid one's own partner only by this much
+_LENGTH = np.array([9 * max(0, n - 3) for n in range(15)], dtype=np.int64)  # 0.45 a trump past 3
+_PARTNER_SHARE = 30  # 1.5 points the partner adds on average
+_ROB_BONUS = 40  # 2 points: the dealer picks the stock's best cards
+_BID_MARGIN = 20  # bid a point under the estimate
+_OVERBID_PARTNER = 2  # outbid one's own partner only when 2 points stronger
 
 # Normalised bits of the point cards: the order a seat gives them up when it must,
 # and the order it smears them onto a trick its side is sure to win.
@@ -131,22 +133,16 @@ def power_word(hand, trump):
 
 @njit(cache=True)
 def suit_value(hand, trump, is_dealer):
-    """Heuristic estimate of the points a side makes naming ``trump`` with this hand."""
+    """Heuristic estimate, in twentieths of a point, of what a side makes naming ``trump``."""
     pw = power_word(hand, trump)
-    v = _WEIGHT_LO[pw & np.uint64(127)] + _WEIGHT_HI[pw >> np.uint64(7)]
-    n = popcount(pw)
-    if n > 3:
-        v += _LENGTH_BONUS * (n - 3)
-    v += _PARTNER_SHARE
-    if is_dealer:
-        v += _ROB_BONUS
-    return v
+    v = _WEIGHT_LO[pw & np.uint64(127)] + _WEIGHT_HI[pw >> np.uint64(7)] + _LENGTH[popcount(pw)]
+    return v + _PARTNER_SHARE + (_ROB_BONUS if is_dealer else 0)
 
 
 @njit(cache=True)
 def best_suit(hand, is_dealer):
-    best, best_v = 0, -1.0
-    for t in range(4):
+    best, best_v = 0, suit_value(hand, 0, is_dealer)
+    for t in range(1, 4):
         v = suit_value(hand, t, is_dealer)
         if v > best_v:
             best, best_v = t, v
@@ -163,7 +159,7 @@ def choose_bid(pol, hand, seat, dealer, high, high_seat, min_bid, rng):
         k = uniform_int(rng, 15 - lowest + 1)
         return 0 if k == 0 else lowest + k - 1
     _, v = best_suit(hand, seat == dealer)
-    want = min(int(v - _BID_MARGIN), 14)
+    want = min((v - _BID_MARGIN) // _SCALE, 14)
     if high_seat >= 0 and (high_seat & 1) == (seat & 1) and want < high + _OVERBID_PARTNER:
         return 0
     return want if want >= lowest else 0
