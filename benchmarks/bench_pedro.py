@@ -1,18 +1,56 @@
-"""Full-pipeline throughput of the Pedro engine: `python benchmarks/bench_pedro.py [deals]`.
+"""Full-pipeline throughput of the Pedro engine, with a C baseline timed in the same run.
 
-Same numbers as `bidlab bench`: deals/s for each policy on one thread and on all
-threads, each the best of three timed runs after a warm-up, with the speed-up
-measured against the one-thread run of the same process.
+    python benchmarks/bench_pedro.py [deals]
+
+Prints deals/s for each policy on one thread and on all threads (best of three
+timed runs after a warm-up, as `bidlab bench`), the speed-up against one thread,
+and, when a C compiler is available, the deals/s of ``c/pedro_playout.c``: the
+same work as the kernel's ``random`` policy written in plain C. The ratio
+numba/C on one thread is the figure to watch; absolute numbers drift with the
+load of the machine.
 """
 
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 from analyzer import bench
 
-deals = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
-rows = bench.run(deals=deals)
-base = {(r.game, r.policy): r.deals_per_s for r in rows if r.threads == 1}
-for r in rows:
-    ratio = r.deals_per_s / base[(r.game, r.policy)]
-    print(f"{r.game:8} {r.policy:10} threads={r.threads}  {r.deals_per_s / 1e6:6.3f} M deals/s"
-          f"  x{ratio:4.2f} vs 1 thread")
+C_SOURCE = Path(__file__).parent / "c" / "pedro_playout.c"
+
+
+def c_baseline(deals: int, repeats: int = 3) -> float | None:
+    """Best deals/s of the C playout on one core, or None without a C compiler."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = Path(tmp) / "pedro_playout"
+        subprocess.run([cc, "-O2", "-march=native", "-o", str(exe), str(C_SOURCE)], check=True)
+        runs = [subprocess.run([str(exe), str(deals)], check=True, capture_output=True,
+                               text=True).stdout for _ in range(repeats)]
+    return max(float(re.search(r"([\d.]+) deals/s", out).group(1)) for out in runs)
+
+
+def main() -> None:
+    deals = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+    rows = bench.run(deals=deals)
+    base = {(r.game, r.policy): r.deals_per_s for r in rows if r.threads == 1}
+    for r in rows:
+        ratio = r.deals_per_s / base[(r.game, r.policy)]
+        print(f"{r.game:8} {r.policy:10} threads={r.threads}  {r.deals_per_s / 1e6:6.3f} M deals/s"
+              f"  x{ratio:4.2f} vs 1 thread")
+    c = c_baseline(deals)
+    if c is None:
+        print("C baseline: no C compiler found")
+        return
+    numba_random = base[("pedro", "random")]
+    print(f"C baseline (random policy, 1 core)   {c / 1e6:6.3f} M deals/s;"
+          f" numba random / C = {numba_random / c:4.2f}")
+
+
+if __name__ == "__main__":
+    main()

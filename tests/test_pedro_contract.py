@@ -19,7 +19,7 @@ import pytest
 
 from analyzer.cards import DECK_52, SUITS, format_card
 from analyzer.games import pedro
-from analyzer.games.pedro_rules import PRESET_NAMES, PRESETS, Rules
+from analyzer.games.pedro_rules import PRESET_NAMES, PRESETS, Rules, one_flag_variants
 from analyzer.variants import flag_fields
 
 N_LOGGED = 200  # logged deals per variant and policy
@@ -34,21 +34,7 @@ VALUES = dict(zip(ELEMENTS, (1, 1, 1, 1, 5, 5), strict=True))
 
 
 def all_variants() -> list[Rules]:
-    """Each preset, and each preset with one flag changed to each allowed value."""
-    out: dict[str, Rules] = {}
-    for game in PRESET_NAMES:
-        base = PRESETS[game]
-        out[str(base)] = base
-        for f in flag_fields(Rules):
-            allowed = f.metadata["allowed"]
-            values = (base.target, 21, 100) if allowed is int else allowed
-            for v in values:
-                try:
-                    rules = dataclasses.replace(base, **{f.name: v})
-                except ValueError:  # e.g. cinch(low_to=holder): Rules rejects it
-                    continue
-                out[str(rules)] = rules
-    return list(out.values())
+    return one_flag_variants(int_values=(PRESETS["pedro"].target, 21, 100))
 
 
 VARIANTS = all_variants()

@@ -5,7 +5,6 @@ first deal, and the same dealt cards under every rule variant and policy. Then
 the deal itself is checked against exact probabilities (3 standard errors).
 """
 
-import dataclasses
 import hashlib
 import math
 import os
@@ -19,28 +18,14 @@ import pytest
 
 from analyzer.cards import SPADES, card
 from analyzer.games import pedro
-from analyzer.games.pedro_rules import PRESET_NAMES, PRESETS, Rules
-from analyzer.variants import flag_fields
+from analyzer.games.pedro_rules import PRESET_NAMES, PRESETS, Rules, one_flag_variants
 
 SEED = 8675309
 HAND_COLS = [f"hand{s}" for s in range(4)]
 
 
 def all_variants() -> list[Rules]:
-    """Each preset, and each preset with one flag changed to each allowed value."""
-    out: dict[str, Rules] = {}
-    for game in PRESET_NAMES:
-        base = PRESETS[game]
-        out[str(base)] = base
-        for f in flag_fields(Rules):
-            allowed = f.metadata["allowed"]
-            for v in (base.target, 21) if allowed is int else allowed:
-                try:
-                    rules = dataclasses.replace(base, **{f.name: v})
-                except ValueError:  # a combination Rules rejects, e.g. cinch(low_to=holder)
-                    continue
-                out[str(rules)] = rules
-    return list(out.values())
+    return one_flag_variants(int_values=(PRESETS["pedro"].target, 21))
 
 
 def dealt_hands(df: pd.DataFrame) -> np.ndarray:

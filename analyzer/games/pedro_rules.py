@@ -12,7 +12,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..variants import RuleError, flag, format_variant, split_variant, validate, with_overrides
+from ..variants import (
+    RuleError,
+    flag,
+    flag_fields,
+    format_variant,
+    split_variant,
+    validate,
+    with_overrides,
+)
 
 
 @dataclass(frozen=True)
@@ -103,6 +111,26 @@ def parse_rules(text: str, overrides: dict[str, str] | None = None) -> Rules:
     if name not in PRESETS:
         raise RuleError(f"unknown game {name!r} here; games: {', '.join(PRESET_NAMES)}")
     return with_overrides(PRESETS[name], {**pairs, **(overrides or {})})
+
+
+def one_flag_variants(int_values: tuple[int, ...] = (21, 100)) -> list[Rules]:
+    """Each preset, and each preset with one flag changed to each allowed value.
+
+    Integer flags take ``int_values``; combinations Rules rejects (cinch with
+    low_to=holder) are left out. Tests and variant sweeps iterate this list.
+    """
+    out: dict[str, Rules] = {}
+    for base in PRESETS.values():
+        out[str(base)] = base
+        for f in flag_fields(Rules):
+            allowed = f.metadata["allowed"]
+            for v in int_values if allowed is int else allowed:
+                try:
+                    rules = dataclasses.replace(base, **{f.name: v})
+                except RuleError:
+                    continue
+                out[str(rules)] = rules
+    return list(out.values())
 
 
 # ---- the int64 vector the kernels read ------------------------------------------------
