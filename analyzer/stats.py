@@ -128,3 +128,43 @@ def paired_diff(a, b, z: float = Z95) -> Estimate:
     if x.size != y.size:
         raise ValueError(f"paired samples must have equal length, got {x.size} and {y.size}")
     return mean_ci(x - y, z)
+
+
+def p_best(values, draws: int = 20_000, seed: int = 0) -> np.ndarray:
+    """P(each alternative has the highest true mean), as in backgammon rollout tables.
+
+    ``values`` is an (n, K) array of per-trial outcomes of K alternatives played
+    on the same n trials, so their means are correlated; the sample means are
+    treated as jointly normal with the sample covariance / n, and each of
+    ``draws`` draws from that law names a winner. Ties go to the first column.
+    """
+    v = np.asarray(values, dtype=np.float64)
+    if v.ndim != 2 or v.shape[1] == 0:
+        raise ValueError("values must be an (n, K) array with K >= 1")
+    n, k = v.shape
+    means = v.mean(axis=0)
+    if n < 2 or k == 1:
+        out = np.zeros(k)
+        out[int(np.argmax(means))] = 1.0
+        return out
+    cov = np.atleast_2d(np.cov(v, rowvar=False)) / n
+    rng = np.random.default_rng(seed)
+    sample = rng.multivariate_normal(means, cov, size=draws, method="eigh")
+    return np.bincount(np.argmax(sample, axis=1), minlength=k) / draws
+
+
+def batch_means(x, n_batches: int = 20, z: float = Z95) -> Estimate:
+    """Mean of a possibly autocorrelated sequence with the batch-means standard error.
+
+    The sequence is cut into ``n_batches`` consecutive batches of equal length
+    (the remainder is dropped) and the spread of the batch means gives the
+    error; for independent trials it agrees with :func:`mean_ci`.
+    """
+    a = _as_float_array(x)
+    size = len(a) // n_batches
+    if n_batches < 2 or size < 1:
+        raise ValueError(f"need at least {n_batches} values for {n_batches} batches")
+    means = a[: size * n_batches].reshape(n_batches, size).mean(axis=1)
+    mean = float(means.mean())
+    se = float(means.std(ddof=1) / math.sqrt(n_batches))
+    return Estimate(mean, se, mean - z * se, mean + z * se, size * n_batches)

@@ -107,26 +107,72 @@ def _owner(b, won0, won1, held0, held1, dead0, dead1, maker, rule, to_holder):
     return -1
 
 
+# ---- scenario vector (uint64): a fixed hand and a forced auction --------------------------
+SC_FIXED_OFFSET, SC_FIXED_HAND, SC_FORCE, SC_TRUMP = 0, 1, 2, 3  # offset: 1 + seat - dealer
+NSC = 4
+FORCE_NONE, FORCE_MAKER, FORCE_PASS = 0, 1, 2
+
+
 @njit(cache=True)
-def play_deal(seed, index, rp, pols, deck, hands, prng, drng, rec, dealt, li, lu, log):
+def _deal_around(fixed, seat, drng, deck):
+    """Deal the 43 cards not in ``fixed`` at random around ``seat``, which holds ``fixed``.
+
+    The other cards are shuffled in deck[52:95] in canonical order first, so the
+    fill is a pure function of the deal stream, then laid out like a normal deal:
+    9 per seat in deck[0:36] and the stock in deck[36:52].
+    """
+    k = 52
+    for c in CARDS_52:
+        if not (fixed >> np.uint64(c)) & np.uint64(1):
+            deck[k] = c
+            k += 1
+    shuffle(drng, deck[52:95])
+    src = 52
+    for s in range(4):
+        if s == seat:
+            m = fixed
+            for j in range(9):
+                deck[9 * s + j] = lsb(m)
+                m &= m - np.uint64(1)
+        else:
+            for j in range(9):
+                deck[9 * s + j] = deck[src]
+                src += 1
+    for j in range(16):
+        deck[36 + j] = deck[src]
+        src += 1
+
+
+@njit(cache=True)
+def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li, lu, log):
     """Play deal ``index`` of ``seed`` under rule vector ``rp`` and seat policies ``pols``.
 
-    Scratch arrays (deck, hands, prng, drng) belong to the caller so that a chunk
-    allocates them once. ``rec`` receives the record and ``dealt`` the four dealt
-    hands (shared layout); ``li``/``lu`` the log when ``log`` is true.
+    ``sc`` is the scenario (see SC_*): optionally one seat's cards are fixed and
+    the other 43 dealt at random, and that seat is made the trump maker with a
+    given trump, or made to pass. Scratch arrays (deck, hands, prng, drng) belong
+    to the caller so that a chunk allocates them once. ``rec`` receives the
+    record and ``dealt`` the four dealt hands (shared layout); ``li``/``lu`` the
+    log when ``log`` is true.
     """
     dealer = index % 4
     eldest = (dealer + 1) % 4
     min_bid = rp[P_MIN_BID]
     excess_dead = rp[P_EXCESS] == 0
+    fixed_seat = -1
+    if sc[SC_FIXED_OFFSET] > ZERO:
+        fixed_seat = (dealer + np.int64(sc[SC_FIXED_OFFSET]) - 1) % 4
+    force = np.int64(sc[SC_FORCE])
     prng[0] = stream_key(seed, index, POLICY_STREAM)
     attempt = 0
     while True:
         # -- deal: 9 cards to each seat, 16 to the stock (top = deck[36]) --------------
-        for k in range(52):
-            deck[k] = CARDS_52[k]
         drng[0] = stream_key(seed, index, DEAL_STREAM + attempt)
-        shuffle(drng, deck)
+        if fixed_seat < 0:
+            for k in range(52):
+                deck[k] = CARDS_52[k]
+            shuffle(drng, deck[:52])
+        else:
+            _deal_around(sc[SC_FIXED_HAND], fixed_seat, drng, deck)
         for s in range(4):
             h = ZERO
             for k in range(9 * s, 9 * s + 9):
@@ -137,7 +183,11 @@ def play_deal(seed, index, rp, pols, deck, hands, prng, drng, rec, dealt, li, lu
         high, bidder = 0, -1
         for k in range(4):
             seat = (eldest + k) % 4
-            b = choose_bid(pols[seat], hands[seat], seat, dealer, high, bidder, min_bid, prng)
+            if force == FORCE_MAKER or (force == FORCE_PASS and seat == fixed_seat):
+                b = 0
+            else:
+                b = choose_bid(pols[seat], hands[seat], seat, dealer, high, bidder, min_bid,
+                               prng)
             rec[R_BID_SEAT + seat] = b
             if log:
                 li[L_BIDS + k] = b
@@ -150,8 +200,13 @@ def play_deal(seed, index, rp, pols, deck, hands, prng, drng, rec, dealt, li, lu
             elif rp[P_ALL_PASS] == 2 and attempt < MAX_ATTEMPTS:
                 attempt += 1
                 continue
+        if force == FORCE_MAKER:  # the fixed seat names the given trump, no contract
+            bidder, bid = fixed_seat, 0
         maker = bidder if bidder >= 0 else dealer
-        trump = choose_trump(pols[maker], hands[maker], maker == dealer, prng)
+        if force == FORCE_MAKER:
+            trump = np.int64(sc[SC_TRUMP])
+        else:
+            trump = choose_trump(pols[maker], hands[maker], maker == dealer, prng)
         for s in range(4):
             hands[s] = normalise(hands[s], trump)
         # -- discard, draw, rob (normalised layout from here on) ---------------------
@@ -371,16 +426,16 @@ def play_deal(seed, index, rp, pols, deck, hands, prng, drng, rec, dealt, li, lu
 
 _SIM_SIG = types.void(
     types.int64, types.int64, types.int64, types.int64, types.int64[:], types.int64[:],
-    types.int8[:, :], types.uint64[:, :],
+    types.uint64[:], types.int8[:, :], types.uint64[:, :],
 )
 
 
 @njit(_SIM_SIG, cache=True, parallel=True)
-def simulate_kernel(seed, first, n, chunk, rp, pols, rec, hands_out):
-    """Deals first .. first+n-1 into rec[n, NREC] and hands_out[n, 4] (dealt hands)."""
+def simulate_kernel(seed, first, n, chunk, rp, pols, sc, rec, hands_out):
+    """Deals first .. first+n-1 of scenario ``sc`` into rec[n, NREC] and hands_out[n, 4]."""
     n_chunks = (n + chunk - 1) // chunk
     for ci in prange(n_chunks):
-        deck = np.empty(52, dtype=np.int64)
+        deck = np.empty(96, dtype=np.int64)
         hands = np.empty(4, dtype=np.uint64)
         prng = np.empty(1, dtype=np.uint64)
         drng = np.empty(1, dtype=np.uint64)
@@ -389,23 +444,23 @@ def simulate_kernel(seed, first, n, chunk, rp, pols, rec, hands_out):
         lo = ci * chunk
         hi = min(n, lo + chunk)
         for i in range(lo, hi):
-            play_deal(seed, first + i, rp, pols, deck, hands, prng, drng, rec[i], hands_out[i],
-                      li, lu, False)
+            play_deal(seed, first + i, rp, pols, sc, deck, hands, prng, drng, rec[i],
+                      hands_out[i], li, lu, False)
 
 
 _LOG_SIG = types.void(
-    types.int64, types.int64[:], types.int64[:], types.int64[:], types.int8[:, :],
-    types.int16[:, :], types.uint64[:, :],
+    types.int64, types.int64[:], types.int64[:], types.int64[:], types.uint64[:],
+    types.int8[:, :], types.int16[:, :], types.uint64[:, :],
 )
 
 
 @njit(_LOG_SIG, cache=True)
-def log_kernel(seed, indices, rp, pols, rec, li, lu):
+def log_kernel(seed, indices, rp, pols, sc, rec, li, lu):
     """The chosen deals, serially, with their trick-by-trick logs."""
-    deck = np.empty(52, dtype=np.int64)
+    deck = np.empty(96, dtype=np.int64)
     hands = np.empty(4, dtype=np.uint64)
     prng = np.empty(1, dtype=np.uint64)
     drng = np.empty(1, dtype=np.uint64)
     for i in range(indices.shape[0]):
-        play_deal(seed, indices[i], rp, pols, deck, hands, prng, drng, rec[i],
+        play_deal(seed, indices[i], rp, pols, sc, deck, hands, prng, drng, rec[i],
                   lu[i, U_HANDS:U_HANDS + 4], li[i], lu[i], True)

@@ -16,6 +16,7 @@ kernel output into DataFrames and logs. The numba code lives in
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -61,15 +62,44 @@ def policy_string(pols: np.ndarray) -> str:
     return names[0] if len(set(names)) == 1 else ",".join(names)
 
 
+SEAT_OFFSETS = {"dealer": 0, "eldest": 1, "second": 2, "third": 3}  # seats after the dealer
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """What the deals are conditioned on: one seat's cards, and how it takes part in the auction.
+
+    ``seat`` counts clockwise from the dealer (0 dealer, 1 eldest, 2 second, 3
+    third) because the deal rotates with the deal index; ``force`` is
+    ``"maker"`` (the seat names ``trump``; nobody bids) or ``"pass"`` (the seat
+    passes, the others bid by their policies).
+    """
+
+    hand: int = 0  # shared-layout mask of the 9 fixed cards; 0 = nothing fixed
+    seat: int = 0
+    force: str = "none"
+    trump: int = 0
+
+    def vector(self) -> np.ndarray:
+        force = ("none", "maker", "pass").index(self.force)
+        offset = self.seat + 1 if self.hand else 0
+        return np.array([offset, self.hand, force, self.trump], dtype=np.uint64)
+
+
+NO_SCENARIO = Scenario()
+
+
 def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
-              chunk: int = DEFAULT_CHUNK) -> tuple[np.ndarray, np.ndarray]:
+              chunk: int = DEFAULT_CHUNK, scenario: Scenario = NO_SCENARIO,
+              ) -> tuple[np.ndarray, np.ndarray]:
     """Raw kernel output for deals first .. first+n-1: (records int8[n, NREC], hands u64[n, 4])."""
     if chunk < 1 or n < 0 or first < 0:
         raise ValueError(f"need chunk >= 1, n >= 0 and first >= 0; got {chunk}, {n}, {first}")
     rec = np.empty((n, engine.NREC), dtype=np.int8)
     hands = np.empty((n, 4), dtype=np.uint64)
     if n:
-        engine.simulate_kernel(seed, first, n, chunk, kernel_params(rules), pols, rec, hands)
+        engine.simulate_kernel(seed, first, n, chunk, kernel_params(rules), pols,
+                               scenario.vector(), rec, hands)
     return rec, hands
 
 
@@ -145,7 +175,7 @@ def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
     rec = np.empty((n, engine.NREC), dtype=np.int8)
     li = np.empty((n, engine.NLOGI), dtype=np.int16)
     lu = np.zeros((n, engine.NLOGU), dtype=np.uint64)
-    engine.log_kernel(seed, idx, kernel_params(rules), pols, rec, li, lu)
+    engine.log_kernel(seed, idx, kernel_params(rules), pols, NO_SCENARIO.vector(), rec, li, lu)
     return [_log_dict(rules, rec[k], li[k], lu[k], int(idx[k])) for k in range(n)]
 
 

@@ -1,0 +1,201 @@
+"""Bid-value charts: what bidding b is worth for each class of hand players recognise.
+
+How the auction is modelled: every deal is played out in full by the policy,
+auction included, and the hand classified is the one of the seat that named
+trump (the winning bidder, or the dealer when all passed), in the suit it
+named. For each class the chart asks, of the deals where such a hand named
+trump: had the contract been b, how often would the side have made it and what
+would the settlement have been (RULES.md §1.9, net of the opponents' score)?
+The play does not depend on the bid, so one set of deals answers every b.
+Hands that lose the auction are not classified, so a class describes hands
+*that win the bid* under this policy; passing is not simulated per class.
+
+Features (all about the trump suit the seat named):
+
+=========  ====================================================
+trumps     trumps held, counting the Left Pedro (<=2, 3, 4, 5, 6+)
+counters   how many of the six counting cards (A J 10 2 5 5')
+pedros     how many Pedros (0, 1, 2)
+ace, king, queen, jack, ten, two, right, left   holds that trump
+seat       seat relative to the dealer (dealer, eldest, second, third)
+dealer     the seat is the dealer (it robs the stock)
+=========  ====================================================
+
+>>> chart = bid_chart("pedro", deals=200_000)              # doctest: +SKIP
+>>> chart.classes.head()                                   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .evaluate import settle
+from .games import pedro
+from .stats import Z95
+
+# Ranks in a suit lane of the shared layout (rank 2 at bit 0).
+_RANK_BIT = {"two": 0, "right": 3, "ten": 8, "jack": 9, "queen": 10, "king": 11, "ace": 12}
+SEATS = ("dealer", "eldest", "second", "third")
+FEATURES = ("trumps", "counters", "pedros", "ace", "king", "queen", "jack", "ten", "two",
+            "right", "left", "seat", "dealer")
+DEFAULT_BY = ("trumps", "pedros", "ace", "dealer")
+RARE_HALF_WIDTH = 1.0  # too wide to read: EV interval at the ceiling (or lowest bid) over ±1
+RARE_MIN_N = 100
+
+
+class ChartError(ValueError):
+    """Bad bid-chart options, such as an unknown feature."""
+
+
+def hand_features(df: pd.DataFrame) -> pd.DataFrame:
+    """Features of the trump maker's dealt hand in the suit it named, one row per deal."""
+    maker = df["maker"].to_numpy().astype(np.int64)
+    hands = np.stack([df[f"hand{s}"].to_numpy() for s in range(4)], axis=1).astype(np.uint64)
+    hand = hands[np.arange(len(df)), maker]
+    trump = df["trump"].to_numpy().astype(np.uint64)
+    lane = (hand >> (np.uint64(16) * trump)) & np.uint64(0x1FFF)
+    left = (hand >> ((np.uint64(3) - trump) * np.uint64(16) + np.uint64(3))) & np.uint64(1)
+    out = {name: ((lane >> np.uint64(b)) & np.uint64(1)).astype(bool)
+           for name, b in _RANK_BIT.items()}
+    out["left"] = left.astype(bool)
+    n_trumps = np.bitwise_count(lane).astype(np.int64) + left.astype(np.int64)
+    out["trumps"] = pd.Categorical(
+        np.select([n_trumps <= 2, n_trumps >= 6], ["<=2", "6+"], n_trumps.astype(str)),
+        categories=["<=2", "3", "4", "5", "6+"], ordered=True)
+    pedros = out["right"].astype(np.int64) + out["left"]
+    out["pedros"] = pedros
+    out["counters"] = pedros + out["ace"] + out["jack"] + out["ten"] + out["two"]
+    offset = (maker - df["dealer"].to_numpy()) % 4
+    out["seat"] = pd.Categorical(np.array(SEATS)[offset], categories=SEATS, ordered=True)
+    out["dealer"] = offset == 0
+    return pd.DataFrame(out, index=df.index)
+
+
+@dataclass
+class BidChart:
+    """A bid chart: one row per (class, bid) in ``table``, one per class in ``classes``."""
+
+    table: pd.DataFrame  # class features, bid, n, p_make (+CI), ev (+CI), optimal
+    classes: pd.DataFrame  # class features, n, points (+CI), bid_ceiling, rare
+    guide: pd.DataFrame  # per bid: the weakest class whose ceiling reaches it
+    by: tuple[str, ...]
+    provenance: dict
+
+
+def _label(row: pd.Series, by: tuple[str, ...]) -> str:
+    parts = []
+    for f in by:
+        v = row[f]
+        if isinstance(v, (bool, np.bool_)):
+            parts.append(f if v else f"no {f}")
+        else:
+            parts.append(f"{f}={v}")
+    return ", ".join(parts)
+
+
+def chart_from_deals(df: pd.DataFrame, rules: pedro.Rules, by=DEFAULT_BY) -> BidChart:
+    """Build the chart from a simulation frame (pedro.simulate output)."""
+    by = tuple(by)
+    bad = [f for f in by if f not in FEATURES]
+    if bad or not by:
+        raise ChartError(f"bad --by feature(s) {', '.join(bad) or '(none)'}; "
+                         f"features: {', '.join(FEATURES)}")
+    feats = hand_features(df)[list(by)]
+    b_pts = df["bid_points"].to_numpy().astype(np.int64)
+    o_pts = df["opp_points"].to_numpy().astype(np.int64)
+    rows, class_rows = [], []
+    for key, idx in feats.groupby(list(by), observed=True).indices.items():
+        key = key if isinstance(key, tuple) else (key,)
+        cls = dict(zip(by, key, strict=True))
+        b, o = b_pts[idx], o_pts[idx]
+        n = len(idx)
+        pts_mean, pts_se = b.mean(), b.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
+        ceiling, ceiling_hw = 0, np.inf
+        for bid in range(rules.min_bid, 15):
+            own, opp = settle(b, o, bid, rules.scoring, rules.m2_diff_to)
+            v = own - opp
+            ev = v.mean()
+            se = v.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
+            k = int((b >= bid).sum())
+            p = k / n
+            # Wilson interval for P(make)
+            z2 = Z95 * Z95
+            centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+            half = Z95 * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+            rows.append({**cls, "bid": bid, "n": n, "p_make": p,
+                         "p_make_lo": max(0.0, centre - half), "p_make_hi": min(1.0, centre + half),
+                         "ev": ev, "ev_se": se, "ev_lo": ev - Z95 * se, "ev_hi": ev + Z95 * se})
+            if bid == rules.min_bid or ev > 0:  # the interval that decides the ceiling
+                ceiling_hw = Z95 * se
+            if ev > 0:
+                ceiling = bid
+        rare = n < RARE_MIN_N or not (ceiling_hw <= RARE_HALF_WIDTH)
+        class_rows.append({**cls, "label": _label(pd.Series(cls), by), "n": n,
+                           "points": pts_mean, "points_lo": pts_mean - Z95 * pts_se,
+                           "points_hi": pts_mean + Z95 * pts_se, "bid_ceiling": ceiling,
+                           "rare": rare})
+    table = pd.DataFrame(rows)
+    classes = pd.DataFrame(class_rows).sort_values("points", kind="stable").reset_index(drop=True)
+    ceil = dict(zip(classes["label"], classes["bid_ceiling"], strict=True))
+    table["label"] = [_label(r, by) for _, r in table[list(by)].iterrows()]
+    table["optimal"] = table["bid"] == table["label"].map(ceil)
+    guide_rows = []
+    readable = classes[~classes["rare"]]
+    for bid in range(rules.min_bid, 15):
+        ok = readable[readable["bid_ceiling"] >= bid]
+        if len(ok):
+            weakest = ok.iloc[0]  # classes are sorted by mean points, weakest first
+            line = table[(table["label"] == weakest["label"]) & (table["bid"] == bid)].iloc[0]
+            guide_rows.append({"bid": bid, "minimum holding": weakest["label"],
+                               "n": int(weakest["n"]), "p_make": line["p_make"],
+                               "ev": line["ev"]})
+    provenance = {**df.attrs, "by": ",".join(by), "n": len(df),
+                  "method": rules.scoring}
+    return BidChart(table, classes, pd.DataFrame(guide_rows), by, provenance)
+
+
+def bid_chart(game: str | pedro.Rules, deals: int = 2_000_000, seed: int = 1,
+              policy: str = "heuristic", by=DEFAULT_BY, progress=None) -> BidChart:
+    """Simulate ``deals`` deals and chart them by the features in ``by``."""
+    rules = game if isinstance(game, pedro.Rules) else pedro.parse_rules(game)
+    df = pedro.simulate(rules, deals, seed=seed, policies=policy, progress=progress)
+    return chart_from_deals(df, rules, by)
+
+
+def heatmap(chart: BidChart):
+    """Class (rows, weakest at the bottom) x bid -> EV, the ceiling boxed, rare classes greyed."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+
+    classes = chart.classes
+    bids = sorted(chart.table["bid"].unique())
+    grid = chart.table.pivot(index="label", columns="bid", values="ev").loc[classes["label"]]
+    lim = max(1.0, float(np.nanmax(np.abs(grid.to_numpy()))))
+    fig, ax = plt.subplots(figsize=(1.2 + 0.55 * len(bids), 1.0 + 0.32 * len(classes)))
+    im = ax.imshow(grid.to_numpy(), cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto",
+                   origin="lower")
+    for i, (_, c) in enumerate(classes.iterrows()):
+        if c["bid_ceiling"]:
+            j = bids.index(c["bid_ceiling"])
+            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=1.6, ec="black"))
+        if c["rare"]:
+            ax.add_patch(Rectangle((-0.5, i - 0.5), len(bids), 1, color="white", alpha=0.6))
+    ax.set_xticks(range(len(bids)), [str(b) for b in bids])
+    ax.set_yticks(range(len(classes)),
+                  [f"{lab}  (n={n:,})" + ("  rare" if r else "") for lab, n, r in
+                   zip(classes["label"], classes["n"], classes["rare"], strict=True)],
+                  fontsize=7)
+    ax.set_xlabel("bid")
+    p = chart.provenance
+    ax.set_title(f"EV of bidding b (method {p.get('method')}, own minus opponents), "
+                 f"box = highest bid with EV > 0\n{p.get('rules')}, policy {p.get('policy')}, "
+                 f"seed {p.get('seed')}, n={p.get('n'):,}", fontsize=9)
+    fig.colorbar(im, ax=ax, label="EV (points)")
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,229 @@
+"""What a hand is worth: expected points and score change per bid, per trump, and EV(pass).
+
+The hand is fixed at one seat (counted from the dealer) and the other 43 cards
+are dealt at random with the counter-based generator, so deal ``i`` of a seed
+is the same deal for every trump, every bid and the pass: all alternatives are
+compared on common random numbers, and their differences are paired.
+
+How the auction is modelled: for "bid b naming t" the seat is made the trump
+maker with trump t and nobody else bids, so each line answers "if I win the bid
+at b and name t, what happens?". The play does not depend on the bid, so one
+simulation per trump gives every bid level: the side makes b when its points B
+reach b. Under this model EV falls as the bid rises, so the best bid is the
+lowest; what a player needs is ``bid_up_to``, the highest bid per trump whose
+EV still beats passing. For "pass" the seat passes and the other three bid by their policy,
+and the side's settlement is read off the deal. Scores are settlement deltas
+(RULES.md §1.9) as the side's own change, and as own minus the opponents'.
+
+>>> from analyzer.evaluate import evaluate_hand          # doctest: +SKIP
+>>> ev = evaluate_hand("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", seat="eldest", deals=20_000)
+>>> ev.recommended                                        # doctest: +SKIP
+'bid 9 naming spades'
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .cards import JOKER, SUIT_NAMES, CardSet, parse_cards
+from .games import pedro
+from .stats import Estimate, mean_ci, p_best, wilson
+
+BATCH = 10_000  # deals per round of a stop rule
+TOP_K = 4  # alternatives whose CIs a target-CI stop rule watches, and shown with P(best)
+
+
+class HandError(ValueError):
+    """A hand that cannot be evaluated (wrong count of cards)."""
+
+
+@dataclass
+class _Samples:
+    """Per-deal outcomes, grown batch by batch: bidding-side and other-side points per trump,
+    and the side's settlement (own, opponents) under methods 1 and 2 when the seat passes."""
+
+    bid_pts: list = field(default_factory=lambda: [[] for _ in range(4)])
+    opp_pts: list = field(default_factory=lambda: [[] for _ in range(4)])
+    pass_own: list = field(default_factory=lambda: [[], []])
+    pass_opp: list = field(default_factory=lambda: [[], []])
+
+    def arrays(self):
+        cat = [np.concatenate(x).astype(np.int64) for x in self.bid_pts]
+        opp = [np.concatenate(x).astype(np.int64) for x in self.opp_pts]
+        po = [np.concatenate(x).astype(np.int64) for x in self.pass_own]
+        pp = [np.concatenate(x).astype(np.int64) for x in self.pass_opp]
+        return cat, opp, po, pp
+
+
+def settle(b_pts: np.ndarray, o_pts: np.ndarray, bid: int, method: int, m2_diff_to: str):
+    """Per-deal (own, opponents') settlement of a side that bid ``bid`` (RULES.md §1.9)."""
+    made = b_pts >= bid
+    if method == 1:
+        return np.where(made, b_pts, -bid), o_pts
+    diff = b_pts - o_pts
+    own = np.where(made, np.maximum(diff, 0), 0)
+    if m2_diff_to == "bidder_only":
+        opp = np.where(made, 0, o_pts + bid)
+    else:
+        opp = np.where(made, np.maximum(-diff, 0), o_pts + bid)
+    return own, opp
+
+
+@dataclass
+class HandEvaluation:
+    """Every table of a hand evaluation, as DataFrames, with its provenance."""
+
+    hand: str
+    seat: str
+    rules: str
+    policy: str
+    seed: int
+    n: int
+    stopped_by: str
+    points: pd.DataFrame  # per trump: the side's points (mean, CI) and bid_up_to
+    distribution: pd.DataFrame  # per trump: share of deals with 0..14 points
+    bids: pd.DataFrame  # per trump and bid: P(make) and EVs under both methods
+    pass_ev: pd.DataFrame  # EV(pass) under both methods
+    actions: pd.DataFrame  # the best alternatives ranked, with P(best)
+    recommended: str
+
+    @property
+    def provenance(self) -> dict:
+        return {"hand": self.hand, "seat": self.seat, "rules": self.rules,
+                "policy": self.policy, "seed": self.seed, "n": self.n,
+                "stopped_by": self.stopped_by}
+
+
+def _est_cols(prefix: str, e: Estimate) -> dict:
+    return {prefix: e.mean, f"{prefix}_se": e.se, f"{prefix}_lo": e.lo, f"{prefix}_hi": e.hi}
+
+
+def _tables(samples: _Samples, rules: pedro.Rules, seed: int):
+    bpts, opts, pown, popp = samples.arrays()
+    n = len(bpts[0])
+    points_rows, dist_rows, bid_rows, values, labels = [], [], [], [], []
+    for t in range(4):
+        b, o = bpts[t], opts[t]
+        e = mean_ci(b)
+        points_rows.append({"trump": SUIT_NAMES[t], "n": n, **_est_cols("points", e)})
+        counts = np.bincount(b, minlength=15)[:15]
+        dist_rows.append({"trump": SUIT_NAMES[t], **{str(k): counts[k] / n for k in range(15)}})
+        for bid in range(rules.min_bid, 15):
+            made = wilson(int((b >= bid).sum()), n)
+            row = {"trump": SUIT_NAMES[t], "bid": bid, "n": n, "p_make": made.p,
+                   "p_make_lo": made.lo, "p_make_hi": made.hi}
+            for m in (1, 2):
+                own, opp = settle(b, o, bid, m, rules.m2_diff_to)
+                row.update(_est_cols(f"ev{m}_net", mean_ci(own - opp)))
+                row.update(_est_cols(f"ev{m}_own", mean_ci(own)))
+                if m == rules.scoring:
+                    values.append(own - opp)
+                    labels.append((f"bid {bid} naming {SUIT_NAMES[t]}", SUIT_NAMES[t], bid))
+            bid_rows.append(row)
+    pass_row = {"n": n}
+    for m in (1, 2):
+        pass_row.update(_est_cols(f"ev{m}_net", mean_ci(pown[m - 1] - popp[m - 1])))
+        pass_row.update(_est_cols(f"ev{m}_own", mean_ci(pown[m - 1])))
+    # The question players ask: how high may I go? The highest bid whose EV (net,
+    # under the rules' method) still beats passing, per trump; 0 when none does.
+    bids_df = pd.DataFrame(bid_rows)
+    ev_pass = pass_row[f"ev{rules.scoring}_net"]
+    for row in points_rows:
+        worth = bids_df[(bids_df["trump"] == row["trump"])
+                        & (bids_df[f"ev{rules.scoring}_net"] > ev_pass)]["bid"]
+        row["bid_up_to"] = int(worth.max()) if len(worth) else 0
+    values.append(pown[rules.scoring - 1] - popp[rules.scoring - 1])
+    labels.append(("pass", "", 0))
+
+    # Rank every alternative by its estimate; P(best) among the leading few, which
+    # share the same deals, from the joint normal of their paired means.
+    means = np.array([v.mean() for v in values])
+    order = np.argsort(-means, kind="stable")
+    top = order[:TOP_K] if "pass" in [labels[i][0] for i in order[:TOP_K]] else np.r_[
+        order[:TOP_K - 1], len(values) - 1]
+    pb = p_best(np.stack([values[i] for i in top], axis=1), seed=seed)
+    action_rows = []
+    for k, i in enumerate(top):
+        e = mean_ci(values[i])
+        action_rows.append({"action": labels[i][0], "trump": labels[i][1], "bid": labels[i][2],
+                            "n": n, **_est_cols("ev", e), "p_best": pb[k]})
+    actions = pd.DataFrame(action_rows).sort_values("ev", ascending=False, kind="stable")
+    return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), bids_df,
+            pd.DataFrame([pass_row]), actions.reset_index(drop=True))
+
+
+def _simulate_batch(samples: _Samples, rules, hand_mask, offset, pols, seed, first, n):
+    for t in range(4):
+        sc = pedro.Scenario(hand=hand_mask, seat=offset, force="maker", trump=t)
+        rec, hands = pedro.run_batch(rules, first, n, seed, pols, scenario=sc)
+        df = pedro.records_frame(rec, hands, first)
+        samples.bid_pts[t].append(df["bid_points"].to_numpy())
+        samples.opp_pts[t].append(df["opp_points"].to_numpy())
+    sc = pedro.Scenario(hand=hand_mask, seat=offset, force="pass")
+    rec, hands = pedro.run_batch(rules, first, n, seed, pols, scenario=sc)
+    df = pedro.records_frame(rec, hands, first)
+    team = ((df["dealer"].to_numpy() + offset) % 4) & 1
+    for m in (1, 2):
+        t0 = df[f"score{m}_team0"].to_numpy()
+        t1 = df[f"score{m}_team1"].to_numpy()
+        samples.pass_own[m - 1].append(np.where(team == 0, t0, t1))
+        samples.pass_opp[m - 1].append(np.where(team == 0, t1, t0))
+
+
+def parse_hand(text: str) -> int:
+    """Mask of a 9-card Pedro hand; HandError or CardParseError otherwise."""
+    cards = parse_cards(text)
+    if len(cards) != 9 or JOKER in cards:
+        raise HandError(f"a Pedro hand is 9 cards of the 52-card deck; got {len(cards)} "
+                        f"card(s) in {text!r}")
+    return CardSet(cards).mask
+
+
+def evaluate_hand(game: str | pedro.Rules, hand: str, seat: str = "eldest",
+                  deals: int = 20_000, seed: int = 1, policy: str = "heuristic",
+                  target_ci: float | None = None, max_deals: int = 1_000_000,
+                  time_budget: float | None = None) -> HandEvaluation:
+    """Evaluate ``hand`` at ``seat`` (dealer, eldest, second, third) as a Pedro/Cinch bidder.
+
+    Without a stop rule, ``deals`` deals are played. With ``target_ci`` (a 95%
+    half-width for the leading alternatives' EVs) or ``time_budget`` (seconds)
+    it plays batches of 10,000 until the rule is met or ``max_deals``.
+    """
+    rules = game if isinstance(game, pedro.Rules) else pedro.parse_rules(game)
+    if seat not in pedro.SEAT_OFFSETS:
+        raise HandError(f"bad seat {seat!r}; seats: {', '.join(pedro.SEAT_OFFSETS)}")
+    if deals < 1 or max_deals < 1:
+        raise HandError("deals and max_deals must be at least 1")
+    mask = parse_hand(hand)
+    pols = pedro.parse_policies(policy)
+    offset = pedro.SEAT_OFFSETS[seat]
+    samples = _Samples()
+    adaptive = target_ci is not None or time_budget is not None
+    limit = max_deals if adaptive else deals
+    start, done, stopped_by = time.perf_counter(), 0, "deals"
+    while True:
+        n = min(BATCH if adaptive else limit, limit - done)
+        _simulate_batch(samples, rules, mask, offset, pols, seed, done, n)
+        done += n
+        if not adaptive:
+            break
+        tables = _tables(samples, rules, seed)
+        if target_ci is not None and (tables[4]["ev_hi"] - tables[4]["ev_lo"]).max() / 2 <= target_ci:
+            stopped_by = "target-ci"
+            break
+        if time_budget is not None and time.perf_counter() - start >= time_budget:
+            stopped_by = "time-budget"
+            break
+        if done >= limit:
+            stopped_by = "max-deals"
+            break
+    points, dist, bids, pass_ev, actions = tables if adaptive else _tables(samples, rules, seed)
+    return HandEvaluation(
+        hand=str(CardSet(mask)), seat=seat, rules=str(rules), policy=pedro.policy_string(pols),
+        seed=seed, n=done, stopped_by=stopped_by, points=points, distribution=dist, bids=bids,
+        pass_ev=pass_ev, actions=actions, recommended=actions.iloc[0]["action"],
+    )
