@@ -1,7 +1,29 @@
-"""bidlab: Monte Carlo strategy analyzer for trick-taking card games."""
+"""bidlab: Monte Carlo strategy analyzer for trick-taking card games.
+
+The notebook API returns DataFrames::
+
+    import analyzer
+    ev = analyzer.evaluate_hand("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", seat="eldest")
+    chart = analyzer.bid_chart("cinch", deals=2_000_000)
+
+Both are imported on first use, so ``import analyzer`` stays cheap.
+"""
 
 from ._jit_cache import ensure_fresh_cache
 
 __version__ = "0.1.0"
+__all__ = ["evaluate_hand", "bid_chart", "__version__"]
 
 ensure_fresh_cache()
+
+
+def __getattr__(name: str):
+    if name == "evaluate_hand":
+        from .evaluate import evaluate_hand
+
+        return evaluate_hand
+    if name == "bid_chart":
+        from .bidchart import bid_chart
+
+        return bid_chart
+    raise AttributeError(f"module 'analyzer' has no attribute {name!r}")

@@ -23,6 +23,7 @@ dealer     the seat is the dealer (it robs the stock)
 
 >>> chart = bid_chart("pedro", deals=200_000)              # doctest: +SKIP
 >>> chart.classes.head()                                   # doctest: +SKIP
+>>> analyzer.plotting.bid_heatmap(chart.table, chart.classes)   # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -163,39 +164,3 @@ def bid_chart(game: str | pedro.Rules, deals: int = 2_000_000, seed: int = 1,
     rules = game if isinstance(game, pedro.Rules) else pedro.parse_rules(game)
     df = pedro.simulate(rules, deals, seed=seed, policies=policy, progress=progress)
     return chart_from_deals(df, rules, by)
-
-
-def heatmap(chart: BidChart):
-    """Class (rows, weakest at the bottom) x bid -> EV, the ceiling boxed, rare classes greyed."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import Rectangle
-
-    classes = chart.classes
-    bids = sorted(chart.table["bid"].unique())
-    grid = chart.table.pivot(index="label", columns="bid", values="ev").loc[classes["label"]]
-    lim = max(1.0, float(np.nanmax(np.abs(grid.to_numpy()))))
-    fig, ax = plt.subplots(figsize=(1.2 + 0.55 * len(bids), 1.0 + 0.32 * len(classes)))
-    im = ax.imshow(grid.to_numpy(), cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto",
-                   origin="lower")
-    for i, (_, c) in enumerate(classes.iterrows()):
-        if c["bid_ceiling"]:
-            j = bids.index(c["bid_ceiling"])
-            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=1.6, ec="black"))
-        if c["rare"]:
-            ax.add_patch(Rectangle((-0.5, i - 0.5), len(bids), 1, color="white", alpha=0.6))
-    ax.set_xticks(range(len(bids)), [str(b) for b in bids])
-    ax.set_yticks(range(len(classes)),
-                  [f"{lab}  (n={n:,})" + ("  rare" if r else "") for lab, n, r in
-                   zip(classes["label"], classes["n"], classes["rare"], strict=True)],
-                  fontsize=7)
-    ax.set_xlabel("bid")
-    p = chart.provenance
-    ax.set_title(f"EV of bidding b (method {p.get('method')}, own minus opponents), "
-                 f"box = highest bid with EV > 0\n{p.get('rules')}, policy {p.get('policy')}, "
-                 f"seed {p.get('seed')}, n={p.get('n'):,}", fontsize=9)
-    fig.colorbar(im, ax=ax, label="EV (points)")
-    fig.tight_layout()
-    return fig

@@ -1,4 +1,4 @@
-"""The ``bidlab`` command line: games, rules, simulate, deal, cards, bench.
+"""The ``bidlab`` command line: games, rules, simulate, deal, hand, cards, bench.
 
 Input is checked by click parameter types before any work starts (game and
 variant strings, ``--rule flag=value``, policies, hand strings, the ``--out``
@@ -10,14 +10,17 @@ bidlab's own input errors into that line, so commands never catch errors.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
+from pathlib import Path
 from typing import NoReturn
 
 import click
 
 from . import __version__, io
 from .cards import JOKER, RANKS, SUIT_NAMES, CardParseError, CardSet, parse_cards
+from .evaluate import HandError, evaluate_hand, parse_hand
 from .games import pedro
 from .games.pedro_view import render_deal
 from .summary import summarize
@@ -25,7 +28,7 @@ from .text import render_table
 from .variants import RuleError, coerce, describe_allowed, flag_fields, parse_rule_option
 
 MAX_INDEX = 2**63 - 1  # seeds and deal indices are int64 in the kernels
-INPUT_ERRORS = (RuleError, pedro.PolicyError, CardParseError, io.TableFormatError)
+INPUT_ERRORS = (RuleError, pedro.PolicyError, CardParseError, HandError, io.TableFormatError)
 GAME_SOURCES = {  # where each preset's rules come from (../shared/RULES.md)
     "pedro": "Pedro, seed 000 (Hoyle), RULES.md §1",
     "cinch": "Cinch / Double Pedro, seed 002 (Foster's Hoyle), RULES.md §2",
@@ -125,10 +128,27 @@ class OutPathType(click.ParamType):
             self.fail(f"cannot write {value!r}: {e.strerror} ({e.filename})", param, ctx)
 
 
+class PlotPathType(click.ParamType):
+    """A chart to write (.png, .svg or .pdf) in an existing, writable directory."""
+
+    name = "path"
+
+    def convert(self, value, param, ctx):
+        from . import plotting  # matplotlib loads only when a chart is asked for
+
+        try:
+            return plotting.check_figure_path(value)
+        except plotting.FigureFormatError as e:
+            self.fail(str(e), param, ctx)
+        except OSError as e:
+            self.fail(f"cannot write {value!r}: {e.strerror} ({e.filename})", param, ctx)
+
+
 GAME = GameType()
 RULE = RuleOptionType()
 POLICY = PolicyType()
 OUT_PATH = OutPathType()
+PLOT_PATH = PlotPathType()
 SEED = click.IntRange(0, MAX_INDEX)
 INDEX = click.IntRange(0, MAX_INDEX)
 
@@ -168,6 +188,7 @@ def main() -> None:
       bidlab rules cinch
       bidlab simulate pedro --deals 1000000 --seed 7 --out run.parquet
       bidlab deal pedro --seed 7 --index 42
+      bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --seat eldest
       bidlab cards "AS KS 10H TD 5C 2h"
       bidlab bench --deals 200000
     """
@@ -300,6 +321,199 @@ def _hand(ctx, param, value: tuple[str, ...]) -> CardSet:
     if not cards:
         raise click.BadParameter("no cards given; e.g. \"AS KS 10H TD 5C 2h\"", ctx, param)
     return CardSet(cards)
+
+
+def _nine_cards(ctx, param, value: tuple[str, ...]) -> str:
+    hand = _hand(ctx, param, value)  # malformed or repeated cards
+    if JOKER in hand:
+        raise click.BadParameter("the joker is not in the 52-card Pedro deck", ctx, param)
+    try:
+        parse_hand(" ".join(value))
+    except HandError as e:
+        raise click.BadParameter(str(e), ctx, param) from None
+    return str(hand)
+
+
+@main.command()
+@game_argument
+@click.argument("hand", nargs=-1, required=True, callback=_nine_cards, metavar="HAND")
+@click.option("--seat", type=click.Choice(list(pedro.SEAT_OFFSETS)), default="eldest",
+              show_default=True, help="Where HAND sits, counted from the dealer.")
+@click.option("--deals", type=click.IntRange(min=1), default=20_000, show_default=True,
+              help="Fixed number of deals (without --target-ci or --time-budget).")
+@seed_option
+@policy_option
+@rule_option
+@click.option("--target-ci", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Play batches of 10,000 deals until the leading alternatives' 95% "
+                   "half-widths are at most this (points per deal).")
+@click.option("--time-budget", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS", help="Play batches of 10,000 deals for about this long.")
+@click.option("--max-deals", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+              help="Most deals --target-ci or --time-budget may play.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON document: provenance and every table.")
+@click.option("--csv", "as_csv", is_flag=True,
+              help="Print the bids table as CSV with provenance columns.")
+@click.option("--plot", type=PLOT_PATH, default=None,
+              help="Also write the EV-by-bid chart to this .png, .svg or .pdf (atomically).")
+@click.pass_context
+def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time_budget,
+         max_deals, as_json, as_csv, plot) -> None:
+    """What HAND is worth at SEAT: points, P(make), EV per bid and trump, EV(pass).
+
+    The 9 cards of HAND are held at --seat and the other 43 dealt at random;
+    every trump, every bid and the pass are played on the same deals, so their
+    differences are paired. EV(bid b) assumes the seat wins the auction at b
+    and names the trump, nobody else bidding; for the pass the other three bid
+    by their policies. EVs are settlement deltas under both methods, net (own
+    minus opponents) and own. Alternatives are ranked under the rules' method
+    with P(best), as in a backgammon rollout.
+
+    By default --deals deals are played; --target-ci or --time-budget play
+    batches until met or --max-deals, and the header says which rule stopped.
+
+    \b
+    Examples:
+      bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --seat eldest --deals 20000
+      bidlab hand cinch "AH KH QH 5D 2H 9C 3S JS 7C" --seat dealer --seed 7
+      bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --target-ci 0.05 --max-deals 500000
+      bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --json > hand.json
+      bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --csv --plot hand.png
+    """
+    from . import hand_view
+
+    if as_json and as_csv:
+        raise click.UsageError("--json and --csv are exclusive; choose one")
+    adaptive = target_ci is not None or time_budget is not None
+    given = {name for name in ("deals", "max_deals")
+             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
+    if adaptive and "deals" in given:
+        raise click.UsageError("--deals is a fixed count; with --target-ci or --time-budget "
+                               "the run stops by the rule or at --max-deals")
+    if not adaptive and "max_deals" in given:
+        raise click.UsageError("--max-deals applies to --target-ci or --time-budget; "
+                               "use --deals for a fixed count")
+    rules = resolve_rules(game, rule_pairs)
+    ev = evaluate_hand(rules, hand, seat=seat, deals=deals, seed=seed, policy=policy,
+                       target_ci=target_ci, max_deals=max_deals, time_budget=time_budget)
+    if as_json:
+        click.echo(hand_view.hand_json(ev))
+    elif as_csv:
+        click.echo(hand_view.hand_csv(ev), nl=False)
+    else:
+        click.echo(hand_view.render_hand(ev))
+    if plot is not None:
+        from . import plotting
+
+        fig = plotting.ev_by_bid(ev.bids, ev.pass_ev, method=rules.scoring, net=True,
+                                 title=f"{ev.hand} at {ev.seat}: EV by bid\n"
+                                       f"{ev.rules}, policy {ev.policy}, seed {ev.seed}, "
+                                       f"n={ev.n:,}, stopped by {ev.stopped_by}")
+        plotting.save_figure(fig, plot)
+        click.echo(f"wrote {plot}", err=True)
+
+
+def _features(ctx, param, value: str | None) -> tuple[str, ...]:
+    from .bidchart import DEFAULT_BY, FEATURES
+
+    if value is None:
+        return DEFAULT_BY
+    by = tuple(f.strip().lower() for f in value.split(",") if f.strip())
+    bad = [f for f in by if f not in FEATURES]
+    if bad or not by:
+        raise click.BadParameter(f"bad feature(s) {', '.join(bad) or '(none)'}; "
+                                 f"features: {', '.join(FEATURES)}")
+    return by
+
+
+@main.command("bid-chart")
+@game_argument
+@click.option("--deals", type=click.IntRange(min=1), default=2_000_000, show_default=True,
+              help="Deals to simulate; only the trump maker's hand of each is classified.")
+@seed_option
+@policy_option
+@rule_option
+@click.option("--by", default=None, callback=_features, metavar="FEATURE,...",
+              help="Hand features that define a class [default: trumps,pedros,ace,dealer].")
+@click.option("--out-dir", type=click.Path(file_okay=False, writable=True), default=None,
+              help="Write chart.parquet, chart.csv, classes.csv, guide.csv, heatmap.png and "
+                   "manifest.json here (created if missing; files replaced atomically).")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr [default: when stderr is a terminal].")
+def bid_chart_cmd(game, deals, seed, policy, rule_pairs, by, out_dir, progress) -> None:
+    """Bid-value chart: for each class of trump-maker hand, P(make b) and EV(b) for every b.
+
+    Every deal is played out by the policy, auction included; the hand of the
+    seat that named trump is classified by features of the suit it named
+    (trumps held, counters, top trumps, seat). For each class: n, mean points,
+    P(make b) and EV(b) (net of the opponents, under the rules' method) with
+    95% intervals, the highest bid with positive EV (the ceiling), and a flag
+    on classes too rare to read. Then a bidding guide: the weakest class whose
+    ceiling reaches each bid. Features: trumps, counters, pedros, ace, king,
+    queen, jack, ten, two, right, left, seat, dealer.
+
+    \b
+    Examples:
+      bidlab bid-chart pedro --deals 2000000
+      bidlab bid-chart cinch --by trumps,counters,seat --out-dir reports/cinch-chart
+      bidlab bid-chart "pedro(low_to=holder)" --policy heuristic --by trumps,two,pedros
+    """
+    from .bidchart import chart_from_deals
+
+    rules = resolve_rules(game, rule_pairs)
+    show = sys.stderr.isatty() if progress is None else progress
+    if show:
+        with click.progressbar(length=deals, label="simulating", file=sys.stderr) as bar:
+            df = pedro.simulate(rules, deals, seed, policy, batch=max(20_000, deals // 100),
+                                progress=bar.update)
+    else:
+        df = pedro.simulate(rules, deals, seed, policy)
+    chart = chart_from_deals(df, rules, by)
+    del df
+    click.echo(render_bid_chart(chart))
+    if out_dir is not None:
+        write_bid_chart(chart, Path(out_dir))
+        click.echo(f"wrote {out_dir}/", err=True)
+
+
+def render_bid_chart(chart) -> str:
+    p = chart.provenance
+    head = (f"{p['rules']} | policy {p['policy']} | seed {p['seed']} | n {p['n']:,} deals | "
+            f"classes by {p['by']} | EV method {p['method']}, own − opponents")
+    rows = [[c.label, c.n, f"{c.points:.2f} ± {(c.points_hi - c.points_lo) / 2:.2f}",
+             c.bid_ceiling or "-", "rare" if c.rare else ""]
+            for c in chart.classes.iloc[::-1].itertuples()]
+    classes = render_table(["class (trump maker's hand)", "n", "points", "ceiling", ""], rows,
+                           align="lrrrl")
+    guide = render_table(
+        ["bid", "minimum holding", "n", "P(make)", "EV"],
+        [[g.bid, g._2, g.n, f"{100 * g.p_make:.1f}%", f"{g.ev:+.2f}"]
+         for g in chart.guide.itertuples()], align="rlrrr")
+    return (f"{head}\n\nHand classes, strongest first (ceiling = highest bid with EV > 0)\n"
+            f"{classes}\n\nBidding guide: the weakest readable class whose ceiling reaches "
+            f"each bid\n{guide}\n\nThe classified hand is the trump maker's; hands that lose the "
+            f"auction are not in the chart (analyzer/bidchart.py).")
+
+
+def write_bid_chart(chart, out: Path) -> None:
+    from . import plotting
+
+    out.mkdir(parents=True, exist_ok=True)
+    meta = {k: (v if isinstance(v, (int, float, str)) else str(v))
+            for k, v in chart.provenance.items()}
+    io.write_table(chart.table, out / "chart.parquet", meta)
+    io.write_table(chart.table, out / "chart.csv", meta)
+    io.write_table(chart.classes, out / "classes.csv", meta)
+    io.write_table(chart.guide, out / "guide.csv", meta)
+    fig = plotting.bid_heatmap(
+        chart.table, chart.classes,
+        title=f"EV of bidding b (method {meta['method']}, own − opponents); box = highest bid "
+              f"with EV > 0\n{meta['rules']}, policy {meta['policy']}, seed {meta['seed']}, "
+              f"n={int(meta['n']):,}")
+    plotting.save_figure(fig, out / "heatmap.png")
+    with io.atomic_open(out / "manifest.json") as f:
+        f.write(json.dumps({**meta, "bidlab_version": __version__}, indent=2).encode())
 
 
 @main.command()

@@ -102,10 +102,40 @@ def _est_cols(prefix: str, e: Estimate) -> dict:
     return {prefix: e.mean, f"{prefix}_se": e.se, f"{prefix}_lo": e.lo, f"{prefix}_hi": e.hi}
 
 
+def _alternatives(samples: _Samples, rules: pedro.Rules):
+    """Per-deal net score of every alternative under the rules' method: each (trump, bid), then
+    the pass last; with their labels (action, trump, bid)."""
+    bpts, opts, pown, popp = samples.arrays()
+    values, labels = [], []
+    for t in range(4):
+        for bid in range(rules.min_bid, 15):
+            own, opp = settle(bpts[t], opts[t], bid, rules.scoring, rules.m2_diff_to)
+            values.append(own - opp)
+            labels.append((f"bid {bid} naming {SUIT_NAMES[t]}", SUIT_NAMES[t], bid))
+    values.append(pown[rules.scoring - 1] - popp[rules.scoring - 1])
+    labels.append(("pass", "", 0))
+    return values, labels
+
+
+def _leading(values) -> np.ndarray:
+    """Indices of the TOP_K alternatives with the best estimates, the pass always among them."""
+    order = np.argsort(-np.array([v.mean() for v in values]), kind="stable")
+    pass_index = len(values) - 1
+    if pass_index in order[:TOP_K]:
+        return order[:TOP_K]
+    return np.r_[order[:TOP_K - 1], pass_index]
+
+
+def _leading_half_width(samples: _Samples, rules: pedro.Rules) -> float:
+    """The widest 95% half-width among the leading alternatives: what --target-ci watches."""
+    values, _ = _alternatives(samples, rules)
+    return max(mean_ci(values[i]).half_width for i in _leading(values))
+
+
 def _tables(samples: _Samples, rules: pedro.Rules, seed: int):
     bpts, opts, pown, popp = samples.arrays()
     n = len(bpts[0])
-    points_rows, dist_rows, bid_rows, values, labels = [], [], [], [], []
+    points_rows, dist_rows, bid_rows = [], [], []
     for t in range(4):
         b, o = bpts[t], opts[t]
         e = mean_ci(b)
@@ -120,9 +150,6 @@ def _tables(samples: _Samples, rules: pedro.Rules, seed: int):
                 own, opp = settle(b, o, bid, m, rules.m2_diff_to)
                 row.update(_est_cols(f"ev{m}_net", mean_ci(own - opp)))
                 row.update(_est_cols(f"ev{m}_own", mean_ci(own)))
-                if m == rules.scoring:
-                    values.append(own - opp)
-                    labels.append((f"bid {bid} naming {SUIT_NAMES[t]}", SUIT_NAMES[t], bid))
             bid_rows.append(row)
     pass_row = {"n": n}
     for m in (1, 2):
@@ -136,15 +163,11 @@ def _tables(samples: _Samples, rules: pedro.Rules, seed: int):
         worth = bids_df[(bids_df["trump"] == row["trump"])
                         & (bids_df[f"ev{rules.scoring}_net"] > ev_pass)]["bid"]
         row["bid_up_to"] = int(worth.max()) if len(worth) else 0
-    values.append(pown[rules.scoring - 1] - popp[rules.scoring - 1])
-    labels.append(("pass", "", 0))
 
     # Rank every alternative by its estimate; P(best) among the leading few, which
     # share the same deals, from the joint normal of their paired means.
-    means = np.array([v.mean() for v in values])
-    order = np.argsort(-means, kind="stable")
-    top = order[:TOP_K] if "pass" in [labels[i][0] for i in order[:TOP_K]] else np.r_[
-        order[:TOP_K - 1], len(values) - 1]
+    values, labels = _alternatives(samples, rules)
+    top = _leading(values)
     pb = p_best(np.stack([values[i] for i in top], axis=1), seed=seed)
     action_rows = []
     for k, i in enumerate(top):
@@ -211,8 +234,7 @@ def evaluate_hand(game: str | pedro.Rules, hand: str, seat: str = "eldest",
         done += n
         if not adaptive:
             break
-        tables = _tables(samples, rules, seed)
-        if target_ci is not None and (tables[4]["ev_hi"] - tables[4]["ev_lo"]).max() / 2 <= target_ci:
+        if target_ci is not None and _leading_half_width(samples, rules) <= target_ci:
             stopped_by = "target-ci"
             break
         if time_budget is not None and time.perf_counter() - start >= time_budget:
@@ -221,7 +243,7 @@ def evaluate_hand(game: str | pedro.Rules, hand: str, seat: str = "eldest",
         if done >= limit:
             stopped_by = "max-deals"
             break
-    points, dist, bids, pass_ev, actions = tables if adaptive else _tables(samples, rules, seed)
+    points, dist, bids, pass_ev, actions = _tables(samples, rules, seed)
     return HandEvaluation(
         hand=str(CardSet(mask)), seat=seat, rules=str(rules), policy=pedro.policy_string(pols),
         seed=seed, n=done, stopped_by=stopped_by, points=points, distribution=dist, bids=bids,

@@ -24,7 +24,9 @@ import contextlib
 import json
 import os
 import secrets
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import pandas as pd
 
@@ -59,6 +61,16 @@ def check_writable(path: str | os.PathLike) -> Path:
     """
     p = Path(path)
     table_format(p)
+    return check_directory(p)
+
+
+def check_directory(path: str | os.PathLike) -> Path:
+    """``path`` as a Path if a new file could be moved into place there; OSError otherwise.
+
+    Shared by every atomic writer (tables here, figures in :mod:`analyzer.plotting`):
+    the target must not be a directory, and its directory must exist and be writable.
+    """
+    p = Path(path)
     parent = p.parent if str(p.parent) else Path(".")
     if p.is_dir():
         raise IsADirectoryError(21, "is a directory", str(p))
@@ -98,13 +110,30 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike, metadata: dict) -> Pa
     p = check_writable(path)
     fmt = table_format(p)
     meta = _provenance(df, metadata)
+    with atomic_open(p) as f:
+        (_write_parquet if fmt == "parquet" else _write_csv)(df, f, meta)
+    return p
+
+
+@contextlib.contextmanager
+def atomic_open(path: str | os.PathLike) -> Iterator[BinaryIO]:
+    """A binary file that replaces ``path`` only when the ``with`` block succeeds.
+
+    The data goes to a temporary file beside ``path`` and is moved into place
+    with ``os.replace``; on any error the temporary file is removed and an
+    existing file at ``path`` is left as it was.
+
+    >>> with atomic_open("out.bin") as f:                 # doctest: +SKIP
+    ...     f.write(b"data")
+    """
+    p = Path(path)
     # O_EXCL on a random name, mode 0o666 less the umask: the file ends up with the
     # permissions an ordinary open() would give it (mkstemp would force 0o600)
     tmp = p.with_name(f".{p.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "wb") as f:
-            (_write_parquet if fmt == "parquet" else _write_csv)(df, f, meta)
+            yield f
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, p)
@@ -112,7 +141,6 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike, metadata: dict) -> Pa
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    return p
 
 
 def read_table(path: str | os.PathLike) -> pd.DataFrame:

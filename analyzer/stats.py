@@ -136,21 +136,51 @@ def p_best(values, draws: int = 20_000, seed: int = 0) -> np.ndarray:
     ``values`` is an (n, K) array of per-trial outcomes of K alternatives played
     on the same n trials, so their means are correlated; the sample means are
     treated as jointly normal with the sample covariance / n, and each of
-    ``draws`` draws from that law names a winner. Ties go to the first column.
+    ``draws`` draws from that law names a winner. Alternatives with the same
+    outcome on every trial (two bids that every deal makes) cannot be told
+    apart, so they share their P(best) equally.
+
+    >>> p_best([[1.0, 3.0, 3.0]]).tolist()
+    [0.0, 0.5, 0.5]
     """
     v = np.asarray(values, dtype=np.float64)
-    if v.ndim != 2 or v.shape[1] == 0:
-        raise ValueError("values must be an (n, K) array with K >= 1")
-    n, k = v.shape
-    means = v.mean(axis=0)
+    if v.ndim != 2 or v.shape[1] == 0 or v.shape[0] == 0:
+        raise ValueError("values must be an (n, K) array with n >= 1 and K >= 1")
+    # identical columns would draw identical means, and argmax would hand every tie
+    # to the first of them; compare the distinct columns and share out afterwards
+    keep, which = _distinct_columns(v)
+    distinct = v[:, keep]
+    n, k = distinct.shape
+    means = distinct.mean(axis=0)
     if n < 2 or k == 1:
-        out = np.zeros(k)
-        out[int(np.argmax(means))] = 1.0
-        return out
-    cov = np.atleast_2d(np.cov(v, rowvar=False)) / n
-    rng = np.random.default_rng(seed)
-    sample = rng.multivariate_normal(means, cov, size=draws, method="eigh")
-    return np.bincount(np.argmax(sample, axis=1), minlength=k) / draws
+        won = np.zeros(k)
+        won[int(np.argmax(means))] = 1.0
+    else:
+        cov = np.atleast_2d(np.cov(distinct, rowvar=False)) / n
+        rng = np.random.default_rng(seed)
+        sample = rng.multivariate_normal(means, cov, size=draws, method="eigh")
+        won = np.bincount(np.argmax(sample, axis=1), minlength=k) / draws
+    return won[which] / np.bincount(which, minlength=k)[which]
+
+
+def _distinct_columns(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of the first of each group of identical columns, and each column's group.
+
+    Only columns with equal sums are compared in full, so this stays O(n·K) in
+    practice (``np.unique(axis=1)`` is far slower on long columns).
+    """
+    sums = v.sum(axis=0)
+    keep: list[int] = []
+    which = np.empty(v.shape[1], dtype=np.int64)
+    for j in range(v.shape[1]):
+        for g, i in enumerate(keep):
+            if sums[i] == sums[j] and np.array_equal(v[:, i], v[:, j]):
+                which[j] = g
+                break
+        else:
+            which[j] = len(keep)
+            keep.append(j)
+    return np.array(keep), which
 
 
 def batch_means(x, n_batches: int = 20, z: float = Z95) -> Estimate:

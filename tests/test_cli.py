@@ -40,7 +40,9 @@ def assert_bad_input(result, *expected: str):
 # ---- commands ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", ["", "games", "rules", "simulate", "deal", "cards", "bench"])
+@pytest.mark.parametrize(
+    "command", ["", "games", "rules", "simulate", "deal", "hand", "cards", "bench"]
+)
 def test_every_help_has_examples(command):
     r = run(*command.split(), "--help")
     assert r.exit_code == 0, r.output

@@ -1,0 +1,167 @@
+"""A hand evaluation for people and for programs: terminal tables, one JSON document, CSV.
+
+Every figure carries its 95% interval; every output carries the provenance
+(hand, seat, rules, policy, seed, n and the rule that stopped the run). The
+tables are :class:`analyzer.evaluate.HandEvaluation`'s DataFrames; nothing is
+recomputed here.
+
+>>> ev = evaluate_hand("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", deals=20_000)  # doctest: +SKIP
+>>> print(render_hand(ev))                                                # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+
+from . import __version__
+from .evaluate import HandEvaluation
+from .games import pedro
+from .text import render_table
+
+METHOD_NAMES = {1: "set-back", 2: "difference"}
+STOPPED = {"deals": "fixed count (--deals)", "target-ci": "target CI reached (--target-ci)",
+           "time-budget": "time budget spent (--time-budget)",
+           "max-deals": "deal limit reached (--max-deals)"}
+MODEL_NOTE = ("EV(bid b) assumes the seat wins the auction at b and names the trump, nobody "
+              "else bidding; EV(pass) lets the other three bid by their policies "
+              "(analyzer/evaluate.py).")
+
+
+def _num(x: float, digits: int = 2) -> str:
+    return "n/a" if x is None or math.isnan(x) else f"{x:.{digits}f}"
+
+
+def _pm(mean: float, lo: float, hi: float, digits: int = 2) -> str:
+    """``mean ± half-width``; the half-width is n/a when one deal leaves it unknown."""
+    return f"{_num(mean, digits)} ± {_num((hi - lo) / 2, digits)}"
+
+
+def _pct(p: float, lo: float, hi: float) -> str:
+    return f"{100 * p:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def _trumps(ev: HandEvaluation) -> list[str]:
+    return list(dict.fromkeys(ev.bids["trump"]))
+
+
+def _by_bid(ev: HandEvaluation, cell) -> list[list]:
+    """Rows bid, columns trump: ``cell(row)`` for each (bid, trump) of ``ev.bids``."""
+    trumps = _trumps(ev)
+    rows = []
+    for bid, group in ev.bids.groupby("bid", sort=True):
+        by_trump = {r["trump"]: r for _, r in group.iterrows()}
+        rows.append([int(bid), *(cell(by_trump[t]) for t in trumps)])
+    return rows
+
+
+def header(ev: HandEvaluation) -> str:
+    """The provenance line: hand, seat, rules, policy, seed, n and the stop rule."""
+    return (f"hand {ev.hand} | seat {ev.seat} | rules {ev.rules} | policy {ev.policy} | "
+            f"seed {ev.seed} | n {ev.n:,} | stopped by {ev.stopped_by}")
+
+
+def render_hand(ev: HandEvaluation) -> str:
+    """Every table of ``ev`` as aligned text.
+
+    Net EVs (own − opponents) are shown for both methods; own-only EVs are in
+    :func:`hand_document` and :func:`hand_csv`.
+    """
+    trumps = _trumps(ev)
+    scoring = pedro.parse_rules(ev.rules).scoring  # the method the ranking and bid_up_to use
+    out = [header(ev), f"stop rule: {STOPPED.get(ev.stopped_by, ev.stopped_by)}", ""]
+
+    out.append(f"The side's points (of 14) when {ev.seat} names trump, mean ± 95% CI; "
+               f"bid up to = highest bid whose EV (method {scoring}, net) beats passing, "
+               f"0 = none")
+    out.append(render_table(
+        ["trump", "points", "bid up to"],
+        [[r["trump"], _pm(r["points"], r["points_lo"], r["points_hi"]), int(r["bid_up_to"])]
+         for _, r in ev.points.iterrows()], "lrr"))
+
+    out += ["", "P(points ≥ b), % with 95% Wilson interval"]
+    out.append(render_table(
+        ["bid", *trumps],
+        _by_bid(ev, lambda r: _pct(r["p_make"], r["p_make_lo"], r["p_make_hi"])),
+        "r" * (len(trumps) + 1)))
+
+    # Net of a made bid is B − O and of a set −b − O under both methods unless method 2
+    # gives the difference to the bidder only; one table then says it for both.
+    same = ev.bids["ev1_net"].equals(ev.bids["ev2_net"])
+    for m in (1,) if same else (1, 2):
+        which = ("methods 1 and 2 (the same under these rules: B − O if made, −b − O if set)"
+                 if same else f"method {m} ({METHOD_NAMES[m]})")
+        out += ["", f"EV(bid b naming trump), net = own − opponents, ± 95% half-width, {which}"]
+        col = f"ev{m}_net"
+        out.append(render_table(
+            ["bid", *trumps],
+            _by_bid(ev, lambda r, c=col: _pm(r[c], r[f"{c}_lo"], r[f"{c}_hi"])),
+            "r" * (len(trumps) + 1)))
+
+    p = ev.pass_ev.iloc[0]
+    out += ["", "EV(pass), ± 95% half-width"]
+    out.append(render_table(
+        ["method", "net", "own"],
+        [[f"{m} ({METHOD_NAMES[m]})",
+          _pm(p[f"ev{m}_net"], p[f"ev{m}_net_lo"], p[f"ev{m}_net_hi"]),
+          _pm(p[f"ev{m}_own"], p[f"ev{m}_own_lo"], p[f"ev{m}_own_hi"])] for m in (1, 2)],
+        "lrr"))
+
+    out += ["", f"Best alternatives, method {scoring}, net (same deals for all; "
+                f"P(best) from their joint normal law)"]
+    out.append(render_table(
+        ["rank", "action", "EV", "95% CI", "P(best)", "n"],
+        [[k + 1, r["action"], _num(r["ev"]), f"[{_num(r['ev_lo'])}, {_num(r['ev_hi'])}]",
+          f"{100 * r['p_best']:.1f}%", int(r["n"])] for k, r in ev.actions.iterrows()],
+        "rlrrrr"))
+
+    out += ["", f"recommended: {ev.recommended}{_reach(ev)}", MODEL_NOTE,
+            "Own-only EVs and the points distribution: --json or --csv."]
+    return "\n".join(out)
+
+
+def _reach(ev: HandEvaluation) -> str:
+    """How far the recommended trump carries, the figure a bidder needs."""
+    best = ev.actions.iloc[0]
+    if not best["trump"]:
+        return ""
+    up_to = ev.points.set_index("trump").loc[best["trump"], "bid_up_to"]
+    return f" (naming {best['trump']} beats passing up to a bid of {int(up_to)})"
+
+
+def _records(df: pd.DataFrame) -> list[dict]:
+    """Rows as dicts of plain Python values; NaN (an unknown error at n=1) becomes null."""
+    return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
+            for r in df.to_dict(orient="records")]
+
+
+def provenance(ev: HandEvaluation) -> dict:
+    return {**ev.provenance, "bidlab_version": __version__}
+
+
+def hand_document(ev: HandEvaluation) -> dict:
+    """Provenance, the recommendation and every table as lists of records."""
+    return {
+        "provenance": provenance(ev),
+        "recommended": ev.recommended,
+        "model": MODEL_NOTE,
+        "points": _records(ev.points),
+        "distribution": _records(ev.distribution),
+        "bids": _records(ev.bids),
+        "pass_ev": _records(ev.pass_ev),
+        "actions": _records(ev.actions),
+    }
+
+
+def hand_json(ev: HandEvaluation) -> str:
+    """:func:`hand_document` as strict JSON (no NaN)."""
+    return json.dumps(hand_document(ev), indent=2, allow_nan=False)
+
+
+def hand_csv(ev: HandEvaluation) -> str:
+    """The bids table as CSV, each row led by the provenance columns."""
+    prov = {k: v for k, v in provenance(ev).items() if k not in ev.bids.columns}
+    df = pd.concat([pd.DataFrame([prov] * len(ev.bids)), ev.bids.reset_index(drop=True)], axis=1)
+    return df.to_csv(index=False, lineterminator="\n")

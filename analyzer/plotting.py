@@ -1,0 +1,222 @@
+"""Charts in one house style: every plot function takes a DataFrame and returns a Figure.
+
+Figures are built on matplotlib's Agg canvas directly (``matplotlib.figure.Figure``,
+never ``pyplot``): nothing needs a display, no global backend is switched under
+a program that imported us, and no figure stays registered with pyplot to leak
+memory over a long run. Every plot function runs inside :func:`house_style`, so
+fonts, the suit colours, the grid and the spines are the same on every chart.
+
+>>> from analyzer.evaluate import evaluate_hand                       # doctest: +SKIP
+>>> ev = evaluate_hand("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", deals=20_000)
+>>> save_figure(ev_by_bid(ev.bids, ev.pass_ev, method=1), "hand.png")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from pathlib import Path
+
+import matplotlib as mpl
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from . import io
+
+# A four-colour deck: distinct hues that also differ in lightness, so the lines stay
+# apart in greyscale print. Order follows analyzer.cards.SUIT_NAMES.
+SUIT_COLORS = {"clubs": "#228833", "diamonds": "#0077BB", "hearts": "#CC3311",
+               "spades": "#222222"}
+PASS_COLOR = "#8C8C8C"
+BAND_ALPHA = 0.18  # confidence bands: visible, yet lines of other suits show through
+FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
+
+HOUSE_STYLE = {
+    "figure.figsize": (8.0, 5.0),
+    "figure.dpi": 100,
+    "figure.facecolor": "white",
+    "savefig.dpi": 150,
+    "savefig.bbox": "tight",
+    "savefig.facecolor": "white",
+    "font.family": "sans-serif",
+    "font.sans-serif": ["DejaVu Sans", "Arial", "Helvetica", "sans-serif"],
+    "font.size": 11,
+    "axes.titlesize": 11,
+    "axes.labelsize": 11,
+    "xtick.labelsize": 10,
+    "ytick.labelsize": 10,
+    "legend.fontsize": 10,
+    "axes.prop_cycle": mpl.cycler(color=[*SUIT_COLORS.values(), "#AA3377", "#EE7733"]),
+    "axes.grid": True,
+    "axes.axisbelow": True,
+    "grid.color": "#E5E5E5",
+    "grid.linewidth": 0.8,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.edgecolor": "#555555",
+    "lines.linewidth": 2.0,
+    "lines.markersize": 4.0,
+    "legend.frameon": False,
+    "pdf.fonttype": 42,  # embed TrueType, so PDF text stays selectable and editable
+    "svg.fonttype": "none",  # SVG text stays text
+    "svg.hashsalt": "bidlab",  # stable ids: the same chart gives the same SVG
+}
+
+
+class FigureFormatError(ValueError):
+    """A figure path whose suffix bidlab cannot write."""
+
+
+def house_style() -> AbstractContextManager:
+    """The house rcParams for the duration of a ``with`` block.
+
+    >>> with house_style():                                           # doctest: +SKIP
+    ...     fig = Figure()
+    """
+    return mpl.rc_context(HOUSE_STYLE)
+
+
+def styled(plot: Callable[..., Figure]) -> Callable[..., Figure]:
+    """Decorator: run a plot function inside :func:`house_style`."""
+
+    @functools.wraps(plot)
+    def wrapper(*args, **kwargs) -> Figure:
+        with house_style():
+            return plot(*args, **kwargs)
+
+    return wrapper
+
+
+def new_figure() -> Figure:
+    """An empty Figure on an Agg canvas (call inside :func:`house_style`)."""
+    fig = Figure()
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _ev_columns(method: int, net: bool) -> tuple[str, str, str]:
+    if method not in (1, 2):
+        raise ValueError(f"method must be 1 or 2, got {method!r}")
+    col = f"ev{method}_{'net' if net else 'own'}"
+    return col, f"{col}_lo", f"{col}_hi"
+
+
+def _require(df: pd.DataFrame, columns, what: str) -> None:
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(f"{what} lacks column(s) {', '.join(missing)}")
+
+
+@styled
+def ev_by_bid(bids: pd.DataFrame, pass_ev: pd.DataFrame | None = None, method: int = 1,
+              net: bool = True, title: str | None = None) -> Figure:
+    """EV of each bid, one line per trump with its 95% band, and EV(pass) as a level.
+
+    ``bids`` and ``pass_ev`` are ``HandEvaluation.bids`` and ``.pass_ev``; the
+    column plotted is ``ev{method}_net`` (own − opponents) or ``ev{method}_own``
+    with its ``_lo``/``_hi`` bounds. ``title`` should carry the provenance
+    (hand, seat, rules, policy, seed, n).
+
+    >>> fig = ev_by_bid(ev.bids, ev.pass_ev, method=2, net=False)     # doctest: +SKIP
+    """
+    col, lo, hi = _ev_columns(method, net)
+    _require(bids, ["trump", "bid", col, lo, hi], "bids")
+    if bids.empty:
+        raise ValueError("bids is empty: nothing to plot")
+    fig = new_figure()
+    ax = fig.add_subplot()
+    for trump, rows in bids.groupby("trump", sort=False):
+        rows = rows.sort_values("bid")
+        (line,) = ax.plot(rows["bid"], rows[col], marker="o", label=str(trump),
+                          color=SUIT_COLORS.get(str(trump)))
+        ax.fill_between(rows["bid"], rows[lo], rows[hi], color=line.get_color(),
+                        alpha=BAND_ALPHA, linewidth=0)
+    if pass_ev is not None and not pass_ev.empty:
+        _require(pass_ev, [col, lo, hi], "pass_ev")
+        row = pass_ev.iloc[0]
+        ax.axhspan(row[lo], row[hi], color=PASS_COLOR, alpha=BAND_ALPHA, linewidth=0)
+        ax.axhline(row[col], color=PASS_COLOR, linestyle="--", linewidth=1.8,
+                   label=f"pass ({row[col]:+.2f})")
+    ax.axhline(0, color="#555555", linewidth=0.8, zorder=1)
+    first, last = int(bids["bid"].min()), int(bids["bid"].max())
+    ax.set_xticks(range(first, last + 1))
+    ax.set_xlim(first - 0.3, last + 0.3)
+    ax.set_xlabel("bid b (the seat wins the auction at b and names trump)")
+    side = "own − opponents' score" if net else "own score"
+    ax.set_ylabel(f"EV per deal, method {method} ({side})")
+    ax.set_title(title or f"EV by bid, method {method}, {side}")
+    ax.legend(title="trump (band: 95% CI)", loc="best")
+    return fig
+
+
+@styled
+def bid_heatmap(table: pd.DataFrame, classes: pd.DataFrame, title: str | None = None) -> Figure:
+    """Hand class (rows, weakest at the bottom) x bid -> EV; each class's ceiling boxed.
+
+    ``table`` and ``classes`` are ``BidChart.table`` and ``.classes``. Rare
+    classes (intervals too wide to read) are greyed and marked in their label.
+    """
+    from matplotlib.patches import Rectangle
+
+    _require(table, ["label", "bid", "ev"], "table")
+    _require(classes, ["label", "n", "bid_ceiling", "rare"], "classes")
+    bids = sorted(int(b) for b in table["bid"].unique())
+    grid = table.pivot(index="label", columns="bid", values="ev").loc[classes["label"]]
+    lim = max(1.0, float(np.nanmax(np.abs(grid.to_numpy()))))
+    fig = new_figure()
+    fig.set_size_inches(2.5 + 0.55 * len(bids), 1.2 + 0.3 * len(classes))
+    ax = fig.add_subplot()
+    ax.grid(False)
+    im = ax.imshow(grid.to_numpy(), cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto",
+                   origin="lower")
+    for i, c in enumerate(classes.itertuples()):
+        if c.bid_ceiling:
+            j = bids.index(int(c.bid_ceiling))
+            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=1.6, ec="black"))
+        if c.rare:
+            ax.add_patch(Rectangle((-0.5, i - 0.5), len(bids), 1, color="white", alpha=0.6))
+    ax.set_xticks(range(len(bids)), [str(b) for b in bids])
+    ax.set_yticks(range(len(classes)),
+                  [f"{c.label}  (n={c.n:,})" + ("  rare" if c.rare else "")
+                   for c in classes.itertuples()], fontsize=7)
+    ax.set_xlabel("bid b")
+    ax.set_title(title or "EV of bidding b; box = highest bid with EV > 0", fontsize=9)
+    fig.colorbar(im, ax=ax, label="EV per deal (own − opponents)")
+    fig.tight_layout()
+    return fig
+
+
+def check_figure_path(path: str | os.PathLike) -> Path:
+    """Fail early, before any work, when ``path`` cannot be written as a figure.
+
+    FigureFormatError for a suffix other than .png, .svg or .pdf; OSError (with
+    the path and a reason) for a missing or read-only directory.
+    """
+    p = Path(path)
+    if p.suffix.lower() not in FIGURE_SUFFIXES:
+        shown = repr(p.suffix) if p.suffix else "no suffix"
+        raise FigureFormatError(
+            f"unsupported figure format {shown} for {str(path)!r}; use one of "
+            f"{', '.join(FIGURE_SUFFIXES)}"
+        )
+    return io.check_directory(p)
+
+
+def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
+    """Write ``fig`` as PNG, SVG or PDF (chosen by the suffix), atomically.
+
+    The image goes to a temporary file in the same directory and is moved into
+    place with ``os.replace``: a reader never sees half an image and a failed
+    write leaves any earlier file as it was.
+
+    >>> save_figure(fig, "chart.svg")                                 # doctest: +SKIP
+    PosixPath('chart.svg')
+    """
+    p = check_figure_path(path)
+    with house_style(), io.atomic_open(p) as f:
+        fig.savefig(f, format=p.suffix.lower()[1:])
+    return p

@@ -1,0 +1,40 @@
+"""`bidlab bid-chart`: tables on stdout, every output file, and bad input."""
+
+import json
+
+import pandas as pd
+from click.testing import CliRunner
+
+from analyzer.cli import main
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_bid_chart_prints_classes_and_guide_and_writes_files(tmp_path):
+    out = tmp_path / "chart"
+    r = run("bid-chart", "pedro", "--deals", "20000", "--seed", "4", "--out-dir", str(out))
+    assert r.exit_code == 0, r.output
+    assert "Hand classes" in r.output and "Bidding guide" in r.output
+    for name in ("chart.parquet", "chart.csv", "classes.csv", "guide.csv", "heatmap.png",
+                 "manifest.json"):
+        assert (out / name).exists(), name
+    assert (out / "heatmap.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    table = pd.read_parquet(out / "chart.parquet")
+    assert set(table["bid"]) == set(range(1, 15))
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["seed"] == 4 and manifest["rules"] == "pedro" and manifest["n"] == 20000
+
+
+def test_same_seed_same_output():
+    a = run("bid-chart", "cinch", "--deals", "5000", "--by", "trumps,seat")
+    b = run("bid-chart", "cinch", "--deals", "5000", "--by", "trumps,seat")
+    assert a.exit_code == 0 and a.output == b.output
+
+
+def test_bad_feature_is_one_line_exit_2(tmp_path):
+    r = run("bid-chart", "pedro", "--by", "trumps,colour", "--out-dir", str(tmp_path / "x"))
+    assert r.exit_code == 2
+    assert "features:" in r.output and "Traceback" not in r.output
+    assert not (tmp_path / "x").exists()

@@ -1,0 +1,220 @@
+"""`bidlab hand`: every table, JSON, CSV, the chart, reproducibility and one-line errors."""
+
+import io as stdio
+import json
+import re
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from analyzer import plotting
+from analyzer.cards import SUIT_NAMES
+from analyzer.cli import main
+from analyzer.evaluate import evaluate_hand
+
+HAND = "AS KS 5S 5C 2S 9H 3D JC 7H"
+BASE = ["hand", "pedro", HAND, "--seat", "eldest", "--deals", "5000"]
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def run(*args: str):
+    try:  # click < 8.2 mixes stderr into output unless told not to
+        runner = CliRunner(mix_stderr=False)
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(main, list(args), prog_name="bidlab")
+
+
+def assert_bad_input(result, *expected: str):
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("bidlab: error:"), lines[0]
+    assert "Traceback" not in result.stderr + result.stdout
+    for text in expected:
+        assert text in lines[0], lines[0]
+
+
+@pytest.fixture(scope="module")
+def text_run():
+    r = run(*BASE)
+    assert r.exit_code == 0, r.stderr
+    return r.stdout
+
+
+def section(stdout: str, title_start: str) -> list[str]:
+    """The lines of the table whose title line starts with ``title_start``."""
+    lines = stdout.splitlines()
+    i = next(k for k, line in enumerate(lines) if line.startswith(title_start))
+    j = next((k for k in range(i, len(lines)) if not lines[k].strip()), len(lines))
+    return lines[i:j]
+
+
+def test_header_has_the_provenance_and_the_stop_rule(text_run):
+    first = text_run.splitlines()[0]
+    for part in ["hand AS KS 5S 2S 9H 7H 3D JC 5C", "seat eldest", "rules pedro",
+                 "policy heuristic", "seed 1", "n 5,000", "stopped by deals"]:
+        assert part in first
+
+
+def test_points_table_has_every_trump_with_ci_and_bid_up_to(text_run):
+    table = section(text_run, "The side's points")
+    assert "bid up to" in table[1]
+    for trump in SUIT_NAMES:
+        assert re.search(rf"^{trump}\s+\d+\.\d\d ± \d\.\d\d\s+\d+$", "\n".join(table), re.M)
+
+
+@pytest.mark.parametrize("title", ["P(points ≥ b)", "EV(bid b naming trump), net"])
+def test_by_bid_tables_have_a_column_per_trump_and_a_row_per_bid(text_run, title):
+    table = section(text_run, title)
+    assert table[1].split() == ["bid", *SUIT_NAMES]
+    assert [int(line.split()[0]) for line in table[3:]] == list(range(1, 15))
+    cell = r"\d+\.\d \[\d+\.\d, \d+\.\d\]" if title.startswith("P(") else r"-?\d+\.\d\d ± \d\.\d\d"
+    for line in table[3:]:
+        assert len(re.findall(cell, line)) == 4, line
+
+
+def test_ev_tables_name_both_methods(text_run):
+    # pedro settles net EVs the same under both methods; the one table says so
+    assert "methods 1 and 2" in section(text_run, "EV(bid b naming trump), net")[0]
+    r = run(*BASE, "--rule", "m2_diff_to=bidder_only")
+    assert r.exit_code == 0, r.stderr
+    for m in (1, 2):
+        assert len(section(r.stdout, "EV(bid b naming trump), net")) > 0
+        assert f"method {m} (" in r.stdout
+
+
+def test_pass_alternatives_recommendation_and_model_note(text_run):
+    ev_pass = section(text_run, "EV(pass)")
+    assert [line.split()[0] for line in ev_pass[3:]] == ["1", "2"]
+    best = section(text_run, "Best alternatives")
+    assert best[1].split() == ["rank", "action", "EV", "95%", "CI", "P(best)", "n"]
+    assert any(" pass " in line for line in best[3:])
+    assert all(line.rstrip().endswith("5000") for line in best[3:])
+    assert re.search(r"^recommended: (pass|bid \d+ naming \w+)", text_run, re.M)
+    assert "assumes the seat wins the auction at b" in text_run
+
+
+def test_identical_seeds_give_identical_stdout(text_run):
+    assert run(*BASE).stdout == text_run
+    assert run(*BASE[:-1], "5000", "--seed", "2").stdout != text_run
+
+
+def test_json_has_the_provenance_and_every_table():
+    r = run(*BASE, "--json")
+    assert r.exit_code == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["provenance"]["n"] == 5000 and doc["provenance"]["seat"] == "eldest"
+    assert doc["provenance"]["stopped_by"] == "deals"
+    assert {"points", "distribution", "bids", "pass_ev", "actions", "recommended"} <= set(doc)
+    assert len(doc["bids"]) == 4 * 14 and len(doc["points"]) == 4
+    for col in ["p_make", "ev1_net", "ev1_own", "ev2_net", "ev2_own", "ev1_own_lo"]:
+        assert col in doc["bids"][0]
+    assert {"ev1_net", "ev2_own_hi"} <= set(doc["pass_ev"][0])
+    ev = evaluate_hand("pedro", HAND, seat="eldest", deals=5000, seed=1)
+    assert pd.DataFrame(doc["bids"])["ev2_own"].tolist() == ev.bids["ev2_own"].tolist()
+
+
+def test_json_with_one_deal_is_strict_json():
+    r = run("hand", "pedro", HAND, "--deals", "1", "--json")
+    assert r.exit_code == 0, r.stderr
+    doc = json.loads(r.stdout)  # an unknown standard error is null, not NaN
+    assert doc["points"][0]["points_se"] is None
+
+
+def test_csv_is_the_bids_table_with_provenance_columns():
+    r = run(*BASE, "--csv")
+    assert r.exit_code == 0, r.stderr
+    df = pd.read_csv(stdio.StringIO(r.stdout))
+    assert len(df) == 4 * 14
+    assert list(df.columns[:5]) == ["hand", "seat", "rules", "policy", "seed"]
+    assert (df["n"] == 5000).all() and (df["stopped_by"] == "deals").all()
+    assert set(df["trump"]) == set(SUIT_NAMES)
+
+
+def test_plot_writes_a_png(tmp_path):
+    out = tmp_path / "hand.png"
+    r = run(*BASE, "--plot", str(out))
+    assert r.exit_code == 0, r.stderr
+    assert out.read_bytes()[:8] == PNG_SIGNATURE
+    assert "wrote" in r.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["hand.png"]  # no temporary file left
+
+
+@pytest.mark.parametrize("suffix, magic", [(".svg", b"<?xml"), (".pdf", b"%PDF")])
+def test_save_figure_writes_svg_and_pdf(tmp_path, suffix, magic):
+    ev = evaluate_hand("pedro", HAND, deals=500)
+    fig = plotting.ev_by_bid(ev.bids, ev.pass_ev, method=2, net=False, title="t")
+    out = plotting.save_figure(fig, tmp_path / f"c{suffix}")
+    assert out.read_bytes().startswith(magic)
+    assert len(list(tmp_path.iterdir())) == 1
+
+
+def test_save_figure_rejects_other_suffixes(tmp_path):
+    fig = plotting.new_figure()
+    with pytest.raises(plotting.FigureFormatError, match=r"\.png, \.svg, \.pdf"):
+        plotting.save_figure(fig, tmp_path / "c.jpg")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ev_by_bid_checks_its_columns():
+    ev = evaluate_hand("pedro", HAND, deals=200)
+    with pytest.raises(ValueError, match="method"):
+        plotting.ev_by_bid(ev.bids, None, method=3)
+    with pytest.raises(ValueError, match="ev1_net"):
+        plotting.ev_by_bid(ev.bids.drop(columns=["ev1_net"]), None)
+    fig = plotting.ev_by_bid(ev.bids, None)  # pass line optional
+    assert len(fig.axes[0].get_lines()) >= 4
+
+
+def test_help_has_examples():
+    r = run("hand", "--help")
+    assert r.exit_code == 0
+    assert "bidlab hand pedro" in r.stdout.split("Examples:")[1]
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["AS KS 5S"], "9 cards"),
+    ([HAND + " 8H"], "9 cards"),
+    (["AS KS 5S 5C 2S 9H 3D JC AS"], "repeats"),
+    (["AS KS 5S 5C 2S 9H 3D JC 1X"], "bad card '1X'"),
+    (["AS KS 5S 5C 2S 9H 3D JC JK"], "joker"),
+    ([HAND, "--seat", "north"], "--seat"),
+    ([HAND, "--deals", "0"], "--deals"),
+    ([HAND, "--target-ci", "0"], "--target-ci"),
+    ([HAND, "--target-ci", "-0.5"], "--target-ci"),
+    ([HAND, "--time-budget", "0"], "--time-budget"),
+    ([HAND, "--json", "--csv"], "exclusive"),
+    ([HAND, "--target-ci", "0.1", "--deals", "100"], "--max-deals"),
+    ([HAND, "--max-deals", "100"], "--deals"),
+    ([HAND, "--rule", "scoring=3"], "scoring"),
+    ([HAND, "--policy", "clever"], "policy"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, expected):
+    assert_bad_input(run("hand", "pedro", *args), expected)
+
+
+@pytest.mark.parametrize("name, expected", [("hand.jpg", "unsupported figure format '.jpg'"),
+                                            ("hand", "no suffix"),
+                                            ("missing/hand.png", "directory does not exist")])
+def test_bad_plot_path_is_refused_before_any_work(tmp_path, name, expected):
+    r = run(*BASE, "--plot", str(tmp_path / name))
+    assert_bad_input(r, expected)
+    assert r.stdout == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_plot_into_a_read_only_directory(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        r = run(*BASE, "--plot", str(locked / "hand.png"))
+        if r.exit_code == 0:  # root may write anyway; then the file is all there is
+            assert [p.name for p in locked.iterdir()] == ["hand.png"]
+        else:
+            assert_bad_input(r, "not writable")
+            assert list(locked.iterdir()) == []
+    finally:
+        locked.chmod(0o700)

@@ -1,0 +1,288 @@
+"""Hand evaluation: constrained dealing, the forced auction, and evaluate_hand's tables.
+
+The dealing tests use pedro.run_batch with a Scenario directly; the table tests
+recompute every figure from run_batch output with a settlement written here from
+RULES.md §1.9, independent of analyzer.evaluate.settle. Statistical checks use
+fixed seeds and a tolerance of 3 standard errors.
+"""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer.cards import SUIT_NAMES, CardSet, parse_card
+from analyzer.evaluate import BATCH, HandError, evaluate_hand
+from analyzer.games import pedro
+
+HAND = "AS KS 5S 5C 2S 9H 3D JC 7H"
+MASK = CardSet(HAND).mask
+RULES = pedro.parse_rules("pedro")
+POLS = pedro.parse_policies("heuristic")
+SEED = 11
+
+
+def batch(k: int, force: str, trump: int = 0, n: int = 4000, seed: int = SEED, first: int = 0,
+          rules=RULES):
+    sc = pedro.Scenario(hand=MASK, seat=k, force=force, trump=trump)
+    rec, hands = pedro.run_batch(rules, first, n, seed, POLS, scenario=sc)
+    return pedro.records_frame(rec, hands, first), hands
+
+
+def fixed_seat(df: pd.DataFrame, k: int) -> np.ndarray:
+    return (df["deal"].to_numpy() % 4 + k) % 4
+
+
+# ---- constrained dealing -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+@pytest.mark.parametrize("force", ["maker", "pass"])
+def test_fixed_seat_always_holds_the_hand_and_the_deck_is_conserved(k, force):
+    df, hands = batch(k, force, trump=1, n=3000)
+    seat = fixed_seat(df, k)
+    assert (df["dealer"].to_numpy() == df["deal"].to_numpy() % 4).all()
+    assert (hands[np.arange(len(df)), seat] == np.uint64(MASK)).all()
+    for row in hands:  # nine cards each, no card twice, none of the fixed cards elsewhere
+        assert [bin(int(h)).count("1") for h in row] == [9, 9, 9, 9]
+        union = 0
+        for h in row:
+            assert union & int(h) == 0
+            union |= int(h)
+
+
+# Cards outside the fixed hand, each checked in each of the three other seats.
+OTHER_CARDS = ["AH", "2C", "5D", "QD", "TS"]
+N_UNIFORM = 50_000
+
+
+@pytest.fixture(scope="module")
+def uniform_deals():
+    df, hands = batch(1, "maker", trump=3, n=N_UNIFORM, seed=2024)
+    return df, hands
+
+
+@pytest.mark.parametrize("card", OTHER_CARDS)
+@pytest.mark.parametrize("rel", [1, 2, 3])
+def test_other_43_cards_are_uniform_over_the_other_seats(uniform_deals, card, rel):
+    df, hands = uniform_deals
+    c = parse_card(card)
+    assert not MASK >> c & 1
+    seat = (fixed_seat(df, 1) + rel) % 4
+    held = (hands[np.arange(len(df)), seat] >> np.uint64(c)) & np.uint64(1)
+    p = 9 / 43
+    se = math.sqrt(p * (1 - p) / len(df))
+    assert abs(held.mean() - p) < 3 * se, (card, rel, held.mean(), p, se)
+
+
+@pytest.mark.parametrize("card", OTHER_CARDS)
+def test_other_cards_are_in_the_stock_16_times_in_43(uniform_deals, card):
+    _, hands = uniform_deals
+    c = np.uint64(parse_card(card))
+    dealt = hands[:, 0] | hands[:, 1] | hands[:, 2] | hands[:, 3]
+    in_stock = 1 - ((dealt >> c) & np.uint64(1)).astype(np.int64)
+    p = 16 / 43
+    se = math.sqrt(p * (1 - p) / len(hands))
+    assert abs(in_stock.mean() - p) < 3 * se
+
+
+def test_maker_for_every_trump_and_pass_share_the_deals():
+    """Common random numbers: deal i has the same four hands in all five scenarios."""
+    _, ref = batch(2, "pass", n=2000, first=500)
+    for t in range(4):
+        _, hands = batch(2, "maker", trump=t, n=2000, first=500)
+        assert np.array_equal(hands, ref), t
+
+
+@pytest.mark.parametrize("k", [0, 1, 3])
+@pytest.mark.parametrize("t", range(4))
+def test_force_maker_makes_the_seat_name_the_trump(k, t):
+    df, _ = batch(k, "maker", trump=t, n=1000)
+    seat = fixed_seat(df, k)
+    assert (df["maker"].to_numpy() == seat).all()
+    assert (df["bidder"].to_numpy() == seat).all()
+    assert (df["trump"].to_numpy() == t).all()
+    assert (df[[f"bid_seat{s}" for s in range(4)]].to_numpy() == 0).all()  # nobody else bids
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_force_pass_makes_the_seat_pass_and_the_others_bid(k):
+    df, _ = batch(k, "pass", n=2000)
+    seat = fixed_seat(df, k)
+    bids = df[[f"bid_seat{s}" for s in range(4)]].to_numpy()
+    assert (bids[np.arange(len(df)), seat] == 0).all()
+    assert (df["bidder"].to_numpy() != seat).all()
+    assert (bids > 0).any(axis=1).mean() > 0.5  # the others do bid by their policy
+
+
+# ---- evaluate_hand against per-deal arithmetic -------------------------------------------
+
+
+def naive_settle(B: np.ndarray, O: np.ndarray, b: int, method: int):
+    """(own, opponents') change of a side that bid b, RULES.md §1.9, one deal at a time."""
+    own, opp = np.zeros(len(B)), np.zeros(len(B))
+    for i, (x, y) in enumerate(zip(B.tolist(), O.tolist(), strict=True)):
+        if method == 1:
+            own[i], opp[i] = (x, y) if x >= b else (-b, y)
+        elif x >= b:  # method 2, the difference to the side with more
+            own[i], opp[i] = (x - y, 0) if x > y else (0, y - x)
+        else:
+            own[i], opp[i] = 0, y + b
+    return own, opp
+
+
+N_EXACT = 3000
+
+
+@pytest.fixture(scope="module", params=[("eldest", 1), ("dealer", 0), ("third", 3)])
+def exact(request):
+    seat, k = request.param
+    ev = evaluate_hand(RULES, HAND, seat=seat, deals=N_EXACT, seed=SEED)
+    per_trump = [batch(k, "maker", trump=t, n=N_EXACT)[0] for t in range(4)]
+    passed = batch(k, "pass", n=N_EXACT)[0]
+    return ev, k, per_trump, passed
+
+
+def bid_row(ev, trump: str, bid: int) -> pd.Series:
+    rows = ev.bids[(ev.bids["trump"] == trump) & (ev.bids["bid"] == bid)]
+    assert len(rows) == 1
+    return rows.iloc[0]
+
+
+def close(a, b):
+    return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
+
+
+def test_tables_cover_every_trump_and_bid(exact):
+    ev = exact[0]
+    assert ev.n == N_EXACT and ev.stopped_by == "deals"
+    assert list(ev.points["trump"]) == list(SUIT_NAMES)
+    assert sorted(ev.bids["bid"].unique()) == list(range(RULES.min_bid, 15))
+    assert len(ev.bids) == 4 * (15 - RULES.min_bid)
+    assert (ev.bids["n"] == N_EXACT).all() and len(ev.pass_ev) == 1
+
+
+def test_points_and_p_make_match_the_deals(exact):
+    ev, _, per_trump, _ = exact
+    for t, df in enumerate(per_trump):
+        B = df["bid_points"].to_numpy().astype(np.int64)
+        row = ev.points.iloc[t]
+        assert close(row["points"], B.mean())
+        assert close(row["points_se"], B.std(ddof=1) / math.sqrt(len(B)))
+        for b in range(RULES.min_bid, 15):
+            assert close(bid_row(ev, SUIT_NAMES[t], b)["p_make"], (B >= b).mean())
+
+
+@pytest.mark.parametrize("bid", [1, 7, 10, 14])
+def test_ev_by_method_net_and_own_match_the_deals(exact, bid):
+    ev, _, per_trump, _ = exact
+    for t, df in enumerate(per_trump):
+        B = df["bid_points"].to_numpy().astype(np.int64)
+        O = df["opp_points"].to_numpy().astype(np.int64)
+        row = bid_row(ev, SUIT_NAMES[t], bid)
+        for m in (1, 2):
+            own, opp = naive_settle(B, O, bid, m)
+            assert close(row[f"ev{m}_own"], own.mean()), (t, m)
+            assert close(row[f"ev{m}_net"], (own - opp).mean()), (t, m)
+            se = (own - opp).std(ddof=1) / math.sqrt(len(own))
+            assert close(row[f"ev{m}_net_se"], se)
+            assert row[f"ev{m}_net_lo"] < row[f"ev{m}_net"] < row[f"ev{m}_net_hi"]
+
+
+def test_ev_pass_matches_the_settlement_of_the_seats_team(exact):
+    ev, k, _, passed = exact
+    team = fixed_seat(passed, k) & 1
+    row = ev.pass_ev.iloc[0]
+    for m in (1, 2):
+        t0 = passed[f"score{m}_team0"].to_numpy().astype(np.int64)
+        t1 = passed[f"score{m}_team1"].to_numpy().astype(np.int64)
+        own, opp = np.where(team == 0, t0, t1), np.where(team == 0, t1, t0)
+        assert close(row[f"ev{m}_own"], own.mean())
+        assert close(row[f"ev{m}_net"], (own - opp).mean())
+
+
+def test_bid_up_to_and_the_ranking(exact):
+    ev = exact[0]
+    ev_pass = ev.pass_ev.iloc[0]["ev1_net"]  # pedro settles by method 1
+    for _, row in ev.points.iterrows():
+        beats = ev.bids[(ev.bids["trump"] == row["trump"]) & (ev.bids["ev1_net"] > ev_pass)]
+        assert row["bid_up_to"] == (beats["bid"].max() if len(beats) else 0)
+    acts = ev.actions
+    assert list(acts["ev"]) == sorted(acts["ev"], reverse=True)
+    assert "pass" in set(acts["action"])
+    assert math.isclose(acts["p_best"].sum(), 1.0)
+    assert ev.recommended == acts.iloc[0]["action"]
+    best = ev.bids["ev1_net"].max()
+    assert math.isclose(acts.iloc[0]["ev"], max(best, ev_pass))
+
+
+# ---- reproducibility and stop rules --------------------------------------------------------
+
+
+def frames(ev):
+    return [ev.points, ev.distribution, ev.bids, ev.pass_ev, ev.actions]
+
+
+def test_identical_seeds_give_identical_tables():
+    a = evaluate_hand("pedro", HAND, seat="second", deals=2000, seed=5)
+    b = evaluate_hand("pedro", HAND, seat="second", deals=2000, seed=5)
+    for x, y in zip(frames(a), frames(b), strict=True):
+        pd.testing.assert_frame_equal(x, y)
+    c = evaluate_hand("pedro", HAND, seat="second", deals=2000, seed=6)
+    assert not a.bids.equals(c.bids)
+
+
+def max_half_width(ev) -> float:
+    return float(((ev.actions["ev_hi"] - ev.actions["ev_lo"]) / 2).max())
+
+
+def test_target_ci_stops_at_the_first_batch_that_meets_it():
+    target = 0.16
+    ev = evaluate_hand("pedro", HAND, seed=3, target_ci=target, max_deals=200_000)
+    assert ev.stopped_by == "target-ci"
+    assert ev.n % BATCH == 0 and BATCH < ev.n < 200_000
+    assert max_half_width(ev) <= target
+    earlier = evaluate_hand("pedro", HAND, seed=3, deals=ev.n - BATCH)
+    assert max_half_width(earlier) > target  # one batch fewer would not have met it
+
+
+def test_target_ci_out_of_reach_stops_at_max_deals():
+    ev = evaluate_hand("pedro", HAND, seed=3, target_ci=1e-6, max_deals=25_000)
+    assert (ev.stopped_by, ev.n) == ("max-deals", 25_000)
+    assert max_half_width(ev) > 1e-6
+
+
+def test_a_batched_run_is_the_fixed_run_of_the_same_length():
+    """Batches play deals 0, 1, 2, ... of the seed, so a run can be extended."""
+    batched = evaluate_hand("pedro", HAND, seed=9, target_ci=1e-6, max_deals=20_000)
+    fixed = evaluate_hand("pedro", HAND, seed=9, deals=20_000)
+    for x, y in zip(frames(batched), frames(fixed), strict=True):
+        pd.testing.assert_frame_equal(x, y)
+
+
+def test_time_budget_stops_after_the_batch_that_spends_it():
+    ev = evaluate_hand("pedro", HAND, seed=3, time_budget=1e-9, max_deals=100_000)
+    assert (ev.stopped_by, ev.n) == ("time-budget", BATCH)
+    ev = evaluate_hand("pedro", HAND, seed=3, time_budget=600, max_deals=15_000)
+    assert (ev.stopped_by, ev.n) == ("max-deals", 15_000)
+
+
+def test_fixed_count_reports_deals():
+    ev = evaluate_hand("cinch", HAND, seat="dealer", deals=500, seed=1)
+    assert (ev.stopped_by, ev.n, ev.rules) == ("deals", 500, "cinch")
+    assert ev.provenance == {"hand": str(CardSet(HAND)), "seat": "dealer", "rules": "cinch",
+                             "policy": "heuristic", "seed": 1, "n": 500, "stopped_by": "deals"}
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"hand": "AS KS 5S"},
+    {"hand": HAND + " 8H"},
+    {"hand": "AS KS 5S 5C 2S 9H 3D JC JK"},
+    {"seat": "north"},
+    {"deals": 0},
+])
+def test_bad_input_raises_hand_error(kwargs):
+    args = {"hand": HAND, **kwargs}
+    with pytest.raises(HandError):
+        evaluate_hand("pedro", **args)

@@ -1,0 +1,145 @@
+"""P(best), batch means, and whether the 95% intervals cover 95% of the time.
+
+The coverage tests repeat a small experiment with many seeds on a quantity known
+exactly and accept a coverage between 93% and 97%. With R repetitions the
+binomial spread of the coverage is sqrt(0.95 * 0.05 / R): 0.5% for R = 2000,
+1.1% for R = 400, so the band is about 4 and 1.8 standard deviations wide.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from analyzer.cards import CardSet, parse_card
+from analyzer.games import pedro
+from analyzer.stats import batch_means, mean_ci, p_best, wilson
+
+# ---- p_best --------------------------------------------------------------------------------
+
+
+def test_p_best_far_ahead_is_certain():
+    rng = np.random.default_rng(1)
+    v = rng.normal(0, 1, size=(500, 3))
+    v[:, 1] += 5
+    pb = p_best(v)
+    assert pb[1] > 0.999
+    assert math.isclose(pb.sum(), 1.0)
+
+
+def test_p_best_identical_columns_split_evenly():
+    x = np.random.default_rng(2).normal(0, 1, size=(2000, 1))
+    assert p_best(np.hstack([x, x])).tolist() == [0.5, 0.5]
+    assert p_best(np.hstack([x - 1, x, x])).tolist() == [0.0, 0.5, 0.5]
+
+
+def test_p_best_shares_only_between_truly_identical_columns():
+    x = np.random.default_rng(9).normal(0, 1, size=(1000, 1))
+    shuffled = x[::-1]  # the same sum, other trials: a different alternative
+    pb = p_best(np.hstack([x, shuffled, x + 1, x]))
+    assert pb[1] == 0.0 and pb[2] == 1.0 and pb[0] == pb[3] == 0.0
+    pb = p_best(np.hstack([x + 1, shuffled, x, x + 1]))
+    assert pb[0] == pb[3] == 0.5
+
+
+def test_p_best_equal_means_independent_noise_split_evenly():
+    noise = np.random.default_rng(3).normal(0, 1, size=(2000, 2))
+    noise -= noise.mean(axis=0)  # exactly equal sample means
+    draws = 40_000
+    pb = p_best(noise, draws=draws, seed=4)
+    se = math.sqrt(0.25 / draws)
+    assert abs(pb[0] - 0.5) < 3 * se and math.isclose(pb.sum(), 1.0)
+
+
+def test_p_best_one_trial_or_one_column_is_one_hot():
+    assert p_best([[1.0, 3.0, 2.0]]).tolist() == [0.0, 1.0, 0.0]
+    assert p_best(np.arange(10.0).reshape(10, 1)).tolist() == [1.0]
+
+
+def test_p_best_is_reproducible_by_seed():
+    v = np.random.default_rng(5).normal(0, 1, size=(300, 4))
+    assert np.array_equal(p_best(v, seed=7), p_best(v, seed=7))
+
+
+@pytest.mark.parametrize("bad", [np.zeros(5), np.zeros((5, 0)), np.zeros((0, 3)),
+                                 np.zeros((2, 2, 2))])
+def test_p_best_bad_shapes_raise(bad):
+    with pytest.raises(ValueError):
+        p_best(bad)
+
+
+# ---- batch_means ---------------------------------------------------------------------------
+
+
+def test_batch_means_agrees_with_mean_ci_on_iid_data():
+    x = np.random.default_rng(6).exponential(2.0, size=100_000)
+    b, m = batch_means(x, n_batches=50), mean_ci(x)
+    assert math.isclose(b.mean, m.mean, rel_tol=1e-12)
+    assert b.n == m.n == 100_000
+    # the batch-means SE is itself estimated from 50 batches: relative error ~ 1/sqrt(98)
+    assert abs(b.se / m.se - 1) < 3 / math.sqrt(2 * 49)
+
+
+def test_batch_means_drops_the_remainder():
+    e = batch_means(np.arange(103.0), n_batches=10)
+    assert e.n == 100 and e.mean == np.arange(100.0).mean()
+
+
+def test_batch_means_widens_for_autocorrelated_data():
+    rng = np.random.default_rng(8)
+    x = np.repeat(rng.normal(size=1000), 100)  # runs of 100 equal values
+    assert batch_means(x, n_batches=20).se > 5 * mean_ci(x).se
+
+
+@pytest.mark.parametrize("x, n_batches", [(np.arange(5.0), 20), (np.arange(100.0), 1),
+                                          ([], 2)])
+def test_batch_means_needs_enough_values(x, n_batches):
+    with pytest.raises(ValueError):
+        batch_means(x, n_batches=n_batches)
+
+
+# ---- coverage of the 95% intervals ---------------------------------------------------------
+
+
+def covers(est, truth: float) -> bool:
+    return est.lo <= truth <= est.hi
+
+
+def assert_coverage(hits: list[bool]) -> None:
+    rate = sum(hits) / len(hits)
+    assert 0.93 <= rate <= 0.97, f"coverage {rate:.3f} over {len(hits)} repetitions"
+
+
+def test_mean_ci_covers_the_mean_of_uniform_draws():
+    hits = [covers(mean_ci(np.random.default_rng(1000 + r).uniform(0, 1, 200)), 0.5)
+            for r in range(2000)]
+    assert_coverage(hits)
+
+
+def test_mean_ci_covers_the_mean_of_bernoulli_draws():
+    hits = [covers(mean_ci(np.random.default_rng(5000 + r).random(400) < 0.3), 0.3)
+            for r in range(2000)]
+    assert_coverage(hits)
+
+
+def test_wilson_covers_a_proportion():
+    hits = []
+    for r in range(2000):
+        k = int((np.random.default_rng(9000 + r).random(300) < 0.2).sum())
+        hits.append(covers(wilson(k, 300), 0.2))
+    assert_coverage(hits)
+
+
+def test_wilson_covers_the_chance_partner_holds_a_card():
+    """P(the fixed seat's partner holds a given card) = 9/43 exactly, from the simulator."""
+    mask = CardSet("AS KS 5S 5C 2S 9H 3D JC 7H").mask
+    card = np.uint64(parse_card("AH"))
+    rules, pols = pedro.parse_rules("pedro"), pedro.parse_policies("random")
+    scenario = pedro.Scenario(hand=mask, seat=1, force="maker", trump=3)
+    n, hits = 2000, []
+    for r in range(400):
+        _, hands = pedro.run_batch(rules, 0, n, 100 + r, pols, scenario=scenario)
+        partner = (np.arange(n) % 4 + 1 + 2) % 4
+        k = int(((hands[np.arange(n), partner] >> card) & np.uint64(1)).sum())
+        hits.append(covers(wilson(k, n), 9 / 43))
+    assert_coverage(hits)
