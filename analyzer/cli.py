@@ -28,7 +28,8 @@ from .text import render_table
 from .variants import RuleError, coerce, describe_allowed, flag_fields, parse_rule_option
 
 MAX_INDEX = 2**63 - 1  # seeds and deal indices are int64 in the kernels
-INPUT_ERRORS = (RuleError, pedro.PolicyError, CardParseError, HandError, io.TableFormatError)
+INPUT_ERRORS = (RuleError, pedro.PolicyError, pedro.ScenarioError, CardParseError, HandError,
+                io.TableFormatError)
 GAME_SOURCES = {  # where each preset's rules come from (../shared/RULES.md)
     "pedro": "Pedro, seed 000 (Hoyle), RULES.md §1",
     "cinch": "Cinch / Double Pedro, seed 002 (Foster's Hoyle), RULES.md §2",
@@ -357,9 +358,12 @@ def _nine_cards(ctx, param, value: tuple[str, ...]) -> str:
               help="Print the bids table as CSV with provenance columns.")
 @click.option("--plot", type=PLOT_PATH, default=None,
               help="Also write the EV-by-bid chart to this .png, .svg or .pdf (atomically).")
+@click.option("--known", "known_pairs", multiple=True, metavar="SEAT=CARDS",
+              help='Cards another seat is known to hold, e.g. --known second="AH KH" '
+                   "(repeatable); the rest of the deck is dealt around them.")
 @click.pass_context
 def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time_budget,
-         max_deals, as_json, as_csv, plot) -> None:
+         max_deals, as_json, as_csv, plot, known_pairs) -> None:
     """What HAND is worth at SEAT: points, P(make), EV per bid and trump, EV(pass).
 
     The 9 cards of HAND are held at --seat and the other 43 dealt at random;
@@ -380,6 +384,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --target-ci 0.05 --max-deals 500000
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --json > hand.json
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --csv --plot hand.png
+      bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --known third="AH KH"
     """
     from . import hand_view
 
@@ -395,8 +400,17 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
         raise click.UsageError("--max-deals applies to --target-ci or --time-budget; "
                                "use --deals for a fixed count")
     rules = resolve_rules(game, rule_pairs)
+    known: dict[str, str] = {}
+    for pair in known_pairs:
+        where, _, cards_text = pair.partition("=")
+        if not cards_text.strip():
+            raise click.BadParameter(f"bad --known {pair!r}; expected SEAT=CARDS with SEAT one "
+                                     f"of {', '.join(pedro.SEAT_OFFSETS)}")
+        known[where.strip().lower()] = " ".join(filter(None, [known.get(where.strip().lower()),
+                                                               cards_text]))
     ev = evaluate_hand(rules, hand, seat=seat, deals=deals, seed=seed, policy=policy,
-                       target_ci=target_ci, max_deals=max_deals, time_budget=time_budget)
+                       target_ci=target_ci, max_deals=max_deals, time_budget=time_budget,
+                       known=known)
     if as_json:
         click.echo(hand_view.hand_json(ev))
     elif as_csv:

@@ -79,6 +79,7 @@ class HandEvaluation:
 
     hand: str
     seat: str
+    known: dict  # cards other seats are known to hold, by seat
     rules: str
     policy: str
     seed: int
@@ -93,7 +94,8 @@ class HandEvaluation:
 
     @property
     def provenance(self) -> dict:
-        return {"hand": self.hand, "seat": self.seat, "rules": self.rules,
+        known = "; ".join(f"{seat}={cards}" for seat, cards in self.known.items())
+        return {"hand": self.hand, "seat": self.seat, "known": known, "rules": self.rules,
                 "policy": self.policy, "seed": self.seed, "n": self.n,
                 "stopped_by": self.stopped_by}
 
@@ -179,14 +181,14 @@ def _tables(samples: _Samples, rules: pedro.Rules, seed: int):
             pd.DataFrame([pass_row]), actions.reset_index(drop=True))
 
 
-def _simulate_batch(samples: _Samples, rules, hand_mask, offset, pols, seed, first, n):
+def _simulate_batch(samples: _Samples, rules, hand_mask, offset, known, pols, seed, first, n):
     for t in range(4):
-        sc = pedro.Scenario(hand=hand_mask, seat=offset, force="maker", trump=t)
+        sc = pedro.Scenario(hand=hand_mask, seat=offset, force="maker", trump=t, known=known)
         rec, hands = pedro.run_batch(rules, first, n, seed, pols, scenario=sc)
         df = pedro.records_frame(rec, hands, first)
         samples.bid_pts[t].append(df["bid_points"].to_numpy())
         samples.opp_pts[t].append(df["opp_points"].to_numpy())
-    sc = pedro.Scenario(hand=hand_mask, seat=offset, force="pass")
+    sc = pedro.Scenario(hand=hand_mask, seat=offset, force="pass", known=known)
     rec, hands = pedro.run_batch(rules, first, n, seed, pols, scenario=sc)
     df = pedro.records_frame(rec, hands, first)
     team = ((df["dealer"].to_numpy() + offset) % 4) & 1
@@ -195,6 +197,23 @@ def _simulate_batch(samples: _Samples, rules, hand_mask, offset, pols, seed, fir
         t1 = df[f"score{m}_team1"].to_numpy()
         samples.pass_own[m - 1].append(np.where(team == 0, t0, t1))
         samples.pass_opp[m - 1].append(np.where(team == 0, t1, t0))
+
+
+def parse_known(known: dict[str, str], hand_offset: int) -> tuple[tuple[int, int], ...]:
+    """``{"second": "AH KH"}`` -> ((2, mask),); HandError for a bad seat or the hand's own seat."""
+    out = []
+    for seat, text in known.items():
+        if seat not in pedro.SEAT_OFFSETS:
+            raise HandError(f"bad seat {seat!r} for known cards; seats: "
+                            f"{', '.join(pedro.SEAT_OFFSETS)}")
+        off = pedro.SEAT_OFFSETS[seat]
+        if off == hand_offset:
+            raise HandError(f"{seat} holds the evaluated hand; known cards go to other seats")
+        cards = parse_cards(text)
+        if JOKER in cards:
+            raise HandError("Pedro has no joker")
+        out.append((off, CardSet(cards).mask))
+    return tuple(out)
 
 
 def parse_hand(text: str) -> int:
@@ -209,12 +228,15 @@ def parse_hand(text: str) -> int:
 def evaluate_hand(game: str | pedro.Rules, hand: str, seat: str = "eldest",
                   deals: int = 20_000, seed: int = 1, policy: str = "heuristic",
                   target_ci: float | None = None, max_deals: int = 1_000_000,
-                  time_budget: float | None = None) -> HandEvaluation:
+                  time_budget: float | None = None,
+                  known: dict[str, str] | None = None) -> HandEvaluation:
     """Evaluate ``hand`` at ``seat`` (dealer, eldest, second, third) as a Pedro/Cinch bidder.
 
     Without a stop rule, ``deals`` deals are played. With ``target_ci`` (a 95%
     half-width for the leading alternatives' EVs) or ``time_budget`` (seconds)
     it plays batches of 10,000 until the rule is met or ``max_deals``.
+    ``known`` gives cards other seats are known to hold, e.g. ``{"second": "AH"}``
+    (seats relative to the dealer); the rest of the deck is dealt around them.
     """
     rules = game if isinstance(game, pedro.Rules) else pedro.parse_rules(game)
     if seat not in pedro.SEAT_OFFSETS:
@@ -224,13 +246,15 @@ def evaluate_hand(game: str | pedro.Rules, hand: str, seat: str = "eldest",
     mask = parse_hand(hand)
     pols = pedro.parse_policies(policy)
     offset = pedro.SEAT_OFFSETS[seat]
+    known_cards = parse_known(known or {}, offset)
+    pedro.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
     samples = _Samples()
     adaptive = target_ci is not None or time_budget is not None
     limit = max_deals if adaptive else deals
     start, done, stopped_by = time.perf_counter(), 0, "deals"
     while True:
         n = min(BATCH if adaptive else limit, limit - done)
-        _simulate_batch(samples, rules, mask, offset, pols, seed, done, n)
+        _simulate_batch(samples, rules, mask, offset, known_cards, pols, seed, done, n)
         done += n
         if not adaptive:
             break
@@ -245,7 +269,9 @@ def evaluate_hand(game: str | pedro.Rules, hand: str, seat: str = "eldest",
             break
     points, dist, bids, pass_ev, actions = _tables(samples, rules, seed)
     return HandEvaluation(
-        hand=str(CardSet(mask)), seat=seat, rules=str(rules), policy=pedro.policy_string(pols),
+        hand=str(CardSet(mask)), seat=seat,
+        known={pedro.SEATS[o]: str(CardSet(m)) for o, m in known_cards}, rules=str(rules),
+        policy=pedro.policy_string(pols),
         seed=seed, n=done, stopped_by=stopped_by, points=points, distribution=dist, bids=bids,
         pass_ev=pass_ev, actions=actions, recommended=actions.iloc[0]["action"],
     )

@@ -59,7 +59,8 @@ def _by_bid(ev: HandEvaluation, cell) -> list[list]:
 
 def header(ev: HandEvaluation) -> str:
     """The provenance line: hand, seat, rules, policy, seed, n and the stop rule."""
-    return (f"hand {ev.hand} | seat {ev.seat} | rules {ev.rules} | policy {ev.policy} | "
+    known = "".join(f" | {seat} holds {cards}" for seat, cards in ev.known.items())
+    return (f"hand {ev.hand} | seat {ev.seat}{known} | rules {ev.rules} | policy {ev.policy} | "
             f"seed {ev.seed} | n {ev.n:,} | stopped by {ev.stopped_by}")
 
 

@@ -128,7 +128,7 @@ def test_csv_is_the_bids_table_with_provenance_columns():
     assert r.exit_code == 0, r.stderr
     df = pd.read_csv(stdio.StringIO(r.stdout))
     assert len(df) == 4 * 14
-    assert list(df.columns[:5]) == ["hand", "seat", "rules", "policy", "seed"]
+    assert list(df.columns[:5]) == ["hand", "seat", "known", "rules", "policy"]
     assert (df["n"] == 5000).all() and (df["stopped_by"] == "deals").all()
     assert set(df["trump"]) == set(SUIT_NAMES)
 

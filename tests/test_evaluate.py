@@ -271,7 +271,7 @@ def test_time_budget_stops_after_the_batch_that_spends_it():
 def test_fixed_count_reports_deals():
     ev = evaluate_hand("cinch", HAND, seat="dealer", deals=500, seed=1)
     assert (ev.stopped_by, ev.n, ev.rules) == ("deals", 500, "cinch")
-    assert ev.provenance == {"hand": str(CardSet(HAND)), "seat": "dealer", "rules": "cinch",
+    assert ev.provenance == {"hand": str(CardSet(HAND)), "seat": "dealer", "known": "", "rules": "cinch",
                              "policy": "heuristic", "seed": 1, "n": 500, "stopped_by": "deals"}
 
 
@@ -286,3 +286,40 @@ def test_bad_input_raises_hand_error(kwargs):
     args = {"hand": HAND, **kwargs}
     with pytest.raises(HandError):
         evaluate_hand("pedro", **args)
+
+
+# ---- other seats' known cards ------------------------------------------------------------------
+
+
+def test_known_cards_stay_put_and_the_rest_is_uniform():
+    from analyzer.cards import CardSet
+
+    hand = CardSet("AS KS 5S 5C 2S 9H 3D JC 7H").mask
+    known = CardSet("AH KH").mask
+    sc = pedro.Scenario(hand=hand, seat=1, force="pass", known=((3, known),))
+    n = 40_000
+    rec, hands = pedro.run_batch(pedro.parse_rules("pedro"), 0, n, 21,
+                                 pedro.parse_policies("random"), scenario=sc)
+    dealer = np.arange(n) % 4
+    rows = np.arange(n)
+    assert (hands[rows, (dealer + 1) % 4] == np.uint64(hand)).all()
+    assert ((hands[rows, (dealer + 3) % 4] & np.uint64(known)) == np.uint64(known)).all()
+    qh = np.uint64(CardSet("QH").mask)
+    # 41 unknown cards: the third seat has 7 unknown places, the second seat 9.
+    for off, p in ((3, 7 / 41), (2, 9 / 41), (0, 9 / 41)):
+        hits = (hands[rows, (dealer + off) % 4] & qh) != 0
+        se = np.sqrt(p * (1 - p) / n)
+        assert abs(hits.mean() - p) < 3 * se, (off, hits.mean(), p)
+
+
+@pytest.mark.parametrize("known", [
+    ((3, 1 << 60),),  # the AS is in the evaluated hand
+    ((1, 1 << 40),),  # the evaluated seat's own cards cannot be "known" besides its hand
+    ((2, (1 << 10) - 1 | (1 << 16)),),  # ten cards for one seat
+])
+def test_impossible_known_cards_are_refused(known):
+    from analyzer.cards import CardSet
+
+    hand = CardSet("AS KS 5S 5C 2S 9H 3D JC 7H").mask
+    with pytest.raises(pedro.ScenarioError):
+        pedro.Scenario(hand=hand, seat=1, known=known).vector()

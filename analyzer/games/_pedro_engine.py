@@ -107,37 +107,43 @@ def _owner(b, won0, won1, held0, held1, dead0, dead1, maker, rule, to_holder):
     return -1
 
 
-# ---- scenario vector (uint64): a fixed hand and a forced auction --------------------------
-SC_FIXED_OFFSET, SC_FIXED_HAND, SC_FORCE, SC_TRUMP = 0, 1, 2, 3  # offset: 1 + seat - dealer
-NSC = 4
+# ---- scenario vector (uint64): known cards and a forced auction ---------------------------
+# SC_SEAT: 1 + the scenario seat's offset from the dealer (0 = none); SC_KNOWN + k: the cards
+# known to be held by the seat k places after the dealer (the scenario seat's full hand).
+SC_SEAT, SC_FORCE, SC_TRUMP, SC_KNOWN = 0, 1, 2, 3
+NSC = 7
 FORCE_NONE, FORCE_MAKER, FORCE_PASS = 0, 1, 2
 
 
 @njit(cache=True)
-def _deal_around(fixed, seat, drng, deck):
-    """Deal the 43 cards not in ``fixed`` at random around ``seat``, which holds ``fixed``.
+def _deal_known(sc, dealer, drng, deck):
+    """Deal with some cards' holders known: the rest uniformly, from the deal stream.
 
-    The other cards are shuffled in deck[52:95] in canonical order first, so the
-    fill is a pure function of the deal stream, then laid out like a normal deal:
-    9 per seat in deck[0:36] and the stock in deck[36:52].
+    The unknown cards are shuffled in deck[52:] in canonical order, so the fill
+    is a pure function of the deal stream; each seat is filled up to 9 in seat
+    order after its known cards, then the stock takes the last 16.
     """
-    k = 52
+    known = ZERO
+    for k in range(4):
+        known |= sc[SC_KNOWN + k]
+    n_rest = 52
     for c in CARDS_52:
-        if not (fixed >> np.uint64(c)) & np.uint64(1):
-            deck[k] = c
-            k += 1
-    shuffle(drng, deck[52:95])
+        if not (known >> np.uint64(c)) & np.uint64(1):
+            deck[n_rest] = c
+            n_rest += 1
+    shuffle(drng, deck[52:n_rest])
     src = 52
     for s in range(4):
-        if s == seat:
-            m = fixed
-            for j in range(9):
-                deck[9 * s + j] = lsb(m)
-                m &= m - np.uint64(1)
-        else:
-            for j in range(9):
-                deck[9 * s + j] = deck[src]
-                src += 1
+        m = sc[SC_KNOWN + (s - dealer) % 4]
+        j = 9 * s
+        while m != ZERO:
+            deck[j] = lsb(m)
+            m &= m - np.uint64(1)
+            j += 1
+        while j < 9 * s + 9:
+            deck[j] = deck[src]
+            src += 1
+            j += 1
     for j in range(16):
         deck[36 + j] = deck[src]
         src += 1
@@ -147,9 +153,9 @@ def _deal_around(fixed, seat, drng, deck):
 def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li, lu, log):
     """Play deal ``index`` of ``seed`` under rule vector ``rp`` and seat policies ``pols``.
 
-    ``sc`` is the scenario (see SC_*): optionally one seat's cards are fixed and
-    the other 43 dealt at random, and that seat is made the trump maker with a
-    given trump, or made to pass. Scratch arrays (deck, hands, prng, drng) belong
+    ``sc`` is the scenario (see SC_*): optionally some cards' holders are known
+    (typically one seat's whole hand) and the rest dealt at random, and one
+    seat is made the trump maker with a given trump, or made to pass. Scratch arrays (deck, hands, prng, drng) belong
     to the caller so that a chunk allocates them once. ``rec`` receives the
     record and ``dealt`` the four dealt hands (shared layout); ``li``/``lu`` the
     log when ``log`` is true.
@@ -159,20 +165,21 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
     min_bid = rp[P_MIN_BID]
     excess_dead = rp[P_EXCESS] == 0
     fixed_seat = -1
-    if sc[SC_FIXED_OFFSET] > ZERO:
-        fixed_seat = (dealer + np.int64(sc[SC_FIXED_OFFSET]) - 1) % 4
+    if sc[SC_SEAT] > ZERO:
+        fixed_seat = (dealer + np.int64(sc[SC_SEAT]) - 1) % 4
     force = np.int64(sc[SC_FORCE])
+    constrained = (sc[SC_KNOWN] | sc[SC_KNOWN + 1] | sc[SC_KNOWN + 2] | sc[SC_KNOWN + 3]) != ZERO
     prng[0] = stream_key(seed, index, POLICY_STREAM)
     attempt = 0
     while True:
         # -- deal: 9 cards to each seat, 16 to the stock (top = deck[36]) --------------
         drng[0] = stream_key(seed, index, DEAL_STREAM + attempt)
-        if fixed_seat < 0:
+        if constrained:
+            _deal_known(sc, dealer, drng, deck)
+        else:
             for k in range(52):
                 deck[k] = CARDS_52[k]
             shuffle(drng, deck[:52])
-        else:
-            _deal_around(sc[SC_FIXED_HAND], fixed_seat, drng, deck)
         for s in range(4):
             h = ZERO
             for k in range(9 * s, 9 * s + 9):

@@ -63,27 +63,52 @@ def policy_string(pols: np.ndarray) -> str:
 
 
 SEAT_OFFSETS = {"dealer": 0, "eldest": 1, "second": 2, "third": 3}  # seats after the dealer
+SEATS = tuple(SEAT_OFFSETS)
+
+
+class ScenarioError(ValueError):
+    """Known cards that cannot be dealt (too many for a seat, or one card at two seats)."""
 
 
 @dataclass(frozen=True)
 class Scenario:
-    """What the deals are conditioned on: one seat's cards, and how it takes part in the auction.
+    """What the deals are conditioned on: known cards, and how one seat takes part in the auction.
 
-    ``seat`` counts clockwise from the dealer (0 dealer, 1 eldest, 2 second, 3
-    third) because the deal rotates with the deal index; ``force`` is
-    ``"maker"`` (the seat names ``trump``; nobody bids) or ``"pass"`` (the seat
-    passes, the others bid by their policies).
+    Seats count clockwise from the dealer (0 dealer, 1 eldest, 2 second, 3
+    third) because the deal rotates with the deal index. ``hand`` is the 9
+    cards of ``seat``; ``known`` maps other seats to cards they are known to
+    hold. ``force`` is ``"maker"`` (``seat`` names ``trump``; nobody bids) or
+    ``"pass"`` (``seat`` passes, the others bid by their policies).
     """
 
-    hand: int = 0  # shared-layout mask of the 9 fixed cards; 0 = nothing fixed
+    hand: int = 0  # shared-layout mask of the scenario seat's 9 cards; 0 = nothing fixed
     seat: int = 0
     force: str = "none"
     trump: int = 0
+    known: tuple[tuple[int, int], ...] = ()  # (seat offset, mask) pairs for other seats
 
     def vector(self) -> np.ndarray:
+        by_seat = [0, 0, 0, 0]
+        if self.hand:
+            by_seat[self.seat] = self.hand
+        for off, mask in self.known:
+            if off == self.seat and self.hand:
+                raise ScenarioError(f"seat {SEATS[off]} holds the evaluated hand; its other "
+                                    "cards cannot be known")
+            if by_seat[off] & mask:
+                raise ScenarioError(f"a card is given twice for {SEATS[off]}")
+            by_seat[off] |= mask
+        total = 0
+        for off, mask in enumerate(by_seat):
+            if mask.bit_count() > 9:
+                raise ScenarioError(f"{SEATS[off]} can hold 9 cards, {mask.bit_count()} given")
+            if total & mask:
+                raise ScenarioError(f"{' '.join(format_card(c) for c in cards_of(total & mask))}"
+                                    " given to two seats")
+            total |= mask
         force = ("none", "maker", "pass").index(self.force)
-        offset = self.seat + 1 if self.hand else 0
-        return np.array([offset, self.hand, force, self.trump], dtype=np.uint64)
+        seat = self.seat + 1 if self.hand or self.force != "none" else 0
+        return np.array([seat, force, self.trump, *by_seat], dtype=np.uint64)
 
 
 NO_SCENARIO = Scenario()
