@@ -271,7 +271,8 @@ def test_time_budget_stops_after_the_batch_that_spends_it():
 def test_fixed_count_reports_deals():
     ev = evaluate_hand("cinch", HAND, seat="dealer", deals=500, seed=1)
     assert (ev.stopped_by, ev.n, ev.rules) == ("deals", 500, "cinch")
-    assert ev.provenance == {"hand": str(CardSet(HAND)), "seat": "dealer", "known": "", "rules": "cinch",
+    assert ev.provenance == {"hand": str(CardSet(HAND)), "seat": "dealer", "known": "",
+                             "rules": "cinch",
                              "policy": "heuristic", "seed": 1, "n": 500, "stopped_by": "deals"}
 
 

@@ -155,8 +155,9 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
 
     ``sc`` is the scenario (see SC_*): optionally some cards' holders are known
     (typically one seat's whole hand) and the rest dealt at random, and one
-    seat is made the trump maker with a given trump, or made to pass. Scratch arrays (deck, hands, prng, drng) belong
-    to the caller so that a chunk allocates them once. ``rec`` receives the
+    seat is made the trump maker with a given trump, or made to pass. Scratch
+    arrays (deck, hands, prng, drng) belong to the caller so that a chunk
+    allocates them once. ``rec`` receives the
     record and ``dealt`` the four dealt hands (shared layout); ``li``/``lu`` the
     log when ``log`` is true.
     """
