@@ -5,15 +5,17 @@ are dealt at random with the counter-based generator, so deal ``i`` of a seed
 is the same deal for every trump, every bid and the pass: all alternatives are
 compared on common random numbers, and their differences are paired.
 
-How the auction is modelled: for "bid b naming t" the seat is made the trump
-maker with trump t and nobody else bids, so each line answers "if I win the bid
-at b and name t, what happens?". The play does not depend on the bid, so one
-simulation per trump gives every bid level: the side makes b when its points B
-reach b. Under this model EV falls as the bid rises, so the best bid is the
-lowest; what a player needs is ``bid_up_to``, the highest bid per trump whose
-EV still beats passing. For "pass" the seat passes and the other three bid by their policy,
-and the side's settlement is read off the deal. Scores are settlement deltas
-(RULES.md §1.9) as the side's own change, and as own minus the opponents'.
+How the auction is modelled. "Bid b naming t": the seat bids b in its turn
+(when b is still legal; otherwise it must pass) and the others bid by their
+policy before and after it; if the seat wins the auction it names t, and
+whoever wins plays the deal out. So EV(b) weighs the chance of being outbid,
+and higher bids buy the right to name trump at the risk of a set. "Pass": the
+seat passes and the others bid by their policy. EVs are settlement deltas
+(RULES.md §1.9) of the seat's side, as its own change and as own minus the
+opponents'. The distribution of points, P(make b) and the ``sole_*`` EVs
+answer the narrower question "if I win the bid at b and name t": there the
+seat is made the maker with nobody else bidding, one simulation per trump
+serving every b (the play does not depend on the bid).
 
 >>> from analyzer.evaluate import evaluate_hand          # doctest: +SKIP
 >>> ev = evaluate_hand("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", seat="eldest", deals=20_000)
@@ -30,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from .cards import JOKER, SUIT_NAMES, CardSet, parse_cards
+from .games import _pedro_engine as engine
 from .games import pedro
 from .stats import Estimate, mean_ci, p_best, wilson
 
@@ -41,22 +44,35 @@ class HandError(ValueError):
     """A hand that cannot be evaluated (wrong count of cards)."""
 
 
+def _cat(parts: list) -> np.ndarray:
+    return np.concatenate(parts).astype(np.int64)
+
+
 @dataclass
 class _Samples:
-    """Per-deal outcomes, grown batch by batch: bidding-side and other-side points per trump,
-    and the side's settlement (own, opponents) under methods 1 and 2 when the seat passes."""
+    """Per-deal outcomes, grown batch by batch.
 
-    bid_pts: list = field(default_factory=lambda: [[] for _ in range(4)])
-    opp_pts: list = field(default_factory=lambda: [[] for _ in range(4)])
-    pass_own: list = field(default_factory=lambda: [[], []])
-    pass_opp: list = field(default_factory=lambda: [[], []])
+    ``maker_*[t]``: the seat's side's and the other side's points when the seat is
+    made the maker with trump t. ``own[m][k]``/``opp[m][k]``: the side's settlement
+    under method m+1 for action k: (trump, bid) pairs in ``actions`` order, then pass.
+    """
 
-    def arrays(self):
-        cat = [np.concatenate(x).astype(np.int64) for x in self.bid_pts]
-        opp = [np.concatenate(x).astype(np.int64) for x in self.opp_pts]
-        po = [np.concatenate(x).astype(np.int64) for x in self.pass_own]
-        pp = [np.concatenate(x).astype(np.int64) for x in self.pass_opp]
-        return cat, opp, po, pp
+    n_actions: int
+    maker_b: list = field(default_factory=lambda: [[] for _ in range(4)])
+    maker_o: list = field(default_factory=lambda: [[] for _ in range(4)])
+    own: list = field(default=None)
+    opp: list = field(default=None)
+
+    def __post_init__(self):
+        self.own = [[[] for _ in range(self.n_actions)] for _ in range(2)]
+        self.opp = [[[] for _ in range(self.n_actions)] for _ in range(2)]
+
+    def maker_points(self, t: int) -> tuple[np.ndarray, np.ndarray]:
+        return _cat(self.maker_b[t]), _cat(self.maker_o[t])
+
+    def action(self, m: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """(own, opponents') settlement of action k under method m (1 or 2)."""
+        return _cat(self.own[m - 1][k]), _cat(self.opp[m - 1][k])
 
 
 def settle(b_pts: np.ndarray, o_pts: np.ndarray, bid: int, method: int, m2_diff_to: str):
@@ -104,18 +120,19 @@ def _est_cols(prefix: str, e: Estimate) -> dict:
     return {prefix: e.mean, f"{prefix}_se": e.se, f"{prefix}_lo": e.lo, f"{prefix}_hi": e.hi}
 
 
+def _action_list(rules: pedro.Rules) -> list[tuple[int, int]]:
+    """(trump, bid) for every bid of every trump, then (-1, 0) for the pass."""
+    return [(t, b) for t in range(4) for b in range(rules.min_bid, 15)] + [(-1, 0)]
+
+
 def _alternatives(samples: _Samples, rules: pedro.Rules):
-    """Per-deal net score of every alternative under the rules' method: each (trump, bid), then
-    the pass last; with their labels (action, trump, bid)."""
-    bpts, opts, pown, popp = samples.arrays()
+    """Per-deal net score of every action under the rules' method, with labels."""
     values, labels = [], []
-    for t in range(4):
-        for bid in range(rules.min_bid, 15):
-            own, opp = settle(bpts[t], opts[t], bid, rules.scoring, rules.m2_diff_to)
-            values.append(own - opp)
-            labels.append((f"bid {bid} naming {SUIT_NAMES[t]}", SUIT_NAMES[t], bid))
-    values.append(pown[rules.scoring - 1] - popp[rules.scoring - 1])
-    labels.append(("pass", "", 0))
+    for k, (t, bid) in enumerate(_action_list(rules)):
+        own, opp = samples.action(rules.scoring, k)
+        values.append(own - opp)
+        labels.append((f"bid {bid} naming {SUIT_NAMES[t]}", SUIT_NAMES[t], bid) if t >= 0
+                      else ("pass", "", 0))
     return values, labels
 
 
@@ -135,11 +152,11 @@ def _leading_half_width(samples: _Samples, rules: pedro.Rules) -> float:
 
 
 def _tables(samples: _Samples, rules: pedro.Rules, seed: int):
-    bpts, opts, pown, popp = samples.arrays()
-    n = len(bpts[0])
+    actions_list = _action_list(rules)
+    n = len(_cat(samples.maker_b[0]))
     points_rows, dist_rows, bid_rows = [], [], []
     for t in range(4):
-        b, o = bpts[t], opts[t]
+        b, o = samples.maker_points(t)
         e = mean_ci(b)
         points_rows.append({"trump": SUIT_NAMES[t], "n": n, **_est_cols("points", e)})
         counts = np.bincount(b, minlength=15)[:15]
@@ -148,15 +165,20 @@ def _tables(samples: _Samples, rules: pedro.Rules, seed: int):
             made = wilson(int((b >= bid).sum()), n)
             row = {"trump": SUIT_NAMES[t], "bid": bid, "n": n, "p_make": made.p,
                    "p_make_lo": made.lo, "p_make_hi": made.hi}
+            k = actions_list.index((t, bid))
             for m in (1, 2):
-                own, opp = settle(b, o, bid, m, rules.m2_diff_to)
+                own, opp = samples.action(m, k)
                 row.update(_est_cols(f"ev{m}_net", mean_ci(own - opp)))
                 row.update(_est_cols(f"ev{m}_own", mean_ci(own)))
+                own, opp = settle(b, o, bid, m, rules.m2_diff_to)
+                row.update(_est_cols(f"sole_ev{m}_net", mean_ci(own - opp)))
+                row.update(_est_cols(f"sole_ev{m}_own", mean_ci(own)))
             bid_rows.append(row)
     pass_row = {"n": n}
     for m in (1, 2):
-        pass_row.update(_est_cols(f"ev{m}_net", mean_ci(pown[m - 1] - popp[m - 1])))
-        pass_row.update(_est_cols(f"ev{m}_own", mean_ci(pown[m - 1])))
+        own, opp = samples.action(m, len(actions_list) - 1)
+        pass_row.update(_est_cols(f"ev{m}_net", mean_ci(own - opp)))
+        pass_row.update(_est_cols(f"ev{m}_own", mean_ci(own)))
     # The question players ask: how high may I go? The highest bid whose EV (net,
     # under the rules' method) still beats passing, per trump; 0 when none does.
     bids_df = pd.DataFrame(bid_rows)
@@ -181,22 +203,33 @@ def _tables(samples: _Samples, rules: pedro.Rules, seed: int):
             pd.DataFrame([pass_row]), actions.reset_index(drop=True))
 
 
+def _side_scores(rec: np.ndarray, offset: int):
+    """Per-deal (own, opponents') settlement, methods 1 and 2, of the side of the seat
+    ``offset`` places after the dealer."""
+    team = ((rec[:, engine.R_DEALER].astype(np.int64) + offset) % 4) & 1
+    out = []
+    for col in (engine.R_S1, engine.R_S2):
+        t0, t1 = rec[:, col], rec[:, col + 1]
+        out.append((np.where(team == 0, t0, t1), np.where(team == 0, t1, t0)))
+    return out
+
+
 def _simulate_batch(samples: _Samples, rules, hand_mask, offset, known, pols, seed, first, n):
+    def run(**kw):
+        sc = pedro.Scenario(hand=hand_mask, seat=offset, known=known, **kw)
+        return pedro.run_batch(rules, first, n, seed, pols, scenario=sc)[0]
+
     for t in range(4):
-        sc = pedro.Scenario(hand=hand_mask, seat=offset, force="maker", trump=t, known=known)
-        rec, hands = pedro.run_batch(rules, first, n, seed, pols, scenario=sc)
-        df = pedro.records_frame(rec, hands, first)
-        samples.bid_pts[t].append(df["bid_points"].to_numpy())
-        samples.opp_pts[t].append(df["opp_points"].to_numpy())
-    sc = pedro.Scenario(hand=hand_mask, seat=offset, force="pass", known=known)
-    rec, hands = pedro.run_batch(rules, first, n, seed, pols, scenario=sc)
-    df = pedro.records_frame(rec, hands, first)
-    team = ((df["dealer"].to_numpy() + offset) % 4) & 1
-    for m in (1, 2):
-        t0 = df[f"score{m}_team0"].to_numpy()
-        t1 = df[f"score{m}_team1"].to_numpy()
-        samples.pass_own[m - 1].append(np.where(team == 0, t0, t1))
-        samples.pass_opp[m - 1].append(np.where(team == 0, t1, t0))
+        rec = run(force="maker", trump=t)
+        mt = (rec[:, engine.R_DEALER].astype(np.int64) + offset) & 1  # the seat's team
+        p0, p1 = rec[:, engine.R_PTS], rec[:, engine.R_PTS + 1]
+        samples.maker_b[t].append(np.where(mt == 0, p0, p1))
+        samples.maker_o[t].append(np.where(mt == 0, p1, p0))
+    for k, (t, bid) in enumerate(_action_list(rules)):
+        rec = run(force="bid", trump=t, bid=bid) if t >= 0 else run(force="pass")
+        for m, (own, opp) in enumerate(_side_scores(rec, offset)):
+            samples.own[m][k].append(own)
+            samples.opp[m][k].append(opp)
 
 
 def parse_known(known: dict[str, str], hand_offset: int) -> tuple[tuple[int, int], ...]:
@@ -248,7 +281,7 @@ def evaluate_hand(game: str | pedro.Rules, hand: str, seat: str = "eldest",
     offset = pedro.SEAT_OFFSETS[seat]
     known_cards = parse_known(known or {}, offset)
     pedro.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
-    samples = _Samples()
+    samples = _Samples(len(_action_list(rules)))
     adaptive = target_ci is not None or time_budget is not None
     limit = max_deals if adaptive else deals
     start, done, stopped_by = time.perf_counter(), 0, "deals"

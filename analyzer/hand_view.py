@@ -25,8 +25,9 @@ METHOD_NAMES = {1: "set-back", 2: "difference"}
 STOPPED = {"deals": "fixed count (--deals)", "target-ci": "target CI reached (--target-ci)",
            "time-budget": "time budget spent (--time-budget)",
            "max-deals": "deal limit reached (--max-deals)"}
-MODEL_NOTE = ("EV(bid b) assumes the seat wins the auction at b and names the trump, nobody "
-              "else bidding; EV(pass) lets the other three bid by their policies "
+MODEL_NOTE = ("EV(bid b): the seat bids b in its turn (passing if b is no longer legal), the "
+              "others bid by their policies and may outbid it, and it names the trump if it "
+              "wins; EV(pass): the seat passes. P(points >= b) is for the seat as sole bidder "
               "(analyzer/evaluate.py).")
 
 

@@ -145,7 +145,7 @@ def ev_by_bid(bids: pd.DataFrame, pass_ev: pd.DataFrame | None = None, method: i
     first, last = int(bids["bid"].min()), int(bids["bid"].max())
     ax.set_xticks(range(first, last + 1))
     ax.set_xlim(first - 0.3, last + 0.3)
-    ax.set_xlabel("bid b (the seat wins the auction at b and names trump)")
+    ax.set_xlabel("bid b (bid in turn; the others may outbid; names trump if it wins)")
     side = "own − opponents' score" if net else "own score"
     ax.set_ylabel(f"EV per deal, method {method} ({side})")
     ax.set_title(title or f"EV by bid, method {method}, {side}")

@@ -93,7 +93,7 @@ def test_pass_alternatives_recommendation_and_model_note(text_run):
     assert any(" pass " in line for line in best[3:])
     assert all(line.rstrip().endswith("5000") for line in best[3:])
     assert re.search(r"^recommended: (pass|bid \d+ naming \w+)", text_run, re.M)
-    assert "assumes the seat wins the auction at b" in text_run
+    assert "the seat bids b in its turn" in text_run
 
 
 def test_identical_seeds_give_identical_stdout(text_run):

@@ -24,8 +24,8 @@ SEED = 11
 
 
 def batch(k: int, force: str, trump: int = 0, n: int = 4000, seed: int = SEED, first: int = 0,
-          rules=RULES):
-    sc = pedro.Scenario(hand=MASK, seat=k, force=force, trump=trump)
+          rules=RULES, bid: int = 0):
+    sc = pedro.Scenario(hand=MASK, seat=k, force=force, trump=trump, bid=bid)
     rec, hands = pedro.run_batch(rules, first, n, seed, POLS, scenario=sc)
     return pedro.records_frame(rec, hands, first), hands
 
@@ -175,7 +175,7 @@ def test_points_and_p_make_match_the_deals(exact):
 
 
 @pytest.mark.parametrize("bid", [1, 7, 10, 14])
-def test_ev_by_method_net_and_own_match_the_deals(exact, bid):
+def test_sole_bidder_ev_matches_the_deals(exact, bid):
     ev, _, per_trump, _ = exact
     for t, df in enumerate(per_trump):
         B = df["bid_points"].to_numpy().astype(np.int64)
@@ -183,11 +183,31 @@ def test_ev_by_method_net_and_own_match_the_deals(exact, bid):
         row = bid_row(ev, SUIT_NAMES[t], bid)
         for m in (1, 2):
             own, opp = naive_settle(B, O, bid, m)
+            assert close(row[f"sole_ev{m}_own"], own.mean()), (t, m)
+            assert close(row[f"sole_ev{m}_net"], (own - opp).mean()), (t, m)
+            se = (own - opp).std(ddof=1) / math.sqrt(len(own))
+            assert close(row[f"sole_ev{m}_net_se"], se)
+            assert row[f"sole_ev{m}_net_lo"] < row[f"sole_ev{m}_net"] < row[f"sole_ev{m}_net_hi"]
+
+
+@pytest.mark.parametrize("bid", [1, 7, 14])
+def test_auction_ev_is_the_settlement_when_the_seat_bids_in_turn(exact, bid):
+    ev, k, _, _ = exact
+    for t in range(4):
+        df, _ = batch(k, "bid", trump=t, n=N_EXACT, bid=bid)
+        seat = fixed_seat(df, k)
+        team = seat & 1
+        bids = df[[f"bid_seat{s}" for s in range(4)]].to_numpy()[np.arange(len(df)), seat]
+        assert set(np.unique(bids)) <= {0, bid}  # it bids b, or passes when b is too low
+        won = df["maker"].to_numpy() == seat
+        assert (df["trump"].to_numpy()[won] == t).all()
+        row = bid_row(ev, SUIT_NAMES[t], bid)
+        for m in (1, 2):
+            t0 = df[f"score{m}_team0"].to_numpy().astype(np.int64)
+            t1 = df[f"score{m}_team1"].to_numpy().astype(np.int64)
+            own, opp = np.where(team == 0, t0, t1), np.where(team == 0, t1, t0)
             assert close(row[f"ev{m}_own"], own.mean()), (t, m)
             assert close(row[f"ev{m}_net"], (own - opp).mean()), (t, m)
-            se = (own - opp).std(ddof=1) / math.sqrt(len(own))
-            assert close(row[f"ev{m}_net_se"], se)
-            assert row[f"ev{m}_net_lo"] < row[f"ev{m}_net"] < row[f"ev{m}_net_hi"]
 
 
 def test_ev_pass_matches_the_settlement_of_the_seats_team(exact):

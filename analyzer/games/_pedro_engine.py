@@ -110,9 +110,10 @@ def _owner(b, won0, won1, held0, held1, dead0, dead1, maker, rule, to_holder):
 # ---- scenario vector (uint64): known cards and a forced auction ---------------------------
 # SC_SEAT: 1 + the scenario seat's offset from the dealer (0 = none); SC_KNOWN + k: the cards
 # known to be held by the seat k places after the dealer (the scenario seat's full hand).
-SC_SEAT, SC_FORCE, SC_TRUMP, SC_KNOWN = 0, 1, 2, 3
-NSC = 7
-FORCE_NONE, FORCE_MAKER, FORCE_PASS = 0, 1, 2
+# SC_BID: the bid of FORCE_BID.
+SC_SEAT, SC_FORCE, SC_TRUMP, SC_KNOWN, SC_BID = 0, 1, 2, 3, 7
+NSC = 8
+FORCE_NONE, FORCE_MAKER, FORCE_PASS, FORCE_BID = 0, 1, 2, 3
 
 
 @njit(cache=True)
@@ -155,7 +156,8 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
 
     ``sc`` is the scenario (see SC_*): optionally some cards' holders are known
     (typically one seat's whole hand) and the rest dealt at random, and one
-    seat is made the trump maker with a given trump, or made to pass. Scratch
+    seat is made the trump maker with a given trump, made to pass, or made to
+    bid a given amount in its turn (naming the given trump if it wins). Scratch
     arrays (deck, hands, prng, drng) belong to the caller so that a chunk
     allocates them once. ``rec`` receives the
     record and ``dealt`` the four dealt hands (shared layout); ``li``/``lu`` the
@@ -193,6 +195,11 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
             seat = (eldest + k) % 4
             if force == FORCE_MAKER or (force == FORCE_PASS and seat == fixed_seat):
                 b = 0
+            elif force == FORCE_BID and seat == fixed_seat:
+                # the seat bids the given amount if it is still legal, else it must pass
+                b = np.int64(sc[SC_BID])
+                if b <= max(high, min_bid - 1) or b > 14:
+                    b = 0
             else:
                 b = choose_bid(pols[seat], hands[seat], seat, dealer, high, bidder, min_bid,
                                prng)
@@ -211,7 +218,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
         if force == FORCE_MAKER:  # the fixed seat names the given trump, no contract
             bidder, bid = fixed_seat, 0
         maker = bidder if bidder >= 0 else dealer
-        if force == FORCE_MAKER:
+        if force == FORCE_MAKER or (force == FORCE_BID and maker == fixed_seat):
             trump = np.int64(sc[SC_TRUMP])
         else:
             trump = choose_trump(pols[maker], hands[maker], maker == dealer, prng)

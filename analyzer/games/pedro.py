@@ -77,8 +77,10 @@ class Scenario:
     Seats count clockwise from the dealer (0 dealer, 1 eldest, 2 second, 3
     third) because the deal rotates with the deal index. ``hand`` is the 9
     cards of ``seat``; ``known`` maps other seats to cards they are known to
-    hold. ``force`` is ``"maker"`` (``seat`` names ``trump``; nobody bids) or
-    ``"pass"`` (``seat`` passes, the others bid by their policies).
+    hold. ``force`` is ``"maker"`` (``seat`` names ``trump``; nobody bids),
+    ``"pass"`` (``seat`` passes, the others bid by their policies) or ``"bid"``
+    (``seat`` bids ``bid`` in its turn when that is legal, else passes; the
+    others bid by their policies; if it wins it names ``trump``).
     """
 
     hand: int = 0  # shared-layout mask of the scenario seat's 9 cards; 0 = nothing fixed
@@ -86,6 +88,7 @@ class Scenario:
     force: str = "none"
     trump: int = 0
     known: tuple[tuple[int, int], ...] = ()  # (seat offset, mask) pairs for other seats
+    bid: int = 0  # the bid of force="bid"
 
     def vector(self) -> np.ndarray:
         by_seat = [0, 0, 0, 0]
@@ -106,9 +109,9 @@ class Scenario:
                 raise ScenarioError(f"{' '.join(format_card(c) for c in cards_of(total & mask))}"
                                     " given to two seats")
             total |= mask
-        force = ("none", "maker", "pass").index(self.force)
+        force = ("none", "maker", "pass", "bid").index(self.force)
         seat = self.seat + 1 if self.hand or self.force != "none" else 0
-        return np.array([seat, force, self.trump, *by_seat], dtype=np.uint64)
+        return np.array([seat, force, self.trump, *by_seat, self.bid], dtype=np.uint64)
 
 
 NO_SCENARIO = Scenario()
