@@ -35,7 +35,7 @@ import pandas as pd
 
 from .evaluate import settle
 from .games import pedro
-from .stats import Z95
+from .stats import Z95, wilson
 
 # Ranks in a suit lane of the shared layout (rank 2 at bit 0).
 _RANK_BIT = {"two": 0, "right": 3, "ten": 8, "jack": 9, "queen": 10, "king": 11, "ace": 12}
@@ -97,70 +97,122 @@ def _label(row: pd.Series, by: tuple[str, ...]) -> str:
     return ", ".join(parts)
 
 
-def chart_from_deals(df: pd.DataFrame, rules: pedro.Rules, by=DEFAULT_BY) -> BidChart:
-    """Build the chart from a simulation frame (pedro.simulate output)."""
+def _check_features(by) -> tuple[str, ...]:
     by = tuple(by)
     bad = [f for f in by if f not in FEATURES]
     if bad or not by:
         raise ChartError(f"bad --by feature(s) {', '.join(bad) or '(none)'}; "
                          f"features: {', '.join(FEATURES)}")
-    feats = hand_features(df)[list(by)]
-    b_pts = df["bid_points"].to_numpy().astype(np.int64)
-    o_pts = df["opp_points"].to_numpy().astype(np.int64)
-    rows, class_rows = [], []
-    for key, idx in feats.groupby(list(by), observed=True).indices.items():
-        key = key if isinstance(key, tuple) else (key,)
-        cls = dict(zip(by, key, strict=True))
-        b, o = b_pts[idx], o_pts[idx]
-        n = len(idx)
-        pts_mean, pts_se = b.mean(), b.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
-        ceiling, ceiling_hw = 0, np.inf
-        for bid in range(rules.min_bid, 15):
-            own, opp = settle(b, o, bid, rules.scoring, rules.m2_diff_to)
-            v = own - opp
-            ev = v.mean()
-            se = v.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
-            k = int((b >= bid).sum())
-            p = k / n
-            # Wilson interval for P(make)
-            z2 = Z95 * Z95
-            centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-            half = Z95 * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-            rows.append({**cls, "bid": bid, "n": n, "p_make": p,
-                         "p_make_lo": max(0.0, centre - half), "p_make_hi": min(1.0, centre + half),
-                         "ev": ev, "ev_se": se, "ev_lo": ev - Z95 * se, "ev_hi": ev + Z95 * se})
-            if bid == rules.min_bid or ev > 0:  # the interval that decides the ceiling
-                ceiling_hw = Z95 * se
-            if ev > 0:
-                ceiling = bid
-        rare = n < RARE_MIN_N or not (ceiling_hw <= RARE_HALF_WIDTH)
-        class_rows.append({**cls, "label": _label(pd.Series(cls), by), "n": n,
-                           "points": pts_mean, "points_lo": pts_mean - Z95 * pts_se,
-                           "points_hi": pts_mean + Z95 * pts_se, "bid_ceiling": ceiling,
-                           "rare": rare})
-    table = pd.DataFrame(rows)
-    classes = pd.DataFrame(class_rows).sort_values("points", kind="stable").reset_index(drop=True)
-    ceil = dict(zip(classes["label"], classes["bid_ceiling"], strict=True))
-    table["label"] = [_label(r, by) for _, r in table[list(by)].iterrows()]
-    table["optimal"] = table["bid"] == table["label"].map(ceil)
-    guide_rows = []
-    readable = classes[~classes["rare"]]
-    for bid in range(rules.min_bid, 15):
-        ok = readable[readable["bid_ceiling"] >= bid]
-        if len(ok):
-            weakest = ok.iloc[0]  # classes are sorted by mean points, weakest first
-            line = table[(table["label"] == weakest["label"]) & (table["bid"] == bid)].iloc[0]
-            guide_rows.append({"bid": bid, "minimum holding": weakest["label"],
-                               "n": int(weakest["n"]), "p_make": line["p_make"],
-                               "ev": line["ev"]})
-    provenance = {**df.attrs, "by": ",".join(by), "n": len(df),
-                  "method": rules.scoring}
-    return BidChart(table, classes, pd.DataFrame(guide_rows), by, provenance)
+    return by
+
+
+class ChartAccumulator:
+    """Per-class sums that a chart needs, added batch by batch so memory stays bounded.
+
+    For each class: n, the sum and sum of squares of the side's points, and per bid
+    the number of made contracts and the sum and sum of squares of the net score.
+    """
+
+    def __init__(self, rules: pedro.Rules, by=DEFAULT_BY):
+        self.rules, self.by = rules, _check_features(by)
+        self.bids = np.arange(rules.min_bid, 15)
+        self.sums: dict[tuple, np.ndarray] = {}  # class -> [n, Σb, Σb², made..., Σv..., Σv²...]
+        self.n_deals = 0
+        self.attrs: dict = {}
+
+    def add(self, df: pd.DataFrame) -> None:
+        self.n_deals += len(df)
+        self.attrs = dict(df.attrs)
+        feats = hand_features(df)[list(self.by)]
+        b_pts = df["bid_points"].to_numpy().astype(np.int64)
+        o_pts = df["opp_points"].to_numpy().astype(np.int64)
+        nb = len(self.bids)
+        for key, idx in feats.groupby(list(self.by), observed=True).indices.items():
+            key = key if isinstance(key, tuple) else (key,)
+            b, o = b_pts[idx], o_pts[idx]
+            row = np.zeros(3 + 3 * nb)
+            row[:3] = len(idx), b.sum(), (b * b).sum()
+            for j, bid in enumerate(self.bids):
+                own, opp = settle(b, o, int(bid), self.rules.scoring, self.rules.m2_diff_to)
+                v = own - opp
+                row[3 + j], row[3 + nb + j], row[3 + 2 * nb + j] = (b >= bid).sum(), v.sum(), \
+                    (v * v).sum()
+            self.sums[key] = self.sums.get(key, 0) + row
+
+    def chart(self) -> BidChart:
+        rules, by, nb = self.rules, self.by, len(self.bids)
+        rows, class_rows = [], []
+        for key, sums in self.sums.items():
+            cls = dict(zip(by, key, strict=True))
+            n = int(sums[0])
+            pts = _mean_se(sums[1], sums[2], n)
+            ceiling, ceiling_hw = 0, np.inf
+            for j, bid in enumerate(self.bids):
+                made = wilson(int(sums[3 + j]), n)
+                ev, se = _mean_se(sums[3 + nb + j], sums[3 + 2 * nb + j], n)
+                rows.append({**cls, "bid": int(bid), "n": n, "p_make": made.p,
+                             "p_make_lo": made.lo, "p_make_hi": made.hi, "ev": ev, "ev_se": se,
+                             "ev_lo": ev - Z95 * se, "ev_hi": ev + Z95 * se})
+                if bid == rules.min_bid or ev > 0:  # the interval that decides the ceiling
+                    ceiling_hw = Z95 * se
+                if ev > 0:
+                    ceiling = int(bid)
+            rare = n < RARE_MIN_N or not (ceiling_hw <= RARE_HALF_WIDTH)
+            class_rows.append({**cls, "label": _label(pd.Series(cls), by), "n": n,
+                               "points": pts[0], "points_lo": pts[0] - Z95 * pts[1],
+                               "points_hi": pts[0] + Z95 * pts[1], "bid_ceiling": ceiling,
+                               "rare": rare})
+        table = pd.DataFrame(rows).sort_values([*by, "bid"], kind="stable").reset_index(drop=True)
+        classes = (pd.DataFrame(class_rows).sort_values(["points", "label"], kind="stable")
+                   .reset_index(drop=True))
+        ceil = dict(zip(classes["label"], classes["bid_ceiling"], strict=True))
+        table["label"] = [_label(r, by) for _, r in table[list(by)].iterrows()]
+        table["optimal"] = table["bid"] == table["label"].map(ceil)
+        guide_rows = []
+        readable = classes[~classes["rare"]]
+        for bid in self.bids:
+            ok = readable[readable["bid_ceiling"] >= bid]
+            if len(ok):
+                weakest = ok.iloc[0]  # classes are sorted by mean points, weakest first
+                line = table[(table["label"] == weakest["label"]) & (table["bid"] == bid)].iloc[0]
+                guide_rows.append({"bid": int(bid), "minimum holding": weakest["label"],
+                                   "n": int(weakest["n"]), "p_make": line["p_make"],
+                                   "ev": line["ev"]})
+        provenance = {**self.attrs, "by": ",".join(by), "n": self.n_deals,
+                      "method": rules.scoring}
+        return BidChart(table, classes, pd.DataFrame(guide_rows), by, provenance)
+
+
+def _mean_se(total: float, total_sq: float, n: int) -> tuple[float, float]:
+    """Mean and standard error from a sum and a sum of squares (small integers: exact enough)."""
+    mean = total / n
+    if n < 2:
+        return mean, float("nan")
+    var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
+    return mean, float(np.sqrt(var / n))
+
+
+def chart_from_deals(df: pd.DataFrame, rules: pedro.Rules, by=DEFAULT_BY) -> BidChart:
+    """Build the chart from one simulation frame (pedro.simulate output)."""
+    acc = ChartAccumulator(rules, by)
+    acc.add(df)
+    return acc.chart()
 
 
 def bid_chart(game: str | pedro.Rules, deals: int = 2_000_000, seed: int = 1,
-              policy: str = "heuristic", by=DEFAULT_BY, progress=None) -> BidChart:
-    """Simulate ``deals`` deals and chart them by the features in ``by``."""
+              policy: str = "heuristic", by=DEFAULT_BY, progress=None,
+              batch: int = 250_000) -> BidChart:
+    """Simulate ``deals`` deals in batches and chart them by the features in ``by``.
+
+    Only per-class sums are kept between batches, so memory does not grow with
+    ``deals``; the deals, and so the chart, do not depend on ``batch``.
+    """
     rules = game if isinstance(game, pedro.Rules) else pedro.parse_rules(game)
-    df = pedro.simulate(rules, deals, seed=seed, policies=policy, progress=progress)
-    return chart_from_deals(df, rules, by)
+    acc = ChartAccumulator(rules, by)
+    for first in range(0, deals, batch):
+        n = min(batch, deals - first)
+        acc.add(pedro.simulate(rules, n, seed=seed, policies=policy, first=first))
+        if progress:
+            progress(n)
+    acc.attrs.update(first=0)
+    return acc.chart()

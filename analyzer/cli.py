@@ -474,18 +474,15 @@ def bid_chart_cmd(game, deals, seed, policy, rule_pairs, by, out_dir, progress) 
       bidlab bid-chart cinch --by trumps,counters,seat --out-dir reports/cinch-chart
       bidlab bid-chart "pedro(low_to=holder)" --policy heuristic --by trumps,two,pedros
     """
-    from .bidchart import chart_from_deals
+    from .bidchart import bid_chart
 
     rules = resolve_rules(game, rule_pairs)
     show = sys.stderr.isatty() if progress is None else progress
     if show:
         with click.progressbar(length=deals, label="simulating", file=sys.stderr) as bar:
-            df = pedro.simulate(rules, deals, seed, policy, batch=max(20_000, deals // 100),
-                                progress=bar.update)
+            chart = bid_chart(rules, deals, seed, policy, by, progress=bar.update)
     else:
-        df = pedro.simulate(rules, deals, seed, policy)
-    chart = chart_from_deals(df, rules, by)
-    del df
+        chart = bid_chart(rules, deals, seed, policy, by)
     click.echo(render_bid_chart(chart))
     if out_dir is not None:
         write_bid_chart(chart, Path(out_dir))
