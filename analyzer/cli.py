@@ -115,34 +115,47 @@ class PolicyType(click.ParamType):
             self.fail(str(e), param, ctx)
 
 
-class OutPathType(click.ParamType):
-    """A table to write (.parquet or .csv) in an existing, writable directory."""
+class _WritablePathType(click.ParamType):
+    """A file to write in an existing, writable directory, checked before any work."""
 
     name = "path"
 
+    def check(self, value):  # returns the Path; raises a format error or OSError
+        raise NotImplementedError
+
+    format_errors: tuple[type[Exception], ...] = ()
+
     def convert(self, value, param, ctx):
         try:
-            return io.check_writable(value)
-        except io.TableFormatError as e:
+            return self.check(value)
+        except self.format_errors as e:
             self.fail(str(e), param, ctx)
         except OSError as e:
             self.fail(f"cannot write {value!r}: {e.strerror} ({e.filename})", param, ctx)
 
 
-class PlotPathType(click.ParamType):
-    """A chart to write (.png, .svg or .pdf) in an existing, writable directory."""
+class OutPathType(_WritablePathType):
+    """A table to write: .parquet or .csv."""
 
-    name = "path"
+    format_errors = (io.TableFormatError,)
 
-    def convert(self, value, param, ctx):
+    def check(self, value):
+        return io.check_writable(value)
+
+
+class PlotPathType(_WritablePathType):
+    """A chart to write: .png, .svg or .pdf."""
+
+    @property
+    def format_errors(self):
         from . import plotting  # matplotlib loads only when a chart is asked for
 
-        try:
-            return plotting.check_figure_path(value)
-        except plotting.FigureFormatError as e:
-            self.fail(str(e), param, ctx)
-        except OSError as e:
-            self.fail(f"cannot write {value!r}: {e.strerror} ({e.filename})", param, ctx)
+        return (plotting.FigureFormatError,)
+
+    def check(self, value):
+        from . import plotting
+
+        return plotting.check_figure_path(value)
 
 
 GAME = GameType()

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
+from cli_helpers import assert_bad_input, run
 
 from analyzer import io
-from analyzer.cli import main
 from analyzer.games import pedro
 from analyzer.variants import describe_allowed, flag_fields
 
@@ -19,22 +18,6 @@ ROOT = Path(__file__).resolve().parents[1]
 N = 2000
 
 
-def run(*args: str):
-    try:  # click < 8.2 mixes stderr into output unless told not to
-        runner = CliRunner(mix_stderr=False)
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(main, list(args), prog_name="bidlab")
-
-
-def assert_bad_input(result, *expected: str):
-    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("bidlab: error:"), lines[0]
-    assert "Traceback" not in result.stderr + result.stdout
-    for text in expected:
-        assert text in lines[0]
 
 
 # ---- commands ------------------------------------------------------------------------------

@@ -6,11 +6,10 @@ import re
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
+from cli_helpers import assert_bad_input, run
 
 from analyzer import plotting
 from analyzer.cards import SUIT_NAMES
-from analyzer.cli import main
 from analyzer.evaluate import evaluate_hand
 
 HAND = "AS KS 5S 5C 2S 9H 3D JC 7H"
@@ -18,22 +17,6 @@ BASE = ["hand", "pedro", HAND, "--seat", "eldest", "--deals", "5000"]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def run(*args: str):
-    try:  # click < 8.2 mixes stderr into output unless told not to
-        runner = CliRunner(mix_stderr=False)
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(main, list(args), prog_name="bidlab")
-
-
-def assert_bad_input(result, *expected: str):
-    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("bidlab: error:"), lines[0]
-    assert "Traceback" not in result.stderr + result.stdout
-    for text in expected:
-        assert text in lines[0], lines[0]
 
 
 @pytest.fixture(scope="module")
