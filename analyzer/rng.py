@@ -70,26 +70,27 @@ def uniform_int(state, n):
             return np.int64(m >> np.uint64(32))
 
 
-@njit(types.void(types.uint64[:], types.int64[:]), cache=True)
-def shuffle(state, a):
-    """Forward Fisher-Yates shuffle of ``a`` in place, exactly uniform.
+@njit(types.void(types.uint64[:], types.int64[:], types.int64, types.int64), cache=True)
+def shuffle_range(state, a, lo, hi):
+    """Forward Fisher-Yates shuffle of ``a[lo:hi]`` in place, exactly uniform.
 
-    Step i swaps a[i] with a[i + j], j uniform in [0, n - i). Each 64-bit output
+    Step i swaps a[i] with a[i + j], j uniform in [0, hi - i). Each 64-bit output
     feeds four steps with 16-bit Lemire draws; a draw in the (at most n/65536)
     biased zone takes a fresh 64-bit output instead, so the permutation is
     exactly uniform while costing about a quarter of a hash per card. Positions
-    are final in order, so a[:k] is settled after k steps.
+    are final in order, so a[lo:lo + k] is settled after k steps. Taking bounds
+    rather than a slice keeps array views (and their reference counts) off the
+    per-deal path.
     """
-    n_all = a.shape[0]
     ctr = state[0]
-    i = 0
-    while i < n_all - 1:
+    i = lo
+    while i < hi - 1:
         ctr += GOLDEN
         r = mix64(ctr)
         for q in range(4):
-            if i >= n_all - 1:
+            if i >= hi - 1:
                 break
-            n = np.uint64(n_all - i)
+            n = np.uint64(hi - i)
             m = ((r >> np.uint64(16 * q)) & _MASK16) * n
             if (m & _MASK16) < n:  # maybe in the biased zone: reject below the threshold
                 threshold = (np.uint64(65536) - n) % n
@@ -102,3 +103,9 @@ def shuffle(state, a):
             a[j] = tmp
             i += 1
     state[0] = ctr
+
+
+@njit(types.void(types.uint64[:], types.int64[:]), cache=True)
+def shuffle(state, a):
+    """Shuffle all of ``a`` (see shuffle_range)."""
+    shuffle_range(state, a, 0, a.shape[0])

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit, prange, types
 
 from ..bits import ZERO, bit, lsb, msb, popcount
-from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle, stream_key
+from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key
 from ._pedro_core import (
     N_ACE,
     N_JACK,
@@ -132,7 +132,7 @@ def _deal_known(sc, dealer, drng, deck):
         if not (known >> np.uint64(c)) & np.uint64(1):
             deck[n_rest] = c
             n_rest += 1
-    shuffle(drng, deck[52:n_rest])
+    shuffle_range(drng, deck, 52, n_rest)
     src = 52
     for s in range(4):
         m = sc[SC_KNOWN + (s - dealer) % 4]
@@ -182,7 +182,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
         else:
             for k in range(52):
                 deck[k] = CARDS_52[k]
-            shuffle(drng, deck[:52])
+            shuffle_range(drng, deck, 0, 52)
         for s in range(4):
             h = ZERO
             for k in range(9 * s, 9 * s + 9):
