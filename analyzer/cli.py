@@ -303,6 +303,54 @@ def simulate(game, deals, seed, policy, rule_pairs, first, out, progress) -> Non
 
 @main.command()
 @game_argument
+@click.option("--games", "n_games", type=click.IntRange(min=1), default=10_000,
+              show_default=True, help="Number of whole games to the target.")
+@seed_option
+@policy_option
+@rule_option
+@click.option("--out", type=OUT_PATH, default=None,
+              help="Write one row per game to this .parquet or .csv file (atomically).")
+def match(game, n_games, seed, policy, rule_pairs, out) -> None:
+    """Play whole games to the target (rule flag target, default 51); who wins, how fast.
+
+    Each game starts with dealer g % 4 and passes the deal to the left; scores
+    settle by the rules' method; a game ends when one side reaches the target
+    (both: the bidding side, or the no_contract_tie rule). With per-seat
+    policies, team 0 is seats 0 and 2.
+
+    \b
+    Examples:
+      bidlab match pedro --games 20000
+      bidlab match cinch --policy heuristic,random,heuristic,random
+      bidlab match "pedro(target=62)" --rule no_contract_tie=play_on --out games.parquet
+    """
+    from .stats import mean_ci, wilson
+
+    rules = resolve_rules(game, rule_pairs)
+    df = pedro.simulate_games(rules, n_games, seed, policy)
+    decided = df[df["winner"] >= 0]
+    rows = []
+    for label, k, n in (
+        ("team 0 (seats 0, 2) wins", int((decided["winner"] == 0).sum()), len(decided)),
+        ("first dealer's team wins",
+         int((decided["winner"] == decided["first_dealer"] % 2).sum()), len(decided)),
+        ("undecided after 60 deals", int((df["winner"] < 0).sum()), len(df)),
+    ):
+        p = wilson(k, n) if n else None
+        rows.append([label, n, k, f"{100 * p.p:.2f}%" if p else "-",
+                     f"[{100 * p.lo:.2f}%, {100 * p.hi:.2f}%]" if p else "-"])
+    length = mean_ci(df["deals"])
+    click.echo(f"{df.attrs['rules']}: {n_games:,} games to {rules.target} (seed {seed}), "
+               f"policy {df.attrs['policy']}\n")
+    click.echo(render_table(["", "n", "k", "rate", "95% CI"], rows, align="lrrrl"))
+    click.echo(f"\ndeals per game: {length}")
+    if out is not None:
+        io.write_table(df, out, dict(df.attrs))
+        click.echo(f"wrote {out} ({len(df)} games)", err=True)
+
+
+@main.command()
+@game_argument
 @seed_option
 @click.option("--index", type=INDEX, default=0, show_default=True, help="Deal index.")
 @policy_option

@@ -38,3 +38,18 @@ def test_bad_feature_is_one_line_exit_2(tmp_path):
     assert r.exit_code == 2
     assert "features:" in r.output and "Traceback" not in r.output
     assert not (tmp_path / "x").exists()
+
+
+def test_match_prints_win_rates_and_writes_games(tmp_path):
+    out = tmp_path / "games.parquet"
+    r = run("match", "pedro", "--games", "2000", "--seed", "2", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert "team 0 (seats 0, 2) wins" in r.output and "deals per game" in r.output
+    df = pd.read_parquet(out)
+    assert len(df) == 2000 and set(df["winner"]) <= {-1, 0, 1}
+
+
+def test_match_bad_rule_is_exit_2(tmp_path):
+    r = run("match", "pedro", "--rule", "target=0", "--out", str(tmp_path / "g.parquet"))
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert not (tmp_path / "g.parquet").exists()

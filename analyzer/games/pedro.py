@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..cards import SUITS, cards_of, format_card
 from . import _pedro_engine as engine
+from . import _pedro_games as games_engine
 from ._pedro_policies import POLICY_NAMES
 from .pedro_rules import PRESET_NAMES, PRESETS, Rules, kernel_params, parse_rules
 
@@ -178,6 +179,27 @@ def simulate(rules: Rules, n_deals: int, seed: int = 0, policies: str | np.ndarr
     rec = np.concatenate(recs) if recs else np.empty((0, engine.NREC), np.int8)
     hnd = np.concatenate(hands) if hands else np.empty((0, 4), np.uint64)
     df = records_frame(rec, hnd, first)
+    df.attrs.update(game=rules.game, rules=str(rules), seed=int(seed),
+                    policy=policy_string(pols), first=int(first))
+    return df
+
+
+def simulate_games(rules: Rules, n_games: int, seed: int = 0,
+                   policies: str | np.ndarray = "heuristic", first: int = 0) -> pd.DataFrame:
+    """Whole games to ``rules.target``, one row per game (see _pedro_games for the deals used).
+
+    Columns: winner (team 0 or 1, -1 if not decided within MAX_DEALS deals), deals,
+    score0, score1 (final totals), first_dealer.
+    """
+    if n_games < 0 or first < 0:
+        raise ValueError(f"need n_games >= 0 and first >= 0; got {n_games}, {first}")
+    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
+    out = np.empty((n_games, len(games_engine.GAME_COLUMNS)), dtype=np.int64)
+    if n_games:
+        games_engine.games_kernel(seed, first, n_games, kernel_params(rules), pols,
+                                  NO_SCENARIO.vector(), out)
+    df = pd.DataFrame(out, columns=list(games_engine.GAME_COLUMNS))
+    df.insert(0, "game", np.arange(first, first + n_games, dtype=np.int64))
     df.attrs.update(game=rules.game, rules=str(rules), seed=int(seed),
                     policy=policy_string(pols), first=int(first))
     return df

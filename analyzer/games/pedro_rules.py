@@ -137,7 +137,8 @@ def one_flag_variants(int_values: tuple[int, ...] = (21, 100)) -> list[Rules]:
 
 P_MIN_BID, P_ALL_PASS, P_LOW_TO, P_HIGH_LOW, P_SCORING, P_M2_DIFF = range(6)
 P_TRUMP_FOLLOW, P_EXCESS, P_DISCARDED, P_STOCK_SHORT, P_KEEP_FREE, P_ROB_FACE = range(6, 12)
-N_PARAMS = 12
+P_TARGET, P_NO_CONTRACT_TIE = 12, 13
+N_PARAMS = 14
 
 
 def _index(rules: Rules, name: str) -> int:
@@ -160,4 +161,6 @@ def kernel_params(rules: Rules) -> np.ndarray:
     p[P_STOCK_SHORT] = _index(rules, "stock_short")
     p[P_KEEP_FREE] = _index(rules, "cinch_keep_nontrumps")
     p[P_ROB_FACE] = _index(rules, "rob_disclosure")
+    p[P_TARGET] = rules.target
+    p[P_NO_CONTRACT_TIE] = _index(rules, "no_contract_tie")
     return p

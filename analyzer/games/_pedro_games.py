@@ -1,0 +1,81 @@
+"""Whole Pedro/Cinch games to the target (RULES.md §1.10), one game per row, in parallel.
+
+Game ``g`` plays deal indices ``g * 64 + g % 4 + k`` for k = 0, 1, ...: the deal
+index fixes the dealer (index % 4), so the first dealer is ``g % 4`` and the deal
+passes to the left each hand, and every deal of every game is a reproducible
+deal of the seed. Scores are settled by the rules' method after each deal:
+
+* exactly one side at or past the target wins;
+* method 1, both sides there after a contract: the bidding side wins (it can
+  only get there by making its bid);
+* both there after a no-contract deal: ``higher_total_then_dealer`` gives it to
+  the higher total, the dealer's side on a tie; ``play_on`` plays another deal;
+* a game not decided within MAX_DEALS deals is recorded as unfinished (-1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, types
+
+from ._pedro_engine import NREC, R_BID, R_BIDDER, R_DEALER, R_S1, R_S2, play_deal
+from .pedro_rules import P_NO_CONTRACT_TIE, P_SCORING, P_TARGET
+
+MAX_DEALS = 60  # deals one game may use: its indices stay inside its own block of 64
+GAME_COLUMNS = ("winner", "deals", "score0", "score1", "first_dealer")
+
+
+@njit(cache=True)
+def game_winner(s0, s1, target, rec, tie_rule):
+    """Team that has won after this deal, or -1 to play on (RULES.md §1.10)."""
+    over0, over1 = s0 >= target, s1 >= target
+    if over0 != over1:
+        return 0 if over0 else 1
+    if not over0:
+        return -1
+    if rec[R_BID] > 0:  # both there after a contract: the bidding side wins
+        return rec[R_BIDDER] & 1
+    if tie_rule == 1:  # play_on
+        return -1
+    if s0 != s1:
+        return 0 if s0 > s1 else 1
+    return rec[R_DEALER] & 1
+
+
+_GAME_SIG = types.void(
+    types.int64, types.int64, types.int64, types.int64[:], types.int64[:], types.uint64[:],
+    types.int64[:, :],
+)
+
+
+@njit(_GAME_SIG, cache=True, parallel=True)
+def games_kernel(seed, first_game, n, rp, pols, sc, out):
+    """Games first_game .. first_game+n-1 into out[n, 5] (see GAME_COLUMNS)."""
+    target = rp[P_TARGET]
+    method = rp[P_SCORING]
+    tie_rule = rp[P_NO_CONTRACT_TIE]
+    for i in prange(n):
+        g = first_game + i
+        deck = np.empty(96, dtype=np.int64)
+        hands = np.empty(4, dtype=np.uint64)
+        prng = np.empty(1, dtype=np.uint64)
+        drng = np.empty(1, dtype=np.uint64)
+        rec = np.empty(NREC, dtype=np.int8)
+        dealt = np.empty(4, dtype=np.uint64)
+        li = np.empty(1, dtype=np.int16)
+        lu = np.empty(1, dtype=np.uint64)
+        base = g * 64 + g % 4
+        s0, s1, winner, k = 0, 0, -1, 0
+        while k < MAX_DEALS and winner < 0:
+            play_deal(seed, base + k, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li, lu,
+                      False)
+            col = R_S1 if method == 1 else R_S2
+            s0 += rec[col]
+            s1 += rec[col + 1]
+            winner = game_winner(s0, s1, target, rec, tie_rule)
+            k += 1
+        out[i, 0] = winner
+        out[i, 1] = k
+        out[i, 2] = s0
+        out[i, 3] = s1
+        out[i, 4] = g % 4
