@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 
-from ..bits import ZERO, bit, lsb, msb, popcount
+from ..bits import ONE, ZERO, bit, lsb, msb, popcount
 from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key
 from ._pedro_core import (
     N_ACE,
@@ -328,11 +328,14 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
             if h == ZERO:
                 continue
             legal = legal_moves(h, lead_lane, forbid)
-            unseen = TRUMPS & ~played & ~h & ~known_out
-            if seat == dealer:
-                unseen &= ~stock_left
-            c = choose_play(pols[seat], h, legal, lead_lane, best_seat, best, trick, pos,
-                            n_active, seat, unseen, low_to_winner, prng)
+            if legal & (legal - ONE) == ZERO:  # one legal card: nothing to decide
+                c = lsb(legal)
+            else:
+                unseen = TRUMPS & ~played & ~h & ~known_out
+                if seat == dealer:
+                    unseen &= ~stock_left
+                c = choose_play(pols[seat], h, legal, lead_lane, best_seat, best, trick, pos,
+                                n_active, seat, unseen, low_to_winner, prng)
             if lead_lane < 0:
                 lead_lane = c >> 4
             if strength(c, lead_lane) > best:
