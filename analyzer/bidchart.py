@@ -97,7 +97,8 @@ def _label(row: pd.Series, by: tuple[str, ...]) -> str:
     return ", ".join(parts)
 
 
-def _check_features(by) -> tuple[str, ...]:
+def check_features(by) -> tuple[str, ...]:
+    """The --by features as a tuple; ChartError names the known ones."""
     by = tuple(by)
     bad = [f for f in by if f not in FEATURES]
     if bad or not by:
@@ -114,7 +115,7 @@ class ChartAccumulator:
     """
 
     def __init__(self, rules: pedro.Rules, by=DEFAULT_BY):
-        self.rules, self.by = rules, _check_features(by)
+        self.rules, self.by = rules, check_features(by)
         self.bids = np.arange(rules.min_bid, 15)
         self.sums: dict[tuple, np.ndarray] = {}  # class -> [n, Σb, Σb², made..., Σv..., Σv²...]
         self.n_deals = 0

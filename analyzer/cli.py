@@ -182,6 +182,15 @@ seed_option = click.option("--seed", type=SEED, default=1, show_default=True,
                            help="Random seed (0 .. 2**63-1); deal i of a seed never changes.")
 
 
+def with_progress(show: bool | None, total: int, work):
+    """Run ``work(progress)``; progress is a bar's update on stderr (by default only when
+    stderr is a terminal), or None."""
+    if not (sys.stderr.isatty() if show is None else show):
+        return work(None)
+    with click.progressbar(length=total, label="simulating", file=sys.stderr) as bar:
+        return work(bar.update)
+
+
 def resolve_rules(game: pedro.Rules, pairs: tuple[tuple[str, str], ...]) -> pedro.Rules:
     """GAME with the --rule flags applied (RuleError if the combination is not allowed)."""
     return pedro.parse_rules(str(game), dict(pairs)) if pairs else game
@@ -287,14 +296,9 @@ def simulate(game, deals, seed, policy, rule_pairs, first, out, progress) -> Non
             f"--first + --deals must not pass the last deal index 2**63-1; got --first {first} "
             f"--deals {deals}"
         )
-    show = sys.stderr.isatty() if progress is None else progress
-    if show:
-        batch = min(1_000_000, max(20_000, -(-deals // 100)))
-        with click.progressbar(length=deals, label="simulating", file=sys.stderr) as bar:
-            df = pedro.simulate(rules, deals, seed, policy, first, batch=batch,
-                                progress=bar.update)
-    else:
-        df = pedro.simulate(rules, deals, seed, policy, first)
+    batch = min(1_000_000, max(20_000, -(-deals // 100)))
+    df = with_progress(progress, deals, lambda bar: pedro.simulate(
+        rules, deals, seed, policy, first, batch=batch, progress=bar))
     click.echo(summarize(df).to_text())
     if out is not None:
         io.write_table(df, out, dict(df.attrs))
@@ -491,16 +495,14 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
 
 
 def _features(ctx, param, value: str | None) -> tuple[str, ...]:
-    from .bidchart import DEFAULT_BY, FEATURES
+    from .bidchart import DEFAULT_BY, ChartError, check_features
 
     if value is None:
         return DEFAULT_BY
-    by = tuple(f.strip().lower() for f in value.split(",") if f.strip())
-    bad = [f for f in by if f not in FEATURES]
-    if bad or not by:
-        raise click.BadParameter(f"bad feature(s) {', '.join(bad) or '(none)'}; "
-                                 f"features: {', '.join(FEATURES)}")
-    return by
+    try:
+        return check_features(f.strip().lower() for f in value.split(",") if f.strip())
+    except ChartError as e:
+        raise click.BadParameter(str(e)) from None
 
 
 @main.command("bid-chart")
@@ -538,12 +540,8 @@ def bid_chart_cmd(game, deals, seed, policy, rule_pairs, by, out_dir, progress) 
     from .bidchart import bid_chart
 
     rules = resolve_rules(game, rule_pairs)
-    show = sys.stderr.isatty() if progress is None else progress
-    if show:
-        with click.progressbar(length=deals, label="simulating", file=sys.stderr) as bar:
-            chart = bid_chart(rules, deals, seed, policy, by, progress=bar.update)
-    else:
-        chart = bid_chart(rules, deals, seed, policy, by)
+    chart = with_progress(progress, deals,
+                          lambda bar: bid_chart(rules, deals, seed, policy, by, progress=bar))
     click.echo(render_bid_chart(chart))
     if out_dir is not None:
         write_bid_chart(chart, Path(out_dir))
