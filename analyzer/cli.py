@@ -212,6 +212,8 @@ def main() -> None:
       bidlab simulate pedro --deals 1000000 --seed 7 --out run.parquet
       bidlab deal pedro --seed 7 --index 42
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --seat eldest
+      bidlab bid-chart pedro --deals 2000000 --out-dir reports/pedro-chart
+      bidlab match cinch --games 20000
       bidlab cards "AS KS 10H TD 5C 2h"
       bidlab bench --deals 200000
     """
