@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
+import numpy as np
 
 from . import __version__, io
 from .cards import JOKER, RANKS, SUIT_NAMES, CardParseError, CardSet, parse_cards
@@ -214,6 +215,7 @@ def main() -> None:
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --seat eldest
       bidlab bid-chart pedro --deals 2000000 --out-dir reports/pedro-chart
       bidlab match cinch --games 20000
+      bidlab compare pedro "pedro(low_to=holder)"
       bidlab cards "AS KS 10H TD 5C 2h"
       bidlab bench --deals 200000
     """
@@ -305,6 +307,45 @@ def simulate(game, deals, seed, policy, rule_pairs, first, out, progress) -> Non
     if out is not None:
         io.write_table(df, out, dict(df.attrs))
         click.echo(f"wrote {out} ({len(df)} deals)", err=True)
+
+
+@main.command()
+@click.argument("variant_a", type=GAME, metavar="A")
+@click.argument("variant_b", type=GAME, metavar="B")
+@click.option("--deals", type=click.IntRange(min=2), default=1_000_000, show_default=True,
+              help="Deals played under both variants (the same deals).")
+@seed_option
+@policy_option
+def compare(variant_a, variant_b, deals, seed, policy) -> None:
+    """What a rule change does: variants A and B on identical deals, paired differences.
+
+    Deal i of the seed is the same deal under every variant, so each measure's
+    difference B − A is taken deal by deal, with a 95% interval far narrower
+    than two independent runs would give. Deals a redeal flag threw in under
+    either variant are left out of both.
+
+    \b
+    Examples:
+      bidlab compare pedro "pedro(low_to=holder)"
+      bidlab compare pedro cinch --deals 2000000
+      bidlab compare "pedro(min_bid=7)" "pedro(min_bid=7,all_pass=dealer_forced_min_bid)"
+    """
+    from .compare import compare_variants
+
+    c = compare_variants(variant_a, variant_b, deals, seed, policy)
+    p = c.provenance
+    click.echo(f"A = {p['a']}   B = {p['b']}   policy {p['policy']}, seed {p['seed']}, "
+               f"{p['shared_deals']:,} of {p['deals']:,} deals shared\n")
+
+    def fmt(v, hw):
+        return "-" if np.isnan(v) else f"{v:.3f} ± {hw:.3f}"
+
+    rows = [[r.measure, fmt(r.a, r.a_hw), fmt(r.b, r.b_hw),
+             "-" if np.isnan(r.b_minus_a) else f"{r.b_minus_a:+.4f}",
+             "-" if np.isnan(r.diff_lo) else f"[{r.diff_lo:+.4f}, {r.diff_hi:+.4f}]",
+             r.n_paired] for r in c.table.itertuples()]
+    click.echo(render_table(["measure (per deal)", "A", "B", "B − A", "95% CI (paired)", "n"],
+                            rows, align="lrrrrr"))
 
 
 @main.command()
