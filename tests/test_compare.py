@@ -1,10 +1,10 @@
 """Variant comparison on identical deals: paired differences, and the CLI."""
 
 import numpy as np
+from cli_helpers import assert_bad_input, run
 
 from analyzer.compare import compare_variants
 from analyzer.games import pedro
-from cli_helpers import assert_bad_input, run
 
 
 def test_a_variant_against_itself_differs_by_nothing():
