@@ -98,12 +98,6 @@ def denormalise(nmask, trump):
 
 
 @njit(cache=True)
-def lane_of(c):
-    """Effective suit of a normalised card: its lane (3 = trumps)."""
-    return c >> 4
-
-
-@njit(cache=True)
 def legal_moves(hand, lead_lane, forbid_trumping):
     """RULES §1.6: follow the led suit or trump; void means any card.
 
