@@ -39,7 +39,7 @@ from .stats import Z95, wilson
 
 # Ranks in a suit lane of the shared layout (rank 2 at bit 0).
 _RANK_BIT = {"two": 0, "right": 3, "ten": 8, "jack": 9, "queen": 10, "king": 11, "ace": 12}
-SEATS = ("dealer", "eldest", "second", "third")
+SEATS = pedro.SEATS
 FEATURES = ("trumps", "counters", "pedros", "ace", "king", "queen", "jack", "ten", "two",
             "right", "left", "seat", "dealer")
 DEFAULT_BY = ("trumps", "pedros", "ace", "dealer")

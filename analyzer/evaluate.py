@@ -45,7 +45,10 @@ class HandError(ValueError):
 
 
 def _cat(parts: list) -> np.ndarray:
-    return np.concatenate(parts).astype(np.int64)
+    """The batches of one outcome as one array; collapsed in place, so asking again is free."""
+    if len(parts) != 1 or parts[0].dtype != np.int64:
+        parts[:] = [np.concatenate(parts).astype(np.int64)]
+    return parts[0]
 
 
 @dataclass

@@ -112,7 +112,6 @@ def _owner(b, won0, won1, held0, held1, dead0, dead1, maker, rule, to_holder):
 # known to be held by the seat k places after the dealer (the scenario seat's full hand).
 # SC_BID: the bid of FORCE_BID.
 SC_SEAT, SC_FORCE, SC_TRUMP, SC_KNOWN, SC_BID = 0, 1, 2, 3, 7
-NSC = 8
 FORCE_NONE, FORCE_MAKER, FORCE_PASS, FORCE_BID = 0, 1, 2, 3
 
 
