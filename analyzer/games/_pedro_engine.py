@@ -17,6 +17,7 @@ from numba import njit, prange, types
 
 from ..bits import ONE, ZERO, bit, lsb, msb, popcount
 from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key
+from ._deal import deal_known
 from ._pedro_core import (
     N_ACE,
     N_JACK,
@@ -116,40 +117,6 @@ FORCE_NONE, FORCE_MAKER, FORCE_PASS, FORCE_BID = 0, 1, 2, 3
 
 
 @njit(cache=True)
-def _deal_known(sc, dealer, drng, deck):
-    """Deal with some cards' holders known: the rest uniformly, from the deal stream.
-
-    The unknown cards are shuffled in deck[52:] in canonical order, so the fill
-    is a pure function of the deal stream; each seat is filled up to 9 in seat
-    order after its known cards, then the stock takes the last 16.
-    """
-    known = ZERO
-    for k in range(4):
-        known |= sc[SC_KNOWN + k]
-    n_rest = 52
-    for c in CARDS_52:
-        if not (known >> np.uint64(c)) & np.uint64(1):
-            deck[n_rest] = c
-            n_rest += 1
-    shuffle_range(drng, deck, 52, n_rest)
-    src = 52
-    for s in range(4):
-        m = sc[SC_KNOWN + (s - dealer) % 4]
-        j = 9 * s
-        while m != ZERO:
-            deck[j] = lsb(m)
-            m &= m - np.uint64(1)
-            j += 1
-        while j < 9 * s + 9:
-            deck[j] = deck[src]
-            src += 1
-            j += 1
-    for j in range(16):
-        deck[36 + j] = deck[src]
-        src += 1
-
-
-@njit(cache=True)
 def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li, lu, log):
     """Play deal ``index`` of ``seed`` under rule vector ``rp`` and seat policies ``pols``.
 
@@ -177,7 +144,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
         # -- deal: 9 cards to each seat, 16 to the stock (top = deck[36]) --------------
         drng[0] = stream_key(seed, index, DEAL_STREAM + attempt)
         if constrained:
-            _deal_known(sc, dealer, drng, deck)
+            deal_known(sc[SC_KNOWN:SC_KNOWN + 4], dealer, drng, deck, CARDS_52, 52, 9)
         else:
             for k in range(52):
                 deck[k] = CARDS_52[k]

@@ -30,8 +30,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bits import ONE, ZERO, bit, lsb, msb, nth_bit, popcount
+from ..bits import ONE, ZERO, bit, lsb, msb, popcount
 from ..rng import uniform_int
+from ._choice import random_card, random_subset
 from ._pedro_core import (
     COUNTERS,
     LANE,
@@ -50,8 +51,7 @@ from ._pedro_core import (
     lowest_plain,
 )
 
-RANDOM, HEURISTIC = 0, 1
-POLICY_NAMES = ("random", "heuristic")
+RANDOM, HEURISTIC = 0, 1  # policy codes, as named in games.common.POLICY_NAMES
 
 # Value of each trump, in twentieths of a point, by power position (2 .. A). Integer
 # arithmetic keeps the bidding valuation exact and cheap.
@@ -77,27 +77,6 @@ _SMEAR_ORDER = (N_RIGHT, N_LEFT, N_JACK, N_TEN)
 
 
 # ---- random helpers -----------------------------------------------------------------
-
-
-@njit(cache=True)
-def random_card(mask, rng):
-    return lsb(nth_bit(mask, uniform_int(rng, popcount(mask))))
-
-
-@njit(cache=True)
-def random_subset(mask, k, rng):
-    """A uniform k-subset of the cards in mask (selection sampling)."""
-    n = popcount(mask)
-    out = ZERO
-    m = mask
-    while k > 0:
-        low = m & (~m + ONE)
-        m ^= low
-        if uniform_int(rng, n) < k:
-            out |= low
-            k -= 1
-        n -= 1
-    return out
 
 
 @njit(cache=True)

@@ -24,51 +24,26 @@ import pandas as pd
 from ..cards import SUITS, cards_of, format_card
 from . import _pedro_engine as engine
 from . import _pedro_games as games_engine
-from ._pedro_policies import POLICY_NAMES
+from .common import (
+    POLICY_NAMES,
+    SEAT_OFFSETS,
+    SEATS,
+    PolicyError,
+    ScenarioError,
+    known_by_seat,
+    parse_policies,
+    policy_string,
+)
 from .pedro_rules import PRESET_NAMES, PRESETS, Rules, kernel_params, parse_rules
 
 __all__ = [
     "PRESETS", "PRESET_NAMES", "POLICY_NAMES", "Rules", "parse_rules", "parse_policies",
-    "simulate", "play_logged", "ELEMENTS",
+    "policy_string", "PolicyError", "ScenarioError", "SEAT_OFFSETS", "SEATS", "Scenario",
+    "simulate", "simulate_games", "play_logged", "ELEMENTS",
 ]  # fmt: skip
 
 ELEMENTS = engine.ELEMENTS
 DEFAULT_CHUNK = 2048
-
-
-class PolicyError(ValueError):
-    """A policy name or per-seat policy list the engine does not know."""
-
-
-def parse_policies(spec: str | Sequence[str]) -> np.ndarray:
-    """Seat policies: one name for all four seats, or four comma-separated names.
-
-    >>> parse_policies("heuristic,random,heuristic,random").tolist()
-    [1, 0, 1, 0]
-    """
-    given = spec.split(",") if isinstance(spec, str) else list(spec)
-    names = [n.strip().lower() for n in given]
-    if len(names) == 1:
-        names = names * 4
-    if len(names) != 4 or any(n not in POLICY_NAMES for n in names):
-        raise PolicyError(
-            f"bad policy {','.join(given)!r}; give one of {', '.join(POLICY_NAMES)} "
-            f"or four of them separated by commas (seats 0,1,2,3)"
-        )
-    return np.array([POLICY_NAMES.index(n) for n in names], dtype=np.int64)
-
-
-def policy_string(pols: np.ndarray) -> str:
-    names = [POLICY_NAMES[p] for p in pols]
-    return names[0] if len(set(names)) == 1 else ",".join(names)
-
-
-SEAT_OFFSETS = {"dealer": 0, "eldest": 1, "second": 2, "third": 3}  # seats after the dealer
-SEATS = tuple(SEAT_OFFSETS)
-
-
-class ScenarioError(ValueError):
-    """Known cards that cannot be dealt (too many for a seat, or one card at two seats)."""
 
 
 @dataclass(frozen=True)
@@ -92,24 +67,7 @@ class Scenario:
     bid: int = 0  # the bid of force="bid"
 
     def vector(self) -> np.ndarray:
-        by_seat = [0, 0, 0, 0]
-        if self.hand:
-            by_seat[self.seat] = self.hand
-        for off, mask in self.known:
-            if off == self.seat and self.hand:
-                raise ScenarioError(f"seat {SEATS[off]} holds the evaluated hand; its other "
-                                    "cards cannot be known")
-            if by_seat[off] & mask:
-                raise ScenarioError(f"a card is given twice for {SEATS[off]}")
-            by_seat[off] |= mask
-        total = 0
-        for off, mask in enumerate(by_seat):
-            if mask.bit_count() > 9:
-                raise ScenarioError(f"{SEATS[off]} can hold 9 cards, {mask.bit_count()} given")
-            if total & mask:
-                raise ScenarioError(f"{' '.join(format_card(c) for c in cards_of(total & mask))}"
-                                    " given to two seats")
-            total |= mask
+        by_seat = known_by_seat(self.hand, self.seat, self.known, 9)
         force = ("none", "maker", "pass", "bid").index(self.force)
         seat = self.seat + 1 if self.hand or self.force != "none" else 0
         return np.array([seat, force, self.trump, *by_seat, self.bid], dtype=np.uint64)
