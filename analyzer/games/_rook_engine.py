@@ -1,0 +1,400 @@
+"""The Rook hand kernel: deal, auction, widow and drop, passing, trump, play, score.
+
+One function, :func:`play_hand`, plays a whole hand and writes one fixed-width
+record; when asked it also writes a trick-by-trick log (the same code path, so
+the logged hands the reference checks are exactly the hands the batch
+simulator plays). :func:`simulate_kernel` runs it over a range of hand indices
+in parallel chunks; :func:`log_kernel` runs it serially with logging.
+
+Hand ``i`` has dealer ``i % 4`` and hand index ``h = i`` for the passing cycle.
+Rule decisions RULES.md leaves open are listed in
+``tests/reference/ROOK_LOG_FORMAT.md``; the reference follows the same list.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, types
+
+from ..bits import ONE, ZERO, bit, lsb
+from ..cards import JOKER
+from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key
+from ._deal import deal_known
+from ._rook_core import ROOK, fill_card_points, legal_moves, points_of, power, suit_of, trump_suit
+from ._rook_policies import (
+    choose_bid,
+    choose_drop,
+    choose_leader,
+    choose_pass,
+    choose_play,
+    choose_trump,
+    estimate,
+)
+from .rook_rules import (
+    P_ALL_PASS,
+    P_BID_STEP,
+    P_CYCLE,
+    P_DROP,
+    P_DROP_TO,
+    P_FIRST_LEAD,
+    P_FREE_PLAY,
+    P_HAND,
+    P_LAST_PTS,
+    P_LOW_RANK,
+    P_NCYCLE,
+    P_NO_TRUMP,
+    P_OPP_SCORES,
+    P_RANK_PTS,
+    P_ROOK_POS,
+    P_ROOK_PTS,
+    P_TOTAL,
+)
+
+MAX_ATTEMPTS = 1000  # a REDEAL loop gives up (the dealer is forced at 70) after this many
+
+# ---- per-hand record: int16 columns ----------------------------------------------------
+REC_COLUMNS = (
+    "dealer", "declarer", "bid", "trump", "forced", "redeals", "direction", "leader",
+    "widow", "drop", "rook_seat",
+    "bid_seat0", "bid_seat1", "bid_seat2", "bid_seat3",
+    "points0", "points1", "drop_points", "drop_team", "last_team", "made",
+    "score0", "score1", "n_calls",
+)  # fmt: skip
+(R_DEALER, R_DECLARER, R_BID, R_TRUMP, R_FORCED, R_REDEALS, R_DIRECTION, R_LEADER, R_WIDOW,
+ R_DROP, R_ROOK_SEAT, R_BID_SEAT, _, _, _, R_PTS, _, R_DROP_PTS, R_DROP_TEAM, R_LAST_TEAM,
+ R_MADE, R_SCORE, _, R_NCALLS) = range(len(REC_COLUMNS))  # fmt: skip
+NREC = len(REC_COLUMNS)
+N_HANDS_OUT = 5  # the four dealt hands and the widow (shared layout masks)
+
+# ---- log layout --------------------------------------------------------------------------
+# int16 row: the auction's calls as (seat, bid) pairs, then the tricks; -1 = none
+MAX_CALLS = 64
+L_CALLS = 0
+L_TRICKS = 2 * MAX_CALLS  # + 10 per trick: leader, winner, then (seat, card) x 4
+NLOGI = L_TRICKS + 10 * 13
+# uint64 row: dealt hands, passed cards, hands at the start of play
+U_HANDS, U_PASSED, U_START = 0, 4, 8
+NLOGU = 12
+
+# ---- scenario vector (uint64): known cards and a forced auction ---------------------------
+# SC_SEAT: 1 + the scenario seat's offset from the dealer (0 = none); SC_KNOWN + k: cards known
+# to be held by the seat k places after the dealer. SC_FORCE: FORCE_DECLARER makes the seat
+# declarer at SC_BID with nobody else bidding; FORCE_PASS makes it pass; FORCE_CEILING makes it
+# bid the lowest legal amount while that is at most SC_BID. SC_TRUMP: the trump it calls as
+# declarer (TRUMP_BY_POLICY: its policy's). SC_DIR: 0 passing by the hand index, else
+# 1 + (left, right, none).
+SC_SEAT, SC_FORCE, SC_TRUMP, SC_KNOWN, SC_BID, SC_DIR = 0, 1, 2, 3, 7, 8
+NSC = 9
+FORCE_NONE, FORCE_DECLARER, FORCE_PASS, FORCE_CEILING = 0, 1, 2, 3
+TRUMP_BY_POLICY = 5
+_DIRECTIONS = (1, -1, 0)
+
+
+@njit(cache=True)
+def _deck_cards(low_rank, cards):
+    """The deck in canonical order (ranks below ``low_rank`` removed, the Rook last); its size."""
+    n = 0
+    for s in range(4):
+        for r in range(low_rank, 13):
+            cards[n] = 16 * s + r
+            n += 1
+    cards[n] = JOKER
+    return n + 1
+
+
+@njit(cache=True)
+def _allowed_drops(cards, rule, cpts):
+    if rule == 1:  # no counters, unless every card is one
+        m = cards
+        out = ZERO
+        while m != ZERO:
+            c = lsb(m)
+            if cpts[c] == 0:
+                out |= bit(c)
+            m &= m - ONE
+        return out if out != ZERO else cards
+    if rule == 2 and cards != ROOK:  # not the Rook
+        return cards & ~ROOK
+    return cards
+
+
+@njit(cache=True)
+def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given, prng, drng,
+              rec, dealt, li, lu, log):
+    """Play hand ``index`` of ``seed`` under rule vector ``rp`` and seat policies ``pols``.
+
+    ``sc`` is the scenario (see SC_*). ``cards``/``cpts`` are the deck in canonical
+    order and the card points (:func:`prepare`); deck, hands, values, given, prng
+    and drng are scratch. ``rec`` receives the record, ``dealt`` the dealt hands and the widow,
+    and ``li``/``lu`` the log when ``log`` is true.
+    """
+    dealer = index % 4
+    eldest = (dealer + 1) % 4
+    hand_size = rp[P_HAND]
+    n_cards = 4 * hand_size + 1
+    total = rp[P_TOTAL]
+    step_exact = rp[P_BID_STEP] == 1
+    fixed_seat = -1
+    if sc[SC_SEAT] > ZERO:
+        fixed_seat = (dealer + np.int64(sc[SC_SEAT]) - 1) % 4
+    force = np.int64(sc[SC_FORCE])
+    constrained = (sc[SC_KNOWN] | sc[SC_KNOWN + 1] | sc[SC_KNOWN + 2] | sc[SC_KNOWN + 3]) != ZERO
+    prng[0] = stream_key(seed, index, POLICY_STREAM)
+    attempt = 0
+    n_calls = 0
+    while True:
+        # -- deal: hand_size cards to each seat, the last card is the widow ---------------
+        drng[0] = stream_key(seed, index, DEAL_STREAM + attempt)
+        if constrained:
+            deal_known(sc[SC_KNOWN:SC_KNOWN + 4], dealer, drng, deck, cards, n_cards, hand_size)
+        else:
+            for k in range(n_cards):
+                deck[k] = cards[k]
+            shuffle_range(drng, deck, 0, n_cards)
+        for s in range(4):
+            h = ZERO
+            for k in range(hand_size * s, hand_size * s + hand_size):
+                h |= bit(deck[k])
+            hands[s] = h
+            dealt[s] = h
+        widow = deck[n_cards - 1]
+        dealt[4] = bit(widow)
+        # -- auction: round and round from eldest until three have passed ----------------
+        for s in range(4):
+            rec[R_BID_SEAT + s] = 0
+        high, high_seat = 0, -1
+        passed = 0  # bit per seat
+        n_passed = 0
+        n_calls = 0
+        forced = 0
+        seat = eldest
+        if force == FORCE_DECLARER:  # nobody else bids: the seat holds the contract
+            high, high_seat = np.int64(sc[SC_BID]), fixed_seat
+            rec[R_BID_SEAT + fixed_seat] = high
+            break
+        for s in range(4):
+            values[s] = estimate(hands[s], cpts, total) if pols[s] != 0 else 0.0
+        while True:
+            if n_passed == 3 and (high > 0 or rp[P_ALL_PASS] == 0):
+                break
+            if n_passed == 4:
+                break
+            if passed >> seat & 1:
+                seat = (seat + 1) % 4
+                continue
+            if seat == fixed_seat and force == FORCE_PASS:
+                b = 0
+            elif seat == fixed_seat and force == FORCE_CEILING:
+                lowest = 70 if high == 0 else high + 5
+                b = lowest if lowest <= np.int64(sc[SC_BID]) and lowest <= total else 0
+            else:
+                b = choose_bid(pols[seat], values[seat], seat, high, high_seat, step_exact, total,
+                               prng)
+            if log and n_calls < MAX_CALLS:
+                li[L_CALLS + 2 * n_calls] = seat
+                li[L_CALLS + 2 * n_calls + 1] = b
+            n_calls += 1
+            if b > 0:
+                high, high_seat = b, seat
+                rec[R_BID_SEAT + seat] = b
+            else:
+                passed |= 1 << seat
+                n_passed += 1
+            seat = (seat + 1) % 4
+        if high == 0:
+            if n_passed == 4 and attempt < MAX_ATTEMPTS:
+                attempt += 1
+                continue
+            high, high_seat, forced = 70, dealer, 1
+        break
+    declarer = high_seat
+    bid = high
+    decl_team = declarer & 1
+    if log:
+        for j in range(n_calls, MAX_CALLS):
+            li[L_CALLS + 2 * j] = -1
+            li[L_CALLS + 2 * j + 1] = -1
+    # -- widow and drop ---------------------------------------------------------------------
+    pol_d = pols[declarer]
+    fourteen = hands[declarer] | bit(widow)
+    drop = choose_drop(pol_d, fourteen, _allowed_drops(fourteen, rp[P_DROP], cpts), cpts, prng)
+    hands[declarer] = fourteen & ~bit(drop)
+    # -- passing: everyone gives 3 cards to the same side ------------------------------------
+    if sc[SC_DIR] > ZERO:
+        direction = _DIRECTIONS[np.int64(sc[SC_DIR]) - 1]
+    else:
+        direction = rp[P_CYCLE + index % rp[P_NCYCLE]]
+    for s in range(4):
+        given[s] = ZERO
+    if direction != 0:
+        for s in range(4):
+            given[s] = choose_pass(pols[s], hands[s], cpts, prng)
+        for s in range(4):
+            hands[s] = (hands[s] & ~given[s]) | given[(s - direction) % 4]
+    # -- trump (before the declarer sees what he received) and the first leader ---------------
+    own = hands[declarer] & ~given[(declarer - direction) % 4] if direction != 0 else \
+        hands[declarer]
+    allow_nt = rp[P_NO_TRUMP] == 1
+    if (force == FORCE_DECLARER or force == FORCE_CEILING) and declarer == fixed_seat \
+            and sc[SC_TRUMP] != TRUMP_BY_POLICY:
+        trump = np.int64(sc[SC_TRUMP])
+    else:
+        trump = choose_trump(pol_d, own, allow_nt, prng)
+    tmask = trump_suit(trump)
+    if rp[P_FIRST_LEAD] == 0:
+        leader = choose_leader(pol_d, declarer, prng)
+    elif rp[P_FIRST_LEAD] == 1:
+        leader = declarer
+    else:
+        leader = (declarer + 1) % 4
+    if log:
+        for s in range(4):
+            lu[U_PASSED + s] = given[s]
+            lu[U_START + s] = hands[s]
+    # -- play ------------------------------------------------------------------------------
+    rook_pos = rp[P_ROOK_POS]
+    free_play = rp[P_FREE_PLAY] == 1
+    full = ZERO
+    for k in range(n_cards):
+        full |= bit(cards[k])
+    played = ZERO
+    won0 = ZERO
+    won1 = ZERO
+    first_leader = leader
+    last_team = 0
+    for t in range(hand_size):
+        led = ZERO
+        best_seat, best_card, best_pow = -1, -1, -1
+        trick = ZERO
+        trick_pts = 0
+        for pos in range(4):
+            seat = (leader + pos) % 4
+            h = hands[seat]
+            legal = legal_moves(h, led, free_play)
+            if legal & (legal - ONE) == ZERO:  # one legal card: nothing to decide
+                c = lsb(legal)
+            else:
+                unseen = full & ~played & ~h & ~trick
+                if seat == declarer:
+                    unseen &= ~bit(drop)
+                c = choose_play(pols[seat], h, legal, led, best_seat, best_card, best_pow,
+                                trick_pts, pos, seat, decl_team, tmask, rook_pos, unseen,
+                                hand_size - t, cpts, prng)
+            if led == ZERO:
+                led = suit_of(c, tmask)
+            pw = power(c, led, tmask, rook_pos)
+            if pw > best_pow:
+                best_seat, best_card, best_pow = seat, c, pw
+            trick |= bit(c)
+            trick_pts += cpts[c]
+            hands[seat] = h & ~bit(c)
+            if log:
+                li[L_TRICKS + 10 * t + 2 + 2 * pos] = seat
+                li[L_TRICKS + 10 * t + 3 + 2 * pos] = c
+        played |= trick
+        if best_seat & 1:
+            won1 |= trick
+        else:
+            won0 |= trick
+        if log:
+            li[L_TRICKS + 10 * t] = leader
+            li[L_TRICKS + 10 * t + 1] = best_seat
+        leader = best_seat
+        last_team = best_seat & 1
+    if log:
+        for j in range(L_TRICKS + 10 * hand_size, NLOGI):
+            li[j] = -1
+    # -- score and settle ---------------------------------------------------------------------
+    p = np.zeros(2, dtype=np.int64)
+    p[0] = points_of(won0, cpts)
+    p[1] = points_of(won1, cpts)
+    p[last_team] += rp[P_LAST_PTS]
+    drop_team = decl_team if rp[P_DROP_TO] == 0 else last_team
+    drop_pts = cpts[drop]
+    p[drop_team] += drop_pts
+    b_pts = p[decl_team]
+    o_pts = p[1 - decl_team]
+    made = 1 if b_pts >= bid else 0
+    rec[R_SCORE + decl_team] = b_pts if made else -bid
+    rec[R_SCORE + 1 - decl_team] = o_pts if made or rp[P_OPP_SCORES] == 0 else 0
+    rook_seat = 4
+    for s in range(4):
+        if dealt[s] & ROOK:
+            rook_seat = s
+    rec[R_DEALER] = dealer
+    rec[R_DECLARER] = declarer
+    rec[R_BID] = bid
+    rec[R_TRUMP] = trump
+    rec[R_FORCED] = forced
+    rec[R_REDEALS] = min(attempt, 32767)
+    rec[R_DIRECTION] = direction
+    rec[R_LEADER] = first_leader
+    rec[R_WIDOW] = widow
+    rec[R_DROP] = drop
+    rec[R_ROOK_SEAT] = rook_seat
+    rec[R_PTS] = p[0]
+    rec[R_PTS + 1] = p[1]
+    rec[R_DROP_PTS] = drop_pts
+    rec[R_DROP_TEAM] = drop_team
+    rec[R_LAST_TEAM] = last_team
+    rec[R_MADE] = made
+    rec[R_NCALLS] = n_calls
+
+
+@njit(cache=True)
+def prepare(rp, cards, cpts):
+    """Fill the canonical deck and the card points for rule vector ``rp``."""
+    _deck_cards(rp[P_LOW_RANK], cards)
+    fill_card_points(rp[P_RANK_PTS:P_RANK_PTS + 13], rp[P_ROOK_PTS], cpts)
+
+
+_SIM_SIG = types.void(
+    types.int64, types.int64, types.int64, types.int64, types.int64[:], types.int64[:],
+    types.uint64[:], types.int16[:, :], types.uint64[:, :],
+)
+
+
+@njit(_SIM_SIG, cache=True, parallel=True)
+def simulate_kernel(seed, first, n, chunk, rp, pols, sc, rec, hands_out):
+    """Hands first .. first+n-1 of scenario ``sc`` into rec[n, NREC] and hands_out[n, 5]."""
+    n_chunks = (n + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        cards = np.empty(64, dtype=np.int64)
+        cpts = np.empty(64, dtype=np.int64)
+        prepare(rp, cards, cpts)
+        deck = np.empty(128, dtype=np.int64)
+        hands = np.empty(4, dtype=np.uint64)
+        values = np.empty(4, dtype=np.float64)
+        given = np.empty(4, dtype=np.uint64)
+        prng = np.empty(1, dtype=np.uint64)
+        drng = np.empty(1, dtype=np.uint64)
+        li = np.empty(1, dtype=np.int16)
+        lu = np.empty(1, dtype=np.uint64)
+        lo = ci * chunk
+        hi = min(n, lo + chunk)
+        for i in range(lo, hi):
+            play_hand(seed, first + i, rp, pols, sc, cards, cpts, deck, hands, values, given,
+                      prng, drng, rec[i], hands_out[i], li, lu, False)
+
+
+_LOG_SIG = types.void(
+    types.int64, types.int64[:], types.int64[:], types.int64[:], types.uint64[:],
+    types.int16[:, :], types.uint64[:, :], types.int16[:, :], types.uint64[:, :],
+)
+
+
+@njit(_LOG_SIG, cache=True)
+def log_kernel(seed, indices, rp, pols, sc, rec, hands_out, li, lu):
+    """The chosen hands, serially, with their trick-by-trick logs."""
+    cards = np.empty(64, dtype=np.int64)
+    cpts = np.empty(64, dtype=np.int64)
+    prepare(rp, cards, cpts)
+    deck = np.empty(128, dtype=np.int64)
+    hands = np.empty(4, dtype=np.uint64)
+    values = np.empty(4, dtype=np.float64)
+    given = np.empty(4, dtype=np.uint64)
+    prng = np.empty(1, dtype=np.uint64)
+    drng = np.empty(1, dtype=np.uint64)
+    for i in range(indices.shape[0]):
+        play_hand(seed, indices[i], rp, pols, sc, cards, cpts, deck, hands, values, given, prng,
+                  drng, rec[i], hands_out[i], li[i], lu[i], True)
