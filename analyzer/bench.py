@@ -1,4 +1,4 @@
-"""Throughput of the full deal pipeline: deal, bid, discard/draw/rob, play, score, record.
+"""Throughput of the full pipeline: deal, bid, discard/draw/rob or widow/pass, play, score, record.
 
 Deals/s are measured inside one process for 1 thread and for every thread, with
 the kernel compiled (or loaded from cache) and warmed first; each figure is the
@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 import numba
 
-from .games import pedro
+from .games import family, parse_game
+from .games.common import parse_policies
 
 
 @dataclass(frozen=True)
@@ -30,17 +31,19 @@ class BenchRow:
         return self.deals / self.seconds
 
 
-def time_pedro(rules: pedro.Rules, policy: str, deals: int, threads: int,
-               repeats: int = 3, seed: int = 1) -> BenchRow:
-    pols = pedro.parse_policies(policy)
+def time_game(rules, policy: str, deals: int, threads: int, repeats: int = 3,
+              seed: int = 1) -> BenchRow:
+    """Best of ``repeats`` runs of ``deals`` complete deals (Rook: hands) of any game."""
+    engine = family(rules)
+    pols = parse_policies(policy)
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        pedro.run_batch(rules, 0, 1000, seed, pols)  # compile or load, and warm up
+        engine.run_batch(rules, 0, 1000, seed, pols)  # compile or load, and warm up
         best = float("inf")
         for _ in range(repeats):
             t0 = time.perf_counter()
-            pedro.run_batch(rules, 0, deals, seed, pols)
+            engine.run_batch(rules, 0, deals, seed, pols)
             best = min(best, time.perf_counter() - t0)
     finally:
         numba.set_num_threads(previous)
@@ -54,8 +57,8 @@ def run(games=("pedro",), policies=("random", "heuristic"), deals: int = 1_000_0
     thread_counts = sorted({1, all_threads})
     rows = []
     for game in games:
-        rules = pedro.parse_rules(game)
+        rules = parse_game(game)
         for policy in policies:
             for th in thread_counts:
-                rows.append(time_pedro(rules, policy, deals, th, repeats))
+                rows.append(time_game(rules, policy, deals, th, repeats))
     return rows

@@ -22,18 +22,19 @@ import numpy as np
 from . import __version__, io
 from .cards import JOKER, RANKS, SUIT_NAMES, CardParseError, CardSet, parse_cards
 from .evaluate import HandError, evaluate_hand, parse_hand
-from .games import pedro
+from .games import common, family, parse_game, pedro, presets
 from .games.pedro_view import render_deal
 from .summary import summarize
 from .text import render_table
-from .variants import RuleError, coerce, describe_allowed, flag_fields, parse_rule_option
+from .variants import RuleError, describe_allowed, flag_fields, parse_rule_option
 
 MAX_INDEX = 2**63 - 1  # seeds and deal indices are int64 in the kernels
-INPUT_ERRORS = (RuleError, pedro.PolicyError, pedro.ScenarioError, CardParseError, HandError,
+INPUT_ERRORS = (RuleError, common.PolicyError, common.ScenarioError, CardParseError, HandError,
                 io.TableFormatError)
 GAME_SOURCES = {  # where each preset's rules come from (../shared/RULES.md)
     "pedro": "Pedro, seed 000 (Hoyle), RULES.md §1",
     "cinch": "Cinch / Double Pedro, seed 002 (Foster's Hoyle), RULES.md §2",
+    "rook": "Rook, standard deck + joker, Princeton rules, seed 004, RULES.md §4",
 }
 
 
@@ -80,16 +81,17 @@ class GameType(click.ParamType):
     name = "game"
 
     def convert(self, value, param, ctx):
-        if isinstance(value, pedro.Rules):
+        if not isinstance(value, str):  # a Rules object already
             return value
         try:
-            return pedro.parse_rules(value)
+            return parse_game(value)
         except RuleError as e:
             self.fail(str(e), param, ctx)
 
 
 class RuleOptionType(click.ParamType):
-    """One ``flag=value`` checked against the declared flags and their allowed values."""
+    """One ``flag=value``; checked against GAME's flags and allowed values when the
+    rules are resolved (:func:`resolve_rules`), since each game has its own."""
 
     name = "flag=value"
 
@@ -97,11 +99,9 @@ class RuleOptionType(click.ParamType):
         if isinstance(value, tuple):
             return value
         try:
-            key, text = parse_rule_option(value)
-            coerce(pedro.Rules, key, text)
+            return parse_rule_option(value)
         except RuleError as e:
             self.fail(str(e), param, ctx)
-        return key, text
 
 
 class PolicyType(click.ParamType):
@@ -111,8 +111,8 @@ class PolicyType(click.ParamType):
 
     def convert(self, value, param, ctx):
         try:
-            return pedro.policy_string(pedro.parse_policies(value))
-        except pedro.PolicyError as e:
+            return common.policy_string(common.parse_policies(value))
+        except common.PolicyError as e:
             self.fail(str(e), param, ctx)
 
 
@@ -176,7 +176,7 @@ rule_option = click.option(
 )
 policy_option = click.option(
     "--policy", type=POLICY, default="heuristic", show_default=True,
-    help=f"Seat policy: one of {', '.join(pedro.POLICY_NAMES)} for all seats, "
+    help=f"Seat policy: one of {', '.join(common.POLICY_NAMES)} for all seats, "
          "or four separated by commas (seats 0,1,2,3).",
 )
 seed_option = click.option("--seed", type=SEED, default=1, show_default=True,
@@ -192,9 +192,15 @@ def with_progress(show: bool | None, total: int, work):
         return work(bar.update)
 
 
-def resolve_rules(game: pedro.Rules, pairs: tuple[tuple[str, str], ...]) -> pedro.Rules:
-    """GAME with the --rule flags applied (RuleError if the combination is not allowed)."""
-    return pedro.parse_rules(str(game), dict(pairs)) if pairs else game
+def resolve_rules(game, pairs: tuple[tuple[str, str], ...]):
+    """GAME with the --rule flags applied (RuleError names the flag and its allowed values)."""
+    return family(game).parse_rules(str(game), dict(pairs)) if pairs else game
+
+
+def require_pedro_family(rules, command: str) -> None:
+    if not isinstance(rules, pedro.Rules):
+        raise click.UsageError(f"{command} supports {', '.join(pedro.PRESET_NAMES)} so far; "
+                               f"got {rules.game}")
 
 
 @click.group(cls=BidlabGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -229,16 +235,18 @@ def games() -> None:
     Examples:
       bidlab games
     """
-    base = pedro.PRESETS["pedro"]
     rows = []
-    for name in pedro.PRESET_NAMES:
-        rules = pedro.PRESETS[name]
-        diffs = [f"{f.name}={getattr(rules, f.name)}" for f in flag_fields(pedro.Rules)
+    for name, rules in presets().items():
+        engine = family(rules)
+        base = engine.PRESETS[engine.PRESET_NAMES[0]]  # the family's first preset
+        diffs = [f"{f.name}={getattr(rules, f.name)}" for f in flag_fields(type(rules))
                  if getattr(rules, f.name) != getattr(base, f.name)]
-        rows.append([name, str(rules), ", ".join(diffs) or "-", GAME_SOURCES.get(name, "")])
-    click.echo(render_table(["game", "rules string", "flags unlike pedro", "source"], rows))
+        rows.append([name, engine.__name__.rsplit(".", 1)[-1], str(rules),
+                     ", ".join(diffs) or "-", GAME_SOURCES.get(name, "")])
+    click.echo(render_table(["game", "engine", "rules string", "flags unlike the engine's first",
+                             "source"], rows))
     click.echo("")
-    click.echo(f"policies: {', '.join(pedro.POLICY_NAMES)}")
+    click.echo(f"policies: {', '.join(common.POLICY_NAMES)}")
     click.echo('variants: name(flag=value,...), e.g. "pedro(low_to=holder)"; '
                "flags: `bidlab rules GAME`")
 
@@ -246,7 +254,7 @@ def games() -> None:
 @main.command("rules")
 @game_argument
 @rule_option
-def rules_cmd(game: pedro.Rules, rule_pairs) -> None:
+def rules_cmd(game, rule_pairs) -> None:
     """Every rule flag of GAME: value, preset default, allowed values and meaning.
 
     \b
@@ -254,11 +262,12 @@ def rules_cmd(game: pedro.Rules, rule_pairs) -> None:
       bidlab rules pedro
       bidlab rules "pedro(low_to=holder)"
       bidlab rules cinch --rule scoring=1
+      bidlab rules rook
     """
     rules = resolve_rules(game, rule_pairs)
-    preset = pedro.PRESETS[rules.game]
+    preset = family(rules).PRESETS[rules.game]
     rows = []
-    for f in flag_fields(pedro.Rules):
+    for f in flag_fields(type(rules)):
         value, default = getattr(rules, f.name), getattr(preset, f.name)
         mark = " *" if value != default else ""
         rows.append([f.name, f"{value}{mark}", default, describe_allowed(f), f.metadata["doc"]])
@@ -293,6 +302,7 @@ def simulate(game, deals, seed, policy, rule_pairs, first, out, progress) -> Non
       bidlab simulate "pedro(low_to=holder)" --policy heuristic,random,heuristic,random
       bidlab simulate cinch --rule m2_diff_to=bidder_only --out cinch.parquet
       bidlab simulate pedro --deals 1000000 --first 1000000 --out more.parquet
+      bidlab simulate rook --deals 1000000 --seed 3 --rule pass_cycle=left
     """
     rules = resolve_rules(game, rule_pairs)
     if first + deals - 1 > MAX_INDEX:
@@ -301,7 +311,7 @@ def simulate(game, deals, seed, policy, rule_pairs, first, out, progress) -> Non
             f"--deals {deals}"
         )
     batch = min(1_000_000, max(20_000, -(-deals // 100)))
-    df = with_progress(progress, deals, lambda bar: pedro.simulate(
+    df = with_progress(progress, deals, lambda bar: family(rules).simulate(
         rules, deals, seed, policy, first, batch=batch, progress=bar))
     click.echo(summarize(df).to_text())
     if out is not None:
@@ -332,6 +342,8 @@ def compare(variant_a, variant_b, deals, seed, policy) -> None:
     """
     from .compare import compare_variants
 
+    require_pedro_family(variant_a, "compare")
+    require_pedro_family(variant_b, "compare")
     c = compare_variants(variant_a, variant_b, deals, seed, policy)
     p = c.provenance
     click.echo(f"A = {p['a']}   B = {p['b']}   policy {p['policy']}, seed {p['seed']}, "
@@ -374,6 +386,7 @@ def match(game, n_games, seed, policy, rule_pairs, out) -> None:
     from .stats import mean_ci, wilson
 
     rules = resolve_rules(game, rule_pairs)
+    require_pedro_family(rules, "match")
     df = pedro.simulate_games(rules, n_games, seed, policy)
     decided = df[df["winner"] >= 0]
     rows = []
@@ -415,10 +428,16 @@ def deal(game, seed, index, policy, rule_pairs, labels) -> None:
       bidlab deal pedro --seed 1 --index 3
       bidlab deal cinch --seed 7 --index 0 --policy random
       bidlab deal pedro --rule excess_trumps=keep_all_dump_on_trick1 --no-labels
+      bidlab deal rook --seed 3 --index 5
     """
     rules = resolve_rules(game, rule_pairs)
-    log = pedro.play_logged(rules, seed, [index], policy)[0]
-    click.echo(render_deal(log, seed=seed, policy=policy, rules=str(rules), labels=labels))
+    log = family(rules).play_logged(rules, seed, [index], policy)[0]
+    if rules.game == "rook":
+        from .games.rook_view import render_hand
+
+        click.echo(render_hand(log, seed=seed, policy=policy, rules=str(rules), labels=labels))
+    else:
+        click.echo(render_deal(log, seed=seed, policy=policy, rules=str(rules), labels=labels))
 
 
 def _hand(ctx, param, value: tuple[str, ...]) -> CardSet:

@@ -33,6 +33,7 @@ from ._rook_policies import (
 from .rook_rules import (
     P_ALL_PASS,
     P_BID_STEP,
+    P_COUNTERS,
     P_CYCLE,
     P_DROP,
     P_DROP_TO,
@@ -217,7 +218,9 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
     # -- widow and drop ---------------------------------------------------------------------
     pol_d = pols[declarer]
     fourteen = hands[declarer] | bit(widow)
-    drop = choose_drop(pol_d, fourteen, _allowed_drops(fourteen, rp[P_DROP], cpts), cpts, prng)
+    counters = np.uint64(rp[P_COUNTERS]) | ROOK
+    drop = choose_drop(pol_d, fourteen, _allowed_drops(fourteen, rp[P_DROP], cpts), counters,
+                       prng)
     hands[declarer] = fourteen & ~bit(drop)
     # -- passing: everyone gives 3 cards to the same side ------------------------------------
     if sc[SC_DIR] > ZERO:
@@ -228,7 +231,7 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
         given[s] = ZERO
     if direction != 0:
         for s in range(4):
-            given[s] = choose_pass(pols[s], hands[s], cpts, prng)
+            given[s] = choose_pass(pols[s], hands[s], counters, prng)
         for s in range(4):
             hands[s] = (hands[s] & ~given[s]) | given[(s - direction) % 4]
     # -- trump (before the declarer sees what he received) and the first leader ---------------
@@ -279,7 +282,7 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
                     unseen &= ~bit(drop)
                 c = choose_play(pols[seat], h, legal, led, best_seat, best_card, best_pow,
                                 trick_pts, pos, seat, decl_team, tmask, rook_pos, unseen,
-                                hand_size - t, cpts, prng)
+                                hand_size - t, counters, cpts, prng)
             if led == ZERO:
                 led = suit_of(c, tmask)
             pw = power(c, led, tmask, rook_pos)

@@ -13,7 +13,8 @@ seat may know (its cards and the cards played):
   while that estimate less a margin covers the bid. It overbids its own partner
   only with a clearly stronger hand.
 * **Drop and pass.** It gives up its least valuable cards: low non-counters
-  from short side suits, keeping trumps, counters and high cards unless forced.
+  (2 to J) from its shortest side suits first, then higher non-counters, then
+  counters, lowest first; trumps and the Rook only when nothing else is left.
 * **Trump.** Its longest suit, ties broken by high cards; no trump (when
   allowed) only with a flat hand and three aces.
 * **Play.** It draws trumps while its side is declarer, cashes cards that are
@@ -31,7 +32,7 @@ from ..bits import ONE, ZERO, bit, lsb, msb, popcount
 from ..cards import JOKER
 from ..rng import uniform_int
 from ._choice import random_card, random_subset
-from ._rook_core import LANE, NO_TRUMP, ROOK, points_of, power, stronger
+from ._rook_core import LANE, NO_TRUMP, ROOK, TRUMP_POWER, points_of, stronger
 
 RANDOM, HEURISTIC = 0, 1  # policy codes, as named in games.common.POLICY_NAMES
 
@@ -108,51 +109,113 @@ def choose_bid(pol, value, seat, high, high_seat, step_exact, total_points, prng
     return lowest if lowest <= limit else 0
 
 
-@njit(cache=True)
-def keep_value(c, hand, intent, cpts):
-    """How much a seat wants to keep card ``c`` when ``intent`` would be its trump."""
-    m = bit(c)
-    if c == JOKER or m & LANE[intent]:
-        return 1000 + (c & 15)
-    rank = c & 15
-    v = rank + 6 * popcount(hand & LANE[c >> 4])  # short suits go first
-    if cpts[c] > 0:
-        v += 100 + 4 * cpts[c]
-    elif rank >= 10:
-        v += 40  # Q, K, A keep their trick-taking power
-    return v
+# Per-lane rank masks: RANKS_FROM[r] holds ranks r..A of every suit (RANKS_FROM[13] is empty).
+RANKS_FROM = np.array([sum(((0x1FFF >> r) << r) << (16 * s) for s in range(4)) for r in range(14)],
+                      dtype=np.uint64)
+LOW_CARDS = RANKS_FROM[0] & ~RANKS_FROM[10]  # 2 to J of every suit
+
+
+@njit(cache=True, inline="always")
+def _fold(m):
+    """The ranks present in any suit of ``m`` (the Rook ignored), as a 13-bit mask."""
+    return (m | (m >> np.uint64(16)) | (m >> np.uint64(32)) | (m >> np.uint64(48))) \
+        & np.uint64(0x1FFF)
 
 
 @njit(cache=True)
-def least_valuable(cards, hand, intent, cpts):
-    best, best_v = -1, 1 << 30
-    m = cards
-    while m != ZERO:
-        c = lsb(m)
-        v = keep_value(c, hand, intent, cpts)
-        if v < best_v:
-            best, best_v = c, v
-        m &= m - ONE
-    return best
+def lowest_card(m):
+    """The lowest-ranked card of ``m`` (no Rook; ties to the first suit C D H S)."""
+    r = lsb(_fold(m))
+    for s in range(4):
+        if m & bit(16 * s + r):
+            return 16 * s + r
+    return -1
 
 
 @njit(cache=True)
-def choose_drop(pol, hand, allowed, cpts, prng):
+def highest_card(m):
+    """The highest-ranked card of ``m`` (no Rook; ties to the first suit C D H S)."""
+    r = msb(_fold(m))
+    for s in range(4):
+        if m & bit(16 * s + r):
+            return 16 * s + r
+    return -1
+
+
+@njit(cache=True)
+def lowest_trump(trumps, rook_pos):
+    """The weakest of a non-empty set of trumps."""
+    real = trumps & ~ROOK
+    if real == ZERO:
+        return JOKER
+    c = lsb(real)
+    if trumps & ROOK and rook_pos <= (c & 15):
+        return JOKER
+    return c
+
+
+@njit(cache=True)
+def top_trump(trumps, rook_pos):
+    """The strongest of a non-empty set of trumps."""
+    real = trumps & ~ROOK
+    if real == ZERO:
+        return JOKER
+    c = msb(real)
+    if trumps & ROOK and rook_pos > (c & 15):
+        return JOKER
+    return c
+
+
+@njit(cache=True)
+def trumps_above(trumps, p, rook_pos):
+    """The trumps of ``trumps`` whose power beats ``p`` (all of them over a plain card)."""
+    if p < TRUMP_POWER:
+        return trumps
+    out = trumps & ~ROOK & RANKS_FROM[min((p - TRUMP_POWER + 1) // 2, 13)]
+    if TRUMP_POWER + 2 * rook_pos > p:
+        out |= trumps & ROOK
+    return out
+
+
+@njit(cache=True)
+def least_valuable(cards, hand, intent, counters):
+    """The card of ``cards`` a seat that means ``intent`` for trump gives up first."""
+    side = cards & ~LANE[intent] & ~ROOK
+    low = side & ~counters & LOW_CARDS
+    if low != ZERO:  # the lowest card of the shortest side suit holding one
+        best_s, best_len = 0, 99
+        for s in range(4):
+            if low & LANE[s]:
+                n = popcount(hand & LANE[s])
+                if n < best_len:
+                    best_s, best_len = s, n
+        return lsb(low & LANE[best_s])
+    if side & ~counters:
+        return lowest_card(side & ~counters)
+    if side != ZERO:
+        return lowest_card(side)
+    if cards & LANE[intent]:
+        return lowest_card(cards & LANE[intent])
+    return JOKER
+
+
+@njit(cache=True)
+def choose_drop(pol, hand, allowed, counters, prng):
     """The card the declarer drops from his 14 (``allowed``: those the rules let him drop)."""
     if pol == RANDOM:
         return random_card(allowed, prng)
-    return least_valuable(allowed, hand, best_suit(hand), cpts)
+    return least_valuable(allowed, hand, best_suit(hand), counters)
 
 
 @njit(cache=True)
-def choose_pass(pol, hand, cpts, prng):
+def choose_pass(pol, hand, counters, prng):
     """Three cards to pass to an opponent."""
     if pol == RANDOM:
         return random_subset(hand, 3, prng)
     intent = best_suit(hand)
     out = ZERO
     for _ in range(3):
-        out |= bit(least_valuable(hand & ~out, hand, intent, cpts))
+        out |= bit(least_valuable(hand & ~out, hand, intent, counters))
     return out
 
 
@@ -161,13 +224,9 @@ def choose_trump(pol, hand, allow_no_trump, prng):
     if pol == RANDOM:
         return uniform_int(prng, 5 if allow_no_trump else 4)
     s = best_suit(hand)
-    if allow_no_trump and popcount(hand & LANE[s]) <= 3:
-        aces = 0
-        for t in range(4):
-            if hand & bit(16 * t + 12):
-                aces += 1
-        if aces >= 3:
-            return NO_TRUMP
+    if allow_no_trump and popcount(hand & LANE[s]) <= 3 and popcount(hand & ~RANKS_FROM[12]) \
+            <= popcount(hand) - 3:
+        return NO_TRUMP  # a flat hand with three aces
     return s
 
 
@@ -180,108 +239,75 @@ def choose_leader(pol, declarer, prng):
 
 
 @njit(cache=True)
-def discard_cost(c, tmask, cpts):
-    """What playing ``c`` to a trick one does not win gives away."""
-    if bit(c) & tmask:
-        return 200 + (c & 15) + 20 * (1 if c == JOKER else 0)
-    if cpts[c] > 0:
-        return 100 + 2 * cpts[c] + (c & 15)
-    return c & 15
+def cheapest(cards, tmask, counters, rook_pos):
+    """What to throw to a trick one does not win: a low non-counter, a low counter, a trump."""
+    side = cards & ~tmask
+    if side & ~counters:
+        return lowest_card(side & ~counters)
+    if side != ZERO:
+        return lowest_card(side)
+    real = cards & ~ROOK
+    if real != ZERO:  # the Rook's 20 points go last
+        return lowest_trump(real, rook_pos)
+    return JOKER
 
 
 @njit(cache=True)
-def cheapest(cards, tmask, cpts):
-    best, best_v = -1, 1 << 30
-    m = cards
-    while m != ZERO:
-        c = lsb(m)
-        v = discard_cost(c, tmask, cpts)
-        if v < best_v:
-            best, best_v = c, v
-        m &= m - ONE
-    return best
-
-
-@njit(cache=True)
-def _top_trump(trumps, rook_pos):
-    """The strongest card of a set of trumps."""
-    real = trumps & ~ROOK
-    if real == ZERO:
-        return JOKER
-    c = msb(real)
-    if trumps & ROOK and rook_pos > (c & 15):
-        return JOKER
-    return c
-
-
-@njit(cache=True)
-def _lead(hand, my_team, decl_team, tmask, rook_pos, unseen, cpts):
+def _lead(hand, my_team, decl_team, tmask, rook_pos, unseen, counters):
     trumps = hand & tmask
     if my_team == decl_team and popcount(trumps) >= 2 and unseen & tmask:
-        top = _top_trump(trumps, rook_pos)
+        top = top_trump(trumps, rook_pos)
         if stronger(top, tmask, rook_pos) & unseen == ZERO or popcount(trumps) >= 4:
             return top  # draw trumps
     plain = hand & ~tmask
-    best, best_pts = -1, -1
-    m = plain
-    while m != ZERO:  # cash a card no unseen card of its suit can beat, counters first
-        c = lsb(m)
-        if stronger(c, tmask, rook_pos) & unseen == ZERO and cpts[c] > best_pts:
-            best, best_pts = c, cpts[c]
-        m &= m - ONE
-    if best >= 0 and (unseen & tmask == ZERO or my_team == decl_team):
-        return best
-    if plain != ZERO:
+    if my_team == decl_team or unseen & tmask == ZERO:
+        best = -1  # cash the highest card that no unseen card of its suit beats
+        for s in range(4):
+            m = plain & LANE[s]
+            if m != ZERO:
+                c = msb(m)
+                if unseen & LANE[s] & ~((bit(c) << ONE) - ONE) == ZERO and \
+                        (best < 0 or (c & 15) > (best & 15)):
+                    best = c
+        if best >= 0:
+            return best
+    if plain != ZERO:  # low from the longest side suit
         longest, n = 0, -1
         for s in range(4):
             k = popcount(plain & LANE[s])
             if k > n:
                 longest, n = s, k
-        return cheapest(plain & LANE[longest], tmask, cpts)
-    return cheapest(hand, tmask, cpts)
+        return cheapest(plain & LANE[longest], tmask, counters, rook_pos)
+    return cheapest(hand, tmask, counters, rook_pos)
 
 
 @njit(cache=True)
 def choose_play(pol, hand, legal, led, best_seat, best_card, best_pow, trick_pts, pos, seat,
-                decl_team, tmask, rook_pos, unseen, tricks_left, cpts, prng):
+                decl_team, tmask, rook_pos, unseen, tricks_left, counters, cpts, prng):
     """The card to play. ``unseen``: cards this seat has not seen played or held."""
     if pol == RANDOM:
         return random_card(legal, prng)
     my_team = seat & 1
     if led == ZERO:
-        return _lead(hand, my_team, decl_team, tmask, rook_pos, unseen, cpts)
-    partner_winning = (best_seat & 1) == my_team
-    if partner_winning:
+        return _lead(hand, my_team, decl_team, tmask, rook_pos, unseen, counters)
+    if (best_seat & 1) == my_team:  # partner is winning
         safe = pos == 3 or (stronger(best_card, tmask, rook_pos) & unseen == ZERO
                             and (bit(best_card) & tmask or unseen & tmask == ZERO))
-        if safe:
-            smear = legal & ~tmask
-            best, best_pts = -1, 0
-            m = smear
-            while m != ZERO:
-                c = lsb(m)
-                if cpts[c] > best_pts:
-                    best, best_pts = c, cpts[c]
-                m &= m - ONE
-            if best >= 0:
-                return best
-        return cheapest(legal, tmask, cpts)
-    # the cheapest card that wins the trick as it stands
-    win, win_cost = -1, 1 << 30
-    m = legal
-    while m != ZERO:
-        c = lsb(m)
-        if power(c, led, tmask, rook_pos) > best_pow:
-            v = discard_cost(c, tmask, cpts)
-            if v < win_cost:
-                win, win_cost = c, v
-        m &= m - ONE
-    if win >= 0:
-        holds = pos == 3 or stronger(win, tmask, rook_pos) & unseen == ZERO
-        last_trump = bit(win) & tmask and popcount(hand & tmask) == 1 and tricks_left > 1
-        worth = trick_pts + cpts[win]
-        if last_trump and not (led & tmask) and worth < _RUFF_FLOOR:
-            return cheapest(legal, tmask, cpts)
-        if holds or worth >= 10:
-            return win
-    return cheapest(legal, tmask, cpts)
+        smear = legal & ~tmask & counters
+        if safe and smear != ZERO:
+            return highest_card(smear)
+        return cheapest(legal, tmask, counters, rook_pos)
+    if best_pow >= TRUMP_POWER:
+        win = trumps_above(legal & tmask, best_pow, rook_pos)
+    else:
+        win = (legal & led & RANKS_FROM[best_pow + 1]) | (legal & tmask)
+    if win != ZERO:
+        plain_win = win & ~tmask
+        w = lowest_card(plain_win) if plain_win != ZERO else lowest_trump(win, rook_pos)
+        worth = trick_pts + cpts[w]
+        if bit(w) & tmask and not (led & tmask) and tricks_left > 1 \
+                and popcount(hand & tmask) == 1 and worth < _RUFF_FLOOR:
+            return cheapest(legal, tmask, counters, rook_pos)  # keep the last trump
+        if pos == 3 or stronger(w, tmask, rook_pos) & unseen == ZERO or worth >= 10:
+            return w
+    return cheapest(legal, tmask, counters, rook_pos)

@@ -139,7 +139,8 @@ def one_flag_variants(int_values: tuple[int, ...] = (100,)) -> list[Rules]:
  P_OPP_SCORES, P_LOW_RANK, P_ROOK_PTS, P_LAST_PTS, P_TOTAL, P_HAND, P_NCYCLE,
  P_CYCLE) = range(16)  # fmt: skip
 P_RANK_PTS = 19  # 13 entries: points of rank 2..A
-N_PARAMS = P_RANK_PTS + 13
+P_COUNTERS = P_RANK_PTS + 13  # mask of the cards that score, the Rook left out (sign bit)
+N_PARAMS = P_COUNTERS + 1
 
 
 def _index(rules: Rules, name: str) -> int:
@@ -169,4 +170,5 @@ def kernel_params(rules: Rules) -> np.ndarray:
     p[P_NCYCLE] = len(cycle)
     p[P_CYCLE:P_CYCLE + len(cycle)] = cycle
     p[P_RANK_PTS:P_RANK_PTS + 13] = ranks
+    p[P_COUNTERS] = sum(1 << (16 * s + r) for s in range(4) for r in range(13) if ranks[r])
     return p
