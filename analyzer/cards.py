@@ -97,8 +97,9 @@ def parse_cards(text: str) -> list[int]:
     for pos, tok in enumerate(tokens, start=1):
         c = parse_card(tok, pos)
         if c in seen:
+            what = "the joker (the Rook) is one card" if c == JOKER else "each card is dealt once"
             raise CardParseError(
-                f"card {tok!r} at position {pos} repeats position {seen[c]}", tok, pos
+                f"card {tok!r} at position {pos} repeats position {seen[c]}; {what}", tok, pos
             )
         seen[c] = pos
         out.append(c)

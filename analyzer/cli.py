@@ -451,12 +451,19 @@ def _hand(ctx, param, value: tuple[str, ...]) -> CardSet:
     return CardSet(cards)
 
 
-def _nine_cards(ctx, param, value: tuple[str, ...]) -> str:
+def _game_hand(ctx, param, value: tuple[str, ...]) -> str:
+    """HAND checked for GAME: 9 cards of 52 for Pedro/Cinch, 13 of 53 (one Rook) for Rook."""
     hand = _hand(ctx, param, value)  # malformed or repeated cards
-    if JOKER in hand:
-        raise click.BadParameter("the joker is not in the 52-card Pedro deck", ctx, param)
+    game = ctx.params.get("game")
     try:
-        parse_hand(" ".join(value))
+        if game is not None and game.game == "rook":
+            from .evaluate_rook import parse_rook_hand
+
+            parse_rook_hand(" ".join(value), game)
+        else:
+            if JOKER in hand:
+                raise HandError("the joker is not in the 52-card Pedro deck")
+            parse_hand(" ".join(value))
     except HandError as e:
         raise click.BadParameter(str(e), ctx, param) from None
     return str(hand)
@@ -464,7 +471,7 @@ def _nine_cards(ctx, param, value: tuple[str, ...]) -> str:
 
 @main.command()
 @game_argument
-@click.argument("hand", nargs=-1, required=True, callback=_nine_cards, metavar="HAND")
+@click.argument("hand", nargs=-1, required=True, callback=_game_hand, metavar="HAND")
 @click.option("--seat", type=click.Choice(list(pedro.SEAT_OFFSETS)), default="eldest",
               show_default=True, help="Where HAND sits, counted from the dealer.")
 @click.option("--deals", type=click.IntRange(min=1), default=20_000, show_default=True,
@@ -493,7 +500,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
          max_deals, as_json, as_csv, plot, known_pairs) -> None:
     """What HAND is worth at SEAT: points, P(make), EV per bid and trump, EV(pass).
 
-    The 9 cards of HAND are held at --seat and the other 43 dealt at random;
+    Pedro/Cinch: the 9 cards of HAND are held at --seat and the other 43 dealt at random;
     every trump, every bid and the pass are played on the same deals, so their
     differences are paired. EV(bid b): the seat bids b in its turn, the others
     bid by their policies and may outbid it, and it names the trump if it
@@ -501,6 +508,11 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
     bidder. EVs are settlement deltas under both methods, net (own
     minus opponents) and own. Alternatives are ranked under the rules' method
     with P(best), as in a backgammon rollout.
+
+    Rook: the 13 cards of HAND are held at --seat; the widow and the cards
+    passed in are sampled. Per trump: the side's points as declarer, P(points
+    >= b) and EV(b) for b = 70..200; then EV of bidding up to b with the auction
+    played out, EV(pass), the recommended action and P(best).
 
     By default --deals deals are played; --target-ci or --time-budget play
     batches until met or --max-deals, and the header says which rule stopped.
@@ -513,6 +525,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --json > hand.json
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --csv --plot hand.png
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --known third="AH KH"
+      bidlab hand rook "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C" --seat dealer
     """
     from . import hand_view
 
@@ -548,10 +561,13 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
     if plot is not None:
         from . import plotting
 
-        fig = plotting.ev_by_bid(ev.bids, ev.pass_ev, method=rules.scoring, net=True,
-                                 title=f"{ev.hand} at {ev.seat}: EV by bid\n"
-                                       f"{ev.rules}, policy {ev.policy}, seed {ev.seed}, "
-                                       f"n={ev.n:,}, stopped by {ev.stopped_by}")
+        rook_game = ev.ceilings is not None
+        fig = plotting.ev_by_bid(
+            ev.bids, ev.pass_ev, method=None if rook_game else rules.scoring, net=True,
+            title=f"{ev.hand} at {ev.seat}: EV by bid\n{ev.rules}, policy {ev.policy}, "
+                  f"seed {ev.seed}, n={ev.n:,}, stopped by {ev.stopped_by}",
+            xlabel="bid b (as declarer at b, calling the trump of the line)" if rook_game
+            else None)
         plotting.save_figure(fig, plot)
         click.echo(f"wrote {plot}", err=True)
 

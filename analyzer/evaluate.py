@@ -33,7 +33,7 @@ import pandas as pd
 
 from .cards import JOKER, SUIT_NAMES, CardSet, parse_cards
 from .games import _pedro_engine as engine
-from .games import pedro
+from .games import parse_game, pedro
 from .stats import Estimate, mean_ci, p_best, wilson
 
 BATCH = 10_000  # deals per round of a stop rule
@@ -110,6 +110,7 @@ class HandEvaluation:
     pass_ev: pd.DataFrame  # EV(pass) under both methods
     actions: pd.DataFrame  # the best alternatives ranked, with P(best)
     recommended: str
+    ceilings: pd.DataFrame | None = None  # Rook: EV of bidding up to b, auction included
 
     @property
     def provenance(self) -> dict:
@@ -235,8 +236,35 @@ def _simulate_batch(samples: _Samples, rules, hand_mask, offset, known, pols, se
             samples.opp[m][k].append(opp)
 
 
-def parse_known(known: dict[str, str], hand_offset: int) -> tuple[tuple[int, int], ...]:
-    """``{"second": "AH KH"}`` -> ((2, mask),); HandError for a bad seat or the hand's own seat."""
+def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
+                  time_budget: float | None, max_deals: int) -> tuple[int, str]:
+    """Call ``step(first, n)`` on consecutive deals until the stop rule says so.
+
+    Without a rule: one step of ``deals``. With ``target_ci`` (``half_width()`` at
+    most it) or ``time_budget`` (seconds): steps of BATCH until met or
+    ``max_deals``. Returns the deals played and the rule that stopped.
+    """
+    adaptive = target_ci is not None or time_budget is not None
+    limit = max_deals if adaptive else deals
+    start, done = time.perf_counter(), 0
+    while True:
+        n = min(BATCH if adaptive else limit, limit - done)
+        step(done, n)
+        done += n
+        if not adaptive:
+            return done, "deals"
+        if target_ci is not None and half_width() <= target_ci:
+            return done, "target-ci"
+        if time_budget is not None and time.perf_counter() - start >= time_budget:
+            return done, "time-budget"
+        if done >= limit:
+            return done, "max-deals"
+
+
+def parse_known(known: dict[str, str], hand_offset: int,
+                joker: bool = False) -> tuple[tuple[int, int], ...]:
+    """``{"second": "AH KH"}`` -> ((2, mask),); HandError for a bad seat or the hand's own seat
+    (or a joker, unless the game has one)."""
     out = []
     for seat, text in known.items():
         if seat not in pedro.SEAT_OFFSETS:
@@ -246,7 +274,7 @@ def parse_known(known: dict[str, str], hand_offset: int) -> tuple[tuple[int, int
         if off == hand_offset:
             raise HandError(f"{seat} holds the evaluated hand; known cards go to other seats")
         cards = parse_cards(text)
-        if JOKER in cards:
+        if JOKER in cards and not joker:
             raise HandError("Pedro has no joker")
         out.append((off, CardSet(cards).mask))
     return tuple(out)
@@ -261,12 +289,16 @@ def parse_hand(text: str) -> int:
     return CardSet(cards).mask
 
 
-def evaluate_hand(game: str | pedro.Rules, hand: str, seat: str = "eldest",
+def evaluate_hand(game, hand: str, seat: str = "eldest",
                   deals: int = 20_000, seed: int = 1, policy: str = "heuristic",
                   target_ci: float | None = None, max_deals: int = 1_000_000,
                   time_budget: float | None = None,
                   known: dict[str, str] | None = None) -> HandEvaluation:
-    """Evaluate ``hand`` at ``seat`` (dealer, eldest, second, third) as a Pedro/Cinch bidder.
+    """Evaluate ``hand`` at ``seat`` (dealer, eldest, second, third) as a bidder.
+
+    ``game`` is a variant string or Rules; Rook hands go to
+    :func:`analyzer.evaluate_rook.evaluate_rook_hand`, which answers the same
+    questions for Rook's auction (see there).
 
     Without a stop rule, ``deals`` deals are played. With ``target_ci`` (a 95%
     half-width for the leading alternatives' EVs) or ``time_budget`` (seconds)
@@ -274,7 +306,12 @@ def evaluate_hand(game: str | pedro.Rules, hand: str, seat: str = "eldest",
     ``known`` gives cards other seats are known to hold, e.g. ``{"second": "AH"}``
     (seats relative to the dealer); the rest of the deck is dealt around them.
     """
-    rules = game if isinstance(game, pedro.Rules) else pedro.parse_rules(game)
+    rules = parse_game(game) if isinstance(game, str) else game
+    if rules.game == "rook":
+        from .evaluate_rook import evaluate_rook_hand
+
+        return evaluate_rook_hand(rules, hand, seat, deals, seed, policy, target_ci, max_deals,
+                                  time_budget, known)
     if seat not in pedro.SEAT_OFFSETS:
         raise HandError(f"bad seat {seat!r}; seats: {', '.join(pedro.SEAT_OFFSETS)}")
     if deals < 1 or max_deals < 1:
@@ -285,24 +322,10 @@ def evaluate_hand(game: str | pedro.Rules, hand: str, seat: str = "eldest",
     known_cards = parse_known(known or {}, offset)
     pedro.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
     samples = _Samples(len(_action_list(rules)))
-    adaptive = target_ci is not None or time_budget is not None
-    limit = max_deals if adaptive else deals
-    start, done, stopped_by = time.perf_counter(), 0, "deals"
-    while True:
-        n = min(BATCH if adaptive else limit, limit - done)
-        _simulate_batch(samples, rules, mask, offset, known_cards, pols, seed, done, n)
-        done += n
-        if not adaptive:
-            break
-        if target_ci is not None and _leading_half_width(samples, rules) <= target_ci:
-            stopped_by = "target-ci"
-            break
-        if time_budget is not None and time.perf_counter() - start >= time_budget:
-            stopped_by = "time-budget"
-            break
-        if done >= limit:
-            stopped_by = "max-deals"
-            break
+    done, stopped_by = run_stop_rule(
+        lambda first, n: _simulate_batch(samples, rules, mask, offset, known_cards, pols, seed,
+                                         first, n),
+        lambda: _leading_half_width(samples, rules), deals, target_ci, time_budget, max_deals)
     points, dist, bids, pass_ev, actions = _tables(samples, rules, seed)
     return HandEvaluation(
         hand=str(CardSet(mask)), seat=seat,

@@ -98,10 +98,12 @@ def new_figure() -> Figure:
     return fig
 
 
-def _ev_columns(method: int, net: bool) -> tuple[str, str, str]:
-    if method not in (1, 2):
-        raise ValueError(f"method must be 1 or 2, got {method!r}")
-    col = f"ev{method}_{'net' if net else 'own'}"
+def _ev_columns(method: int | None, net: bool) -> tuple[str, str, str]:
+    """EV columns of a bids table: ``ev{method}_net`` (Pedro), or ``ev_net`` for games with
+    one settlement (method None)."""
+    if method not in (1, 2, None):
+        raise ValueError(f"method must be 1, 2 or None, got {method!r}")
+    col = f"ev{method or ''}_{'net' if net else 'own'}"
     return col, f"{col}_lo", f"{col}_hi"
 
 
@@ -112,14 +114,15 @@ def _require(df: pd.DataFrame, columns, what: str) -> None:
 
 
 @styled
-def ev_by_bid(bids: pd.DataFrame, pass_ev: pd.DataFrame | None = None, method: int = 1,
-              net: bool = True, title: str | None = None) -> Figure:
+def ev_by_bid(bids: pd.DataFrame, pass_ev: pd.DataFrame | None = None, method: int | None = 1,
+              net: bool = True, title: str | None = None, xlabel: str | None = None) -> Figure:
     """EV of each bid, one line per trump with its 95% band, and EV(pass) as a level.
 
     ``bids`` and ``pass_ev`` are ``HandEvaluation.bids`` and ``.pass_ev``; the
     column plotted is ``ev{method}_net`` (own − opponents) or ``ev{method}_own``
-    with its ``_lo``/``_hi`` bounds. ``title`` should carry the provenance
-    (hand, seat, rules, policy, seed, n).
+    with its ``_lo``/``_hi`` bounds (``ev_net``/``ev_own`` with ``method=None``,
+    for Rook). ``title`` should carry the provenance (hand, seat, rules, policy,
+    seed, n).
 
     >>> fig = ev_by_bid(ev.bids, ev.pass_ev, method=2, net=False)     # doctest: +SKIP
     """
@@ -142,13 +145,16 @@ def ev_by_bid(bids: pd.DataFrame, pass_ev: pd.DataFrame | None = None, method: i
         ax.axhline(row[col], color=PASS_COLOR, linestyle="--", linewidth=1.8,
                    label=f"pass ({row[col]:+.2f})")
     ax.axhline(0, color="#555555", linewidth=0.8, zorder=1)
-    first, last = int(bids["bid"].min()), int(bids["bid"].max())
-    ax.set_xticks(range(first, last + 1))
-    ax.set_xlim(first - 0.3, last + 0.3)
-    ax.set_xlabel("bid b (bid in turn; the others may outbid; names trump if it wins)")
+    ticks = np.unique(bids["bid"].to_numpy())
+    step = max(1, -(-len(ticks) // 14))  # at most 14 labels: Rook has 27 bids
+    ax.set_xticks(ticks[::step])
+    pad = 0.3 * (ticks[1] - ticks[0]) if len(ticks) > 1 else 0.3
+    ax.set_xlim(ticks[0] - pad, ticks[-1] + pad)
+    ax.set_xlabel(xlabel or "bid b (bid in turn; the others may outbid; names trump if it wins)")
     side = "own − opponents' score" if net else "own score"
-    ax.set_ylabel(f"EV per deal, method {method} ({side})")
-    ax.set_title(title or f"EV by bid, method {method}, {side}")
+    how = f"method {method}, " if method else ""
+    ax.set_ylabel(f"EV per deal, {how}{side}")
+    ax.set_title(title or f"EV by bid, {how}{side}")
     ax.legend(title="trump (band: 95% CI)", loc="best")
     return fig
 

@@ -1,0 +1,227 @@
+"""What a Rook hand is worth: the declarer side's points per trump, P(points >= b),
+EV(b) for b = 70..200, EV(pass), and how high to bid.
+
+The 13 cards are fixed at one seat (counted from the dealer) and the other 40
+dealt at random; the widow, the cards passed in and everything after are
+sampled by the counter-based generator, so hand ``i`` of a seed is the same
+deal for every alternative and their differences are paired.
+
+Two questions, two models:
+
+* **Per trump** ("if I declare at b and call t"): the seat is made declarer with
+  nobody else bidding and calls t; one simulation per trump serves every b,
+  because play does not depend on the bid. From it: the distribution of the
+  side's points, P(points >= b) and EV(b) = the settlement (RULES.md §4.9) of
+  the seat's side, own and net of the opponents'.
+* **How high to bid** (the auction included): "bid up to b" raises by the
+  minimum whenever the seat's turn comes while that stays at most b, and
+  passes otherwise; the others bid by their policies and may outbid it; if it
+  wins it takes the widow, drops, passes and calls trump by its policy, as a
+  player does after seeing the widow. "Pass" passes at once. The recommended
+  action is the alternative with the highest net EV, with P(best) for the
+  leading few.
+
+>>> from analyzer.evaluate import evaluate_hand                       # doctest: +SKIP
+>>> ev = evaluate_hand("rook", "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C", deals=20_000)
+>>> ev.recommended                                                     # doctest: +SKIP
+'bid up to 150'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .cards import JOKER, SUIT_NAMES, CardSet, parse_cards
+from .evaluate import (
+    HandError,
+    HandEvaluation,
+    _cat,
+    _est_cols,
+    _leading,
+    parse_known,
+    run_stop_rule,
+)
+from .games import rook
+from .games.common import SEAT_OFFSETS, SEATS, parse_policies, policy_string
+from .stats import mean_ci, p_best, wilson
+
+TRUMP_LABELS = (*SUIT_NAMES, "no trump")
+
+
+def trump_codes(rules: rook.Rules) -> list[int]:
+    return [0, 1, 2, 3, 4] if rules.allow_no_trump else [0, 1, 2, 3]
+
+
+def parse_rook_hand(text: str, rules: rook.Rules) -> int:
+    """Mask of a Rook hand (13 cards, 10 under points=parker_adapt); HandError otherwise."""
+    cards = parse_cards(text)
+    n = rules.hand_size
+    if len(cards) != n:
+        raise HandError(f"a Rook hand is {n} cards of the {rules.deck_size}-card deck; got "
+                        f"{len(cards)} card(s) in {text!r}")
+    low = [c for c in cards if c != JOKER and c % 16 < rules.lowest_rank]
+    if low:
+        raise HandError(f"points={rules.points} plays without the 2s, 3s and 4s; got "
+                        f"{' '.join(str(CardSet([c])) for c in low)}")
+    return CardSet(cards).mask
+
+
+def settle(b_pts: np.ndarray, o_pts: np.ndarray, bid: int, rules: rook.Rules):
+    """Per-hand (own, opponents') settlement of a declarer side that bid ``bid`` (§4.9)."""
+    made = b_pts >= bid
+    own = np.where(made, b_pts, -bid)
+    opp = o_pts if rules.opp_scores == "always" else np.where(made, o_pts, 0)
+    return own, opp
+
+
+@dataclass
+class _Samples:
+    """Per-hand outcomes, grown batch by batch: points as declarer per trump, and the
+    side's settlement (own, opponents') per alternative: bid up to b for each b, then pass."""
+
+    trumps: list[int]
+    n_actions: int
+    maker_b: dict = field(default_factory=dict)
+    maker_o: dict = field(default_factory=dict)
+    own: list = field(default=None)
+    opp: list = field(default=None)
+    declared: list = field(default=None)
+
+    def __post_init__(self):
+        self.maker_b = {t: [] for t in self.trumps}
+        self.maker_o = {t: [] for t in self.trumps}
+        self.own = [[] for _ in range(self.n_actions)]
+        self.opp = [[] for _ in range(self.n_actions)]
+        self.declared = [[] for _ in range(self.n_actions)]
+
+
+def _alternatives(samples: _Samples, rules: rook.Rules):
+    """Per-hand net score of each distinct alternative, with labels. Ceilings that lead to
+    the same outcome on every hand (raising further never happens) are one alternative,
+    named by the lowest of them."""
+    values, labels = [], []
+    for k, bid in enumerate(rules.bids):
+        v = _cat(samples.own[k]) - _cat(samples.opp[k])
+        if values and np.array_equal(v, values[-1]):
+            continue
+        values.append(v)
+        labels.append((f"bid up to {bid}", bid))
+    values.append(_cat(samples.own[-1]) - _cat(samples.opp[-1]))
+    labels.append(("pass", 0))
+    return values, labels
+
+
+def _simulate_batch(samples: _Samples, rules, mask, offset, known, pols, seed, first, n):
+    def run(**kw):
+        sc = rook.Scenario(hand=mask, seat=offset, known=known, **kw)
+        return rook.run_batch(rules, first, n, seed, pols, scenario=sc)[0]
+
+    from .games._rook_engine import R_DEALER, R_DECLARER, R_PTS, R_SCORE
+
+    for t in samples.trumps:
+        rec = run(force="declarer", trump=t, bid=rules.bids[0])
+        team = (rec[:, R_DEALER].astype(np.int64) + offset) & 1
+        p0, p1 = rec[:, R_PTS], rec[:, R_PTS + 1]
+        samples.maker_b[t].append(np.where(team == 0, p0, p1))
+        samples.maker_o[t].append(np.where(team == 0, p1, p0))
+    for k in range(samples.n_actions):
+        last = k == samples.n_actions - 1
+        rec = run(force="pass") if last else run(force="ceiling", bid=rules.bids[k])
+        seat = (rec[:, R_DEALER].astype(np.int64) + offset) % 4
+        team = seat & 1
+        s0, s1 = rec[:, R_SCORE], rec[:, R_SCORE + 1]
+        samples.own[k].append(np.where(team == 0, s0, s1))
+        samples.opp[k].append(np.where(team == 0, s1, s0))
+        samples.declared[k].append(rec[:, R_DECLARER] == seat)
+
+
+def _tables(samples: _Samples, rules: rook.Rules, seed: int):
+    bids = rules.bids
+    total = rules.total_points
+    n = len(_cat(samples.maker_b[samples.trumps[0]]))
+    points_rows, dist_rows, bid_rows = [], [], []
+    for t in samples.trumps:
+        b, o = _cat(samples.maker_b[t]), _cat(samples.maker_o[t])
+        points_rows.append({"trump": TRUMP_LABELS[t], "n": n, **_est_cols("points", mean_ci(b))})
+        counts = np.bincount(b // 5, minlength=total // 5 + 1)
+        dist_rows.append({"trump": TRUMP_LABELS[t],
+                          **{str(5 * k): counts[k] / n for k in range(total // 5 + 1)}})
+        for bid in bids:
+            made = wilson(int((b >= bid).sum()), n)
+            own, opp = settle(b, o, bid, rules)
+            bid_rows.append({"trump": TRUMP_LABELS[t], "bid": bid, "n": n, "p_make": made.p,
+                             "p_make_lo": made.lo, "p_make_hi": made.hi,
+                             **_est_cols("ev_net", mean_ci(own - opp)),
+                             **_est_cols("ev_own", mean_ci(own))})
+    ceiling_rows = []
+    for k, bid in enumerate(bids):
+        own, opp = _cat(samples.own[k]), _cat(samples.opp[k])
+        won = wilson(int(np.concatenate(samples.declared[k]).sum()), n)
+        ceiling_rows.append({"bid": bid, "n": n, "p_declarer": won.p, "p_declarer_lo": won.lo,
+                             "p_declarer_hi": won.hi, **_est_cols("ev_net", mean_ci(own - opp)),
+                             **_est_cols("ev_own", mean_ci(own))})
+    own, opp = _cat(samples.own[-1]), _cat(samples.opp[-1])
+    pass_row = {"n": n, **_est_cols("ev_net", mean_ci(own - opp)), **_est_cols("ev_own",
+                                                                               mean_ci(own))}
+    bids_df = pd.DataFrame(bid_rows)
+    for row in points_rows:  # the highest bid whose EV as declarer still beats passing
+        worth = bids_df[(bids_df["trump"] == row["trump"])
+                        & (bids_df["ev_net"] > pass_row["ev_net"])]["bid"]
+        row["bid_up_to"] = int(worth.max()) if len(worth) else 0
+
+    values, labels = _alternatives(samples, rules)
+    top = _leading(values)
+    pb = p_best(np.stack([values[i] for i in top], axis=1), seed=seed)
+    action_rows = []
+    for k, i in enumerate(top):
+        action_rows.append({"action": labels[i][0], "trump": "", "bid": labels[i][1], "n": n,
+                            **_est_cols("ev", mean_ci(values[i])), "p_best": pb[k]})
+    actions = pd.DataFrame(action_rows).sort_values("ev", ascending=False, kind="stable")
+    return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), bids_df,
+            pd.DataFrame(ceiling_rows), pd.DataFrame([pass_row]), actions.reset_index(drop=True))
+
+
+def _leading_half_width(samples: _Samples, rules: rook.Rules) -> float:
+    values, _ = _alternatives(samples, rules)
+    return max(mean_ci(values[i]).half_width for i in _leading(values))
+
+
+def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
+                       deals: int = 20_000, seed: int = 1, policy: str = "heuristic",
+                       target_ci: float | None = None, max_deals: int = 1_000_000,
+                       time_budget: float | None = None,
+                       known: dict[str, str] | None = None) -> HandEvaluation:
+    """Evaluate a Rook ``hand`` at ``seat``; arguments as :func:`analyzer.evaluate.evaluate_hand`.
+
+    The result's ``bids`` table is per trump and bid as declarer; ``ceilings`` is
+    EV(bid up to b) with the auction; ``actions`` ranks those and the pass.
+    """
+    if seat not in SEAT_OFFSETS:
+        raise HandError(f"bad seat {seat!r}; seats: {', '.join(SEAT_OFFSETS)}")
+    if deals < 1 or max_deals < 1:
+        raise HandError("deals and max_deals must be at least 1")
+    mask = parse_rook_hand(hand, rules)
+    pols = parse_policies(policy)
+    offset = SEAT_OFFSETS[seat]
+    known_cards = parse_known(known or {}, offset, joker=True)
+    rook.Scenario(hand=mask, seat=offset, known=known_cards).vector(rules.hand_size)
+    samples = _Samples(trump_codes(rules), len(rules.bids) + 1)
+    done, stopped_by = run_stop_rule(
+        lambda first, n: _simulate_batch(samples, rules, mask, offset, known_cards, pols, seed,
+                                         first, n),
+        lambda: _leading_half_width(samples, rules), deals, target_ci, time_budget, max_deals)
+    points, dist, bids, ceilings, pass_ev, actions = _tables(samples, rules, seed)
+    best_trump = points.loc[points["points"].idxmax(), "trump"]
+    best = actions.iloc[0]["action"]
+    recommended = f"{best}; best trump as declarer: {best_trump}"
+    return HandEvaluation(
+        hand=str(CardSet(mask)), seat=seat,
+        known={SEATS[o]: str(CardSet(m)) for o, m in known_cards}, rules=str(rules),
+        policy=policy_string(pols), seed=seed, n=done, stopped_by=stopped_by, points=points,
+        distribution=dist, bids=bids, pass_ev=pass_ev, actions=actions,
+        recommended=recommended, ceilings=ceilings,
+    )
+

@@ -1,0 +1,107 @@
+"""`bidlab hand rook`: per-trump points, P(points >= b), EV(b), the auction-aware
+ceilings, EV(pass), the recommendation, reproducibility and one-line errors."""
+
+import json
+
+import numpy as np
+import pytest
+from cli_helpers import assert_bad_input, run
+
+from analyzer.evaluate import evaluate_hand
+from analyzer.evaluate_rook import settle
+from analyzer.games import rook
+
+STRONG = "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C"  # seven spades with the Rook
+WEAK = "3S 4H 6D 7C 8S 9H 3D 4C 6H 2C 7D 2H 8C"  # no counter, no card above a 9
+N = 4000
+
+
+@pytest.fixture(scope="module")
+def strong():
+    return evaluate_hand("rook", STRONG, seat="dealer", deals=N, seed=2)
+
+
+@pytest.fixture(scope="module")
+def weak():
+    return evaluate_hand("rook", WEAK, seat="eldest", deals=N, seed=2)
+
+
+def test_strong_hand_names_spades_and_bids_high(strong):
+    pts = strong.points.set_index("trump")["points"]
+    assert pts.idxmax() == "spades"
+    lo = strong.points.set_index("trump")["points_lo"]["spades"]
+    assert lo > pts.drop("spades").max()  # clearly, not by noise
+    row = strong.bids[(strong.bids["trump"] == "spades") & (strong.bids["bid"] == 140)].iloc[0]
+    assert row["p_make_lo"] > 0.9
+    assert strong.recommended.startswith("bid up to")
+    best = strong.actions.iloc[0]
+    passing = strong.actions[strong.actions["action"] == "pass"].iloc[0]
+    assert best["ev_lo"] > passing["ev_hi"]
+
+
+def test_weak_hand_is_worth_little(weak):
+    assert (weak.points["points_hi"] < 110).all()
+    spades = weak.bids[weak.bids["trump"] == "spades"].set_index("bid")
+    assert spades.loc[150, "p_make_hi"] < 0.2
+    # as declarer at 150 it loses ground against passing, beyond the noise
+    assert spades.loc[150, "ev_net_hi"] < weak.pass_ev.iloc[0]["ev_net_lo"]
+
+
+def test_ev_sign_conventions_by_hand():
+    """EV(b) as declarer is B if B >= b else -b, the opponents always +O (RULES §4.9)."""
+    b = np.array([150, 100, 200, 80])
+    o = 200 - b
+    own, opp = settle(b, o, 120, rook.PRESETS["rook"])
+    assert own.tolist() == [150, -120, 200, -120] and opp.tolist() == [50, 100, 0, 120]
+    own, opp = settle(b, o, 120, rook.parse_rules("rook(opp_scores=not_when_declarer_set)"))
+    assert own.tolist() == [150, -120, 200, -120] and opp.tolist() == [50, 0, 0, 0]
+
+
+def test_per_trump_ev_matches_the_points_distribution(strong):
+    """EV(b) own = sum over points p of P(p) * (p if p >= b else -b), from the distribution."""
+    dist = strong.distribution.set_index("trump")
+    for trump in ("spades", "clubs"):
+        shares = dist.loc[trump]
+        pts = np.array([int(c) for c in shares.index])
+        for bid in (70, 120, 175):
+            want = float((shares.to_numpy() * np.where(pts >= bid, pts, -bid)).sum())
+            row = strong.bids[(strong.bids["trump"] == trump) & (strong.bids["bid"] == bid)]
+            assert row["ev_own"].iloc[0] == pytest.approx(want, abs=1e-9)
+
+
+def test_ceilings_are_monotone_in_winning_the_auction(strong):
+    p = strong.ceilings["p_declarer"].to_numpy()
+    assert (np.diff(p) >= 0).all() and p[-1] > 0.99
+
+
+def test_same_seed_same_output():
+    args = ["hand", "rook", STRONG, "--seat", "second", "--deals", "2000", "--seed", "9"]
+    a, b = run(*args), run(*args)
+    assert a.exit_code == 0, a.stderr
+    assert a.stdout == b.stdout
+    assert "recommended: " in a.stdout and "P(points ≥ b)" in a.stdout
+
+
+def test_json_has_every_table():
+    r = run("hand", "rook", STRONG, "--deals", "1000", "--json")
+    doc = json.loads(r.stdout)
+    assert {"points", "distribution", "bids", "ceilings", "pass_ev", "actions"} <= set(doc)
+    assert len(doc["bids"]) == 4 * 27 and doc["provenance"]["rules"] == "rook"
+
+
+def test_no_trump_and_parker_variants():
+    ev = evaluate_hand("rook(allow_no_trump=True)", STRONG, deals=500)
+    assert list(ev.points["trump"]) == ["clubs", "diamonds", "hearts", "spades", "no trump"]
+    ev = evaluate_hand("rook(points=parker_adapt)", "AS KS QS JS 9S 5S JK AH KH 5D", deals=500)
+    assert ev.bids["bid"].max() == 120 and (ev.points["points"] <= 120).all()
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["AS KS QS JS 9S 5S JK AH KH 5D 2D 3C"], ["13 cards", "12 card(s)"]),
+    (["AS KS QS JS 9S 5S JK AH KH 5D 2D 3C JK"], ["'JK'", "repeats", "Rook"]),
+    ([STRONG, "--rule", "pass_cycle=up"], ["pass_cycle", "right_left, right_left_none"]),
+    ([STRONG, "--rule", "points=parker_adapt"], ["10 cards", "41-card"]),
+    (["AS KS QS JS 9S 5S JK AH KH 5D 2D 3C XX"], ["'XX'"]),
+])
+def test_bad_input_is_one_line_exit_2(args, expected):
+    assert_bad_input(run("hand", "rook", *args), *expected)
