@@ -451,27 +451,28 @@ def _hand(ctx, param, value: tuple[str, ...]) -> CardSet:
     return CardSet(cards)
 
 
-def _game_hand(ctx, param, value: tuple[str, ...]) -> str:
-    """HAND checked for GAME: 9 cards of 52 for Pedro/Cinch, 13 of 53 (one Rook) for Rook."""
-    hand = _hand(ctx, param, value)  # malformed or repeated cards
-    game = ctx.params.get("game")
+def _hand_text(ctx, param, value: tuple[str, ...]) -> str:
+    return str(_hand(ctx, param, value))  # malformed or repeated cards; the count is GAME's
+
+
+def check_game_hand(hand: str, rules) -> None:
+    """HAND for GAME: 9 cards of 52 for Pedro/Cinch, 13 of 53 (one Rook) for Rook."""
     try:
-        if game is not None and game.game == "rook":
+        if rules.game == "rook":
             from .evaluate_rook import parse_rook_hand
 
-            parse_rook_hand(" ".join(value), game)
+            parse_rook_hand(hand, rules)
         else:
-            if JOKER in hand:
+            if JOKER in parse_cards(hand):
                 raise HandError("the joker is not in the 52-card Pedro deck")
-            parse_hand(" ".join(value))
+            parse_hand(hand)
     except HandError as e:
-        raise click.BadParameter(str(e), ctx, param) from None
-    return str(hand)
+        raise click.BadParameter(str(e), param_hint="'HAND'") from None
 
 
 @main.command()
 @game_argument
-@click.argument("hand", nargs=-1, required=True, callback=_game_hand, metavar="HAND")
+@click.argument("hand", nargs=-1, required=True, callback=_hand_text, metavar="HAND")
 @click.option("--seat", type=click.Choice(list(pedro.SEAT_OFFSETS)), default="eldest",
               show_default=True, help="Where HAND sits, counted from the dealer.")
 @click.option("--deals", type=click.IntRange(min=1), default=20_000, show_default=True,
@@ -541,6 +542,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
         raise click.UsageError("--max-deals applies to --target-ci or --time-budget; "
                                "use --deals for a fixed count")
     rules = resolve_rules(game, rule_pairs)
+    check_game_hand(hand, rules)
     known: dict[str, str] = {}
     for pair in known_pairs:
         where, _, cards_text = pair.partition("=")
@@ -572,15 +574,21 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
         click.echo(f"wrote {plot}", err=True)
 
 
-def _features(ctx, param, value: str | None) -> tuple[str, ...]:
-    from .bidchart import DEFAULT_BY, ChartError, check_features
-
+def _features(ctx, param, value: str | None) -> tuple[str, ...] | None:
+    """--by as a tuple of names; checked against GAME's features in the command, since
+    click may process --by before GAME."""
     if value is None:
-        return DEFAULT_BY
+        return None
+    return tuple(f.strip().lower() for f in value.split(",") if f.strip())
+
+
+def _game_features(by: tuple[str, ...] | None, game: str) -> tuple[str, ...]:
+    from .bidchart import ChartError, check_features, features_of
+
     try:
-        return check_features(f.strip().lower() for f in value.split(",") if f.strip())
+        return check_features(by if by is not None else features_of(game)[1], game)
     except ChartError as e:
-        raise click.BadParameter(str(e)) from None
+        raise click.BadParameter(str(e), param_hint="'--by'") from None
 
 
 @main.command("bid-chart")
@@ -591,7 +599,8 @@ def _features(ctx, param, value: str | None) -> tuple[str, ...]:
 @policy_option
 @rule_option
 @click.option("--by", default=None, callback=_features, metavar="FEATURE,...",
-              help="Hand features that define a class [default: trumps,pedros,ace,dealer].")
+              help="Hand features that define a class [default: trumps,pedros,ace,dealer; "
+                   "rook: trumps,counters,rook].")
 @click.option("--out-dir", type=click.Path(file_okay=False, writable=True), default=None,
               help="Write chart.parquet, chart.csv, classes.csv, guide.csv, heatmap.png and "
                    "manifest.json here (created if missing; files replaced atomically).")
@@ -607,17 +616,21 @@ def bid_chart_cmd(game, deals, seed, policy, rule_pairs, by, out_dir, progress) 
     95% intervals, the highest bid with positive EV (the ceiling), and a flag
     on classes too rare to read. Then a bidding guide: the weakest class whose
     ceiling reaches each bid. Features: trumps, counters, pedros, ace, king,
-    queen, jack, ten, two, right, left, seat, dealer.
+    queen, jack, ten, two, right, left, seat, dealer. Rook classifies the
+    declarer's 13 dealt cards in the trump it called by trumps (the Rook
+    included), counters (points held), aces, rook, seat and dealer.
 
     \b
     Examples:
       bidlab bid-chart pedro --deals 2000000
       bidlab bid-chart cinch --by trumps,counters,seat --out-dir reports/cinch-chart
       bidlab bid-chart "pedro(low_to=holder)" --policy heuristic --by trumps,two,pedros
+      bidlab bid-chart rook --deals 1000000 --by trumps,counters,aces
     """
     from .bidchart import bid_chart
 
     rules = resolve_rules(game, rule_pairs)
+    by = _game_features(by, rules.game)
     chart = with_progress(progress, deals,
                           lambda bar: bid_chart(rules, deals, seed, policy, by, progress=bar))
     click.echo(render_bid_chart(chart))
@@ -628,8 +641,9 @@ def bid_chart_cmd(game, deals, seed, policy, rule_pairs, by, out_dir, progress) 
 
 def render_bid_chart(chart) -> str:
     p = chart.provenance
+    method = "" if p["method"] == "rook" else f" method {p['method']},"
     head = (f"{p['rules']} | policy {p['policy']} | seed {p['seed']} | n {p['n']:,} deals | "
-            f"classes by {p['by']} | EV method {p['method']}, own − opponents")
+            f"classes by {p['by']} | EV{method} own − opponents")
     rows = [[c.label, c.n, f"{c.points:.2f} ± {(c.points_hi - c.points_lo) / 2:.2f}",
              c.bid_ceiling or "-", "rare" if c.rare else ""]
             for c in chart.classes.iloc[::-1].itertuples()]
@@ -657,8 +671,9 @@ def write_bid_chart(chart, out: Path) -> None:
     io.write_table(chart.guide, out / "guide.csv", meta)
     fig = plotting.bid_heatmap(
         chart.table, chart.classes,
-        title=f"EV of bidding b (method {meta['method']}, own − opponents); box = highest bid "
-              f"with EV > 0\n{meta['rules']}, policy {meta['policy']}, seed {meta['seed']}, "
+        title=f"EV of bidding b ({'' if meta['method'] == 'rook' else 'method '}"
+              f"{meta['method']}, own − opponents); box = highest bid with EV > 0\n"
+              f"{meta['rules']}, policy {meta['policy']}, seed {meta['seed']}, "
               f"n={int(meta['n']):,}")
     plotting.save_figure(fig, out / "heatmap.png")
     with io.atomic_open(out / "manifest.json") as f:
