@@ -22,9 +22,10 @@ ROOK = np.uint64(1) << np.uint64(JOKER)
 LANE = np.array([np.uint64(0x1FFF) << np.uint64(16 * s) for s in range(4)], dtype=np.uint64)
 NO_TRUMP = 4  # trump code for no trump: the Rook alone is the trump suit
 TRUMP_POWER = 64
-# Only 5s, 10s, Kings, Aces and the Rook can ever score: counting skips the rest.
-COUNTER_CANDIDATES = ROOK | np.uint64(
-    sum(1 << (16 * s + r) for s in range(4) for r in (3, 8, 11, 12)))
+# RANKS_FROM[r]: ranks r..A of every suit (RANKS_FROM[13] is empty); COLUMN: rank 2 of every suit.
+RANKS_FROM = np.array([sum(((0x1FFF >> r) << r) << (16 * s) for s in range(4)) for r in range(14)],
+                      dtype=np.uint64)
+COLUMN = np.uint64(0x0001_0001_0001_0001)
 
 
 @njit(cache=True)
@@ -61,26 +62,13 @@ def stronger(c, tmask, rook_pos):
     """Mask of the cards of ``c``'s effective suit that beat it."""
     m = bit(c)
     if m & tmask:
-        if c == JOKER:
-            return _ranks_from(tmask, rook_pos)
+        if c == JOKER:  # the real trumps of rank >= rook_pos
+            return tmask & ~ROOK & RANKS_FROM[rook_pos]
         above = tmask & ~ROOK & ~((m << ONE) - ONE)
         if rook_pos > (c & 15):
             above |= ROOK & tmask
         return above
     return LANE[c >> 4] & ~((m << ONE) - ONE)
-
-
-@njit(cache=True)
-def _ranks_from(tmask, r):
-    """Real trumps of rank >= r."""
-    lane = tmask & ~ROOK
-    if lane == ZERO:
-        return ZERO
-    base = np.uint64(0)
-    for s in range(4):
-        if lane & LANE[s]:
-            base = np.uint64(16 * s)
-    return lane & ~((ONE << (base + np.uint64(r))) - ONE)
 
 
 @njit(cache=True)
@@ -98,13 +86,13 @@ def legal_moves(hand, led, free_play):
 
 @njit(cache=True)
 def points_of(mask, cpts):
-    """Points of the cards in ``mask``; ``cpts[c]`` is the points of card index c (0..63)."""
-    total = 0
-    m = mask & COUNTER_CANDIDATES
-    while m != ZERO:
-        low = m & (~m + ONE)
-        total += cpts[popcount(low - ONE)]
-        m ^= low
+    """Points of the cards in ``mask``; ``cpts[c]`` is the points of card index c (0..63).
+
+    Only the 5s, 10s, Kings, Aces and the Rook can score under any scheme, so a
+    popcount per scoring rank (all four suits score alike) counts them all."""
+    total = cpts[JOKER] if mask & ROOK else 0
+    for r in (3, 8, 11, 12):
+        total += cpts[r] * popcount(mask & (COLUMN << np.uint64(r)))
     return total
 
 

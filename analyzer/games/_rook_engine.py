@@ -19,16 +19,18 @@ from numba import njit, prange, types
 from ..bits import ONE, ZERO, bit, lsb
 from ..cards import JOKER
 from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key
+from ._choice import random_card, random_subset
 from ._deal import deal_known
 from ._rook_core import ROOK, fill_card_points, legal_moves, points_of, power, suit_of, trump_suit
 from ._rook_policies import (
-    choose_bid,
     choose_drop,
     choose_leader,
-    choose_pass,
-    choose_play,
     choose_trump,
     estimate,
+    heuristic_bid,
+    heuristic_pass,
+    heuristic_play,
+    random_bid,
 )
 from .rook_rules import (
     P_ALL_PASS,
@@ -119,7 +121,7 @@ def _allowed_drops(cards, rule, cpts):
     return cards
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given, prng, drng,
               rec, dealt, li, lu, log):
     """Play hand ``index`` of ``seed`` under rule vector ``rp`` and seat policies ``pols``.
@@ -189,8 +191,10 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
                 lowest = 70 if high == 0 else high + 5
                 b = lowest if lowest <= np.int64(sc[SC_BID]) and lowest <= total else 0
             else:
-                b = choose_bid(pols[seat], values[seat], seat, high, high_seat, step_exact, total,
-                               prng)
+                if pols[seat] == 0:
+                    b = random_bid(high, step_exact, total, prng)
+                else:
+                    b = heuristic_bid(values[seat], seat, high, high_seat, total)
             if log and n_calls < MAX_CALLS:
                 li[L_CALLS + 2 * n_calls] = seat
                 li[L_CALLS + 2 * n_calls + 1] = b
@@ -231,7 +235,10 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
         given[s] = ZERO
     if direction != 0:
         for s in range(4):
-            given[s] = choose_pass(pols[s], hands[s], counters, prng)
+            if pols[s] == 0:
+                given[s] = random_subset(hands[s], 3, prng)
+            else:
+                given[s] = heuristic_pass(hands[s], counters)
         for s in range(4):
             hands[s] = (hands[s] & ~given[s]) | given[(s - direction) % 4]
     # -- trump (before the declarer sees what he received) and the first leader ---------------
@@ -271,7 +278,7 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
         trick = ZERO
         trick_pts = 0
         for pos in range(4):
-            seat = (leader + pos) % 4
+            seat = (leader + pos) & 3
             h = hands[seat]
             legal = legal_moves(h, led, free_play)
             if legal & (legal - ONE) == ZERO:  # one legal card: nothing to decide
@@ -280,9 +287,12 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
                 unseen = full & ~played & ~h & ~trick
                 if seat == declarer:
                     unseen &= ~bit(drop)
-                c = choose_play(pols[seat], h, legal, led, best_seat, best_card, best_pow,
-                                trick_pts, pos, seat, decl_team, tmask, rook_pos, unseen,
-                                hand_size - t, counters, cpts, prng)
+                if pols[seat] == 0:
+                    c = random_card(legal, prng)
+                else:
+                    c = heuristic_play(h, legal, led, best_seat, best_card, best_pow, trick_pts,
+                                       pos, seat, decl_team, tmask, rook_pos, unseen,
+                                       hand_size - t, counters)
             if led == ZERO:
                 led = suit_of(c, tmask)
             pw = power(c, led, tmask, rook_pos)

@@ -31,8 +31,17 @@ from numba import njit
 from ..bits import ONE, ZERO, bit, lsb, msb, popcount
 from ..cards import JOKER
 from ..rng import uniform_int
-from ._choice import random_card, random_subset
-from ._rook_core import LANE, NO_TRUMP, ROOK, TRUMP_POWER, points_of, stronger
+from ._choice import random_card
+from ._rook_core import (
+    COLUMN,
+    LANE,
+    NO_TRUMP,
+    RANKS_FROM,
+    ROOK,
+    TRUMP_POWER,
+    points_of,
+    stronger,
+)
 
 RANDOM, HEURISTIC = 0, 1  # policy codes, as named in games.common.POLICY_NAMES
 
@@ -54,18 +63,14 @@ _RUFF_FLOOR = 20  # ruff with one's last trump only for a trick worth this much
 
 @njit(cache=True)
 def suit_score(hand, s):
-    """Strength of suit ``s`` as trump: length first, then high cards."""
-    m = hand & LANE[s]
-    score = 32 * popcount(m)
-    while m != ZERO:
-        c = lsb(m)
-        score += c & 15
-        m &= m - ONE
-    return score
+    """Strength of suit ``s`` as trump: length first, then the highest cards."""
+    m = (hand >> np.uint64(16 * s)) & np.uint64(0x1FFF)
+    return np.int64((np.uint64(popcount(m)) << np.uint64(13)) | m)
 
 
 @njit(cache=True)
 def best_suit(hand):
+    """The longest suit, ties to the one with the higher top cards (then C D H S order)."""
     best, best_score = 0, -1
     for s in range(4):
         sc = suit_score(hand, s)
@@ -80,38 +85,39 @@ def estimate(hand, cpts, total_points):
     s = best_suit(hand)
     trumps = hand & LANE[s]
     length = popcount(trumps) + (1 if hand & ROOK else 0)
-    aces = 0
-    for t in range(4):
-        if t != s and hand & bit(16 * t + 12):
-            aces += 1
-    top = popcount(trumps >> np.uint64(16 * s + 10))  # Q, K, A of trumps
+    aces = popcount(hand & ~trumps & (COLUMN << np.uint64(12)))
+    top = popcount(trumps & RANKS_FROM[10])  # Q, K, A of trumps
     scale = total_points / 200.0
     return (scale * (_BASE + _PER_TRUMP * length + _PER_ACE * aces + _PER_TOP * top)
             + _PER_POINT * points_of(hand, cpts))
 
 
 @njit(cache=True)
-def choose_bid(pol, value, seat, high, high_seat, step_exact, total_points, prng):
+def random_bid(high, step_exact, total_points, prng):
     """0 (pass) or a legal bid: a multiple of 5 above ``high`` (70 to open), at most the total."""
     lowest = 70 if high == 0 else high + 5
     if lowest > total_points:
         return 0
-    if pol == RANDOM:
-        r = uniform_int(prng, 3)
-        if r == 0:
-            return 0
-        if r == 1 or step_exact:
-            return lowest
-        return lowest + 5 * uniform_int(prng, (total_points - lowest) // 5 + 1)
+    r = uniform_int(prng, 3)
+    if r == 0:
+        return 0
+    if r == 1 or step_exact:
+        return lowest
+    return lowest + 5 * uniform_int(prng, (total_points - lowest) // 5 + 1)
+
+
+@njit(cache=True)
+def heuristic_bid(value, seat, high, high_seat, total_points):
+    """The lowest legal bid while the valuation less a margin covers it, else 0 (pass)."""
+    lowest = 70 if high == 0 else high + 5
+    if lowest > total_points:
+        return 0
     limit = value - _BID_MARGIN * total_points / 200.0
     if high_seat >= 0 and (high_seat & 1) == (seat & 1):
         limit -= _OVERBID_PARTNER
     return lowest if lowest <= limit else 0
 
 
-# Per-lane rank masks: RANKS_FROM[r] holds ranks r..A of every suit (RANKS_FROM[13] is empty).
-RANKS_FROM = np.array([sum(((0x1FFF >> r) << r) << (16 * s) for s in range(4)) for r in range(14)],
-                      dtype=np.uint64)
 LOW_CARDS = RANKS_FROM[0] & ~RANKS_FROM[10]  # 2 to J of every suit
 
 
@@ -124,22 +130,14 @@ def _fold(m):
 
 @njit(cache=True)
 def lowest_card(m):
-    """The lowest-ranked card of ``m`` (no Rook; ties to the first suit C D H S)."""
-    r = lsb(_fold(m))
-    for s in range(4):
-        if m & bit(16 * s + r):
-            return 16 * s + r
-    return -1
+    """The lowest-ranked card of a non-empty ``m`` (no Rook; ties to the first suit C D H S)."""
+    return lsb(m & (COLUMN << np.uint64(lsb(_fold(m)))))
 
 
 @njit(cache=True)
 def highest_card(m):
-    """The highest-ranked card of ``m`` (no Rook; ties to the first suit C D H S)."""
-    r = msb(_fold(m))
-    for s in range(4):
-        if m & bit(16 * s + r):
-            return 16 * s + r
-    return -1
+    """The highest-ranked card of a non-empty ``m`` (no Rook; ties to the first suit)."""
+    return lsb(m & (COLUMN << np.uint64(msb(_fold(m)))))
 
 
 @njit(cache=True)
@@ -208,10 +206,8 @@ def choose_drop(pol, hand, allowed, counters, prng):
 
 
 @njit(cache=True)
-def choose_pass(pol, hand, counters, prng):
-    """Three cards to pass to an opponent."""
-    if pol == RANDOM:
-        return random_subset(hand, 3, prng)
+def heuristic_pass(hand, counters):
+    """Three cards to pass to an opponent: the three least valuable."""
     intent = best_suit(hand)
     out = ZERO
     for _ in range(3):
@@ -282,11 +278,12 @@ def _lead(hand, my_team, decl_team, tmask, rook_pos, unseen, counters):
 
 
 @njit(cache=True)
-def choose_play(pol, hand, legal, led, best_seat, best_card, best_pow, trick_pts, pos, seat,
-                decl_team, tmask, rook_pos, unseen, tricks_left, counters, cpts, prng):
-    """The card to play. ``unseen``: cards this seat has not seen played or held."""
-    if pol == RANDOM:
-        return random_card(legal, prng)
+def heuristic_play(hand, legal, led, best_seat, best_card, best_pow, trick_pts, pos, seat,
+                   decl_team, tmask, rook_pos, unseen, tricks_left, counters):
+    """The heuristic's card. ``unseen``: cards this seat has not seen played or held.
+
+    Scalars only: this runs for most of the 52 plays of a hand, and array
+    arguments would cost reference counting on every call."""
     my_team = seat & 1
     if led == ZERO:
         return _lead(hand, my_team, decl_team, tmask, rook_pos, unseen, counters)
@@ -304,7 +301,7 @@ def choose_play(pol, hand, legal, led, best_seat, best_card, best_pow, trick_pts
     if win != ZERO:
         plain_win = win & ~tmask
         w = lowest_card(plain_win) if plain_win != ZERO else lowest_trump(win, rook_pos)
-        worth = trick_pts + cpts[w]
+        worth = trick_pts + (10 if bit(w) & counters else 0)  # a counter of ours is safe too
         if bit(w) & tmask and not (led & tmask) and tricks_left > 1 \
                 and popcount(hand & tmask) == 1 and worth < _RUFF_FLOOR:
             return cheapest(legal, tmask, counters, rook_pos)  # keep the last trump
