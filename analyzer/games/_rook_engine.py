@@ -18,18 +18,28 @@ from numba import njit, prange, types
 
 from ..bits import ONE, ZERO, bit, lsb
 from ..cards import JOKER
-from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key
+from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key, uniform_int
 from ._choice import random_card, random_subset
 from ._deal import deal_known
-from ._rook_core import ROOK, fill_card_points, legal_moves, points_of, power, suit_of, trump_suit
+from ._rook_core import (
+    RANKS_FROM,
+    ROOK,
+    TRUMP_POWER,
+    fill_card_points,
+    legal_moves,
+    points_of,
+    power,
+    suit_of,
+    trump_suit,
+)
 from ._rook_policies import (
-    choose_drop,
-    choose_leader,
-    choose_trump,
     estimate,
     heuristic_bid,
+    heuristic_drop,
     heuristic_pass,
     heuristic_play,
+    heuristic_trump,
+    lowest_card,
     random_bid,
 )
 from .rook_rules import (
@@ -106,15 +116,9 @@ def _deck_cards(low_rank, cards):
 
 
 @njit(cache=True)
-def _allowed_drops(cards, rule, cpts):
+def _allowed_drops(cards, rule, counters):
     if rule == 1:  # no counters, unless every card is one
-        m = cards
-        out = ZERO
-        while m != ZERO:
-            c = lsb(m)
-            if cpts[c] == 0:
-                out |= bit(c)
-            m &= m - ONE
+        out = cards & ~counters
         return out if out != ZERO else cards
     if rule == 2 and cards != ROOK:  # not the Rook
         return cards & ~ROOK
@@ -223,8 +227,11 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
     pol_d = pols[declarer]
     fourteen = hands[declarer] | bit(widow)
     counters = np.uint64(rp[P_COUNTERS]) | ROOK
-    drop = choose_drop(pol_d, fourteen, _allowed_drops(fourteen, rp[P_DROP], cpts), counters,
-                       prng)
+    allowed = _allowed_drops(fourteen, rp[P_DROP], counters)
+    if pol_d == 0:
+        drop = random_card(allowed, prng)
+    else:
+        drop = heuristic_drop(fourteen, allowed, counters)
     hands[declarer] = fourteen & ~bit(drop)
     # -- passing: everyone gives 3 cards to the same side ------------------------------------
     if sc[SC_DIR] > ZERO:
@@ -248,11 +255,13 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
     if (force == FORCE_DECLARER or force == FORCE_CEILING) and declarer == fixed_seat \
             and sc[SC_TRUMP] != TRUMP_BY_POLICY:
         trump = np.int64(sc[SC_TRUMP])
+    elif pol_d == 0:
+        trump = uniform_int(prng, 5 if allow_nt else 4)
     else:
-        trump = choose_trump(pol_d, own, allow_nt, prng)
+        trump = heuristic_trump(own, allow_nt)
     tmask = trump_suit(trump)
-    if rp[P_FIRST_LEAD] == 0:
-        leader = choose_leader(pol_d, declarer, prng)
+    if rp[P_FIRST_LEAD] == 0:  # the random policy picks either; the heuristic leads itself
+        leader = (declarer + uniform_int(prng, 2)) % 4 if pol_d == 0 else declarer
     elif rp[P_FIRST_LEAD] == 1:
         leader = declarer
     else:
@@ -289,6 +298,9 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
                     unseen &= ~bit(drop)
                 if pols[seat] == 0:
                     c = random_card(legal, prng)
+                elif legal & (tmask | counters) == ZERO and (best_pow >= TRUMP_POWER or legal
+                                                              & RANKS_FROM[best_pow + 1] == ZERO):
+                    c = lowest_card(legal)  # nothing to win or give: what the heuristic throws
                 else:
                     c = heuristic_play(h, legal, led, best_seat, best_card, best_pow, trick_pts,
                                        pos, seat, decl_team, tmask, rook_pos, unseen,

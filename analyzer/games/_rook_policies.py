@@ -2,7 +2,11 @@
 
 ``random`` (code 0) is uniform over the legal actions of every phase: pass,
 the lowest legal bid or any legal bid (a third each); any legal drop; any 3
-cards to pass; any allowed trump; either first leader; any legal card.
+cards to pass; any allowed trump; either first leader; any legal card. Its
+draws are made in the engine from the policy stream.
+
+Every function here takes scalars only: they run for most of the 52 plays of
+a hand, and an array argument costs reference counting on every call.
 
 ``heuristic`` (code 1) plays like a sensible club player, using only what its
 seat may know (its cards and the cards played):
@@ -31,7 +35,6 @@ from numba import njit
 from ..bits import ONE, ZERO, bit, lsb, msb, popcount
 from ..cards import JOKER
 from ..rng import uniform_int
-from ._choice import random_card
 from ._rook_core import (
     COLUMN,
     LANE,
@@ -198,40 +201,49 @@ def least_valuable(cards, hand, intent, counters):
 
 
 @njit(cache=True)
-def choose_drop(pol, hand, allowed, counters, prng):
+def heuristic_drop(hand, allowed, counters):
     """The card the declarer drops from his 14 (``allowed``: those the rules let him drop)."""
-    if pol == RANDOM:
-        return random_card(allowed, prng)
     return least_valuable(allowed, hand, best_suit(hand), counters)
 
 
 @njit(cache=True)
 def heuristic_pass(hand, counters):
-    """Three cards to pass to an opponent: the three least valuable."""
+    """Three cards to pass to an opponent: the three least valuable (see least_valuable).
+
+    The usual case, three low non-counters in side suits, is taken in one sweep
+    of the side suits from the shortest (ties: C D H S order), lowest cards first.
+    """
     intent = best_suit(hand)
+    low = hand & ~LANE[intent] & ~ROOK & ~counters & LOW_CARDS
     out = ZERO
-    for _ in range(3):
+    k = 3
+    taken = 0  # suits already swept, one bit each
+    while k > 0 and low & ~out:
+        best_s, best_len = 0, 99
+        for s in range(4):
+            if not (taken >> s) & 1 and low & LANE[s]:
+                n = popcount(hand & LANE[s])
+                if n < best_len:
+                    best_s, best_len = s, n
+        taken |= 1 << best_s
+        m = low & LANE[best_s]
+        while m != ZERO and k > 0:
+            out |= m & (~m + ONE)
+            m &= m - ONE
+            k -= 1
+    for _ in range(k):
         out |= bit(least_valuable(hand & ~out, hand, intent, counters))
     return out
 
 
 @njit(cache=True)
-def choose_trump(pol, hand, allow_no_trump, prng):
-    if pol == RANDOM:
-        return uniform_int(prng, 5 if allow_no_trump else 4)
+def heuristic_trump(hand, allow_no_trump):
+    """The longest suit, or no trump (when allowed) for a flat hand with three aces."""
     s = best_suit(hand)
     if allow_no_trump and popcount(hand & LANE[s]) <= 3 and popcount(hand & ~RANKS_FROM[12]) \
             <= popcount(hand) - 3:
         return NO_TRUMP  # a flat hand with three aces
     return s
-
-
-@njit(cache=True)
-def choose_leader(pol, declarer, prng):
-    """Who leads trick 1 when the declarer chooses: himself or his left-hand opponent."""
-    if pol == RANDOM:
-        return (declarer + uniform_int(prng, 2)) % 4
-    return declarer
 
 
 @njit(cache=True)
@@ -288,11 +300,11 @@ def heuristic_play(hand, legal, led, best_seat, best_card, best_pow, trick_pts, 
     if led == ZERO:
         return _lead(hand, my_team, decl_team, tmask, rook_pos, unseen, counters)
     if (best_seat & 1) == my_team:  # partner is winning
-        safe = pos == 3 or (stronger(best_card, tmask, rook_pos) & unseen == ZERO
-                            and (bit(best_card) & tmask or unseen & tmask == ZERO))
         smear = legal & ~tmask & counters
-        if safe and smear != ZERO:
-            return highest_card(smear)
+        if smear != ZERO and (pos == 3 or (stronger(best_card, tmask, rook_pos) & unseen == ZERO
+                                           and (bit(best_card) & tmask
+                                                or unseen & tmask == ZERO))):
+            return highest_card(smear)  # partner is sure to win: give him points
         return cheapest(legal, tmask, counters, rook_pos)
     if best_pow >= TRUMP_POWER:
         win = trumps_above(legal & tmask, best_pow, rook_pos)
