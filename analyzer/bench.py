@@ -50,7 +50,7 @@ def time_game(rules, policy: str, deals: int, threads: int, repeats: int = 3,
     return BenchRow(str(rules), policy, threads, deals, best)
 
 
-def run(games=("pedro",), policies=("random", "heuristic"), deals: int = 1_000_000,
+def run(games=("pedro", "rook"), policies=("random", "heuristic"), deals: int = 1_000_000,
         repeats: int = 3) -> list[BenchRow]:
     """Rows for each game x policy x {1 thread, all threads}."""
     all_threads = numba.config.NUMBA_NUM_THREADS

@@ -707,7 +707,7 @@ def cards(hand: CardSet) -> None:
 
 
 @main.command()
-@click.option("--game", "games_", type=GAME, multiple=True, default=("pedro",),
+@click.option("--game", "games_", type=GAME, multiple=True, default=("pedro", "rook"),
               show_default=True, help="Game or variant to time (repeatable).")
 @click.option("--policy", "policies", type=POLICY, multiple=True,
               default=("random", "heuristic"), show_default=True,
@@ -719,6 +719,8 @@ def cards(hand: CardSet) -> None:
 def bench(games_, policies, deals, repeats) -> None:
     """Deals per second for each game x policy on 1 thread and on all threads.
 
+    A deal is complete: deal, auction, discard/draw/rob (Pedro) or widow, drop
+    and passing (Rook), play, score and record; for Rook a deal is one hand.
     The speed-up column is the all-threads figure over the 1-thread figure
     measured in the same run.
 
@@ -727,6 +729,7 @@ def bench(games_, policies, deals, repeats) -> None:
       bidlab bench
       bidlab bench --deals 200000 --policy heuristic
       bidlab bench --game cinch --policy random --repeats 5
+      bidlab bench --game rook --policy heuristic
     """
     from . import bench as bench_mod  # imports numba threading only when timing
 

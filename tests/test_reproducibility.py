@@ -17,7 +17,8 @@ import pandas as pd
 import pytest
 
 from analyzer.cards import SPADES, card
-from analyzer.games import pedro
+from analyzer.games import family, parse_game, pedro
+from analyzer.games.common import parse_policies
 from analyzer.games.pedro_rules import PRESET_NAMES, PRESETS, Rules, one_flag_variants
 
 SEED = 8675309
@@ -104,11 +105,14 @@ def test_run_batch_rejects_bad_chunk(chunk):
 _HASH_SCRIPT = """
 import hashlib, sys
 import numba
-from analyzer.games import pedro
+from analyzer.games import family, parse_game
+from analyzer.games.common import parse_policies
 n = int(sys.argv[1])
 out = [str(numba.get_num_threads())]
-for spec, policy in (("pedro", "random"), ("cinch", "heuristic"), ("pedro", "heuristic")):
-    rec, hands = pedro.run_batch(pedro.parse_rules(spec), 0, n, 4242, pedro.parse_policies(policy))
+for spec, policy in (("pedro", "random"), ("cinch", "heuristic"), ("pedro", "heuristic"),
+                     ("rook", "random"), ("rook", "heuristic")):
+    rules = parse_game(spec)
+    rec, hands = family(rules).run_batch(rules, 0, n, 4242, parse_policies(policy))
     out.append(hashlib.sha256(rec.tobytes() + hands.tobytes()).hexdigest())
 print(" ".join(out))
 """
@@ -137,10 +141,10 @@ def test_thread_count_does_not_change_results():
     two = _hashes_in_subprocess(2, n)
     assert one == two
     here = []
-    for spec, policy in (("pedro", "random"), ("cinch", "heuristic"), ("pedro", "heuristic")):
-        rec, hands = pedro.run_batch(
-            pedro.parse_rules(spec), 0, n, 4242, pedro.parse_policies(policy)
-        )
+    for spec, policy in (("pedro", "random"), ("cinch", "heuristic"), ("pedro", "heuristic"),
+                         ("rook", "random"), ("rook", "heuristic")):
+        rules = parse_game(spec)
+        rec, hands = family(rules).run_batch(rules, 0, n, 4242, parse_policies(policy))
         here.append(hashlib.sha256(rec.tobytes() + hands.tobytes()).hexdigest())
     assert here == one
 

@@ -61,7 +61,7 @@ def test_more_trumps_are_worth_more(hands):
     chart = chart_from_deals(hands, RULES, by=("trumps",))
     pts = chart.classes.set_index("trumps")["points"]
     order = ["<=4", "5", "6", "7", "8+"]
-    assert all(pts[a] < pts[b] for a, b in zip(order, order[1:]))
+    assert all(pts[a] < pts[b] for a, b in zip(order[:-1], order[1:], strict=True))
 
 
 def test_pedro_features_are_refused_for_rook(hands):
