@@ -22,28 +22,29 @@ from analyzer import bench
 C_SOURCE = Path(__file__).parent / "c" / "pedro_playout.c"
 
 
-def c_baseline(deals: int, repeats: int = 3) -> float | None:
-    """Best deals/s of the C playout on one core, or None without a C compiler."""
+def c_baseline(source: Path, n: int, unit: str = "deals", repeats: int = 3) -> float | None:
+    """Best ``unit``/s of the C playout ``source`` run with ``n`` on one core, or None
+    without a C compiler. The program prints its rate as ``<rate> <unit>/s``."""
     cc = shutil.which("cc") or shutil.which("gcc")
     if cc is None:
         return None
     with tempfile.TemporaryDirectory() as tmp:
-        exe = Path(tmp) / "pedro_playout"
-        subprocess.run([cc, "-O2", "-march=native", "-o", str(exe), str(C_SOURCE)], check=True)
-        runs = [subprocess.run([str(exe), str(deals)], check=True, capture_output=True,
+        exe = Path(tmp) / source.stem
+        subprocess.run([cc, "-O2", "-march=native", "-o", str(exe), str(source)], check=True)
+        runs = [subprocess.run([str(exe), str(n)], check=True, capture_output=True,
                                text=True).stdout for _ in range(repeats)]
-    return max(float(re.search(r"([\d.]+) deals/s", out).group(1)) for out in runs)
+    return max(float(re.search(rf"([\d.]+) {re.escape(unit)}/s", out).group(1)) for out in runs)
 
 
 def main() -> None:
     deals = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
-    rows = bench.run(deals=deals)
+    rows = bench.run(games=("pedro",), deals=deals)
     base = {(r.game, r.policy): r.deals_per_s for r in rows if r.threads == 1}
     for r in rows:
         ratio = r.deals_per_s / base[(r.game, r.policy)]
         print(f"{r.game:8} {r.policy:10} threads={r.threads}  {r.deals_per_s / 1e6:6.3f} M deals/s"
               f"  x{ratio:4.2f} vs 1 thread")
-    c = c_baseline(deals)
+    c = c_baseline(C_SOURCE, deals)
     if c is None:
         print("C baseline: no C compiler found")
         return

@@ -17,6 +17,7 @@ from numba import njit, prange, types
 
 from ..bits import ONE, ZERO, bit, lsb, msb, popcount
 from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key
+from ._choice import random_card
 from ._deal import deal_known
 from ._pedro_core import (
     N_ACE,
@@ -35,13 +36,14 @@ from ._pedro_core import (
     strength,
 )
 from ._pedro_policies import (
-    choose_bid,
     choose_dump,
     choose_free_keep,
     choose_keep_trumps,
-    choose_play,
     choose_rob,
     choose_trump,
+    heuristic_bid,
+    heuristic_play,
+    random_bid,
 )
 from .pedro_rules import (
     P_ALL_PASS,
@@ -116,7 +118,7 @@ SC_SEAT, SC_FORCE, SC_TRUMP, SC_KNOWN, SC_BID = 0, 1, 2, 3, 7
 FORCE_NONE, FORCE_MAKER, FORCE_PASS, FORCE_BID = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li, lu, log):
     """Play deal ``index`` of ``seed`` under rule vector ``rp`` and seat policies ``pols``.
 
@@ -167,8 +169,10 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                 if b <= max(high, min_bid - 1) or b > 14:
                     b = 0
             else:
-                b = choose_bid(pols[seat], hands[seat], seat, dealer, high, bidder, min_bid,
-                               prng)
+                if pols[seat] == 0:
+                    b = random_bid(high, min_bid, prng)
+                else:
+                    b = heuristic_bid(hands[seat], seat, dealer, high, bidder, min_bid)
             rec[R_BID_SEAT + seat] = b
             if log:
                 li[L_BIDS + k] = b
@@ -300,8 +304,11 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                 unseen = TRUMPS & ~played & ~h & ~known_out
                 if seat == dealer:
                     unseen &= ~stock_left
-                c = choose_play(pols[seat], h, legal, lead_lane, best_seat, best, trick, pos,
-                                n_active, seat, unseen, low_to_winner, prng)
+                if pols[seat] == 0:
+                    c = random_card(legal, prng)
+                else:  # scalars only: an array argument costs reference counting per call
+                    c = heuristic_play(h, legal, lead_lane, best_seat, best, trick, pos,
+                                       n_active, seat, unseen, low_to_winner)
             if lead_lane < 0:
                 lead_lane = c >> 4
             if strength(c, lead_lane) > best:

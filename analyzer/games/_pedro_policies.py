@@ -32,7 +32,7 @@ from numba import njit
 
 from ..bits import ONE, ZERO, bit, lsb, msb, popcount
 from ..rng import uniform_int
-from ._choice import random_card, random_subset
+from ._choice import random_subset
 from ._pedro_core import (
     COUNTERS,
     LANE,
@@ -129,14 +129,21 @@ def best_suit(hand, is_dealer):
 
 
 @njit(cache=True)
-def choose_bid(pol, hand, seat, dealer, high, high_seat, min_bid, rng):
-    """0 to pass, else a bid b with max(high, min_bid - 1) < b <= 14."""
+def random_bid(high, min_bid, rng):
+    """0 to pass, else a bid b with max(high, min_bid - 1) < b <= 14, all equally likely."""
     lowest = max(high, min_bid - 1) + 1
     if lowest > 14:
         return 0
-    if pol == RANDOM:
-        k = uniform_int(rng, 15 - lowest + 1)
-        return 0 if k == 0 else lowest + k - 1
+    k = uniform_int(rng, 15 - lowest + 1)
+    return 0 if k == 0 else lowest + k - 1
+
+
+@njit(cache=True)
+def heuristic_bid(hand, seat, dealer, high, high_seat, min_bid):
+    """0 to pass, else the heuristic's bid (scalars only, like every hot call)."""
+    lowest = max(high, min_bid - 1) + 1
+    if lowest > 14:
+        return 0
     _, v = best_suit(hand, seat == dealer)
     want = min((v - _BID_MARGIN) // _SCALE, 14)
     if high_seat >= 0 and (high_seat & 1) == (seat & 1) and want < high + _OVERBID_PARTNER:
@@ -267,15 +274,6 @@ def heuristic_play(hand, legal, lead_lane, best_seat, best, trick, pos, n_active
         if cheap != ZERO:
             return cheapest_card(cheap)
     return cheapest_card(legal)
-
-
-@njit(cache=True)
-def choose_play(pol, hand, legal, lead_lane, best_seat, best, trick, pos, n_active, seat,
-                unseen_trumps, low_to_winner, rng):
-    if pol == RANDOM:
-        return random_card(legal, rng)
-    return heuristic_play(hand, legal, lead_lane, best_seat, best, trick, pos, n_active, seat,
-                          unseen_trumps, low_to_winner)
 
 
 @njit(cache=True)
