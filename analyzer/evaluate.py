@@ -192,19 +192,23 @@ def _tables(samples: _Samples, rules: pedro.Rules, seed: int):
                         & (bids_df[f"ev{rules.scoring}_net"] > ev_pass)]["bid"]
         row["bid_up_to"] = int(worth.max()) if len(worth) else 0
 
-    # Rank every alternative by its estimate; P(best) among the leading few, which
-    # share the same deals, from the joint normal of their paired means.
-    values, labels = _alternatives(samples, rules)
+    actions = rank_alternatives(*_alternatives(samples, rules), seed)
+    return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), bids_df,
+            pd.DataFrame([pass_row]), actions)
+
+
+def rank_alternatives(values: list[np.ndarray], labels: list[tuple[str, str, int]],
+                      seed: int) -> pd.DataFrame:
+    """The leading alternatives (per-deal net scores ``values``, labelled (action, trump,
+    bid)) ranked by their estimate, with P(best) from the joint normal law of their paired
+    means: they share the same deals."""
     top = _leading(values)
     pb = p_best(np.stack([values[i] for i in top], axis=1), seed=seed)
-    action_rows = []
-    for k, i in enumerate(top):
-        e = mean_ci(values[i])
-        action_rows.append({"action": labels[i][0], "trump": labels[i][1], "bid": labels[i][2],
-                            "n": n, **_est_cols("ev", e), "p_best": pb[k]})
-    actions = pd.DataFrame(action_rows).sort_values("ev", ascending=False, kind="stable")
-    return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), bids_df,
-            pd.DataFrame([pass_row]), actions.reset_index(drop=True))
+    rows = [{"action": labels[i][0], "trump": labels[i][1], "bid": labels[i][2],
+             "n": len(values[i]), **_est_cols("ev", mean_ci(values[i])), "p_best": pb[k]}
+            for k, i in enumerate(top)]
+    return (pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable")
+            .reset_index(drop=True))
 
 
 def _side_scores(rec: np.ndarray, offset: int):

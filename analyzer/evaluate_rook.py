@@ -42,11 +42,12 @@ from .evaluate import (
     _est_cols,
     _leading,
     parse_known,
+    rank_alternatives,
     run_stop_rule,
 )
 from .games import rook
 from .games.common import SEAT_OFFSETS, SEATS, parse_policies, policy_string
-from .stats import mean_ci, p_best, wilson
+from .stats import mean_ci, wilson
 
 TRUMP_LABELS = (*SUIT_NAMES, "no trump")
 
@@ -108,9 +109,9 @@ def _alternatives(samples: _Samples, rules: rook.Rules):
         if values and np.array_equal(v, values[-1]):
             continue
         values.append(v)
-        labels.append((f"bid up to {bid}", bid))
+        labels.append((f"bid up to {bid}", "", bid))
     values.append(_cat(samples.own[-1]) - _cat(samples.opp[-1]))
-    labels.append(("pass", 0))
+    labels.append(("pass", "", 0))
     return values, labels
 
 
@@ -172,16 +173,9 @@ def _tables(samples: _Samples, rules: rook.Rules, seed: int):
                         & (bids_df["ev_net"] > pass_row["ev_net"])]["bid"]
         row["bid_up_to"] = int(worth.max()) if len(worth) else 0
 
-    values, labels = _alternatives(samples, rules)
-    top = _leading(values)
-    pb = p_best(np.stack([values[i] for i in top], axis=1), seed=seed)
-    action_rows = []
-    for k, i in enumerate(top):
-        action_rows.append({"action": labels[i][0], "trump": "", "bid": labels[i][1], "n": n,
-                            **_est_cols("ev", mean_ci(values[i])), "p_best": pb[k]})
-    actions = pd.DataFrame(action_rows).sort_values("ev", ascending=False, kind="stable")
+    actions = rank_alternatives(*_alternatives(samples, rules), seed)
     return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), bids_df,
-            pd.DataFrame(ceiling_rows), pd.DataFrame([pass_row]), actions.reset_index(drop=True))
+            pd.DataFrame(ceiling_rows), pd.DataFrame([pass_row]), actions)
 
 
 def _leading_half_width(samples: _Samples, rules: rook.Rules) -> float:

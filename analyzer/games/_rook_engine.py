@@ -373,6 +373,18 @@ def prepare(rp, cards, cpts):
     fill_card_points(rp[P_RANK_PTS:P_RANK_PTS + 13], rp[P_ROOK_PTS], cpts)
 
 
+@njit(cache=True)
+def _scratch(rp):
+    """A driver's working arrays, made once per chunk: the canonical deck and card points
+    for ``rp``, then the deck, hands, valuations, passed cards and the two RNG states."""
+    cards = np.empty(64, dtype=np.int64)
+    cpts = np.empty(64, dtype=np.int64)
+    prepare(rp, cards, cpts)
+    return (cards, cpts, np.empty(128, dtype=np.int64), np.empty(4, dtype=np.uint64),
+            np.empty(4, dtype=np.float64), np.empty(4, dtype=np.uint64),
+            np.empty(1, dtype=np.uint64), np.empty(1, dtype=np.uint64))
+
+
 _SIM_SIG = types.void(
     types.int64, types.int64, types.int64, types.int64, types.int64[:], types.int64[:],
     types.uint64[:], types.int16[:, :], types.uint64[:, :],
@@ -384,15 +396,7 @@ def simulate_kernel(seed, first, n, chunk, rp, pols, sc, rec, hands_out):
     """Hands first .. first+n-1 of scenario ``sc`` into rec[n, NREC] and hands_out[n, 5]."""
     n_chunks = (n + chunk - 1) // chunk
     for ci in prange(n_chunks):
-        cards = np.empty(64, dtype=np.int64)
-        cpts = np.empty(64, dtype=np.int64)
-        prepare(rp, cards, cpts)
-        deck = np.empty(128, dtype=np.int64)
-        hands = np.empty(4, dtype=np.uint64)
-        values = np.empty(4, dtype=np.float64)
-        given = np.empty(4, dtype=np.uint64)
-        prng = np.empty(1, dtype=np.uint64)
-        drng = np.empty(1, dtype=np.uint64)
+        cards, cpts, deck, hands, values, given, prng, drng = _scratch(rp)
         li = np.empty(1, dtype=np.int16)
         lu = np.empty(1, dtype=np.uint64)
         lo = ci * chunk
@@ -411,15 +415,7 @@ _LOG_SIG = types.void(
 @njit(_LOG_SIG, cache=True)
 def log_kernel(seed, indices, rp, pols, sc, rec, hands_out, li, lu):
     """The chosen hands, serially, with their trick-by-trick logs."""
-    cards = np.empty(64, dtype=np.int64)
-    cpts = np.empty(64, dtype=np.int64)
-    prepare(rp, cards, cpts)
-    deck = np.empty(128, dtype=np.int64)
-    hands = np.empty(4, dtype=np.uint64)
-    values = np.empty(4, dtype=np.float64)
-    given = np.empty(4, dtype=np.uint64)
-    prng = np.empty(1, dtype=np.uint64)
-    drng = np.empty(1, dtype=np.uint64)
+    cards, cpts, deck, hands, values, given, prng, drng = _scratch(rp)
     for i in range(indices.shape[0]):
         play_hand(seed, indices[i], rp, pols, sc, cards, cpts, deck, hands, values, given, prng,
                   drng, rec[i], hands_out[i], li[i], lu[i], True)

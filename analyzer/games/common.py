@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -67,3 +67,33 @@ def known_by_seat(hand: int, seat: int, known: tuple[tuple[int, int], ...],
                                 " given to two seats")
         total |= mask
     return by_seat
+
+
+def simulate_batches(run_batch: Callable, rules, n_deals: int, seed: int, pols: np.ndarray,
+                     first: int, batch: int, progress: Callable[[int], None] | None,
+                     rec_shape: tuple[int, np.dtype], n_hands: int):
+    """Deals ``first .. first + n_deals - 1`` in batches of ``batch``: (records, hands).
+
+    ``run_batch(rules, first, n, seed, pols)`` is a game's kernel driver; the
+    result does not depend on ``batch``. ``progress(k)`` follows each batch.
+    """
+    if n_deals < 0:
+        raise ValueError(f"n_deals must be >= 0, got {n_deals}")
+    recs, hands = [], []
+    for lo in range(first, first + n_deals, batch):
+        k = min(batch, first + n_deals - lo)
+        r, h = run_batch(rules, lo, k, seed, pols)
+        recs.append(r)
+        hands.append(h)
+        if progress:
+            progress(k)
+    width, dtype = rec_shape
+    rec = np.concatenate(recs) if recs else np.empty((0, width), dtype)
+    hnd = np.concatenate(hands) if hands else np.empty((0, n_hands), np.uint64)
+    return rec, hnd
+
+
+def provenance(rules, seed: int, pols: np.ndarray, first: int) -> dict:
+    """The ``attrs`` every simulation frame carries."""
+    return {"game": rules.game, "rules": str(rules), "seed": int(seed),
+            "policy": policy_string(pols), "first": int(first)}

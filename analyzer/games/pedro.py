@@ -33,6 +33,8 @@ from .common import (
     known_by_seat,
     parse_policies,
     policy_string,
+    provenance,
+    simulate_batches,
 )
 from .pedro_rules import PRESET_NAMES, PRESETS, Rules, kernel_params, parse_rules
 
@@ -123,22 +125,11 @@ def simulate(rules: Rules, n_deals: int, seed: int = 0, policies: str | np.ndarr
     ``progress(k)`` is called after each batch of k deals. The frame's ``attrs``
     carry the provenance: game, rules string, seed, policies, first deal.
     """
-    if n_deals < 0:
-        raise ValueError(f"n_deals must be >= 0, got {n_deals}")
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
-    recs, hands = [], []
-    for lo in range(first, first + n_deals, batch):
-        k = min(batch, first + n_deals - lo)
-        r, h = run_batch(rules, lo, k, seed, pols)
-        recs.append(r)
-        hands.append(h)
-        if progress:
-            progress(k)
-    rec = np.concatenate(recs) if recs else np.empty((0, engine.NREC), np.int8)
-    hnd = np.concatenate(hands) if hands else np.empty((0, 4), np.uint64)
+    rec, hnd = simulate_batches(run_batch, rules, n_deals, seed, pols, first, batch, progress,
+                                (engine.NREC, np.int8), 4)
     df = records_frame(rec, hnd, first)
-    df.attrs.update(game=rules.game, rules=str(rules), seed=int(seed),
-                    policy=policy_string(pols), first=int(first))
+    df.attrs.update(provenance(rules, seed, pols, first))
     return df
 
 
@@ -158,8 +149,7 @@ def simulate_games(rules: Rules, n_games: int, seed: int = 0,
                                   NO_SCENARIO.vector(), out)
     df = pd.DataFrame(out, columns=list(games_engine.GAME_COLUMNS))
     df.insert(0, "game", np.arange(first, first + n_games, dtype=np.int64))
-    df.attrs.update(game=rules.game, rules=str(rules), seed=int(seed),
-                    policy=policy_string(pols), first=int(first))
+    df.attrs.update(provenance(rules, seed, pols, first))
     return df
 
 

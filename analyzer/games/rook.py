@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..cards import SUITS, cards_of, format_card
 from . import _rook_engine as engine
-from .common import known_by_seat, parse_policies, policy_string
+from .common import known_by_seat, parse_policies, provenance, simulate_batches
 from .rook_rules import PRESET_NAMES, PRESETS, Rules, kernel_params, parse_rules
 
 __all__ = ["PRESETS", "PRESET_NAMES", "Rules", "parse_rules", "Scenario", "run_batch",
@@ -109,22 +109,11 @@ def simulate(rules: Rules, n_deals: int, seed: int = 0, policies: str | np.ndarr
     ``progress(k)`` is called after each batch of k hands. The frame's ``attrs``
     carry the provenance: game, rules string, seed, policies, first hand.
     """
-    if n_deals < 0:
-        raise ValueError(f"n_deals must be >= 0, got {n_deals}")
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
-    recs, hands = [], []
-    for lo in range(first, first + n_deals, batch):
-        k = min(batch, first + n_deals - lo)
-        r, h = run_batch(rules, lo, k, seed, pols)
-        recs.append(r)
-        hands.append(h)
-        if progress:
-            progress(k)
-    rec = np.concatenate(recs) if recs else np.empty((0, engine.NREC), np.int16)
-    hnd = np.concatenate(hands) if hands else np.empty((0, engine.N_HANDS_OUT), np.uint64)
+    rec, hnd = simulate_batches(run_batch, rules, n_deals, seed, pols, first, batch, progress,
+                                (engine.NREC, np.int16), engine.N_HANDS_OUT)
     df = records_frame(rec, hnd, first)
-    df.attrs.update(game=rules.game, rules=str(rules), seed=int(seed),
-                    policy=policy_string(pols), first=int(first))
+    df.attrs.update(provenance(rules, seed, pols, first))
     return df
 
 
