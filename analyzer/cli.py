@@ -339,11 +339,10 @@ def compare(variant_a, variant_b, deals, seed, policy) -> None:
       bidlab compare pedro "pedro(low_to=holder)"
       bidlab compare pedro cinch --deals 2000000
       bidlab compare "pedro(min_bid=7)" "pedro(min_bid=7,all_pass=dealer_forced_min_bid)"
+      bidlab compare rook "rook(pass_cycle=none)" --deals 500000
     """
     from .compare import compare_variants
 
-    require_pedro_family(variant_a, "compare")
-    require_pedro_family(variant_b, "compare")
     c = compare_variants(variant_a, variant_b, deals, seed, policy)
     p = c.provenance
     click.echo(f"A = {p['a']}   B = {p['b']}   policy {p['policy']}, seed {p['seed']}, "

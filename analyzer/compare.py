@@ -17,8 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .games import pedro
+from .games import family, parse_game
 from .stats import mean_ci, paired_diff
+from .variants import RuleError
 
 
 @dataclass
@@ -31,8 +32,28 @@ class Comparison:
     provenance: dict
 
 
-def _measures(df: pd.DataFrame, method: int) -> dict[str, np.ndarray]:
+def _rook_measures(df: pd.DataFrame) -> dict[str, np.ndarray]:
+    """Per-hand Rook quantities (every hand has a declarer and a bid)."""
+    dealer_team = df["dealer"].to_numpy() & 1
+    t0 = df["score0"].to_numpy().astype(float)
+    t1 = df["score1"].to_numpy().astype(float)
+    return {
+        "declaring side's points": df["bid_points"].to_numpy().astype(float),
+        "bid": df["bid"].to_numpy().astype(float),
+        "declarer makes": (df["made"] == 1).to_numpy().astype(float),
+        "dealer forced at 70": df["forced"].to_numpy().astype(float),
+        "dealer's side declares": ((df["declarer"].to_numpy() & 1) == dealer_team)
+        .astype(float),
+        "dealer advantage (score)": np.where(dealer_team == 0, t0 - t1, t1 - t0),
+        "declarer's score": df["score_bid"].to_numpy().astype(float),
+    }
+
+
+def _measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
     """Per-deal quantities; NaN where a measure does not apply to a deal."""
+    if rules.game == "rook":
+        return _rook_measures(df)
+    method = rules.scoring
     contract = df["bid"].to_numpy() > 0
     dealer_team = df["dealer"].to_numpy() & 1
     t0 = df[f"score{method}_team0"].to_numpy().astype(float)
@@ -48,15 +69,19 @@ def _measures(df: pd.DataFrame, method: int) -> dict[str, np.ndarray]:
     }
 
 
-def compare_variants(a: str | pedro.Rules, b: str | pedro.Rules, deals: int = 1_000_000,
-                     seed: int = 1, policy: str = "heuristic") -> Comparison:
-    """Simulate the same ``deals`` deals under variants ``a`` and ``b``; paired differences."""
-    ra = a if isinstance(a, pedro.Rules) else pedro.parse_rules(a)
-    rb = b if isinstance(b, pedro.Rules) else pedro.parse_rules(b)
-    da = pedro.simulate(ra, deals, seed=seed, policies=policy)
-    db = pedro.simulate(rb, deals, seed=seed, policies=policy)
+def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
+                     policy: str = "heuristic") -> Comparison:
+    """Simulate the same ``deals`` deals under variants ``a`` and ``b`` (Rules or variant
+    strings of one game family); paired differences."""
+    ra = parse_game(a) if isinstance(a, str) else a
+    rb = parse_game(b) if isinstance(b, str) else b
+    engine = family(ra)
+    if family(rb) is not engine:
+        raise RuleError(f"compare needs two variants of one game; got {ra.game} and {rb.game}")
+    da = engine.simulate(ra, deals, seed=seed, policies=policy)
+    db = engine.simulate(rb, deals, seed=seed, policies=policy)
     same = (da["redeals"].to_numpy() == 0) & (db["redeals"].to_numpy() == 0)
-    ma, mb = _measures(da[same], ra.scoring), _measures(db[same], rb.scoring)
+    ma, mb = _measures(da[same], ra), _measures(db[same], rb)
     rows = []
     for name in ma:
         x, y = ma[name], mb[name]

@@ -37,3 +37,16 @@ def test_cli_compare_prints_paired_table_and_rejects_bad_variants():
     assert r.exit_code == 0, r.output
     assert "95% CI (paired)" in r.stdout and "bidding side's points" in r.stdout
     assert_bad_input(run("compare", "pedro", "pedro(low_to=sideways)"), "low_to")
+
+
+def test_rook_variants_compare_on_identical_hands():
+    c = compare_variants("rook", "rook(drop_points_to=last_trick_winner)", deals=20_000, seed=5)
+    t = c.table.set_index("measure")
+    assert t.loc["bid", "b_minus_a"] == 0  # the auction happens before the drop
+    # The dropped card no longer scores for the declarer unless his side takes the last trick.
+    assert t.loc["declaring side's points", "diff_hi"] <= 0
+    assert c.provenance["shared_deals"] == 20_000
+
+
+def test_compare_refuses_two_games():
+    assert_bad_input(run("compare", "rook", "pedro", "--deals", "10"), "one game", "rook", "pedro")
