@@ -273,9 +273,7 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
     # -- play ------------------------------------------------------------------------------
     rook_pos = rp[P_ROOK_POS]
     free_play = rp[P_FREE_PLAY] == 1
-    full = ZERO
-    for k in range(n_cards):
-        full |= bit(cards[k])
+    full = RANKS_FROM[rp[P_LOW_RANK]] | ROOK  # the whole deck
     played = ZERO
     won0 = ZERO
     won1 = ZERO
@@ -298,9 +296,12 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
                     unseen &= ~bit(drop)
                 if pols[seat] == 0:
                     c = random_card(legal, prng)
-                elif legal & (tmask | counters) == ZERO and (best_pow >= TRUMP_POWER or legal
-                                                              & RANKS_FROM[best_pow + 1] == ZERO):
-                    c = lowest_card(legal)  # nothing to win or give: what the heuristic throws
+                elif led != ZERO and legal & (tmask | counters) == ZERO and (
+                        (best_seat & 1) == (seat & 1) or best_pow >= TRUMP_POWER
+                        or legal & RANKS_FROM[best_pow + 1] == ZERO):
+                    # no points to give and nothing to win (or partner winning): the
+                    # heuristic would throw its lowest card
+                    c = lowest_card(legal)
                 else:
                     c = heuristic_play(h, legal, led, best_seat, best_card, best_pow, trick_pts,
                                        pos, seat, decl_team, tmask, rook_pos, unseen,
