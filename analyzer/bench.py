@@ -32,33 +32,45 @@ class BenchRow:
 
 
 def time_game(rules, policy: str, deals: int, threads: int, repeats: int = 3,
-              seed: int = 1) -> BenchRow:
-    """Best of ``repeats`` runs of ``deals`` complete deals (Rook: hands) of any game."""
+              seed: int = 1, contract: str | None = None) -> BenchRow:
+    """Best of ``repeats`` runs of ``deals`` complete deals (Rook, King: hands) of any game;
+    King hands are of ``contract``."""
     engine = family(rules)
     pols = parse_policies(policy)
+    run_batch = engine.run_batch
+    if contract is not None:
+        def run_batch(r, first, n, s, p):
+            return engine.run_batch(r, first, n, s, p, contract=contract)
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        engine.run_batch(rules, 0, 1000, seed, pols)  # compile or load, and warm up
+        run_batch(rules, 0, 1000, seed, pols)  # compile or load, and warm up
         best = float("inf")
         for _ in range(repeats):
             t0 = time.perf_counter()
-            engine.run_batch(rules, 0, deals, seed, pols)
+            run_batch(rules, 0, deals, seed, pols)
             best = min(best, time.perf_counter() - t0)
     finally:
         numba.set_num_threads(previous)
-    return BenchRow(str(rules), policy, threads, deals, best)
+    name = str(rules) if contract is None else f"{rules} {contract}"
+    return BenchRow(name, policy, threads, deals, best)
 
 
 def run(games=("pedro", "rook"), policies=("random", "heuristic"), deals: int = 1_000_000,
         repeats: int = 3) -> list[BenchRow]:
-    """Rows for each game x policy x {1 thread, all threads}."""
+    """Rows for each game x policy x {1 thread, all threads}; King: each contract's hands."""
     all_threads = numba.config.NUMBA_NUM_THREADS
     thread_counts = sorted({1, all_threads})
     rows = []
     for game in games:
         rules = parse_game(game)
-        for policy in policies:
-            for th in thread_counts:
-                rows.append(time_game(rules, policy, deals, th, repeats))
+        contracts = KING_CONTRACTS if rules.game == "king" else (None,)
+        for contract in contracts:
+            for policy in policies:
+                for th in thread_counts:
+                    rows.append(time_game(rules, policy, deals, th, repeats, contract=contract))
     return rows
+
+
+KING_CONTRACTS = ("no-tricks", "no-hearts", "no-kings-jacks", "no-queens", "no-king-of-hearts",
+                  "last-two", "positive")

@@ -35,6 +35,7 @@ GAME_SOURCES = {  # where each preset's rules come from (../shared/RULES.md)
     "pedro": "Pedro, seed 000 (Hoyle), RULES.md §1",
     "cinch": "Cinch / Double Pedro, seed 002 (Foster's Hoyle), RULES.md §2",
     "rook": "Rook, standard deck + joker, Princeton rules, seed 004, RULES.md §4",
+    "king": "King (Brazilian 10-hand game), seed 003, RULES.md §3",
 }
 
 
@@ -288,7 +289,11 @@ def rules_cmd(game, rule_pairs) -> None:
               help="Write one row per deal to this .parquet or .csv file (atomically).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
-def simulate(game, deals, seed, policy, rule_pairs, first, out, progress) -> None:
+@click.option("--contract", default=None, metavar="NAME",
+              help="King only: simulate single hands of this contract (no-tricks, no-hearts, "
+                   "no-kings-jacks, no-queens, no-king-of-hearts, last-two, positive) instead "
+                   "of whole 10-hand games.")
+def simulate(game, deals, seed, policy, rule_pairs, first, out, progress, contract) -> None:
     """Simulate DEALS deals of GAME; print a summary with n and 95% intervals.
 
     The summary gives the points of the bidding side and the other side, the
@@ -303,6 +308,8 @@ def simulate(game, deals, seed, policy, rule_pairs, first, out, progress) -> Non
       bidlab simulate cinch --rule m2_diff_to=bidder_only --out cinch.parquet
       bidlab simulate pedro --deals 1000000 --first 1000000 --out more.parquet
       bidlab simulate rook --deals 1000000 --seed 3 --rule pass_cycle=left
+      bidlab simulate king --deals 200000 --seed 5
+      bidlab simulate king --deals 1000000 --contract no-hearts
     """
     rules = resolve_rules(game, rule_pairs)
     if first + deals - 1 > MAX_INDEX:
@@ -311,12 +318,21 @@ def simulate(game, deals, seed, policy, rule_pairs, first, out, progress) -> Non
             f"--deals {deals}"
         )
     batch = min(1_000_000, max(20_000, -(-deals // 100)))
+    extra = {}
+    if rules.game == "king":
+        from .games.king_rules import parse_contract
+
+        if contract is not None:
+            parse_contract(contract)  # RuleError names the contracts
+        extra = {"contract": contract}
+    elif contract is not None:
+        raise click.UsageError(f"--contract applies to king only; got {rules.game}")
     df = with_progress(progress, deals, lambda bar: family(rules).simulate(
-        rules, deals, seed, policy, first, batch=batch, progress=bar))
+        rules, deals, seed, policy, first, batch=batch, progress=bar, **extra))
     click.echo(summarize(df).to_text())
     if out is not None:
         io.write_table(df, out, dict(df.attrs))
-        click.echo(f"wrote {out} ({len(df)} deals)", err=True)
+        click.echo(f"wrote {out} ({len(df)} rows)", err=True)
 
 
 @main.command()

@@ -154,7 +154,7 @@ def _rate_table(df: pd.DataFrame) -> str:
 
 def _provenance(df: pd.DataFrame) -> dict:
     a = df.attrs
-    first = a.get("first", int(df["deal"].iloc[0]) if len(df) else 0)
+    first = a["first"] if "first" in a else int(df.iloc[0, 0]) if len(df) else 0
     return {
         "n": len(df),
         "seed": a.get("seed", "?"),
@@ -211,6 +211,8 @@ def summarize(df: pd.DataFrame) -> Summary:
     """
     if df.attrs.get("game") == "rook":
         return _summarize_rook(df)
+    if df.attrs.get("game") == "king":
+        return _summarize_king(df)
     return _summarize_pedro(df)
 
 
@@ -326,4 +328,45 @@ def _summarize_rook(df: pd.DataFrame) -> Summary:
         Section("dealer", "Dealer advantage: dealer's team score minus the other team's, "
                 "per hand", dealer, "mean"),
     ]
+    return Summary(_provenance(df), sections, e.est, unit="hands")
+
+
+def _summarize_king(df: pd.DataFrame) -> Summary:
+    """Whole games (``attrs["contract"] == "games"``): final score by seat position from the
+    first dealer and each hand's mean points; single hands: points per seat and, for
+    positive hands, the auction's outcomes."""
+    if len(df) == 0:
+        raise ValueError("cannot summarize an empty simulation (0 rows)")
+    e = _Estimates()
+    what = df.attrs.get("contract", "games")
+    n = len(df)
+    if what == "games":
+        d0 = df["first_dealer"].to_numpy()
+        totals = np.stack([df[f"total{s}"].to_numpy(np.float64) for s in range(4)], axis=1)
+        by_pos = {f"first dealer + {k}": (f"score_pos{k}", totals[np.arange(n), (d0 + k) % 4])
+                  for k in range(4)}
+        by_pos["sum of the four (always 0)"] = ("score_sum", totals.sum(axis=1))
+        hands = e.means({f"hand {k + 1}, dealer's points": (
+            f"hand{k + 1}_dealer", df[[f"h{k + 1}_p{s}" for s in range(4)]].to_numpy(np.float64)[
+                np.arange(n), (d0 + k) % 4]) for k in range(10) if f"h{k + 1}_p0" in df
+            and (df[[f"h{k + 1}_p{s}" for s in range(4)]].to_numpy() != 0).any()})
+        sections = [
+            Section("points", "Final score by seat, counted from the first dealer",
+                    e.means(by_pos), "mean"),
+            Section("hands", "Each hand: the dealer's points", hands, "mean"),
+        ]
+        return Summary(_provenance(df), sections, e.est, unit="games")
+    rows = {f"seat {s}": (f"points_seat{s}", df[f"points{s}"]) for s in range(4)}
+    d = df["dealer"].to_numpy()
+    pts = np.stack([df[f"points{s}"].to_numpy(np.float64) for s in range(4)], axis=1)
+    for k, name in enumerate(("dealer", "eldest (dealer + 1)", "dealer + 2", "dealer + 3")):
+        rows[name] = (f"points_pos{k}", pts[np.arange(n), (d + k) % 4])
+    sections = [Section("points", f"Points per hand ({what})", e.means(rows), "mean")]
+    if what == "positive":
+        out = df["outcome"].to_numpy()
+        shares = _frame({label: e.rate(key, int((out == code).sum()), n) for label, key, code in
+                         (("sold (the buyer names trump)", "sold", 1),
+                          ("declined (4-3-3-3, not played)", "declined", 2),
+                          ("played with the dealer's trump", "played", 3))}, _RATE_COLS)
+        sections.append(Section("shares", "Trump auction outcomes", shares, "rate"))
     return Summary(_provenance(df), sections, e.est, unit="hands")

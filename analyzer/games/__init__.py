@@ -1,6 +1,6 @@
 """Game engines, one module per game, and the registry that resolves variant strings.
 
-A variant string starts with a preset name (``pedro``, ``cinch``, ``rook``); the
+A variant string starts with a preset name (``pedro``, ``cinch``, ``rook``, ``king``); the
 preset decides the game family, whose module parses the flags. Every family
 module offers the same face: ``PRESETS``, ``PRESET_NAMES``, ``Rules``,
 ``parse_rules``, ``simulate``, ``play_logged`` and ``run_batch``.
@@ -13,7 +13,7 @@ from types import ModuleType
 
 from ..variants import RuleError, split_variant
 
-FAMILIES = {"pedro": "pedro", "cinch": "pedro", "rook": "rook"}  # preset -> module
+FAMILIES = {"pedro": "pedro", "cinch": "pedro", "rook": "rook", "king": "king"}  # preset -> module
 PRESET_NAMES = tuple(FAMILIES)
 
 

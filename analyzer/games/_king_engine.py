@@ -1,0 +1,409 @@
+"""The King kernels: one hand of any contract, whole 10-hand games, and logs.
+
+:func:`play_hand` deals and plays one hand (negative contracts, combined
+negatives, or a positive hand with its trump auction) and writes one record;
+with ``log`` it also writes the auction and the tricks, from the same code
+path. :func:`hands_kernel` plays single hands of one contract in parallel
+chunks (hand ``i``: dealer ``i % 4``); :func:`games_kernel` plays whole games
+(game ``g``: first dealer from the game stream, hand k dealt by D0 + k).
+
+Rule decisions RULES.md leaves open are listed in
+``tests/reference/KING_LOG_FORMAT.md``; the reference follows the same list.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, types
+
+from ..bits import ONE, ZERO, bit, lsb, popcount
+from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key, uniform_int
+from ._choice import random_card
+from ._king_policies import (
+    AH,
+    HEARTS,
+    KH,
+    KINGS_JACKS,
+    LANE,
+    NO_TRUMP,
+    QUEENS,
+    best_trump,
+    heuristic_offer,
+    negative_play,
+    positive_play,
+    trick_estimate,
+    trump_value,
+)
+from .king_rules import (
+    LAST_TWO,
+    NO_HEARTS,
+    NO_KING_OF_HEARTS,
+    NO_KINGS_JACKS,
+    NO_QUEENS,
+    NO_TRICKS,
+    P_AUCTION,
+    P_CONTRACTS,
+    P_FIRST_DEALER,
+    P_FIRST_LEAD,
+    P_FLOOR,
+    P_KH_FORCE,
+    P_MAX_OFFER,
+    P_N_HANDS,
+    P_NO_TRUMP,
+    P_POS_LEADER,
+    POSITIVE,
+)
+
+CARDS_52 = np.array([16 * s + r for s in range(4) for r in range(13)], dtype=np.int64)
+GAME_STREAM = 32  # the first dealer of a game
+OUT_NONE, OUT_SELL, OUT_DECLINE, OUT_PLAY = 0, 1, 2, 3
+ACCEPT, REFUSE = 100, 101  # the benefited's answers in the auction log
+
+# ---- per-hand record: int16 columns -----------------------------------------------------
+REC_COLUMNS = (
+    "dealer", "contract",
+    "tricks0", "tricks1", "tricks2", "tricks3",
+    "points0", "points1", "points2", "points3",
+    "outcome", "buyer", "price", "trump", "chooser", "leader", "kh_seat", "n_calls",
+)  # fmt: skip
+(R_DEALER, R_CONTRACT, R_TRICKS, _, _, _, R_POINTS, _, _, _, R_OUTCOME, R_BUYER, R_PRICE,
+ R_TRUMP, R_CHOOSER, R_LEADER, R_KH_SEAT, R_NCALLS) = range(len(REC_COLUMNS))  # fmt: skip
+NREC = len(REC_COLUMNS)
+
+# ---- log layout: int16 row: auction calls (seat, action) then tricks; -1 = none ------------
+MAX_CALLS = 200
+L_CALLS = 0
+L_TRICKS = 2 * MAX_CALLS  # + 10 per trick: leader, winner, then (seat, card) x 4
+NLOGI = L_TRICKS + 130
+
+# ---- per-game record: int16 columns --------------------------------------------------------
+MAX_HANDS = 10
+GAME_COLUMNS = ("first_dealer", "total0", "total1", "total2", "total3",
+                *(f"h{k + 1}_p{s}" for k in range(MAX_HANDS) for s in range(4)))
+G_D0, G_TOTAL, G_HANDS = 0, 1, 5
+
+
+@njit(cache=True)
+def legal_moves(hand, led_suit, trick, contract, kh_force_ace):
+    """Cards of ``hand`` playable to ``trick`` (``led_suit`` -1: the lead) under ``contract``."""
+    if led_suit < 0:
+        if contract & (NO_HEARTS | NO_KING_OF_HEARTS) and hand & ~HEARTS:
+            return hand & ~HEARTS  # no heart lead while holding another suit
+        return hand
+    follow = hand & LANE[led_suit]
+    if follow != ZERO:
+        if contract & NO_KING_OF_HEARTS and kh_force_ace and led_suit == 2 and trick & AH \
+                and hand & KH:
+            return KH
+        return follow
+    if contract & NO_KING_OF_HEARTS and hand & KH:
+        return KH  # the K♥ goes at the first chance
+    return hand
+
+
+@njit(cache=True, inline="always")
+def _power(c, led_suit, trump):
+    s = c >> 4
+    if s == trump:
+        return 100 + (c & 15)
+    if s == led_suit:
+        return c & 15
+    return -1
+
+
+@njit(cache=True)
+def _random_offer(high, floor, has_priority, max_offer, prng):
+    """Pass half the time, else a uniform legal offer (a raise, or the priority match)."""
+    lowest = max(high, floor) + 1
+    n = max(0, max_offer - lowest + 1) + (1 if has_priority else 0)
+    if n == 0 or uniform_int(prng, 2) == 0:
+        return 0
+    k = uniform_int(prng, n)
+    if has_priority and k == n - 1:
+        return high
+    return lowest + k
+
+
+@njit(cache=True, inline="always")
+def play_hand(seed, index, slot, dealer, contract, rp, pols, deck, hands, prng, drng, rec,
+              row, dealt, li, lu, log):
+    """Deal and play one hand; the record goes to ``rec[row]``, the dealt hands to ``dealt``.
+
+    ``slot`` keeps a game's hands apart: hand k of game g uses the deal stream
+    DEAL_STREAM + k and the policy stream POLICY_STREAM + k of deal index g.
+    """
+    drng[0] = stream_key(seed, index, DEAL_STREAM + slot)
+    prng[0] = stream_key(seed, index, POLICY_STREAM + slot)
+    for k in range(52):
+        deck[k] = CARDS_52[k]
+    shuffle_range(drng, deck, 0, 52)
+    kh_seat = 0
+    for s in range(4):
+        h = ZERO
+        for k in range(13 * s, 13 * s + 13):
+            h |= bit(deck[k])
+        hands[s] = h
+        dealt[s] = h
+        if h & KH:
+            kh_seat = s
+    max_offer = rp[P_MAX_OFFER]
+    allow_nt = rp[P_NO_TRUMP] == 1
+    n_calls = 0
+    outcome, buyer, price, trump, chooser = OUT_NONE, -1, 0, -1, -1
+    leader = dealer if rp[P_FIRST_LEAD] == 0 else (dealer + 1) & 3
+    positive = contract == POSITIVE
+    if positive:
+        # -- the trump auction (RULES.md §3.5) ---------------------------------------------------
+        high, holder, floor, last_answer = 0, -1, 0, -1
+        sealed = rp[P_AUCTION] == 1
+        while True:
+            new_offer = False
+            for j in range(3):
+                p = (dealer + 1 + j) & 3
+                prio = holder >= 0 and j < ((holder - dealer - 1) & 3) and high > floor
+                if sealed:
+                    if pols[p] == 0:
+                        x = uniform_int(prng, max_offer + 1)
+                    else:
+                        x = min(trump_value(hands[p], allow_nt), max_offer)
+                    x = max(x, 0)
+                    if x > high:
+                        high, holder = x, p
+                    new_offer = new_offer or x > 0
+                elif pols[p] == 0:
+                    x = _random_offer(high, floor, prio, max_offer, prng)
+                else:
+                    x = heuristic_offer(hands[p], high, floor, prio, max_offer, allow_nt)
+                if log and n_calls < MAX_CALLS:
+                    li[L_CALLS + 2 * n_calls] = p
+                    li[L_CALLS + 2 * n_calls + 1] = x
+                n_calls += 1
+                if x > 0 and not sealed:
+                    high, holder = x, p
+                    new_offer = True
+                    last_answer = -1
+            if not new_offer:
+                break
+            if pols[dealer] == 0:
+                accept = uniform_int(prng, 2) == 1
+            else:
+                accept = high > trump_value(hands[dealer], allow_nt)
+            if log and n_calls < MAX_CALLS:
+                li[L_CALLS + 2 * n_calls] = dealer
+                li[L_CALLS + 2 * n_calls + 1] = ACCEPT if accept else REFUSE
+            n_calls += 1
+            if accept:
+                last_answer = 1
+            else:
+                floor = high
+                last_answer = 0
+            if sealed:
+                break
+        if high >= 1 and last_answer == 1:
+            outcome, buyer, price = OUT_SELL, holder, high
+        elif high <= 1:
+            if pols[dealer] == 0:
+                decline = uniform_int(prng, 2) == 1
+            else:
+                decline = trick_estimate(hands[dealer], best_trump(hands[dealer], allow_nt)) < 16
+            outcome = OUT_DECLINE if decline else OUT_PLAY
+        else:
+            outcome = OUT_PLAY
+        chooser = buyer if outcome == OUT_SELL else dealer
+        if pols[chooser] == 0:
+            trump = uniform_int(prng, 5 if allow_nt else 4)
+        else:
+            trump = best_trump(hands[chooser], allow_nt)
+        pl = rp[P_POS_LEADER]
+        leader = dealer if pl == 0 else (chooser if pl == 1 else (dealer + 1) & 3)
+    if log:
+        for j in range(min(n_calls, MAX_CALLS), MAX_CALLS):
+            li[L_CALLS + 2 * j] = -1
+            li[L_CALLS + 2 * j + 1] = -1
+        for j in range(L_TRICKS, NLOGI):
+            li[j] = -1
+    # -- play: 13 tricks (none after a 4-3-3-3 decline) ------------------------------------------
+    won0, won1, won2, won3 = ZERO, ZERO, ZERO, ZERO
+    t0, t1, t2, t3 = 0, 0, 0, 0
+    w11, w12 = -1, -1
+    first_leader = leader
+    kh_force_ace = rp[P_KH_FORCE] == 1
+    tr = trump if positive else -1
+    if outcome != OUT_DECLINE:
+        played = ZERO
+        for t in range(13):
+            led_suit = -1
+            best_seat, best_card, best_pow = -1, -1, -1
+            trick = ZERO
+            for pos in range(4):
+                seat = (leader + pos) & 3
+                h = hands[seat]
+                legal = legal_moves(h, led_suit, trick, contract, kh_force_ace)
+                if legal & (legal - ONE) == ZERO:
+                    c = lsb(legal)
+                elif pols[seat] == 0:
+                    c = random_card(legal, prng)
+                elif positive:
+                    unseen = ~played & ~h & ~trick & (LANE[0] | LANE[1] | LANE[2] | LANE[3])
+                    c = positive_play(h, legal, led_suit, best_card, tr if tr >= 0 else NO_TRUMP,
+                                      pos, unseen, seat == chooser)
+                else:
+                    c = negative_play(h, legal, led_suit, best_card, pos, contract)
+                if led_suit < 0:
+                    led_suit = c >> 4
+                pw = _power(c, led_suit, tr)
+                if pw > best_pow:
+                    best_seat, best_card, best_pow = seat, c, pw
+                trick |= bit(c)
+                hands[seat] = h & ~bit(c)
+                if log:
+                    li[L_TRICKS + 10 * t + 2 + 2 * pos] = seat
+                    li[L_TRICKS + 10 * t + 3 + 2 * pos] = c
+            played |= trick
+            if best_seat == 0:
+                won0 |= trick
+                t0 += 1
+            elif best_seat == 1:
+                won1 |= trick
+                t1 += 1
+            elif best_seat == 2:
+                won2 |= trick
+                t2 += 1
+            else:
+                won3 |= trick
+                t3 += 1
+            if t == 11:
+                w11 = best_seat
+            elif t == 12:
+                w12 = best_seat
+            if log:
+                li[L_TRICKS + 10 * t] = leader
+                li[L_TRICKS + 10 * t + 1] = best_seat
+            leader = best_seat
+    # -- score ------------------------------------------------------------------------------------
+    for s in range(4):
+        won = won0 if s == 0 else (won1 if s == 1 else (won2 if s == 2 else won3))
+        n = t0 if s == 0 else (t1 if s == 1 else (t2 if s == 2 else t3))
+        rec[row, R_TRICKS + s] = n
+        pts = 0
+        if positive:
+            if outcome == OUT_DECLINE:
+                n = 4 if s == dealer else 3
+                rec[row, R_TRICKS + s] = 0
+            elif outcome == OUT_SELL:
+                nb = t0 if buyer == 0 else (t1 if buyer == 1 else (t2 if buyer == 2 else t3))
+                pay = price if rp[P_FLOOR] == 0 else min(price, nb)
+                if s == buyer:
+                    n -= pay
+                elif s == dealer:
+                    n += pay
+            pts = 25 * n
+        else:
+            if contract & NO_TRICKS:
+                pts -= 20 * n
+            if contract & NO_HEARTS:
+                pts -= 20 * popcount(won & HEARTS)
+            if contract & NO_KINGS_JACKS:
+                pts -= 30 * popcount(won & KINGS_JACKS)
+            if contract & NO_QUEENS:
+                pts -= 50 * popcount(won & QUEENS)
+            if contract & NO_KING_OF_HEARTS and won & KH:
+                pts -= 160
+            if contract & LAST_TWO:
+                pts -= 90 * ((1 if w11 == s else 0) + (1 if w12 == s else 0))
+        rec[row, R_POINTS + s] = pts
+    rec[row, R_DEALER] = dealer
+    rec[row, R_CONTRACT] = contract
+    rec[row, R_OUTCOME] = outcome
+    rec[row, R_BUYER] = buyer
+    rec[row, R_PRICE] = price
+    rec[row, R_TRUMP] = tr
+    rec[row, R_CHOOSER] = chooser
+    rec[row, R_LEADER] = first_leader if outcome != OUT_DECLINE else -1
+    rec[row, R_KH_SEAT] = kh_seat
+    rec[row, R_NCALLS] = n_calls
+
+
+@njit(cache=True)
+def first_dealer(seed, game, rp, pols):
+    """The game's first dealer: uniform, or named by the seat that finds K♥ (a uniform seat;
+    the heuristic names itself, the random policy any seat)."""
+    g = np.empty(1, dtype=np.uint64)
+    g[0] = stream_key(seed, game, GAME_STREAM)
+    d0 = uniform_int(g, 4)
+    if rp[P_FIRST_DEALER] == 1 and pols[d0] == 0:
+        d0 = uniform_int(g, 4)
+    return d0
+
+
+_HANDS_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64,
+                        types.int64[:], types.int64[:], types.int16[:, :], types.uint64[:, :])
+
+
+@njit(_HANDS_SIG, cache=True, parallel=True)
+def hands_kernel(seed, first, n, chunk, contract, rp, pols, rec, hands_out):
+    """Single hands first .. first+n-1 of ``contract`` (dealer = index % 4)."""
+    n_chunks = (n + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        deck = np.empty(52, dtype=np.int64)
+        hands = np.empty(4, dtype=np.uint64)
+        prng = np.empty(1, dtype=np.uint64)
+        drng = np.empty(1, dtype=np.uint64)
+        li = np.empty(1, dtype=np.int16)
+        lu = np.empty(1, dtype=np.uint64)
+        for i in range(ci * chunk, min(n, ci * chunk + chunk)):
+            play_hand(seed, first + i, 0, (first + i) % 4, contract, rp, pols, deck, hands,
+                      prng, drng, rec, i, hands_out[i], li, lu, False)
+
+
+_GAMES_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64[:],
+                        types.int64[:], types.int16[:, :])
+
+
+@njit(_GAMES_SIG, cache=True, parallel=True)
+def games_kernel(seed, first, n, chunk, rp, pols, out):
+    """Whole games first .. first+n-1 into out[n, len(GAME_COLUMNS)]."""
+    n_chunks = (n + chunk - 1) // chunk
+    n_hands = rp[P_N_HANDS]
+    for ci in prange(n_chunks):
+        deck = np.empty(52, dtype=np.int64)
+        hands = np.empty(4, dtype=np.uint64)
+        prng = np.empty(1, dtype=np.uint64)
+        drng = np.empty(1, dtype=np.uint64)
+        rec = np.empty((1, NREC), dtype=np.int16)
+        dealt = np.empty(4, dtype=np.uint64)
+        li = np.empty(1, dtype=np.int16)
+        lu = np.empty(1, dtype=np.uint64)
+        for i in range(ci * chunk, min(n, ci * chunk + chunk)):
+            g = first + i
+            d0 = first_dealer(seed, g, rp, pols)
+            out[i, G_D0] = d0
+            for s in range(4):
+                out[i, G_TOTAL + s] = 0
+            for k in range(MAX_HANDS):
+                for s in range(4):
+                    out[i, G_HANDS + 4 * k + s] = 0
+            for k in range(n_hands):
+                play_hand(seed, g, k, (d0 + k) & 3, rp[P_CONTRACTS + k], rp, pols, deck, hands,
+                          prng, drng, rec, 0, dealt, li, lu, False)
+                for s in range(4):
+                    out[i, G_HANDS + 4 * k + s] = rec[0, R_POINTS + s]
+                    out[i, G_TOTAL + s] += rec[0, R_POINTS + s]
+
+
+_LOG_SIG = types.void(types.int64, types.int64[:], types.int64[:], types.int64[:],
+                      types.int64[:], types.int64[:], types.int64[:], types.int16[:, :],
+                      types.uint64[:, :], types.int16[:, :])
+
+
+@njit(_LOG_SIG, cache=True)
+def log_kernel(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li):
+    """The chosen hands (index, slot, dealer, contract), serially, with their logs."""
+    deck = np.empty(52, dtype=np.int64)
+    hands = np.empty(4, dtype=np.uint64)
+    prng = np.empty(1, dtype=np.uint64)
+    drng = np.empty(1, dtype=np.uint64)
+    lu = np.empty(1, dtype=np.uint64)
+    for i in range(indices.shape[0]):
+        play_hand(seed, indices[i], slots[i], dealers[i], contracts[i], rp, pols, deck, hands,
+                  prng, drng, rec, i, hands_out[i], li[i], lu, True)

@@ -1,0 +1,192 @@
+"""King, the Brazilian 10-hand game (seed 003): six negative hands, four positive ones.
+
+Rules: ``../shared/RULES.md`` §3 (King), §5 (invariants), §7 (flags); every
+flag is a field of :class:`Rules` (see ``bidlab rules king``). Decisions the
+text leaves open are listed in ``tests/reference/KING_LOG_FORMAT.md``.
+
+King is individual: records carry one column per seat. A *deal* of
+``simulate`` is a whole game by default, or one hand of the contract given.
+
+>>> from analyzer.games import king
+>>> games = king.simulate(king.parse_rules("king"), 1000, seed=5)       # doctest: +SKIP
+>>> hands = king.simulate(king.PRESETS["king"], 1000, seed=5, contract="no-hearts")  # +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..cards import SUITS, cards_of, format_card
+from . import _king_engine as engine
+from .common import parse_policies, provenance, simulate_batches
+from .king_rules import (
+    CONTRACT_CODES,
+    POSITIVE,
+    PRESET_NAMES,
+    PRESETS,
+    Rules,
+    contract_name,
+    kernel_params,
+    parse_contract,
+    parse_rules,
+)
+
+__all__ = ["PRESETS", "PRESET_NAMES", "Rules", "parse_rules", "parse_contract", "run_batch",
+           "run_games", "simulate", "play_logged", "play_game_logged", "CONTRACT_CODES"]
+
+DEFAULT_CHUNK = 1024
+TRUMP_NAMES = (*SUITS, "N")
+OUTCOMES = (None, "sell", "decline", "play")
+
+
+def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
+              chunk: int = DEFAULT_CHUNK, contract: int | str = "no-tricks",
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Single hands first .. first+n-1 of a contract: (records int16[n, NREC], hands u64[n, 4])."""
+    code = parse_contract(contract) if isinstance(contract, str) else int(contract)
+    if chunk < 1 or n < 0 or first < 0:
+        raise ValueError(f"need chunk >= 1, n >= 0 and first >= 0; got {chunk}, {n}, {first}")
+    rec = np.empty((n, engine.NREC), dtype=np.int16)
+    hands = np.empty((n, 4), dtype=np.uint64)
+    if n:
+        engine.hands_kernel(seed, first, n, chunk, code, kernel_params(rules), pols, rec, hands)
+    return rec, hands
+
+
+def run_games(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
+              chunk: int = 256) -> tuple[np.ndarray, np.ndarray]:
+    """Whole games first .. first+n-1: (records int16[n, len(GAME_COLUMNS)], no hands)."""
+    if chunk < 1 or n < 0 or first < 0:
+        raise ValueError(f"need chunk >= 1, n >= 0 and first >= 0; got {chunk}, {n}, {first}")
+    out = np.empty((n, len(engine.GAME_COLUMNS)), dtype=np.int16)
+    if n:
+        engine.games_kernel(seed, first, n, chunk, kernel_params(rules), pols, out)
+    return out, np.empty((n, 0), dtype=np.uint64)
+
+
+def records_frame(rec: np.ndarray, hands: np.ndarray, first: int) -> pd.DataFrame:
+    """Per-hand rows (single-contract runs)."""
+    cols = {"deal": np.arange(first, first + len(rec), dtype=np.int64)}
+    for j, name in enumerate(engine.REC_COLUMNS):
+        cols[name] = rec[:, j]
+    for s in range(4):
+        cols[f"hand{s}"] = hands[:, s]
+    return pd.DataFrame(cols)
+
+
+def games_frame(out: np.ndarray, first: int) -> pd.DataFrame:
+    """Per-game rows: first dealer, final totals and each hand's points per seat."""
+    df = pd.DataFrame(out, columns=list(engine.GAME_COLUMNS))
+    df.insert(0, "game", np.arange(first, first + len(out), dtype=np.int64))
+    return df
+
+
+def simulate(rules: Rules, n_deals: int, seed: int = 0, policies: str | np.ndarray = "heuristic",
+             first: int = 0, batch: int = 200_000,
+             progress: Callable[[int], None] | None = None,
+             contract: str | None = None) -> pd.DataFrame:
+    """Whole games (``contract=None``) or single hands of one contract; one row each.
+
+    Game or hand ``i`` is the same whatever ``batch``, the thread count or the
+    machine. The frame's ``attrs`` carry the provenance, and ``contract``.
+    """
+    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
+    if contract is None:
+        out, _ = simulate_batches(run_games, rules, n_deals, seed, pols, first, batch, progress,
+                                  (len(engine.GAME_COLUMNS), np.int16), 0)
+        df = games_frame(out, first)
+        what = "games"
+    else:
+        code = parse_contract(contract)
+
+        def run(r, lo, k, s, p):
+            return run_batch(r, lo, k, s, p, contract=code)
+
+        rec, hands = simulate_batches(run, rules, n_deals, seed, pols, first, batch, progress,
+                                      (engine.NREC, np.int16), 4)
+        df = records_frame(rec, hands, first)
+        what = contract_name(code)
+    df.attrs.update(provenance(rules, seed, pols, first), contract=what)
+    return df
+
+
+# ---- logged hands --------------------------------------------------------------------------
+
+
+def _cards(mask: int) -> list[str]:
+    return [format_card(c) for c in cards_of(int(mask))]
+
+
+def _logs(rules, seed, indices, slots, dealers, contracts, pols, hand_nos) -> list[dict]:
+    n = len(indices)
+    rec = np.empty((n, engine.NREC), dtype=np.int16)
+    hands = np.empty((n, 4), dtype=np.uint64)
+    li = np.empty((n, engine.NLOGI), dtype=np.int16)
+    arr = [np.asarray(x, dtype=np.int64) for x in (indices, slots, dealers, contracts)]
+    engine.log_kernel(seed, *arr, kernel_params(rules), pols, rec, hands, li)
+    return [_log_dict(rules, rec[k], hands[k], li[k], int(arr[0][k]), hand_nos[k])
+            for k in range(n)]
+
+
+def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
+                policies: str | np.ndarray = "heuristic",
+                contract: str = "no-tricks") -> list[dict]:
+    """Trick-by-trick logs of single hands (format: tests/reference/KING_LOG_FORMAT.md)."""
+    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
+    idx = [int(i) for i in indices]
+    code = parse_contract(contract)
+    return _logs(rules, seed, idx, [0] * len(idx), [i % 4 for i in idx], [code] * len(idx),
+                 pols, [0] * len(idx))
+
+
+def play_game_logged(rules: Rules, seed: int, game: int,
+                     policies: str | np.ndarray = "heuristic") -> list[dict]:
+    """The hand logs of whole game ``game``: the same hands as ``simulate``'s game row."""
+    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
+    params = kernel_params(rules)
+    d0 = engine.first_dealer(seed, game, params, pols)
+    contracts = rules.contracts
+    k = len(contracts)
+    return _logs(rules, seed, [game] * k, list(range(k)), [(d0 + j) % 4 for j in range(k)],
+                 list(contracts), pols, list(range(1, k + 1)))
+
+
+def _log_dict(rules: Rules, r: np.ndarray, hands: np.ndarray, li: np.ndarray, index: int,
+              hand_no: int) -> dict:
+    positive = int(r[engine.R_CONTRACT]) == POSITIVE
+    auction = []
+    for j in range(min(int(r[engine.R_NCALLS]), engine.MAX_CALLS)):
+        seat, act = int(li[2 * j]), int(li[2 * j + 1])
+        auction.append([seat, {engine.ACCEPT: "accept", engine.REFUSE: "refuse"}.get(act, act)])
+    outcome = OUTCOMES[int(r[engine.R_OUTCOME])]
+    tricks = []
+    if outcome != "decline":
+        for t in range(13):
+            base = engine.L_TRICKS + 10 * t
+            plays = [[int(li[base + 2 + 2 * j]), format_card(int(li[base + 3 + 2 * j]))]
+                     for j in range(4)]
+            tricks.append({"leader": int(li[base]), "plays": plays, "winner": int(li[base + 1])})
+    trump = int(r[engine.R_TRUMP])
+    return {
+        "index": index,
+        "hand_no": hand_no,
+        "rules": rules.as_dict(),
+        "contract": contract_name(int(r[engine.R_CONTRACT])),
+        "dealer": int(r[engine.R_DEALER]),
+        "hands": [_cards(hands[s]) for s in range(4)],
+        "auction": auction if positive else [],
+        "outcome": outcome,
+        "buyer": None if r[engine.R_BUYER] < 0 else int(r[engine.R_BUYER]),
+        "price": int(r[engine.R_PRICE]),
+        "trump": TRUMP_NAMES[trump] if trump >= 0 else None,
+        "chooser": None if r[engine.R_CHOOSER] < 0 else int(r[engine.R_CHOOSER]),
+        "leader": None if r[engine.R_LEADER] < 0 else int(r[engine.R_LEADER]),
+        "tricks": tricks,
+        "result": {
+            "tricks": [int(r[engine.R_TRICKS + s]) for s in range(4)],
+            "points": [int(r[engine.R_POINTS + s]) for s in range(4)],
+        },
+    }

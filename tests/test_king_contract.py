@@ -1,0 +1,143 @@
+"""The King contract (RULES.md §5), checked from the engine's own logs and records under
+every flag value: hand totals, the zero-sum game, the heart-lead ban, the forced K♥,
+the auction's final rule and payments, dealer rotation; exact deal probabilities."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analyzer.games import king
+from analyzer.games.common import parse_policies
+from analyzer.games.king_rules import (
+    CONTRACT_NAMES,
+    HAND_TOTALS,
+    PRESETS,
+    contract_name,
+    one_flag_variants,
+)
+
+POLICIES = ["random", "heuristic", "heuristic,random,random,heuristic"]
+NEGATIVE = [n.replace("_", "-") for n in CONTRACT_NAMES.values() if n != "positive"]
+
+
+def total_of(contract: str) -> int:
+    return sum(HAND_TOTALS[c] for c in CONTRACT_NAMES if CONTRACT_NAMES[c] in
+               contract.split("+"))
+
+
+def check_hand(log: dict) -> None:
+    c = log["contract"]
+    hands = [set(h) for h in log["hands"]]
+    assert all(len(h) == 13 for h in hands) and len(set().union(*hands)) == 52
+    pts = log["result"]["points"]
+    assert sum(pts) == total_of(c), (c, pts)
+    if log["outcome"] == "decline":
+        assert log["tricks"] == [] and pts == [100 if s == log["dealer"] else 75
+                                               for s in range(4)]
+        offers = [a for _, a in log["auction"] if isinstance(a, int)]
+        assert max(offers, default=0) <= 1  # a decline only when the best offer is <= 1
+        return
+    held = [set(h) for h in hands]
+    for t in log["tricks"]:
+        led = t["plays"][0][1]
+        seat0 = t["plays"][0][0]
+        if "hearts" in c or "king_of_hearts" in c:
+            if led[1] == "H":  # a heart lead only from a hand of hearts alone
+                assert all(card[1] == "H" for card in held[seat0]), (t, held[seat0])
+        for seat, card in t["plays"]:
+            if "king_of_hearts" in c and "KH" in held[seat] and card != "KH":
+                assert any(x[1] == led[1] for x in held[seat]), "K♥ withheld while void"
+            held[seat].discard(card)
+    assert all(not h for h in held)
+    if c == "positive":
+        assert sum(log["result"]["tricks"]) == 13
+        if log["outcome"] == "sell":
+            assert log["price"] >= 1 and log["chooser"] == log["buyer"]
+        else:
+            assert log["chooser"] == log["dealer"]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_every_flag_value_keeps_the_contract_on_single_hands(policy):
+    for rules in one_flag_variants():
+        for contract in [*NEGATIVE, "positive"]:
+            for log in king.play_logged(rules, 7, range(60), policy, contract=contract):
+                check_hand(log)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_games_rotate_the_deal_and_sum_to_zero(policy):
+    for rules in one_flag_variants():
+        for g in range(4):
+            logs = king.play_game_logged(rules, 3, g, policy)
+            assert [log["contract"] for log in logs] == [contract_name(c)
+                                                         for c in rules.contracts]
+            d0 = logs[0]["dealer"]
+            assert [log["dealer"] for log in logs] == [(d0 + k) % 4 for k in range(len(logs))]
+            assert sorted(log["dealer"] for log in logs if log["contract"] == "positive") == \
+                [0, 1, 2, 3]
+            for log in logs:
+                check_hand(log)
+            assert sum(sum(log["result"]["points"]) for log in logs) == 0
+
+
+def test_game_records_match_the_logged_games():
+    rules = PRESETS["king"]
+    df = king.simulate(rules, 30, seed=3, policies="heuristic")
+    for g in (0, 7, 29):
+        logs = king.play_game_logged(rules, 3, g, "heuristic")
+        totals = np.sum([log["result"]["points"] for log in logs], axis=0)
+        assert totals.tolist() == [int(df[f"total{s}"].iat[g]) for s in range(4)]
+        assert int(df["first_dealer"].iat[g]) == logs[0]["dealer"]
+
+
+def test_every_game_sums_to_zero_in_batch():
+    df = king.simulate(king.parse_rules("king(combined_negatives=True)"), 5000, seed=2,
+                       policies="random")
+    assert (df[[f"total{s}" for s in range(4)]].sum(axis=1) == 0).all()
+
+
+N_EXACT = 100_000
+
+
+def test_void_in_a_given_suit_and_the_kh_holder():
+    rec, hands = king.run_batch(PRESETS["king"], 0, N_EXACT, 5, parse_policies("random"),
+                                contract="no-tricks")
+    clubs = (hands[:, 0] & np.uint64(0x1FFF)) == 0
+    p = 0.012791
+    se = np.sqrt(p * (1 - p) / N_EXACT)
+    assert abs(clubs.mean() - p) <= 3 * se, clubs.mean()
+    kh = rec[:, king.engine.R_KH_SEAT]
+    se = np.sqrt(0.25 * 0.75 / N_EXACT)
+    for s in range(4):
+        assert abs((kh == s).mean() - 0.25) <= 3 * se
+
+
+@pytest.mark.parametrize("contract", NEGATIVE)
+def test_heuristic_takes_fewer_penalty_points_than_random(contract):
+    """Seat 0 heuristic against three random seats, then all random, on the same deals."""
+    rules = PRESETS["king"]
+    n = 20_000
+    h = king.simulate(rules, n, seed=9, policies="heuristic,random,random,random",
+                      contract=contract)["points0"].to_numpy(float)
+    r = king.simulate(rules, n, seed=9, policies="random", contract=contract)[
+        "points0"].to_numpy(float)
+    d = h - r
+    assert d.mean() - 3 * d.std(ddof=1) / np.sqrt(n) > 0, (contract, d.mean())
+
+
+def test_threads_and_chunks_do_not_change_games():
+    import numba
+
+    rules = PRESETS["king"]
+    pols = parse_policies("heuristic")
+    a = king.run_games(rules, 10, 3000, 4, pols, chunk=1)[0]
+    b = king.run_games(rules, 10, 3000, 4, pols, chunk=997)[0]
+    prev = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        c = king.run_games(rules, 10, 3000, 4, pols)[0]
+    finally:
+        numba.set_num_threads(prev)
+    assert np.array_equal(a, b) and np.array_equal(a, c)
