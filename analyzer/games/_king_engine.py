@@ -209,13 +209,14 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, deck, hands, prng, 
             outcome = OUT_DECLINE if decline else OUT_PLAY
         else:
             outcome = OUT_PLAY
-        chooser = buyer if outcome == OUT_SELL else dealer
-        if pols[chooser] == 0:
-            trump = uniform_int(prng, 5 if allow_nt else 4)
-        else:
-            trump = best_trump(hands[chooser], allow_nt)
-        pl = rp[P_POS_LEADER]
-        leader = dealer if pl == 0 else (chooser if pl == 1 else (dealer + 1) & 3)
+        if outcome != OUT_DECLINE:  # a declined hand is not played: no trump, no leader
+            chooser = buyer if outcome == OUT_SELL else dealer
+            if pols[chooser] == 0:
+                trump = uniform_int(prng, 5 if allow_nt else 4)
+            else:
+                trump = best_trump(hands[chooser], allow_nt)
+            pl = rp[P_POS_LEADER]
+            leader = dealer if pl == 0 else (chooser if pl == 1 else (dealer + 1) & 3)
     if log:
         for j in range(min(n_calls, MAX_CALLS), MAX_CALLS):
             li[L_CALLS + 2 * j] = -1

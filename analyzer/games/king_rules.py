@@ -45,12 +45,17 @@ def contract_name(code: int) -> str:
 
 
 def parse_contract(text: str) -> int:
-    """A contract name (``no-hearts`` or ``no_hearts``) as its code; RuleError otherwise."""
-    key = text.strip().lower().replace("-", "_")
-    if key not in CONTRACT_CODES:
-        shown = ", ".join(n.replace("_", "-") for n in CONTRACT_CODES)
-        raise RuleError(f"unknown contract {text!r}; contracts: {shown}")
-    return CONTRACT_CODES[key]
+    """A contract name (``no-hearts`` or ``no_hearts``; two negatives joined by ``+`` for a
+    combined hand) as its code; RuleError otherwise."""
+    code = 0
+    for part in text.split("+"):
+        key = part.strip().lower().replace("-", "_")
+        if key not in CONTRACT_CODES or (code and POSITIVE in (code, CONTRACT_CODES[key])):
+            shown = ", ".join(n.replace("_", "-") for n in CONTRACT_CODES)
+            raise RuleError(f"unknown contract {text!r}; contracts: {shown} (two negatives "
+                            f"may be joined by +)")
+        code |= CONTRACT_CODES[key]
+    return code
 
 
 @dataclass(frozen=True)
