@@ -110,9 +110,10 @@ from analyzer.games.common import parse_policies
 n = int(sys.argv[1])
 out = [str(numba.get_num_threads())]
 for spec, policy in (("pedro", "random"), ("cinch", "heuristic"), ("pedro", "heuristic"),
-                     ("rook", "random"), ("rook", "heuristic")):
+                     ("rook", "random"), ("rook", "heuristic"), ("king", "heuristic")):
     rules = parse_game(spec)
-    rec, hands = family(rules).run_batch(rules, 0, n, 4242, parse_policies(policy))
+    run = family(rules).run_games if spec == "king" else family(rules).run_batch
+    rec, hands = run(rules, 0, n // 10 if spec == "king" else n, 4242, parse_policies(policy))
     out.append(hashlib.sha256(rec.tobytes() + hands.tobytes()).hexdigest())
 print(" ".join(out))
 """
@@ -142,9 +143,11 @@ def test_thread_count_does_not_change_results():
     assert one == two
     here = []
     for spec, policy in (("pedro", "random"), ("cinch", "heuristic"), ("pedro", "heuristic"),
-                         ("rook", "random"), ("rook", "heuristic")):
+                         ("rook", "random"), ("rook", "heuristic"), ("king", "heuristic")):
         rules = parse_game(spec)
-        rec, hands = family(rules).run_batch(rules, 0, n, 4242, parse_policies(policy))
+        run = family(rules).run_games if spec == "king" else family(rules).run_batch
+        rec, hands = run(rules, 0, n // 10 if spec == "king" else n, 4242,
+                         parse_policies(policy))
         here.append(hashlib.sha256(rec.tobytes() + hands.tobytes()).hexdigest())
     assert here == one
 
