@@ -477,6 +477,10 @@ def check_game_hand(hand: str, rules) -> None:
             from .evaluate_rook import parse_rook_hand
 
             parse_rook_hand(hand, rules)
+        elif rules.game == "king":
+            from .evaluate_king import parse_king_hand
+
+            parse_king_hand(hand)
         else:
             if JOKER in parse_cards(hand):
                 raise HandError("the joker is not in the 52-card Pedro deck")
@@ -511,9 +515,12 @@ def check_game_hand(hand: str, rules) -> None:
 @click.option("--known", "known_pairs", multiple=True, metavar="SEAT=CARDS",
               help='Cards another seat is known to hold, e.g. --known second="AH KH" '
                    "(repeatable); the rest of the deck is dealt around them.")
+@click.option("--contract", default=None, metavar="NAME",
+              help="King only: one contract (no-tricks, no-hearts, no-kings-jacks, no-queens, "
+                   "no-king-of-hearts, last-two, positive) or all [default: all].")
 @click.pass_context
 def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time_budget,
-         max_deals, as_json, as_csv, plot, known_pairs) -> None:
+         max_deals, as_json, as_csv, plot, known_pairs, contract) -> None:
     """What HAND is worth at SEAT: points, P(make), EV per bid and trump, EV(pass).
 
     Pedro/Cinch: the 9 cards of HAND are held at --seat and the other 43 dealt at random;
@@ -524,6 +531,11 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
     bidder. EVs are settlement deltas under both methods, net (own
     minus opponents) and own. Alternatives are ranked under the rules' method
     with P(best), as in a backgammon rollout.
+
+    King: for each negative contract, the distribution and mean of the seat's
+    penalty; for the positive hand, its tricks when it names each trump or
+    another seat does, and so the trump right's value in tricks: how much to
+    offer, when to accept as the benefited, whether the 4-3-3-3 decline pays.
 
     Rook: the 13 cards of HAND are held at --seat; the widow and the cards
     passed in are sampled. Per trump: the side's points as declarer, P(points
@@ -542,6 +554,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --csv --plot hand.png
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --known third="AH KH"
       bidlab hand rook "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C" --seat dealer
+      bidlab hand king "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS" --contract no-hearts
     """
     from . import hand_view
 
@@ -558,6 +571,8 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
                                "use --deals for a fixed count")
     rules = resolve_rules(game, rule_pairs)
     check_game_hand(hand, rules)
+    if (contract is not None) != (rules.game == "king") and contract is not None:
+        raise click.UsageError(f"--contract applies to king only; got {rules.game}")
     known: dict[str, str] = {}
     for pair in known_pairs:
         where, _, cards_text = pair.partition("=")
@@ -566,6 +581,16 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
                                      f"of {', '.join(pedro.SEAT_OFFSETS)}")
         known[where.strip().lower()] = " ".join(filter(None, [known.get(where.strip().lower()),
                                                                cards_text]))
+    if rules.game == "king":
+        from .evaluate_king import evaluate_king_hand, king_hand_json, render_king_hand
+
+        if adaptive or as_csv or plot is not None:
+            raise click.UsageError("king hands take --deals and --json; --target-ci, "
+                                   "--time-budget, --csv and --plot are for pedro, cinch, rook")
+        kev = evaluate_king_hand(rules, hand, seat, contract or "all", deals, seed, policy,
+                                 known)
+        click.echo(king_hand_json(kev) if as_json else render_king_hand(kev))
+        return
     ev = evaluate_hand(rules, hand, seat=seat, deals=deals, seed=seed, policy=policy,
                        target_ci=target_ci, max_deals=max_deals, time_budget=time_budget,
                        known=known)

@@ -19,6 +19,7 @@ from numba import njit, prange, types
 from ..bits import ONE, ZERO, bit, lsb, popcount
 from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key, uniform_int
 from ._choice import random_card
+from ._deal import deal_known
 from ._king_policies import (
     AH,
     HEARTS,
@@ -55,6 +56,17 @@ from .king_rules import (
 )
 
 CARDS_52 = np.array([16 * s + r for s in range(4) for r in range(13)], dtype=np.int64)
+
+# ---- scenario vector (uint64): a known hand, and who names trump in a positive hand ---------
+# SC_SEAT: 1 + the scenario seat's offset from the dealer (0 = none); SC_KNOWN + k: cards known
+# to be held by the seat k places after the dealer. SC_CHOOSER: 0 = the auction decides,
+# CHOOSE_SELF = the scenario seat names trump (SC_TRUMP, or its policy's when TRUMP_BY_POLICY),
+# CHOOSE_OTHER = one of the other three (in turn by hand index) names its policy's trump; both
+# skip the auction and pay nothing.
+SC_SEAT, SC_KNOWN, SC_CHOOSER, SC_TRUMP = 0, 1, 5, 6
+NSC = 7
+CHOOSE_AUCTION, CHOOSE_SELF, CHOOSE_OTHER = 0, 1, 2
+TRUMP_BY_POLICY = 5
 GAME_STREAM = 32  # the first dealer of a game
 OUT_NONE, OUT_SELL, OUT_DECLINE, OUT_PLAY = 0, 1, 2, 3
 ACCEPT, REFUSE = 100, 101  # the benefited's answers in the auction log
@@ -125,7 +137,7 @@ def _random_offer(high, floor, has_priority, max_offer, prng):
 
 
 @njit(cache=True, inline="always")
-def play_hand(seed, index, slot, dealer, contract, rp, pols, deck, hands, prng, drng, rec,
+def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, prng, drng, rec,
               row, dealt, li, lu, log):
     """Deal and play one hand; the record goes to ``rec[row]``, the dealt hands to ``dealt``.
 
@@ -134,9 +146,12 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, deck, hands, prng, 
     """
     drng[0] = stream_key(seed, index, DEAL_STREAM + slot)
     prng[0] = stream_key(seed, index, POLICY_STREAM + slot)
-    for k in range(52):
-        deck[k] = CARDS_52[k]
-    shuffle_range(drng, deck, 0, 52)
+    if (sc[SC_KNOWN] | sc[SC_KNOWN + 1] | sc[SC_KNOWN + 2] | sc[SC_KNOWN + 3]) != ZERO:
+        deal_known(sc[SC_KNOWN:SC_KNOWN + 4], dealer, drng, deck, CARDS_52, 52, 13)
+    else:
+        for k in range(52):
+            deck[k] = CARDS_52[k]
+        shuffle_range(drng, deck, 0, 52)
     kh_seat = 0
     for s in range(4):
         h = ZERO
@@ -152,7 +167,20 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, deck, hands, prng, 
     outcome, buyer, price, trump, chooser = OUT_NONE, -1, 0, -1, -1
     leader = dealer if rp[P_FIRST_LEAD] == 0 else (dealer + 1) & 3
     positive = contract == POSITIVE
-    if positive:
+    choose = np.int64(sc[SC_CHOOSER])
+    if positive and choose != CHOOSE_AUCTION:
+        me = (dealer + np.int64(sc[SC_SEAT]) - 1) & 3
+        outcome = OUT_PLAY
+        chooser = me if choose == CHOOSE_SELF else (me + 1 + index % 3) & 3
+        if choose == CHOOSE_SELF and sc[SC_TRUMP] != TRUMP_BY_POLICY:
+            trump = np.int64(sc[SC_TRUMP])
+        elif pols[chooser] == 0:
+            trump = uniform_int(prng, 5 if allow_nt else 4)
+        else:
+            trump = best_trump(hands[chooser], allow_nt)
+        pl = rp[P_POS_LEADER]
+        leader = dealer if pl == 0 else (chooser if pl == 1 else (dealer + 1) & 3)
+    elif positive:
         # -- the trump auction (RULES.md §3.5) ---------------------------------------------------
         high, holder, floor, last_answer = 0, -1, 0, -1
         sealed = rp[P_AUCTION] == 1
@@ -338,22 +366,23 @@ def first_dealer(seed, game, rp, pols):
 
 
 _HANDS_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64,
-                        types.int64[:], types.int64[:], types.int16[:, :], types.uint64[:, :])
+                        types.int64[:], types.int64[:], types.uint64[:], types.int16[:, :],
+                        types.uint64[:, :])
 
 
 @njit(_HANDS_SIG, cache=True, parallel=True)
-def hands_kernel(seed, first, n, chunk, contract, rp, pols, rec, hands_out):
-    """Single hands first .. first+n-1 of ``contract`` (dealer = index % 4)."""
+def hands_kernel(seed, first, n, chunk, contract, rp, pols, sc, rec, hands_out):
+    """Single hands first .. first+n-1 of ``contract`` (dealer = index % 4) in scenario sc."""
     n_chunks = (n + chunk - 1) // chunk
     for ci in prange(n_chunks):
-        deck = np.empty(52, dtype=np.int64)
+        deck = np.empty(104, dtype=np.int64)
         hands = np.empty(4, dtype=np.uint64)
         prng = np.empty(1, dtype=np.uint64)
         drng = np.empty(1, dtype=np.uint64)
         li = np.empty(1, dtype=np.int16)
         lu = np.empty(1, dtype=np.uint64)
         for i in range(ci * chunk, min(n, ci * chunk + chunk)):
-            play_hand(seed, first + i, 0, (first + i) % 4, contract, rp, pols, deck, hands,
+            play_hand(seed, first + i, 0, (first + i) % 4, contract, rp, pols, sc, deck, hands,
                       prng, drng, rec, i, hands_out[i], li, lu, False)
 
 
@@ -366,6 +395,7 @@ def games_kernel(seed, first, n, chunk, rp, pols, out):
     """Whole games first .. first+n-1 into out[n, len(GAME_COLUMNS)]."""
     n_chunks = (n + chunk - 1) // chunk
     n_hands = rp[P_N_HANDS]
+    sc = np.zeros(NSC, dtype=np.uint64)
     for ci in prange(n_chunks):
         deck = np.empty(52, dtype=np.int64)
         hands = np.empty(4, dtype=np.uint64)
@@ -385,8 +415,8 @@ def games_kernel(seed, first, n, chunk, rp, pols, out):
                 for s in range(4):
                     out[i, G_HANDS + 4 * k + s] = 0
             for k in range(n_hands):
-                play_hand(seed, g, k, (d0 + k) & 3, rp[P_CONTRACTS + k], rp, pols, deck, hands,
-                          prng, drng, rec, 0, dealt, li, lu, False)
+                play_hand(seed, g, k, (d0 + k) & 3, rp[P_CONTRACTS + k], rp, pols, sc, deck,
+                          hands, prng, drng, rec, 0, dealt, li, lu, False)
                 for s in range(4):
                     out[i, G_HANDS + 4 * k + s] = rec[0, R_POINTS + s]
                     out[i, G_TOTAL + s] += rec[0, R_POINTS + s]
@@ -405,6 +435,7 @@ def log_kernel(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_ou
     prng = np.empty(1, dtype=np.uint64)
     drng = np.empty(1, dtype=np.uint64)
     lu = np.empty(1, dtype=np.uint64)
+    sc = np.zeros(NSC, dtype=np.uint64)
     for i in range(indices.shape[0]):
-        play_hand(seed, indices[i], slots[i], dealers[i], contracts[i], rp, pols, deck, hands,
-                  prng, drng, rec, i, hands_out[i], li[i], lu, True)
+        play_hand(seed, indices[i], slots[i], dealers[i], contracts[i], rp, pols, sc, deck,
+                  hands, prng, drng, rec, i, hands_out[i], li[i], lu, True)

@@ -15,13 +15,14 @@ King is individual: records carry one column per seat. A *deal* of
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from ..cards import SUITS, cards_of, format_card
 from . import _king_engine as engine
-from .common import parse_policies, provenance, simulate_batches
+from .common import known_by_seat, parse_policies, provenance, simulate_batches
 from .king_rules import (
     CONTRACT_CODES,
     POSITIVE,
@@ -42,9 +43,34 @@ TRUMP_NAMES = (*SUITS, "N")
 OUTCOMES = (None, "sell", "decline", "play")
 
 
+@dataclass(frozen=True)
+class Scenario:
+    """What single hands are conditioned on: ``hand`` (13 cards) at ``seat`` (offset from the
+    dealer), cards ``known`` at other seats, and in a positive hand who names trump:
+    ``chooser="self"`` (``trump`` 0..4, or None for its policy's) or ``"other"`` (each of the
+    other seats in turn, by its policy), skipping the auction; ``None``: the auction."""
+
+    hand: int = 0
+    seat: int = 0
+    known: tuple[tuple[int, int], ...] = ()
+    chooser: str | None = None
+    trump: int | None = None
+
+    def vector(self) -> np.ndarray:
+        by_seat = known_by_seat(self.hand, self.seat, self.known, 13)
+        choose = {None: engine.CHOOSE_AUCTION, "self": engine.CHOOSE_SELF,
+                  "other": engine.CHOOSE_OTHER}[self.chooser]
+        seat = self.seat + 1 if self.hand or self.chooser else 0
+        trump = engine.TRUMP_BY_POLICY if self.trump is None else self.trump
+        return np.array([seat, *by_seat, choose, trump], dtype=np.uint64)
+
+
+NO_SCENARIO = Scenario()
+
+
 def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
               chunk: int = DEFAULT_CHUNK, contract: int | str = "no-tricks",
-              ) -> tuple[np.ndarray, np.ndarray]:
+              scenario: Scenario = NO_SCENARIO) -> tuple[np.ndarray, np.ndarray]:
     """Single hands first .. first+n-1 of a contract: (records int16[n, NREC], hands u64[n, 4])."""
     code = parse_contract(contract) if isinstance(contract, str) else int(contract)
     if chunk < 1 or n < 0 or first < 0:
@@ -52,7 +78,8 @@ def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
     rec = np.empty((n, engine.NREC), dtype=np.int16)
     hands = np.empty((n, 4), dtype=np.uint64)
     if n:
-        engine.hands_kernel(seed, first, n, chunk, code, kernel_params(rules), pols, rec, hands)
+        engine.hands_kernel(seed, first, n, chunk, code, kernel_params(rules), pols,
+                            scenario.vector(), rec, hands)
     return rec, hands
 
 

@@ -1,0 +1,174 @@
+"""What a King hand is worth: the penalty it takes in each negative contract, and in a
+positive hand the tricks it takes and the value of the trump right.
+
+The 13 cards are fixed at one seat (counted from the dealer: the dealer leads
+and, in a positive hand, is the benefited) and the other 39 dealt at random;
+deal ``i`` of a seed is the same deal for every contract and alternative, so
+the differences are paired.
+
+* **Negative contracts**: the distribution of the seat's penalty and its mean
+  with a 95% CI, every seat playing its policy.
+* **Positive hand**: E[my tricks | I name trump t] for each suit (and no trump
+  when allowed), E[my tricks | I name my policy's trump], and E[my tricks |
+  another seat names trump] (each of the other three in turn, by its policy),
+  with no auction and no payment. Their paired difference is the trump right's
+  value in tricks: worth offering up to that many tricks, and as the benefited
+  an offer is worth accepting when it exceeds it. The 4-3-3-3 decline is
+  worth taking when the seat expects fewer than 4 tricks naming trump.
+
+>>> ev = evaluate_king_hand(parse_rules("king"), "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS")
+>>> ev.negative[["contract", "points"]]                            # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .cards import JOKER, SUIT_NAMES, CardSet, parse_cards
+from .evaluate import HandError, _est_cols, parse_known
+from .games import king
+from .games.common import SEAT_OFFSETS, parse_policies, policy_string
+from .games.king_rules import CONTRACT_NAMES, POSITIVE, contract_name, parse_contract
+from .stats import mean_ci, paired_diff, wilson
+from .text import render_table
+
+NEGATIVE_CODES = [c for c in CONTRACT_NAMES if c != POSITIVE]
+TRUMP_LABELS = (*SUIT_NAMES, "no trump")
+
+
+def parse_king_hand(text: str) -> int:
+    """Mask of a 13-card King hand; HandError (or CardParseError) otherwise."""
+    cards = parse_cards(text)
+    if JOKER in cards:
+        raise HandError("King is played with the 52-card deck: no joker")
+    if len(cards) != 13:
+        raise HandError(f"a King hand is 13 cards of the 52-card deck; got {len(cards)} "
+                        f"card(s) in {text!r}")
+    return CardSet(cards).mask
+
+
+def contracts_of(text: str) -> list[int]:
+    """``all`` (every negative contract and the positive hand) or one contract's code."""
+    if text.strip().lower() == "all":
+        return [*NEGATIVE_CODES, POSITIVE]
+    return [parse_contract(text)]
+
+
+@dataclass
+class KingEvaluation:
+    hand: str
+    seat: str
+    rules: str
+    policy: str
+    seed: int
+    n: int
+    negative: pd.DataFrame  # per negative contract: the seat's points, mean and CI, P(0)
+    distribution: pd.DataFrame  # per negative contract: share of deals by points taken
+    positive: pd.DataFrame  # per trump choice: the seat's tricks, mean and CI
+    trump_right: dict  # value of the trump right in tricks, with its CI, and the advice
+
+    @property
+    def provenance(self) -> dict:
+        return {"hand": self.hand, "seat": self.seat, "rules": self.rules,
+                "policy": self.policy, "seed": self.seed, "n": self.n}
+
+
+def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "all",
+                       deals: int = 20_000, seed: int = 1, policy: str = "heuristic",
+                       known: dict[str, str] | None = None) -> KingEvaluation:
+    """Evaluate ``hand`` at ``seat`` for ``contract`` (a name, or ``all``)."""
+    if seat not in SEAT_OFFSETS:
+        raise HandError(f"bad seat {seat!r}; seats: {', '.join(SEAT_OFFSETS)}")
+    if deals < 2:
+        raise HandError("deals must be at least 2")
+    mask = parse_king_hand(hand)
+    codes = contracts_of(contract)
+    pols = parse_policies(policy)
+    offset = SEAT_OFFSETS[seat]
+    known_cards = parse_known(known or {}, offset)
+    king.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
+
+    def run(code, **kw):
+        sc = king.Scenario(hand=mask, seat=offset, known=known_cards, **kw)
+        rec, _ = king.run_batch(rules, 0, deals, seed, pols, contract=code, scenario=sc)
+        me = (rec[:, king.engine.R_DEALER].astype(np.int64) + offset) % 4
+        return rec, me
+
+    neg_rows, dist_rows = [], []
+    for code in (c for c in codes if c != POSITIVE):
+        rec, me = run(code)
+        pts = rec[np.arange(deals), king.engine.R_POINTS + me].astype(np.int64)
+        zero = wilson(int((pts == 0).sum()), deals)
+        neg_rows.append({"contract": contract_name(code), "n": deals,
+                         **_est_cols("points", mean_ci(pts)), "p_zero": zero.p,
+                         "p_zero_lo": zero.lo, "p_zero_hi": zero.hi})
+        values, counts = np.unique(pts, return_counts=True)
+        dist_rows += [{"contract": contract_name(code), "points": int(v), "share": c / deals}
+                      for v, c in zip(values, counts, strict=True)]
+    pos_rows, right = [], {}
+    if POSITIVE in codes:
+        def tricks(**kw):
+            rec, me = run(POSITIVE, **kw)
+            return rec[np.arange(deals), king.engine.R_TRICKS + me].astype(np.int64)
+
+        for t in range(5 if rules.allow_no_trump else 4):
+            pos_rows.append({"choice": f"I name {TRUMP_LABELS[t]}", "n": deals,
+                             **_est_cols("tricks", mean_ci(tricks(chooser="self", trump=t)))})
+        mine = tricks(chooser="self")
+        other = tricks(chooser="other")
+        pos_rows.append({"choice": "I name my policy's trump", "n": deals,
+                         **_est_cols("tricks", mean_ci(mine))})
+        pos_rows.append({"choice": "another seat names trump", "n": deals,
+                         **_est_cols("tricks", mean_ci(other))})
+        d = paired_diff(mine, other)
+        value = d.mean
+        right = {"value": value, "value_lo": d.lo, "value_hi": d.hi, "n": deals,
+                 "offer_up_to": max(0, math.floor(value)),
+                 "accept_offers_above": max(0, math.floor(value)),
+                 "decline_beats_playing": bool(mine.mean() < 4)}
+    return KingEvaluation(
+        hand=str(CardSet(mask)), seat=seat, rules=str(rules), policy=policy_string(pols),
+        seed=seed, n=deals, negative=pd.DataFrame(neg_rows), distribution=pd.DataFrame(dist_rows),
+        positive=pd.DataFrame(pos_rows), trump_right=right)
+
+
+def render_king_hand(ev: KingEvaluation) -> str:
+    out = [f"hand {ev.hand} | seat {ev.seat} | rules {ev.rules} | policy {ev.policy} | "
+           f"seed {ev.seed} | n {ev.n:,} deals per contract", ""]
+    if len(ev.negative):
+        out.append("Negative contracts: my points per hand (mean ± 95% CI) and P(no penalty)")
+        out.append(render_table(
+            ["contract", "points", "P(0) %"],
+            [[r["contract"], f"{r['points']:.1f} ± {(r['points_hi'] - r['points_lo']) / 2:.1f}",
+              f"{100 * r['p_zero']:.1f} [{100 * r['p_zero_lo']:.1f}, {100 * r['p_zero_hi']:.1f}]"]
+             for _, r in ev.negative.iterrows()], "lrr"))
+        out.append("")
+    if len(ev.positive):
+        out.append("Positive hand: my tricks (before any payment), mean ± 95% CI; no auction")
+        out.append(render_table(
+            ["who names trump", "tricks"],
+            [[r["choice"], f"{r['tricks']:.2f} ± {(r['tricks_hi'] - r['tricks_lo']) / 2:.2f}"]
+             for _, r in ev.positive.iterrows()], "lr"))
+        r = ev.trump_right
+        out += ["", f"Trump right: worth {r['value']:.2f} tricks "
+                    f"[{r['value_lo']:.2f}, {r['value_hi']:.2f}] (mine minus another seat's "
+                    f"choice, paired)",
+                f"  offer up to {r['offer_up_to']} trick(s) for it; as the benefited, accept an "
+                f"offer above {r['accept_offers_above']}",
+                "  the 4-3-3-3 decline " + ("beats" if r["decline_beats_playing"] else
+                                            "does not beat") + " naming trump (4 tricks)"]
+    return "\n".join(out)
+
+
+def king_hand_json(ev: KingEvaluation) -> str:
+    return json.dumps({"provenance": ev.provenance,
+                       "negative": ev.negative.to_dict(orient="records"),
+                       "distribution": ev.distribution.to_dict(orient="records"),
+                       "positive": ev.positive.to_dict(orient="records"),
+                       "trump_right": ev.trump_right}, indent=2)
+

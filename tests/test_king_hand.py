@@ -1,0 +1,68 @@
+"""`bidlab hand king`: penalties per negative contract, the positive hand's trump right,
+and one-line errors."""
+
+import json
+
+import numpy as np
+import pytest
+from cli_helpers import assert_bad_input, run
+
+from analyzer.evaluate_king import evaluate_king_hand
+from analyzer.games import king
+
+RULES = king.PRESETS["king"]
+HEARTS = "AH KH QH JH TH 9H 8H 2C 3C 4D 5D 6S 7S"  # seven high hearts
+LOW = "2C 3C 4C 5C 2D 3D 4D 2H 3H 4H 2S 3S 4S"  # nothing above a 5
+
+
+@pytest.fixture(scope="module")
+def hearts():
+    return evaluate_king_hand(RULES, HEARTS, seat="eldest", deals=3000, seed=4)
+
+
+@pytest.fixture(scope="module")
+def low():
+    return evaluate_king_hand(RULES, LOW, seat="eldest", deals=3000, seed=4)
+
+
+def test_low_cards_take_fewer_penalties_in_every_negative_contract(hearts, low):
+    h = hearts.negative.set_index("contract")
+    lo = low.negative.set_index("contract")
+    for contract in h.index:
+        assert lo.loc[contract, "points_lo"] > h.loc[contract, "points_hi"], contract
+
+
+def test_the_trump_right_is_worth_tricks_to_the_long_suit(hearts, low):
+    pos = hearts.positive.set_index("choice")["tricks"]
+    assert pos["I name hearts"] == pos.drop(["I name my policy's trump"]).max()
+    r = hearts.trump_right
+    assert r["value_lo"] > 1 and r["offer_up_to"] >= 1
+    assert not r["decline_beats_playing"]
+    assert low.trump_right["decline_beats_playing"]  # a hand of 2s, 3s and 4s takes no tricks
+
+
+def test_means_are_the_mean_of_the_simulated_penalties():
+    ev = evaluate_king_hand(RULES, LOW, seat="dealer", contract="no-queens", deals=500, seed=2)
+    dist = ev.distribution
+    mean = float((dist["points"] * dist["share"]).sum())
+    assert ev.negative["points"].iloc[0] == pytest.approx(mean)
+    assert np.isclose(dist["share"].sum(), 1)
+
+
+def test_cli_json_and_reproducible():
+    args = ["hand", "king", HEARTS, "--contract", "no-hearts", "--deals", "500", "--json"]
+    a, b = run(*args), run(*args)
+    assert a.exit_code == 0, a.stderr
+    assert a.stdout == b.stdout
+    doc = json.loads(a.stdout)
+    assert [r["contract"] for r in doc["negative"]] == ["no_hearts"]
+
+
+@pytest.mark.parametrize("args, expected", [
+    ([HEARTS + " AS"], ["13 cards", "14 card(s)"]),
+    (["AH KH QH JH TH 9H 8H 2C 3C 4D 5D 6S JK"], ["no joker"]),
+    ([HEARTS, "--contract", "no-spades"], ["no-spades", "no-tricks, no-hearts"]),
+    ([HEARTS, "--plot", "x.png"], ["--plot"]),
+])
+def test_bad_input_is_one_line_exit_2(args, expected):
+    assert_bad_input(run("hand", "king", *args), *expected)
