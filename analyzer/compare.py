@@ -49,10 +49,27 @@ def _rook_measures(df: pd.DataFrame) -> dict[str, np.ndarray]:
     }
 
 
+def _king_measures(df: pd.DataFrame) -> dict[str, np.ndarray]:
+    """Per-game King quantities: final scores by seat position, each hand's dealer points."""
+    n = len(df)
+    d0 = df["first_dealer"].to_numpy().astype(np.int64)
+    totals = np.stack([df[f"total{s}"].to_numpy(float) for s in range(4)], axis=1)
+    out = {f"final score, first dealer + {k}": totals[np.arange(n), (d0 + k) % 4]
+           for k in range(4)}
+    for k in range(10):
+        cols = [f"h{k + 1}_p{s}" for s in range(4)]
+        pts = df[cols].to_numpy(float)
+        if pts.any():
+            out[f"hand {k + 1}: its dealer's points"] = pts[np.arange(n), (d0 + k) % 4]
+    return out
+
+
 def _measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
     """Per-deal quantities; NaN where a measure does not apply to a deal."""
     if rules.game == "rook":
         return _rook_measures(df)
+    if rules.game == "king":
+        return _king_measures(df)
     method = rules.scoring
     contract = df["bid"].to_numpy() > 0
     dealer_team = df["dealer"].to_numpy() & 1
@@ -80,7 +97,10 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
         raise RuleError(f"compare needs two variants of one game; got {ra.game} and {rb.game}")
     da = engine.simulate(ra, deals, seed=seed, policies=policy)
     db = engine.simulate(rb, deals, seed=seed, policies=policy)
-    same = (da["redeals"].to_numpy() == 0) & (db["redeals"].to_numpy() == 0)
+    if "redeals" in da:
+        same = (da["redeals"].to_numpy() == 0) & (db["redeals"].to_numpy() == 0)
+    else:  # a game without redeals (King)
+        same = np.ones(len(da), dtype=bool)
     ma, mb = _measures(da[same], ra), _measures(db[same], rb)
     rows = []
     for name in ma:

@@ -50,3 +50,13 @@ def test_rook_variants_compare_on_identical_hands():
 
 def test_compare_refuses_two_games():
     assert_bad_input(run("compare", "rook", "pedro", "--deals", "10"), "one game", "rook", "pedro")
+
+
+def test_king_variants_compare_whole_games_on_identical_deals():
+    c = compare_variants("king", "king(pos_leader=left_of_dealer)", deals=3000, seed=2)
+    t = c.table.set_index("measure")
+    # negative hands do not depend on who leads positive hands: identical, deal by deal
+    assert t.loc["hand 1: its dealer's points", "b_minus_a"] == 0
+    assert t.loc["hand 7: its dealer's points", "n_paired"] == 3000
+    total = sum(t.loc[f"final score, first dealer + {k}", "b"] for k in range(4))
+    assert abs(total) < 1e-9  # zero-sum under either variant
