@@ -25,30 +25,27 @@ serving every b (the play does not depend on the bid).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from .cards import JOKER, SUIT_NAMES, CardSet, parse_cards
+from .evaluate_rook import evaluate_rook_hand
 from .games import _pedro_engine as engine
 from .games import parse_game, pedro
-from .stats import Estimate, mean_ci, p_best, wilson
-
-BATCH = 10_000  # deals per round of a stop rule
-TOP_K = 4  # alternatives whose CIs a target-CI stop rule watches, and shown with P(best)
-
-
-class HandError(ValueError):
-    """A hand that cannot be evaluated (wrong count of cards)."""
-
-
-def _cat(parts: list) -> np.ndarray:
-    """The batches of one outcome as one array; collapsed in place, so asking again is free."""
-    if len(parts) != 1 or parts[0].dtype != np.int64:
-        parts[:] = [np.concatenate(parts).astype(np.int64)]
-    return parts[0]
+from .rollout import (
+    BATCH,
+    HandError,
+    HandEvaluation,
+    collapse,
+    est_cols,
+    leading,
+    parse_known,
+    rank_alternatives,
+    run_stop_rule,
+)
+from .stats import mean_ci, wilson
 
 
 @dataclass
@@ -71,11 +68,11 @@ class _Samples:
         self.opp = [[[] for _ in range(self.n_actions)] for _ in range(2)]
 
     def maker_points(self, t: int) -> tuple[np.ndarray, np.ndarray]:
-        return _cat(self.maker_b[t]), _cat(self.maker_o[t])
+        return collapse(self.maker_b[t]), collapse(self.maker_o[t])
 
     def action(self, m: int, k: int) -> tuple[np.ndarray, np.ndarray]:
         """(own, opponents') settlement of action k under method m (1 or 2)."""
-        return _cat(self.own[m - 1][k]), _cat(self.opp[m - 1][k])
+        return collapse(self.own[m - 1][k]), collapse(self.opp[m - 1][k])
 
 
 def settle(b_pts: np.ndarray, o_pts: np.ndarray, bid: int, method: int, m2_diff_to: str):
@@ -90,38 +87,6 @@ def settle(b_pts: np.ndarray, o_pts: np.ndarray, bid: int, method: int, m2_diff_
     else:
         opp = np.where(made, np.maximum(-diff, 0), o_pts + bid)
     return own, opp
-
-
-@dataclass
-class HandEvaluation:
-    """Every table of a hand evaluation, as DataFrames, with its provenance."""
-
-    hand: str
-    seat: str
-    known: dict  # cards other seats are known to hold, by seat
-    rules: str
-    policy: str
-    seed: int
-    n: int
-    stopped_by: str
-    points: pd.DataFrame  # per trump: the side's points (mean, CI) and bid_up_to
-    distribution: pd.DataFrame  # per trump: share of deals with 0..14 points
-    bids: pd.DataFrame  # per trump and bid: P(make) and EVs under both methods
-    pass_ev: pd.DataFrame  # EV(pass) under both methods
-    actions: pd.DataFrame  # the best alternatives ranked, with P(best)
-    recommended: str
-    ceilings: pd.DataFrame | None = None  # Rook: EV of bidding up to b, auction included
-
-    @property
-    def provenance(self) -> dict:
-        known = "; ".join(f"{seat}={cards}" for seat, cards in self.known.items())
-        return {"hand": self.hand, "seat": self.seat, "known": known, "rules": self.rules,
-                "policy": self.policy, "seed": self.seed, "n": self.n,
-                "stopped_by": self.stopped_by}
-
-
-def _est_cols(prefix: str, e: Estimate) -> dict:
-    return {prefix: e.mean, f"{prefix}_se": e.se, f"{prefix}_lo": e.lo, f"{prefix}_hi": e.hi}
 
 
 def _action_list(rules: pedro.Rules) -> list[tuple[int, int]]:
@@ -140,29 +105,20 @@ def _alternatives(samples: _Samples, rules: pedro.Rules):
     return values, labels
 
 
-def _leading(values) -> np.ndarray:
-    """Indices of the TOP_K alternatives with the best estimates, the pass always among them."""
-    order = np.argsort(-np.array([v.mean() for v in values]), kind="stable")
-    pass_index = len(values) - 1
-    if pass_index in order[:TOP_K]:
-        return order[:TOP_K]
-    return np.r_[order[:TOP_K - 1], pass_index]
-
-
 def _leading_half_width(samples: _Samples, rules: pedro.Rules) -> float:
     """The widest 95% half-width among the leading alternatives: what --target-ci watches."""
     values, _ = _alternatives(samples, rules)
-    return max(mean_ci(values[i]).half_width for i in _leading(values))
+    return max(mean_ci(values[i]).half_width for i in leading(values))
 
 
 def _tables(samples: _Samples, rules: pedro.Rules, seed: int):
     actions_list = _action_list(rules)
-    n = len(_cat(samples.maker_b[0]))
+    n = len(collapse(samples.maker_b[0]))
     points_rows, dist_rows, bid_rows = [], [], []
     for t in range(4):
         b, o = samples.maker_points(t)
         e = mean_ci(b)
-        points_rows.append({"trump": SUIT_NAMES[t], "n": n, **_est_cols("points", e)})
+        points_rows.append({"trump": SUIT_NAMES[t], "n": n, **est_cols("points", e)})
         counts = np.bincount(b, minlength=15)[:15]
         dist_rows.append({"trump": SUIT_NAMES[t], **{str(k): counts[k] / n for k in range(15)}})
         for bid in range(rules.min_bid, 15):
@@ -172,17 +128,17 @@ def _tables(samples: _Samples, rules: pedro.Rules, seed: int):
             k = actions_list.index((t, bid))
             for m in (1, 2):
                 own, opp = samples.action(m, k)
-                row.update(_est_cols(f"ev{m}_net", mean_ci(own - opp)))
-                row.update(_est_cols(f"ev{m}_own", mean_ci(own)))
+                row.update(est_cols(f"ev{m}_net", mean_ci(own - opp)))
+                row.update(est_cols(f"ev{m}_own", mean_ci(own)))
                 own, opp = settle(b, o, bid, m, rules.m2_diff_to)
-                row.update(_est_cols(f"sole_ev{m}_net", mean_ci(own - opp)))
-                row.update(_est_cols(f"sole_ev{m}_own", mean_ci(own)))
+                row.update(est_cols(f"sole_ev{m}_net", mean_ci(own - opp)))
+                row.update(est_cols(f"sole_ev{m}_own", mean_ci(own)))
             bid_rows.append(row)
     pass_row = {"n": n}
     for m in (1, 2):
         own, opp = samples.action(m, len(actions_list) - 1)
-        pass_row.update(_est_cols(f"ev{m}_net", mean_ci(own - opp)))
-        pass_row.update(_est_cols(f"ev{m}_own", mean_ci(own)))
+        pass_row.update(est_cols(f"ev{m}_net", mean_ci(own - opp)))
+        pass_row.update(est_cols(f"ev{m}_own", mean_ci(own)))
     # The question players ask: how high may I go? The highest bid whose EV (net,
     # under the rules' method) still beats passing, per trump; 0 when none does.
     bids_df = pd.DataFrame(bid_rows)
@@ -195,20 +151,6 @@ def _tables(samples: _Samples, rules: pedro.Rules, seed: int):
     actions = rank_alternatives(*_alternatives(samples, rules), seed)
     return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), bids_df,
             pd.DataFrame([pass_row]), actions)
-
-
-def rank_alternatives(values: list[np.ndarray], labels: list[tuple[str, str, int]],
-                      seed: int) -> pd.DataFrame:
-    """The leading alternatives (per-deal net scores ``values``, labelled (action, trump,
-    bid)) ranked by their estimate, with P(best) from the joint normal law of their paired
-    means: they share the same deals."""
-    top = _leading(values)
-    pb = p_best(np.stack([values[i] for i in top], axis=1), seed=seed)
-    rows = [{"action": labels[i][0], "trump": labels[i][1], "bid": labels[i][2],
-             "n": len(values[i]), **_est_cols("ev", mean_ci(values[i])), "p_best": pb[k]}
-            for k, i in enumerate(top)]
-    return (pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable")
-            .reset_index(drop=True))
 
 
 def _side_scores(rec: np.ndarray, offset: int):
@@ -240,50 +182,6 @@ def _simulate_batch(samples: _Samples, rules, hand_mask, offset, known, pols, se
             samples.opp[m][k].append(opp)
 
 
-def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
-                  time_budget: float | None, max_deals: int) -> tuple[int, str]:
-    """Call ``step(first, n)`` on consecutive deals until the stop rule says so.
-
-    Without a rule: one step of ``deals``. With ``target_ci`` (``half_width()`` at
-    most it) or ``time_budget`` (seconds): steps of BATCH until met or
-    ``max_deals``. Returns the deals played and the rule that stopped.
-    """
-    adaptive = target_ci is not None or time_budget is not None
-    limit = max_deals if adaptive else deals
-    start, done = time.perf_counter(), 0
-    while True:
-        n = min(BATCH if adaptive else limit, limit - done)
-        step(done, n)
-        done += n
-        if not adaptive:
-            return done, "deals"
-        if target_ci is not None and half_width() <= target_ci:
-            return done, "target-ci"
-        if time_budget is not None and time.perf_counter() - start >= time_budget:
-            return done, "time-budget"
-        if done >= limit:
-            return done, "max-deals"
-
-
-def parse_known(known: dict[str, str], hand_offset: int,
-                joker: bool = False) -> tuple[tuple[int, int], ...]:
-    """``{"second": "AH KH"}`` -> ((2, mask),); HandError for a bad seat or the hand's own seat
-    (or a joker, unless the game has one)."""
-    out = []
-    for seat, text in known.items():
-        if seat not in pedro.SEAT_OFFSETS:
-            raise HandError(f"bad seat {seat!r} for known cards; seats: "
-                            f"{', '.join(pedro.SEAT_OFFSETS)}")
-        off = pedro.SEAT_OFFSETS[seat]
-        if off == hand_offset:
-            raise HandError(f"{seat} holds the evaluated hand; known cards go to other seats")
-        cards = parse_cards(text)
-        if JOKER in cards and not joker:
-            raise HandError("Pedro has no joker")
-        out.append((off, CardSet(cards).mask))
-    return tuple(out)
-
-
 def parse_hand(text: str) -> int:
     """Mask of a 9-card Pedro hand; HandError or CardParseError otherwise."""
     cards = parse_cards(text)
@@ -311,9 +209,10 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     (seats relative to the dealer); the rest of the deck is dealt around them.
     """
     rules = parse_game(game) if isinstance(game, str) else game
+    if rules.game == "king":
+        raise HandError("King hands have contracts, not bids: use "
+                        "analyzer.evaluate_king.evaluate_king_hand (bidlab hand king)")
     if rules.game == "rook":
-        from .evaluate_rook import evaluate_rook_hand
-
         return evaluate_rook_hand(rules, hand, seat, deals, seed, policy, target_ci, max_deals,
                                   time_budget, known)
     if seat not in pedro.SEAT_OFFSETS:
@@ -338,3 +237,7 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
         seed=seed, n=done, stopped_by=stopped_by, points=points, distribution=dist, bids=bids,
         pass_ev=pass_ev, actions=actions, recommended=actions.iloc[0]["action"],
     )
+
+
+__all__ = ["BATCH", "HandError", "HandEvaluation", "evaluate_hand", "parse_hand", "parse_known",
+           "settle"]

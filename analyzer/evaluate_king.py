@@ -30,10 +30,10 @@ import numpy as np
 import pandas as pd
 
 from .cards import JOKER, SUIT_NAMES, CardSet, parse_cards
-from .evaluate import HandError, _est_cols, parse_known
 from .games import king
 from .games.common import SEAT_OFFSETS, parse_policies, policy_string
 from .games.king_rules import CONTRACT_NAMES, POSITIVE, contract_name, parse_contract
+from .rollout import HandError, est_cols, parse_known
 from .stats import mean_ci, paired_diff, wilson
 from .text import render_table
 
@@ -105,7 +105,7 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
         pts = rec[np.arange(deals), king.engine.R_POINTS + me].astype(np.int64)
         zero = wilson(int((pts == 0).sum()), deals)
         neg_rows.append({"contract": contract_name(code), "n": deals,
-                         **_est_cols("points", mean_ci(pts)), "p_zero": zero.p,
+                         **est_cols("points", mean_ci(pts)), "p_zero": zero.p,
                          "p_zero_lo": zero.lo, "p_zero_hi": zero.hi})
         values, counts = np.unique(pts, return_counts=True)
         dist_rows += [{"contract": contract_name(code), "points": int(v), "share": c / deals}
@@ -118,13 +118,13 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
 
         for t in range(5 if rules.allow_no_trump else 4):
             pos_rows.append({"choice": f"I name {TRUMP_LABELS[t]}", "n": deals,
-                             **_est_cols("tricks", mean_ci(tricks(chooser="self", trump=t)))})
+                             **est_cols("tricks", mean_ci(tricks(chooser="self", trump=t)))})
         mine = tricks(chooser="self")
         other = tricks(chooser="other")
         pos_rows.append({"choice": "I name my policy's trump", "n": deals,
-                         **_est_cols("tricks", mean_ci(mine))})
+                         **est_cols("tricks", mean_ci(mine))})
         pos_rows.append({"choice": "another seat names trump", "n": deals,
-                         **_est_cols("tricks", mean_ci(other))})
+                         **est_cols("tricks", mean_ci(other))})
         d = paired_diff(mine, other)
         value = d.mean
         right = {"value": value, "value_lo": d.lo, "value_hi": d.hi, "n": deals,

@@ -35,18 +35,18 @@ import numpy as np
 import pandas as pd
 
 from .cards import JOKER, SUIT_NAMES, CardSet, parse_cards
-from .evaluate import (
+from .games import rook
+from .games.common import SEAT_OFFSETS, SEATS, parse_policies, policy_string
+from .rollout import (
     HandError,
     HandEvaluation,
-    _cat,
-    _est_cols,
-    _leading,
+    collapse,
+    est_cols,
+    leading,
     parse_known,
     rank_alternatives,
     run_stop_rule,
 )
-from .games import rook
-from .games.common import SEAT_OFFSETS, SEATS, parse_policies, policy_string
 from .stats import mean_ci, wilson
 
 TRUMP_LABELS = (*SUIT_NAMES, "no trump")
@@ -105,12 +105,12 @@ def _alternatives(samples: _Samples, rules: rook.Rules):
     named by the lowest of them."""
     values, labels = [], []
     for k, bid in enumerate(rules.bids):
-        v = _cat(samples.own[k]) - _cat(samples.opp[k])
+        v = collapse(samples.own[k]) - collapse(samples.opp[k])
         if values and np.array_equal(v, values[-1]):
             continue
         values.append(v)
         labels.append((f"bid up to {bid}", "", bid))
-    values.append(_cat(samples.own[-1]) - _cat(samples.opp[-1]))
+    values.append(collapse(samples.own[-1]) - collapse(samples.opp[-1]))
     labels.append(("pass", "", 0))
     return values, labels
 
@@ -142,11 +142,11 @@ def _simulate_batch(samples: _Samples, rules, mask, offset, known, pols, seed, f
 def _tables(samples: _Samples, rules: rook.Rules, seed: int):
     bids = rules.bids
     total = rules.total_points
-    n = len(_cat(samples.maker_b[samples.trumps[0]]))
+    n = len(collapse(samples.maker_b[samples.trumps[0]]))
     points_rows, dist_rows, bid_rows = [], [], []
     for t in samples.trumps:
-        b, o = _cat(samples.maker_b[t]), _cat(samples.maker_o[t])
-        points_rows.append({"trump": TRUMP_LABELS[t], "n": n, **_est_cols("points", mean_ci(b))})
+        b, o = collapse(samples.maker_b[t]), collapse(samples.maker_o[t])
+        points_rows.append({"trump": TRUMP_LABELS[t], "n": n, **est_cols("points", mean_ci(b))})
         counts = np.bincount(b // 5, minlength=total // 5 + 1)
         dist_rows.append({"trump": TRUMP_LABELS[t],
                           **{str(5 * k): counts[k] / n for k in range(total // 5 + 1)}})
@@ -155,17 +155,17 @@ def _tables(samples: _Samples, rules: rook.Rules, seed: int):
             own, opp = settle(b, o, bid, rules)
             bid_rows.append({"trump": TRUMP_LABELS[t], "bid": bid, "n": n, "p_make": made.p,
                              "p_make_lo": made.lo, "p_make_hi": made.hi,
-                             **_est_cols("ev_net", mean_ci(own - opp)),
-                             **_est_cols("ev_own", mean_ci(own))})
+                             **est_cols("ev_net", mean_ci(own - opp)),
+                             **est_cols("ev_own", mean_ci(own))})
     ceiling_rows = []
     for k, bid in enumerate(bids):
-        own, opp = _cat(samples.own[k]), _cat(samples.opp[k])
+        own, opp = collapse(samples.own[k]), collapse(samples.opp[k])
         won = wilson(int(np.concatenate(samples.declared[k]).sum()), n)
         ceiling_rows.append({"bid": bid, "n": n, "p_declarer": won.p, "p_declarer_lo": won.lo,
-                             "p_declarer_hi": won.hi, **_est_cols("ev_net", mean_ci(own - opp)),
-                             **_est_cols("ev_own", mean_ci(own))})
-    own, opp = _cat(samples.own[-1]), _cat(samples.opp[-1])
-    pass_row = {"n": n, **_est_cols("ev_net", mean_ci(own - opp)), **_est_cols("ev_own",
+                             "p_declarer_hi": won.hi, **est_cols("ev_net", mean_ci(own - opp)),
+                             **est_cols("ev_own", mean_ci(own))})
+    own, opp = collapse(samples.own[-1]), collapse(samples.opp[-1])
+    pass_row = {"n": n, **est_cols("ev_net", mean_ci(own - opp)), **est_cols("ev_own",
                                                                                mean_ci(own))}
     bids_df = pd.DataFrame(bid_rows)
     for row in points_rows:  # the highest bid whose EV as declarer still beats passing
@@ -180,7 +180,7 @@ def _tables(samples: _Samples, rules: rook.Rules, seed: int):
 
 def _leading_half_width(samples: _Samples, rules: rook.Rules) -> float:
     values, _ = _alternatives(samples, rules)
-    return max(mean_ci(values[i]).half_width for i in _leading(values))
+    return max(mean_ci(values[i]).half_width for i in leading(values))
 
 
 def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",

@@ -17,8 +17,8 @@ import math
 import pandas as pd
 
 from . import __version__
-from .evaluate import HandEvaluation
 from .games import pedro
+from .rollout import HandEvaluation
 from .text import render_table
 
 METHOD_NAMES = {1: "set-back", 2: "difference"}

@@ -1,0 +1,135 @@
+"""What every game's hand evaluation shares: the result's shape, stop rules, the
+ranking of alternatives with P(best), and known cards at other seats.
+
+A hand evaluation plays one seat's fixed hand against many random deals (the
+counter-based generator makes deal ``i`` the same for every alternative), so the
+alternatives' per-deal outcomes are paired; :func:`rank_alternatives` turns
+them into a table with P(best), and :func:`run_stop_rule` grows the sample
+until a stop rule is met. Game modules: ``evaluate`` (Pedro/Cinch),
+``evaluate_rook``, ``evaluate_king``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .cards import JOKER, CardSet, parse_cards
+from .games.common import SEAT_OFFSETS
+from .stats import Estimate, mean_ci, p_best
+
+BATCH = 10_000  # deals per round of a stop rule
+TOP_K = 4  # alternatives whose CIs a target-CI stop rule watches, and shown with P(best)
+
+
+class HandError(ValueError):
+    """A hand that cannot be evaluated (wrong count of cards)."""
+
+
+def collapse(parts: list) -> np.ndarray:
+    """The batches of one outcome as one array; collapsed in place, so asking again is free."""
+    if len(parts) != 1 or parts[0].dtype != np.int64:
+        parts[:] = [np.concatenate(parts).astype(np.int64)]
+    return parts[0]
+
+
+@dataclass
+class HandEvaluation:
+    """Every table of a hand evaluation, as DataFrames, with its provenance."""
+
+    hand: str
+    seat: str
+    known: dict  # cards other seats are known to hold, by seat
+    rules: str
+    policy: str
+    seed: int
+    n: int
+    stopped_by: str
+    points: pd.DataFrame  # per trump: the side's points (mean, CI) and bid_up_to
+    distribution: pd.DataFrame  # per trump: share of deals with 0..14 points
+    bids: pd.DataFrame  # per trump and bid: P(make) and EVs under both methods
+    pass_ev: pd.DataFrame  # EV(pass) under both methods
+    actions: pd.DataFrame  # the best alternatives ranked, with P(best)
+    recommended: str
+    ceilings: pd.DataFrame | None = None  # Rook: EV of bidding up to b, auction included
+
+    @property
+    def provenance(self) -> dict:
+        known = "; ".join(f"{seat}={cards}" for seat, cards in self.known.items())
+        return {"hand": self.hand, "seat": self.seat, "known": known, "rules": self.rules,
+                "policy": self.policy, "seed": self.seed, "n": self.n,
+                "stopped_by": self.stopped_by}
+
+
+def est_cols(prefix: str, e: Estimate) -> dict:
+    return {prefix: e.mean, f"{prefix}_se": e.se, f"{prefix}_lo": e.lo, f"{prefix}_hi": e.hi}
+
+
+def leading(values) -> np.ndarray:
+    """Indices of the TOP_K alternatives with the best estimates, the pass always among them."""
+    order = np.argsort(-np.array([v.mean() for v in values]), kind="stable")
+    pass_index = len(values) - 1
+    if pass_index in order[:TOP_K]:
+        return order[:TOP_K]
+    return np.r_[order[:TOP_K - 1], pass_index]
+
+
+def rank_alternatives(values: list[np.ndarray], labels: list[tuple[str, str, int]],
+                      seed: int) -> pd.DataFrame:
+    """The leading alternatives (per-deal net scores ``values``, labelled (action, trump,
+    bid)) ranked by their estimate, with P(best) from the joint normal law of their paired
+    means: they share the same deals."""
+    top = leading(values)
+    pb = p_best(np.stack([values[i] for i in top], axis=1), seed=seed)
+    rows = [{"action": labels[i][0], "trump": labels[i][1], "bid": labels[i][2],
+             "n": len(values[i]), **est_cols("ev", mean_ci(values[i])), "p_best": pb[k]}
+            for k, i in enumerate(top)]
+    return (pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable")
+            .reset_index(drop=True))
+
+
+def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
+                  time_budget: float | None, max_deals: int) -> tuple[int, str]:
+    """Call ``step(first, n)`` on consecutive deals until the stop rule says so.
+
+    Without a rule: one step of ``deals``. With ``target_ci`` (``half_width()`` at
+    most it) or ``time_budget`` (seconds): steps of BATCH until met or
+    ``max_deals``. Returns the deals played and the rule that stopped.
+    """
+    adaptive = target_ci is not None or time_budget is not None
+    limit = max_deals if adaptive else deals
+    start, done = time.perf_counter(), 0
+    while True:
+        n = min(BATCH if adaptive else limit, limit - done)
+        step(done, n)
+        done += n
+        if not adaptive:
+            return done, "deals"
+        if target_ci is not None and half_width() <= target_ci:
+            return done, "target-ci"
+        if time_budget is not None and time.perf_counter() - start >= time_budget:
+            return done, "time-budget"
+        if done >= limit:
+            return done, "max-deals"
+
+
+def parse_known(known: dict[str, str], hand_offset: int,
+                joker: bool = False) -> tuple[tuple[int, int], ...]:
+    """``{"second": "AH KH"}`` -> ((2, mask),); HandError for a bad seat or the hand's own seat
+    (or a joker, unless the game has one)."""
+    out = []
+    for seat, text in known.items():
+        if seat not in SEAT_OFFSETS:
+            raise HandError(f"bad seat {seat!r} for known cards; seats: "
+                            f"{', '.join(SEAT_OFFSETS)}")
+        off = SEAT_OFFSETS[seat]
+        if off == hand_offset:
+            raise HandError(f"{seat} holds the evaluated hand; known cards go to other seats")
+        cards = parse_cards(text)
+        if JOKER in cards and not joker:
+            raise HandError("Pedro has no joker")
+        out.append((off, CardSet(cards).mask))
+    return tuple(out)
