@@ -432,7 +432,10 @@ def match(game, n_games, seed, policy, rule_pairs, out) -> None:
 @rule_option
 @click.option("--labels/--no-labels", default=True, show_default=True,
               help="Name seats N, E, S, W beside their numbers 0..3.")
-def deal(game, seed, index, policy, rule_pairs, labels) -> None:
+@click.option("--contract", default=None, metavar="NAME",
+              help="King only: show single hand INDEX of this contract instead of whole game "
+                   "INDEX.")
+def deal(game, seed, index, policy, rule_pairs, labels, contract) -> None:
     """Show one deal trick by trick: hands, bids, draw, tricks, points, settlement.
 
     Seats are 0..3 clockwise (N, E, S, W); team 0 is seats 0 and 2, team 1
@@ -444,8 +447,24 @@ def deal(game, seed, index, policy, rule_pairs, labels) -> None:
       bidlab deal cinch --seed 7 --index 0 --policy random
       bidlab deal pedro --rule excess_trumps=keep_all_dump_on_trick1 --no-labels
       bidlab deal rook --seed 3 --index 5
+      bidlab deal king --seed 5 --index 0
+      bidlab deal king --index 12 --contract positive
     """
     rules = resolve_rules(game, rule_pairs)
+    if rules.game == "king":
+        from .games import king, king_view
+
+        if contract is None:
+            logs = king.play_game_logged(rules, seed, index, policy)
+            click.echo(king_view.render_game(logs, seed=seed, policy=policy, rules=str(rules),
+                                             labels=labels))
+        else:
+            log = king.play_logged(rules, seed, [index], policy, contract=contract)[0]
+            click.echo(king_view.render_hand(log, seed=seed, policy=policy, rules=str(rules),
+                                             labels=labels))
+        return
+    if contract is not None:
+        raise click.UsageError(f"--contract applies to king only; got {rules.game}")
     log = family(rules).play_logged(rules, seed, [index], policy)[0]
     if rules.game == "rook":
         from .games.rook_view import render_hand
