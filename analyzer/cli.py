@@ -677,7 +677,10 @@ def bid_chart_cmd(game, deals, seed, policy, rule_pairs, by, out_dir, progress) 
     ceiling reaches each bid. Features: trumps, counters, pedros, ace, king,
     queen, jack, ten, two, right, left, seat, dealer. Rook classifies the
     declarer's 13 dealt cards in the trump it called by trumps (the Rook
-    included), counters (points held), aces, rook, seat and dealer.
+    included), counters (points held), aces, rook, seat and dealer. King gives
+    danger charts (each seat's penalty by its hand's features, per negative
+    contract), a trump-right chart for the benefited and a seat-position table
+    over whole games.
 
     \b
     Examples:
@@ -685,10 +688,24 @@ def bid_chart_cmd(game, deals, seed, policy, rule_pairs, by, out_dir, progress) 
       bidlab bid-chart cinch --by trumps,counters,seat --out-dir reports/cinch-chart
       bidlab bid-chart "pedro(low_to=holder)" --policy heuristic --by trumps,two,pedros
       bidlab bid-chart rook --deals 1000000 --by trumps,counters,aces
+      bidlab bid-chart king --deals 1000000 --out-dir reports/king-chart
     """
     from .bidchart import bid_chart
 
     rules = resolve_rules(game, rule_pairs)
+    if rules.game == "king":
+        from .kingchart import king_chart, render_king_chart, write_king_chart
+
+        if by is not None:
+            raise click.UsageError("king charts choose their features per contract; "
+                                   "--by is for pedro, cinch and rook")
+        kchart = with_progress(progress, deals, lambda bar: king_chart(
+            rules, deals, seed, policy, progress=bar))
+        click.echo(render_king_chart(kchart))
+        if out_dir is not None:
+            write_king_chart(kchart, Path(out_dir))
+            click.echo(f"wrote {out_dir}/", err=True)
+        return
     by = _game_features(by, rules.game)
     chart = with_progress(progress, deals,
                           lambda bar: bid_chart(rules, deals, seed, policy, by, progress=bar))

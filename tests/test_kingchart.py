@@ -1,0 +1,242 @@
+"""King charts: features against a card-by-card reading, class sums against the raw records."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer.bidchart import ChartError
+from analyzer.cards import cards_of, rank_of, suit_of
+from analyzer.games import _king_engine as engine
+from analyzer.games import king
+from analyzer.games.common import parse_policies
+from analyzer.io import read_table
+from analyzer.kingchart import (
+    DANGER_BY,
+    NEGATIVE,
+    king_chart,
+    king_hand_features,
+    render_king_chart,
+    write_king_chart,
+)
+
+RULES = king.parse_rules("king")
+POLS = parse_policies("heuristic")
+DEALS, GAMES, SEED = 20_000, 4_000, 3
+
+
+@pytest.fixture(scope="module")
+def chart():
+    return king_chart(RULES, deals=DEALS, seed=SEED, batch=7_000, games=GAMES)
+
+
+def records(contract):
+    return king.run_batch(RULES, 0, DEALS, SEED, POLS, contract=contract)
+
+
+def plain_features(mask: int) -> dict:
+    """The features read card by card, the slow obvious way (A = 14)."""
+    cards = [(rank_of(c), suit_of(c)) for c in cards_of(mask)]
+    hearts = [r for r, s in cards if s == 2]
+    by_suit = [[r for r, s in cards if s == k] for k in range(4)]
+
+    def band(v, edges, labels):
+        return labels[sum(v >= e for e in edges)]
+
+    kh = 13 in hearts
+    guards = [sum(x < 12 for x in suit) for suit in by_suit if 12 in suit]
+    return {
+        "hearts": band(len(hearts), [2, 4, 6], ["0-1", "2-3", "4-5", "6+"]),
+        "high_hearts": str(sum(r >= 11 for r in hearts)),
+        "kh_guard": "no K♥" if not kh else band(len(hearts) - 1, [2, 4],
+                                                ["K♥ with 0-1", "K♥ with 2-3", "K♥ with 4+"]),
+        "high_cards": band(sum(r >= 12 for r, _ in cards), [3, 5, 7],
+                           ["0-2", "3-4", "5-6", "7+"]),
+        "voids": band(sum(not s for s in by_suit), [1, 2], ["0", "1", "2+"]),
+        "queens": band(sum(r == 12 for r, _ in cards), [1, 2, 3], ["0", "1", "2", "3+"]),
+        "queen_guard": "no Q" if not guards else band(min(guards), [2, 4],
+                                                      ["0-1", "2-3", "4+"]),
+        "kings_jacks": band(sum(r in (11, 13) for r, _ in cards), [1, 2, 3, 4],
+                            ["0", "1", "2", "3", "4+"]),
+        "longest": band(max(len(s) for s in by_suit), [5, 6, 7], ["<=4", "5", "6", "7+"]),
+    }
+
+
+def test_features_match_a_card_by_card_reading():
+    rec, hands = records("no-hearts")
+    feats = king_hand_features(hands, rec[:, engine.R_DEALER])
+    assert len(feats) == 4 * DEALS
+    for k in range(0, 4 * DEALS, 151):
+        deal, seat = divmod(k, 4)
+        assert feats["deal"].iat[k] == deal and feats["seat"].iat[k] == seat
+        want = plain_features(int(hands[deal, seat]))
+        for name, v in want.items():
+            assert feats[name].iat[k] == v, (k, name)
+        assert feats["position"].iat[k] == ("dealer", "eldest", "second", "third")[
+            (seat - int(rec[deal, engine.R_DEALER])) % 4]
+
+
+@pytest.mark.parametrize("contract", NEGATIVE)
+def test_class_means_match_the_records(chart, contract):
+    rec, hands = records(contract.replace("_", "-"))
+    feats = king_hand_features(hands, rec[:, engine.R_DEALER])
+    penalty = -rec[:, engine.R_POINTS:engine.R_POINTS + 4].astype(np.int64).ravel()
+    rows = chart.danger_of(contract)
+    by = list(DANGER_BY[contract])
+    assert rows["n"].sum() == 4 * DEALS
+    assert rows["share"].sum() == pytest.approx(1.0)
+    # every seat loses the contract's total over the deal: the class means average to it
+    total = -{"no_tricks": -260, "no_hearts": -260, "no_kings_jacks": -240,
+              "no_queens": -200, "no_king_of_hearts": -160, "last_two": -180}[contract]
+    assert (rows["penalty"] * rows["n"]).sum() / rows["n"].sum() == pytest.approx(total / 4)
+    for _, line in rows.sample(min(4, len(rows)), random_state=2).iterrows():
+        sel = np.ones(len(feats), dtype=bool)
+        for f in by:
+            sel &= (feats[f] == line[f]).to_numpy()
+        assert line["n"] == sel.sum()
+        assert line["penalty"] == pytest.approx(penalty[sel].mean())
+        if sel.sum() > 1:
+            se = penalty[sel].std(ddof=1) / np.sqrt(sel.sum())
+            assert line["penalty_se"] == pytest.approx(se, rel=1e-6, abs=1e-9)
+            assert line["penalty_lo"] <= line["penalty"] <= line["penalty_hi"]
+
+
+def test_trump_classes_match_the_records(chart):
+    rec, hands = records("positive")
+    dealer = rec[:, engine.R_DEALER].astype(np.int64)
+    rows = np.arange(DEALS)
+    feats = king_hand_features(hands[rows, dealer])
+    score = rec[rows, engine.R_POINTS + dealer] / 25
+    taken = rec[rows, engine.R_TRICKS + dealer]
+    outcome = rec[:, engine.R_OUTCOME]
+    assert chart.trump["n"].sum() == DEALS
+    for _, line in chart.trump.sample(4, random_state=1).iterrows():
+        sel = ((feats["longest"] == line["longest"])
+               & (feats["high_cards"] == line["high_cards"])).to_numpy()
+        assert line["n"] == sel.sum()
+        assert line["score"] == pytest.approx(score[sel].mean())
+        assert line["p_sold"] == pytest.approx((outcome[sel] == engine.OUT_SELL).mean())
+        assert line["p_declined"] == pytest.approx((outcome[sel] == engine.OUT_DECLINE).mean())
+        played = sel & (outcome == engine.OUT_PLAY)
+        assert line["n_played"] == played.sum()
+        if played.any():
+            assert line["own_tricks"] == pytest.approx(taken[played].mean())
+    shares = chart.trump[["p_sold", "p_declined", "p_played"]].sum(axis=1)
+    assert np.allclose(shares, 1.0)
+
+
+def test_seat_positions_match_the_games(chart):
+    out, _ = king.run_games(RULES, 0, GAMES, SEED, POLS)
+    d0 = out[:, engine.G_D0].astype(np.int64)
+    totals = out[:, engine.G_TOTAL:engine.G_TOTAL + 4].astype(np.int64)
+    assert (totals.sum(axis=1) == 0).all()
+    for pos in range(4):
+        score = totals[np.arange(GAMES), (d0 + pos) % 4]
+        line = chart.seats.iloc[pos]
+        assert line["n"] == GAMES
+        assert line["score"] == pytest.approx(score.mean())
+        assert line["score_lo"] < line["score"] < line["score_hi"]
+    assert chart.seats["score"].sum() == pytest.approx(0.0, abs=1e-9)
+    assert chart.seats["deals_hands"].tolist() == ["1, 5, 9", "2, 6, 10", "3, 7", "4, 8"]
+
+
+def _readable(rows, row_feature, col_feature):
+    """Mean penalty of the readable (not rare) classes, row feature x column feature."""
+    return rows[~rows["rare"]].pivot(index=row_feature, columns=col_feature, values="penalty")
+
+
+def test_no_hearts_danger_rises_with_high_cards_and_high_hearts(chart):
+    """High hearts (at a given length) and high cards raise the no-hearts penalty; length
+    itself protects (own hearts mostly fall on other seats' tricks)."""
+    grid = _readable(chart.danger_of("no_hearts"), "hearts", "high_cards")
+    for _, row in grid.iterrows():
+        vals = row.dropna().to_numpy()
+        assert (np.diff(vals) > 0).all(), row
+    by_high = king_chart(RULES, deals=DEALS, seed=SEED, games=0,
+                         danger_by={"no-hearts": ("hearts", "high_hearts")})
+    grid = _readable(by_high.danger_of("no_hearts"), "hearts", "high_hearts")
+    for _, row in grid.iterrows():
+        vals = row.dropna().to_numpy()
+        assert (np.diff(vals) > 0).all(), row
+    # at each strength, the longest hearts are the safest and 4+ hearts beat 2-3
+    grid = _readable(chart.danger_of("no_hearts"), "high_cards", "hearts")[["2-3", "4-5"]]
+    assert len(grid.dropna()) >= 3
+    for _, row in grid.dropna().iterrows():
+        assert row["4-5"] < row["2-3"]
+
+
+def test_king_of_hearts_guard_protects(chart):
+    rows = chart.danger_of("no_king_of_hearts")
+    grid = _readable(rows, "high_cards", "kh_guard")
+    guards = ["K♥ with 0-1", "K♥ with 2-3", "K♥ with 4+"]
+    full = grid[guards].dropna()
+    assert len(full) >= 2
+    for _, row in full.iterrows():
+        assert row["K♥ with 4+"] < row["K♥ with 2-3"] < row["K♥ with 0-1"]
+
+
+def test_chart_does_not_depend_on_batch(chart):
+    steps = []
+    other = king_chart(RULES, deals=DEALS, seed=SEED, batch=12_000, games=GAMES,
+                       progress=steps.append)
+    assert steps == [12_000, DEALS - 12_000]
+    for a, b in ((chart.danger, other.danger), (chart.trump, other.trump),
+                 (chart.seats, other.seats)):
+        assert a["n"].tolist() == b["n"].tolist()
+        num = a.select_dtypes("number").columns
+        assert np.allclose(a[num].to_numpy(float), b[num].to_numpy(float), equal_nan=True)
+
+
+def test_files_written(chart, tmp_path):
+    paths = write_king_chart(chart, tmp_path / "out")
+    names = {p.name for p in paths}
+    for stem in ("danger", "trump_right", "seats"):
+        assert {f"{stem}.csv", f"{stem}.parquet"} <= names
+    for contract in NEGATIVE:
+        png = tmp_path / "out" / f"danger_{contract}.png"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for suffix in (".csv", ".parquet"):
+        df = read_table(tmp_path / "out" / f"danger{suffix}")
+        assert len(df) == len(chart.danger)
+        assert df.attrs["rules"] == "king" and df.attrs["seed"] == SEED
+        assert df.attrs["policy"] == "heuristic" and df.attrs["n"] == DEALS
+        assert np.allclose(df["penalty"], chart.danger["penalty"])
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["games"] == GAMES and "danger_no_hearts.png" in manifest["files"]
+    assert not list((tmp_path / "out").glob(".*.tmp"))
+
+
+def test_render_names_every_chart(chart):
+    text = render_king_chart(chart)
+    for contract in NEGATIVE:
+        assert f"\n{contract}: mean penalty" in text
+    assert "Trump right" in text and "D0 (first dealer)" in text
+    assert f"n {DEALS:,} deals" in text
+
+
+def test_bad_options_are_clear_errors():
+    with pytest.raises(ChartError, match="features:"):
+        king_chart(RULES, deals=10, games=0, danger_by={"no_hearts": ("colour",)})
+    with pytest.raises(ChartError, match="negative contracts"):
+        king_chart(RULES, deals=10, games=0, danger_by={"positive": ("hearts",)})
+    with pytest.raises(ChartError):
+        king_chart(RULES, deals=0)
+
+
+def test_provenance(chart):
+    p = chart.provenance
+    assert (p["rules"], p["policy"], p["seed"], p["n"], p["games"]) == (
+        "king", "heuristic", SEED, DEALS, GAMES)
+    assert isinstance(chart.danger, pd.DataFrame)
+
+
+def test_cli_bid_chart_king_writes_the_charts(tmp_path):
+    from cli_helpers import assert_bad_input, run
+
+    out = tmp_path / "kchart"
+    r = run("bid-chart", "king", "--deals", "5000", "--seed", "3", "--out-dir", str(out))
+    assert r.exit_code == 0, r.stderr
+    assert "no_hearts: mean penalty per hand" in r.stdout and "Trump right" in r.stdout
+    assert (out / "danger_no_king_of_hearts.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert_bad_input(run("bid-chart", "king", "--by", "hearts", "--deals", "10"), "--by")
