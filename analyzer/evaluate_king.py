@@ -147,6 +147,12 @@ def render_king_hand(ev: KingEvaluation) -> str:
             [[r["contract"], f"{r['points']:.1f} ± {(r['points_hi'] - r['points_lo']) / 2:.1f}",
               f"{100 * r['p_zero']:.1f} [{100 * r['p_zero_lo']:.1f}, {100 * r['p_zero_hi']:.1f}]"]
              for _, r in ev.negative.iterrows()], "lrr"))
+        out += ["", "Distribution of my points per hand, % of deals (all values: --json)"]
+        for contract, rows in ev.distribution.groupby("contract", sort=False):
+            rows = rows.sort_values("points", ascending=False)
+            shown = "  ".join(f"{int(p):+d}: {100 * sh:.1f}" for p, sh in
+                              zip(rows["points"], rows["share"], strict=True) if sh >= 0.001)
+            out.append(f"  {contract:18} {shown}")
         out.append("")
     if len(ev.positive):
         out.append("Positive hand: my tricks (before any payment), mean ± 95% CI; no auction")
