@@ -27,35 +27,16 @@ import numpy as np
 from numba import njit
 
 from ..bits import ONE, ZERO, bit, lsb, msb, popcount
+from ._lanes import COLUMN, LANE, highest_card, lowest_card
 
-LANE = np.array([np.uint64(0x1FFF) << np.uint64(16 * s) for s in range(4)], dtype=np.uint64)
 HEARTS = LANE[2]
 KH = np.uint64(1) << np.uint64(16 * 2 + 11)
 AH = np.uint64(1) << np.uint64(16 * 2 + 12)
-COLUMN = np.uint64(0x0001_0001_0001_0001)
 QUEENS = COLUMN << np.uint64(10)
 TOP3 = (COLUMN * np.uint64(7)) << np.uint64(10)  # Q K A of every suit
 KINGS_JACKS = (COLUMN << np.uint64(11)) | (COLUMN << np.uint64(9))
 NO_HEARTS_BIT, NO_KJ_BIT, NO_QUEENS_BIT, NO_KH_BIT = 2, 4, 8, 16
 NO_TRUMP = 4
-
-
-@njit(cache=True, inline="always")
-def _fold(m):
-    return (m | (m >> np.uint64(16)) | (m >> np.uint64(32)) | (m >> np.uint64(48))) \
-        & np.uint64(0x1FFF)
-
-
-@njit(cache=True)
-def lowest_card(m):
-    """The lowest-ranked card of a non-empty ``m`` (ties to the first suit C D H S)."""
-    return lsb(m & (COLUMN << np.uint64(lsb(_fold(m)))))
-
-
-@njit(cache=True)
-def highest_card(m):
-    """The highest-ranked card of a non-empty ``m`` (ties to the first suit C D H S)."""
-    return lsb(m & (COLUMN << np.uint64(msb(_fold(m)))))
 
 
 @njit(cache=True)

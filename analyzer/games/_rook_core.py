@@ -17,15 +17,11 @@ from numba import njit
 
 from ..bits import ONE, ZERO, bit, popcount
 from ..cards import JOKER
+from ._lanes import COLUMN, LANE, RANKS_FROM
 
 ROOK = np.uint64(1) << np.uint64(JOKER)
-LANE = np.array([np.uint64(0x1FFF) << np.uint64(16 * s) for s in range(4)], dtype=np.uint64)
 NO_TRUMP = 4  # trump code for no trump: the Rook alone is the trump suit
 TRUMP_POWER = 64
-# RANKS_FROM[r]: ranks r..A of every suit (RANKS_FROM[13] is empty); COLUMN: rank 2 of every suit.
-RANKS_FROM = np.array([sum(((0x1FFF >> r) << r) << (16 * s) for s in range(4)) for r in range(14)],
-                      dtype=np.uint64)
-COLUMN = np.uint64(0x0001_0001_0001_0001)
 
 
 @njit(cache=True)

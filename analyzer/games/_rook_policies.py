@@ -35,11 +35,9 @@ from numba import njit
 from ..bits import ONE, ZERO, bit, lsb, msb, popcount
 from ..cards import JOKER
 from ..rng import uniform_int
+from ._lanes import COLUMN, LANE, RANKS_FROM, highest_card, lowest_card
 from ._rook_core import (
-    COLUMN,
-    LANE,
     NO_TRUMP,
-    RANKS_FROM,
     ROOK,
     TRUMP_POWER,
     points_of,
@@ -122,25 +120,6 @@ def heuristic_bid(value, seat, high, high_seat, total_points):
 
 
 LOW_CARDS = RANKS_FROM[0] & ~RANKS_FROM[10]  # 2 to J of every suit
-
-
-@njit(cache=True, inline="always")
-def _fold(m):
-    """The ranks present in any suit of ``m`` (the Rook ignored), as a 13-bit mask."""
-    return (m | (m >> np.uint64(16)) | (m >> np.uint64(32)) | (m >> np.uint64(48))) \
-        & np.uint64(0x1FFF)
-
-
-@njit(cache=True)
-def lowest_card(m):
-    """The lowest-ranked card of a non-empty ``m`` (no Rook; ties to the first suit C D H S)."""
-    return lsb(m & (COLUMN << np.uint64(lsb(_fold(m)))))
-
-
-@njit(cache=True)
-def highest_card(m):
-    """The highest-ranked card of a non-empty ``m`` (no Rook; ties to the first suit)."""
-    return lsb(m & (COLUMN << np.uint64(msb(_fold(m)))))
 
 
 @njit(cache=True)
