@@ -110,3 +110,38 @@ def parse_rule_option(text: str) -> tuple[str, str]:
         raise RuleError(f"bad --rule {text!r}; expected flag=value, e.g. low_to=holder")
     k, v = text.split("=", 1)
     return k.strip().lower(), v.strip()
+
+
+def parse_preset(presets: dict, text: str, overrides: dict[str, str] | None = None) -> Any:
+    """The Rules named by variant string ``text`` among ``presets``, with extra ``flag=value``
+    pairs applied on top; RuleError names the known presets or the bad flag."""
+    name, pairs = split_variant(text)
+    if name not in presets:
+        raise RuleError(f"unknown game {name!r} here; games: {', '.join(presets)}")
+    return with_overrides(presets[name], {**pairs, **(overrides or {})})
+
+
+def single_flag_variants(presets: dict, int_values: tuple[int, ...]) -> list:
+    """Each preset, and each preset with one flag changed to each allowed value.
+
+    Integer flags take ``int_values``; combinations a Rules class rejects are left
+    out. Tests and variant sweeps iterate this list.
+    """
+    out: dict[str, Any] = {}
+    for base in presets.values():
+        out[str(base)] = base
+        for f in flag_fields(type(base)):
+            allowed = f.metadata["allowed"]
+            for v in int_values if allowed is int else allowed:
+                try:
+                    rules = dataclasses.replace(base, **{f.name: v})
+                except RuleError:
+                    continue
+                out[str(rules)] = rules
+    return list(out.values())
+
+
+def flag_index(rules: Any, name: str) -> int:
+    """Position of flag ``name``'s value in its allowed tuple: how kernels read an enum flag."""
+    allowed = next(f for f in dataclasses.fields(rules) if f.name == name).metadata["allowed"]
+    return allowed.index(getattr(rules, name))

@@ -16,11 +16,11 @@ import numpy as np
 from ..variants import (
     RuleError,
     flag,
-    flag_fields,
+    flag_index,
     format_variant,
-    split_variant,
+    parse_preset,
+    single_flag_variants,
     validate,
-    with_overrides,
 )
 
 # Negative contracts as bits of a hand's contract code; POSITIVE is its own code.
@@ -112,23 +112,13 @@ PRESETS = {"king": Rules()}
 
 
 def parse_rules(text: str, overrides: dict[str, str] | None = None) -> Rules:
-    """``parse_rules("king(first_lead=left_of_dealer)")``; extra pairs apply on top."""
-    name, pairs = split_variant(text)
-    if name not in PRESETS:
-        raise RuleError(f"unknown game {name!r} here; games: {', '.join(PRESET_NAMES)}")
-    return with_overrides(PRESETS[name], {**pairs, **(overrides or {})})
+    """``parse_rules("king(flag=value)")``; extra ``flag=value`` pairs apply on top."""
+    return parse_preset(PRESETS, text, overrides)
 
 
 def one_flag_variants(int_values: tuple[int, ...] = (1, 4)) -> list[Rules]:
-    """The preset, and the preset with one flag changed to each allowed value."""
-    base = PRESETS["king"]
-    out: dict[str, Rules] = {str(base): base}
-    for f in flag_fields(Rules):
-        allowed = f.metadata["allowed"]
-        for v in int_values if allowed is int else allowed:
-            rules = dataclasses.replace(base, **{f.name: v})
-            out[str(rules)] = rules
-    return list(out.values())
+    """Each preset, and each preset with one flag changed to each allowed value."""
+    return single_flag_variants(PRESETS, int_values)
 
 
 # ---- the int64 vector the kernels read ------------------------------------------------
@@ -138,21 +128,16 @@ def one_flag_variants(int_values: tuple[int, ...] = (1, 4)) -> list[Rules]:
 N_PARAMS = P_CONTRACTS + 10
 
 
-def _index(rules: Rules, name: str) -> int:
-    allowed = next(f for f in dataclasses.fields(Rules) if f.name == name).metadata["allowed"]
-    return allowed.index(getattr(rules, name))
-
-
 def kernel_params(rules: Rules) -> np.ndarray:
     p = np.zeros(N_PARAMS, dtype=np.int64)
-    p[P_FIRST_DEALER] = _index(rules, "first_dealer")
-    p[P_FIRST_LEAD] = _index(rules, "first_lead")
-    p[P_KH_FORCE] = _index(rules, "kh_force")
+    p[P_FIRST_DEALER] = flag_index(rules, "first_dealer")
+    p[P_FIRST_LEAD] = flag_index(rules, "first_lead")
+    p[P_KH_FORCE] = flag_index(rules, "kh_force")
     p[P_NO_TRUMP] = int(rules.allow_no_trump)
-    p[P_POS_LEADER] = _index(rules, "pos_leader")
+    p[P_POS_LEADER] = flag_index(rules, "pos_leader")
     p[P_MAX_OFFER] = rules.max_offer
-    p[P_FLOOR] = _index(rules, "payment_floor")
-    p[P_AUCTION] = _index(rules, "auction_model")
+    p[P_FLOOR] = flag_index(rules, "payment_floor")
+    p[P_AUCTION] = flag_index(rules, "auction_model")
     contracts = rules.contracts
     p[P_N_HANDS] = len(contracts)
     p[P_CONTRACTS:P_CONTRACTS + len(contracts)] = contracts

@@ -15,11 +15,11 @@ import numpy as np
 from ..variants import (
     RuleError,
     flag,
-    flag_fields,
+    flag_index,
     format_variant,
-    split_variant,
+    parse_preset,
+    single_flag_variants,
     validate,
-    with_overrides,
 )
 
 
@@ -106,31 +106,13 @@ PRESETS = {
 
 
 def parse_rules(text: str, overrides: dict[str, str] | None = None) -> Rules:
-    """``parse_rules("pedro(low_to=holder)")``; extra ``flag=value`` pairs apply on top."""
-    name, pairs = split_variant(text)
-    if name not in PRESETS:
-        raise RuleError(f"unknown game {name!r} here; games: {', '.join(PRESET_NAMES)}")
-    return with_overrides(PRESETS[name], {**pairs, **(overrides or {})})
+    """``parse_rules("pedro(flag=value)")``; extra ``flag=value`` pairs apply on top."""
+    return parse_preset(PRESETS, text, overrides)
 
 
 def one_flag_variants(int_values: tuple[int, ...] = (21, 100)) -> list[Rules]:
-    """Each preset, and each preset with one flag changed to each allowed value.
-
-    Integer flags take ``int_values``; combinations Rules rejects (cinch with
-    low_to=holder) are left out. Tests and variant sweeps iterate this list.
-    """
-    out: dict[str, Rules] = {}
-    for base in PRESETS.values():
-        out[str(base)] = base
-        for f in flag_fields(Rules):
-            allowed = f.metadata["allowed"]
-            for v in int_values if allowed is int else allowed:
-                try:
-                    rules = dataclasses.replace(base, **{f.name: v})
-                except RuleError:
-                    continue
-                out[str(rules)] = rules
-    return list(out.values())
+    """Each preset, and each preset with one flag changed to each allowed value."""
+    return single_flag_variants(PRESETS, int_values)
 
 
 # ---- the int64 vector the kernels read ------------------------------------------------
@@ -141,26 +123,21 @@ P_TARGET, P_NO_CONTRACT_TIE = 12, 13
 N_PARAMS = 14
 
 
-def _index(rules: Rules, name: str) -> int:
-    allowed = next(f for f in dataclasses.fields(Rules) if f.name == name).metadata["allowed"]
-    return allowed.index(getattr(rules, name))
-
-
 def kernel_params(rules: Rules) -> np.ndarray:
     """Flags as small ints: each enum flag is its index in the allowed tuple."""
     p = np.zeros(N_PARAMS, dtype=np.int64)
     p[P_MIN_BID] = rules.min_bid
-    p[P_ALL_PASS] = _index(rules, "all_pass")
-    p[P_LOW_TO] = _index(rules, "low_to")
-    p[P_HIGH_LOW] = _index(rules, "high_low_def")
+    p[P_ALL_PASS] = flag_index(rules, "all_pass")
+    p[P_LOW_TO] = flag_index(rules, "low_to")
+    p[P_HIGH_LOW] = flag_index(rules, "high_low_def")
     p[P_SCORING] = rules.scoring
-    p[P_M2_DIFF] = _index(rules, "m2_diff_to")
-    p[P_TRUMP_FOLLOW] = _index(rules, "trump_while_able_to_follow")
-    p[P_EXCESS] = _index(rules, "excess_trumps")
-    p[P_DISCARDED] = _index(rules, "discarded_counter_scoring")
-    p[P_STOCK_SHORT] = _index(rules, "stock_short")
-    p[P_KEEP_FREE] = _index(rules, "cinch_keep_nontrumps")
-    p[P_ROB_FACE] = _index(rules, "rob_disclosure")
+    p[P_M2_DIFF] = flag_index(rules, "m2_diff_to")
+    p[P_TRUMP_FOLLOW] = flag_index(rules, "trump_while_able_to_follow")
+    p[P_EXCESS] = flag_index(rules, "excess_trumps")
+    p[P_DISCARDED] = flag_index(rules, "discarded_counter_scoring")
+    p[P_STOCK_SHORT] = flag_index(rules, "stock_short")
+    p[P_KEEP_FREE] = flag_index(rules, "cinch_keep_nontrumps")
+    p[P_ROB_FACE] = flag_index(rules, "rob_disclosure")
     p[P_TARGET] = rules.target
-    p[P_NO_CONTRACT_TIE] = _index(rules, "no_contract_tie")
+    p[P_NO_CONTRACT_TIE] = flag_index(rules, "no_contract_tie")
     return p

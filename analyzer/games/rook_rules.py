@@ -16,11 +16,11 @@ import numpy as np
 from ..variants import (
     RuleError,
     flag,
-    flag_fields,
+    flag_index,
     format_variant,
-    split_variant,
+    parse_preset,
+    single_flag_variants,
     validate,
-    with_overrides,
 )
 
 RANK_CHARS = "23456789TJQKA"
@@ -114,23 +114,13 @@ PRESETS = {"rook": Rules()}
 
 
 def parse_rules(text: str, overrides: dict[str, str] | None = None) -> Rules:
-    """``parse_rules("rook(pass_cycle=left)")``; extra ``flag=value`` pairs apply on top."""
-    name, pairs = split_variant(text)
-    if name not in PRESETS:
-        raise RuleError(f"unknown game {name!r} here; games: {', '.join(PRESET_NAMES)}")
-    return with_overrides(PRESETS[name], {**pairs, **(overrides or {})})
+    """``parse_rules("rook(flag=value)")``; extra ``flag=value`` pairs apply on top."""
+    return parse_preset(PRESETS, text, overrides)
 
 
 def one_flag_variants(int_values: tuple[int, ...] = (100,)) -> list[Rules]:
-    """The preset, and the preset with one flag changed to each allowed value."""
-    base = PRESETS["rook"]
-    out: dict[str, Rules] = {str(base): base}
-    for f in flag_fields(Rules):
-        allowed = f.metadata["allowed"]
-        for v in int_values if allowed is int else allowed:
-            rules = dataclasses.replace(base, **{f.name: v})
-            out[str(rules)] = rules
-    return list(out.values())
+    """Each preset, and each preset with one flag changed to each allowed value."""
+    return single_flag_variants(PRESETS, int_values)
 
 
 # ---- the int64 vector the kernels read ------------------------------------------------
@@ -143,23 +133,18 @@ P_COUNTERS = P_RANK_PTS + 13  # mask of the cards that score, the Rook left out 
 N_PARAMS = P_COUNTERS + 1
 
 
-def _index(rules: Rules, name: str) -> int:
-    allowed = next(f for f in dataclasses.fields(Rules) if f.name == name).metadata["allowed"]
-    return allowed.index(getattr(rules, name))
-
-
 def kernel_params(rules: Rules) -> np.ndarray:
     """Flags as small ints; P_ROOK_POS is how many real trumps the Rook ranks above (0..13)."""
     p = np.zeros(N_PARAMS, dtype=np.int64)
-    p[P_ROOK_POS] = _index(rules, "rook_rank")
+    p[P_ROOK_POS] = flag_index(rules, "rook_rank")
     p[P_FREE_PLAY] = int(rules.rook_free_play)
-    p[P_BID_STEP] = _index(rules, "bid_step")
-    p[P_ALL_PASS] = _index(rules, "all_pass")
-    p[P_DROP] = _index(rules, "drop")
-    p[P_DROP_TO] = _index(rules, "drop_points_to")
+    p[P_BID_STEP] = flag_index(rules, "bid_step")
+    p[P_ALL_PASS] = flag_index(rules, "all_pass")
+    p[P_DROP] = flag_index(rules, "drop")
+    p[P_DROP_TO] = flag_index(rules, "drop_points_to")
     p[P_NO_TRUMP] = int(rules.allow_no_trump)
-    p[P_FIRST_LEAD] = _index(rules, "first_lead")
-    p[P_OPP_SCORES] = _index(rules, "opp_scores")
+    p[P_FIRST_LEAD] = flag_index(rules, "first_lead")
+    p[P_OPP_SCORES] = flag_index(rules, "opp_scores")
     ranks, rook, last, low = POINT_SCHEMES[rules.points]
     p[P_LOW_RANK] = low
     p[P_ROOK_PTS] = rook
