@@ -8,8 +8,8 @@ the shared layout (lanes C D H S, rank 2 at bit 0).
   under the current winner; when it cannot duck it plays its highest card if
   it is last (the trick is lost anyway) and its lowest otherwise. Void, it
   sheds its most dangerous card for the contract (K♥, hearts, queens, kings
-  and jacks, else high cards). Leading, it keeps exits: the lowest card of
-  the suit where its lowest card is lowest.
+  and jacks, else high cards). Leading, it keeps exits: its lowest card from
+  a suit of two or more, so a low card of that suit stays for a later lead.
 * **Positive hands.** It cashes top cards, leads trumps while the other seats
   may hold them as trump chooser, wins a trick with the cheapest card that
   wins, ruffs when void with the lowest winning trump, and otherwise throws
@@ -57,7 +57,13 @@ def danger_card(cards, contract):
 def negative_play(hand, legal, led_suit, best_card, pos, contract):
     """The heuristic's card in a negative hand (``led_suit`` -1 when leading)."""
     if led_suit < 0:
-        return lowest_card(legal)
+        # lead low, from a suit where a second low card stays behind as a later exit
+        deep = ZERO
+        for s in range(4):
+            m = legal & LANE[s]
+            if popcount(m) >= 2:
+                deep |= m
+        return lowest_card(deep if deep != ZERO else legal)
     follow = legal & LANE[led_suit]
     if follow != ZERO:
         if best_card >= 0:
