@@ -200,8 +200,10 @@ def resolve_rules(game, pairs: tuple[tuple[str, str], ...]):
 
 def require_pedro_family(rules, command: str) -> None:
     if not isinstance(rules, pedro.Rules):
+        hint = {"king": "; whole King games: bidlab simulate king",
+                "rook": "; Rook games to 500 are not built yet"}.get(rules.game, "")
         raise click.UsageError(f"{command} supports {', '.join(pedro.PRESET_NAMES)} so far; "
-                               f"got {rules.game}")
+                               f"got {rules.game}{hint}")
 
 
 @click.group(cls=BidlabGroup, context_settings={"help_option_names": ["-h", "--help"]})
