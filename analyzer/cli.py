@@ -1,4 +1,5 @@
-"""The ``bidlab`` command line: games, rules, simulate, deal, hand, cards, bench.
+"""The ``bidlab`` command line for Pedro/Cinch, Rook and King: games, rules, simulate,
+deal, hand, bid-chart, match, compare, cards, bench.
 
 Input is checked by click parameter types before any work starts (game and
 variant strings, ``--rule flag=value``, policies, hand strings, the ``--out``
@@ -211,9 +212,11 @@ def require_pedro_family(rules, command: str) -> None:
 def main() -> None:
     """bidlab: Monte Carlo strategy analyzer for trick-taking card games.
 
-    GAME is a preset (`bidlab games`) or a canonical variant string such as
-    "pedro(low_to=holder,scoring=2)". Deal i of seed s is the same deal under
-    every variant, policy, thread count and machine.
+    Games: Pedro and Cinch, Rook (Princeton rules, standard deck + joker) and
+    King (the Brazilian 10-hand game). GAME is a preset (`bidlab games`) or a
+    canonical variant string such as "pedro(low_to=holder,scoring=2)". Deal i
+    of seed s is the same deal under every variant, policy, thread count and
+    machine.
 
     \b
     Examples:
@@ -225,6 +228,10 @@ def main() -> None:
       bidlab bid-chart pedro --deals 2000000 --out-dir reports/pedro-chart
       bidlab match cinch --games 20000
       bidlab compare pedro "pedro(low_to=holder)"
+      bidlab simulate rook --deals 1000000 --seed 3
+      bidlab hand rook "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C" --seat dealer
+      bidlab simulate king --deals 200000 --seed 5
+      bidlab hand king "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS" --contract all
       bidlab cards "AS KS 10H TD 5C 2h"
       bidlab bench --deals 200000
     """
