@@ -816,7 +816,7 @@ def bench(games_, policies, deals, repeats) -> None:
       bidlab bench --game cinch --policy random --repeats 5
       bidlab bench --game rook --policy heuristic
     """
-    from . import bench as bench_mod  # imports numba threading only when timing
+    from . import bench as bench_mod  # loads the thread pool only when timing
 
     rows = bench_mod.run(games=tuple(str(g) for g in games_), policies=tuple(policies),
                          deals=deals, repeats=repeats)
