@@ -21,7 +21,7 @@ from __future__ import annotations
 from ..cards import SUIT_NAMES, SUITS
 from ..text import render_table
 from .king_rules import CONTRACT_CODES, HAND_TOTALS, Rules
-from .pedro_view import _DISPLAY_SUITS, _cards, _Seats, _signed, _suit_ranks
+from .pedro_view import _cards, _Seats, _signed, dealt_hands_table
 
 POSITIVE_NAME = "positive"
 TRICK_POINTS = 25  # per trick in a positive hand
@@ -183,9 +183,7 @@ def render_hand(log: dict, seed: int, policy: str, rules: str | None = None,
 
     add("")
     add("Dealt hands")
-    rows = [[seat(s)] + [_suit_ranks(log["hands"][s], su) for su in _DISPLAY_SUITS]
-            for s in range(4)]
-    add(render_table(["seat", "spades", "hearts", "diamonds", "clubs"], rows, indent="  "))
+    add(dealt_hands_table(log["hands"], seat))
 
     outcome = log["outcome"]
     if positive:

@@ -73,6 +73,25 @@ def _suit_ranks(cards: list[str], suit: int) -> str:
     return " ".join(ranks) if ranks else "-"
 
 
+def dealt_hands_table(hands: list[list[str]], seat, joker: str | None = None) -> str:
+    """The four dealt hands by suit (spades first, high to low); with ``joker`` (its card
+    string, e.g. the Rook's ``"JK"``) a last column shows who holds it."""
+    head = ["seat", "spades", "hearts", "diamonds", "clubs"] + ([joker_name(joker)] if joker
+                                                                 else [])
+    rows = []
+    for s in range(4):
+        plain = [c for c in hands[s] if c != joker]
+        row = [seat(s)] + [_suit_ranks(plain, su) for su in _DISPLAY_SUITS]
+        if joker:
+            row.append(joker if joker in hands[s] else "-")
+        rows.append(row)
+    return render_table(head, rows, indent="  ")
+
+
+def joker_name(joker: str) -> str:
+    return "rook" if joker == "JK" else "joker"
+
+
 def render_deal(log: dict, seed: int, policy: str, rules: str | None = None,
                 labels: bool = True) -> str:
     """Text of one logged deal: hands, bidding, draw, every trick, points and settlement."""
@@ -95,9 +114,7 @@ def render_deal(log: dict, seed: int, policy: str, rules: str | None = None,
 
     add("")
     add("Dealt hands")
-    rows = [[seat(s)] + [_suit_ranks(log["hands"][s], su) for su in _DISPLAY_SUITS]
-            for s in range(4)]
-    add(render_table(["seat", "spades", "hearts", "diamonds", "clubs"], rows, indent="  "))
+    add(dealt_hands_table(log["hands"], seat))
     add(f"  stock, top first: {' '.join(log['stock'])}")
 
     add("")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..cards import RANKS, SUIT_NAMES, SUITS
 from ..text import render_table
-from .pedro_view import _DISPLAY_SUITS, _cards, _Seats, _signed, _suit_ranks
+from .pedro_view import _cards, _Seats, _signed, dealt_hands_table
 from .rook_rules import POINT_SCHEMES
 
 ROOK = "JK"
@@ -30,11 +30,6 @@ def card_points(card: str, points: str) -> int:
     """Points of one card under the scheme ``points``: ``card_points("AS", "princeton") == 15``."""
     ranks, rook, _last, _low = POINT_SCHEMES[points]
     return rook if card == ROOK else ranks[RANKS.index(card[0])]
-
-
-def _hand_row(cards: list[str]) -> list[str]:
-    plain = [c for c in cards if c != ROOK]
-    return [_suit_ranks(plain, su) for su in _DISPLAY_SUITS] + [ROOK if ROOK in cards else "-"]
 
 
 def render_hand(log: dict, seed: int, policy: str, rules: str | None = None,
@@ -62,9 +57,7 @@ def render_hand(log: dict, seed: int, policy: str, rules: str | None = None,
 
     add("")
     add("Dealt hands")
-    rows = [[seat(s)] + _hand_row(log["hands"][s]) for s in range(4)]
-    add(render_table(["seat", "spades", "hearts", "diamonds", "clubs", "rook"], rows,
-                     indent="  "))
+    add(dealt_hands_table(log["hands"], seat, joker=ROOK))
     add(f"  widow: {log['widow']}")
 
     add("")
