@@ -12,7 +12,7 @@ Both are imported on first use, so ``import analyzer`` stays cheap.
 from ._jit_cache import ensure_fresh_cache
 
 __version__ = "0.1.0"
-__all__ = ["evaluate_hand", "bid_chart", "__version__"]
+__all__ = ["evaluate_hand", "bid_chart", "solve", "__version__"]
 
 ensure_fresh_cache()
 
@@ -26,4 +26,8 @@ def __getattr__(name: str):
         from .bidchart import bid_chart
 
         return bid_chart
+    if name == "solve":
+        from .solver import solve
+
+        return solve
     raise AttributeError(f"module 'analyzer' has no attribute {name!r}")

@@ -1,0 +1,358 @@
+"""The position solver (the users' SolveBoard): double-dummy values of a position and of
+every legal card, for Pedro/Cinch, Rook and King.
+
+A position is four hands seen face up, the trump, the current trick's leader
+and the cards already played to it::
+
+    >>> from analyzer import solve
+    >>> sol = solve("pedro", "AS 5S/KS 2S/5C JS/QS 3S", trump="S", leader="N")
+    >>> sol.value, sol.card_values            # doctest: +SKIP
+    (11, {'5S': 6, 'AS': 11})
+
+**Hands format.** ``"N/E/S/W"``: four hands separated by ``/`` for the seats
+North (0), East (1), South (2), West (3), clockwise; partnerships are N-S and
+E-W. A hand is cards like ``"AS KS 10H TD 5C 2h"`` (10 or T, any case; ``JK``
+or ``ROOK`` is Rook's Rook); ``-`` is an empty hand. The hands hold the cards
+still to be played; ``played`` lists the current trick's cards in play order,
+from the leader round clockwise (or with seats, ``"N:AS E:KS"``, for Pedro's
+short hands where a seat without cards sits out).
+
+**Value.** What the side takes in the remaining tricks, the current trick
+included, with every seat playing perfectly with all cards visible:
+
+* Pedro/Cinch: the trick-won points of ``side``'s partnership: Right and Left
+  Pedro 5, Jack and Ten (Game) of trump 1, and Low 1 when Low goes to the trick
+  winner (the 2 of trump, or with ``high_low_def=highest_lowest_in_play`` the
+  lowest trump in the position). High scores to its holder and is not counted.
+* Rook: the partnership's card points by the ``points`` scheme plus the
+  last-trick bonus. The dropped card is not in the position and not counted.
+* King: a *paranoid* search: the value is ``side``'s own points in the
+  contract (penalties are negative; +25 a trick in a positive hand), with that
+  seat playing to maximise them and the other three playing together to
+  minimise them. Real opponents do not collude, so this is a lower bound on
+  what the seat can secure.
+
+``side`` defaults to the seat to move. ``card_values`` gives, for every legal
+card of the seat to move, the value after playing it.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cards import JOKER, SUITS, CardParseError, format_card, parse_cards
+from .games import family, parse_game
+from .games import _dd as dd
+from .games import _dd_games as ddg
+from .games._pedro_core import NORM, ORIG
+
+SEAT_NAMES = ("N", "E", "S", "W")
+_SEAT_WORDS = {"n": 0, "north": 0, "e": 1, "east": 1, "s": 2, "south": 2, "w": 3, "west": 3}
+DEFAULT_MAX_NODES = 50_000_000
+_SEAT_PREFIX = re.compile(r"^([NESWnesw]):(.+)$")
+
+
+class PositionError(ValueError):
+    """A position that cannot arise: card counts, duplicates, an illegal card in the trick."""
+
+
+@dataclass
+class Solution:
+    """A solved position; values are from ``side``'s point of view (see the module doc)."""
+
+    game: str
+    value: int
+    to_move: int
+    side: int
+    card_values: dict[str, int]
+    nodes: int
+    seconds: float
+    trump: str | None = None
+    contract: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def best_cards(self) -> list[str]:
+        """The legal cards with the best value for the seat to move."""
+        if not self.card_values:
+            return []
+        mover_side = self._same_side(self.to_move)
+        pick = max if mover_side else min
+        best = pick(self.card_values.values())
+        return [c for c, v in self.card_values.items() if v == best]
+
+    def _same_side(self, seat: int) -> bool:
+        if family(self.game).__name__.endswith("king"):
+            return seat == self.side
+        return seat % 2 == self.side % 2
+
+
+class Scratch:
+    """Search stacks and a transposition table, allocated once and reused by solves."""
+
+    def __init__(self, tt_bits: int = 18):
+        self.st = np.zeros((dd.MAXPLY, dd.NF), dtype=np.int64)
+        self.su = np.zeros((dd.MAXPLY, dd.NU), dtype=np.uint64)
+        self.lst = np.zeros((dd.MAXPLY + 4, 64), dtype=np.int64)
+        self.tt = np.zeros((1 << tt_bits, dd.NT), dtype=np.uint64)
+        self.gen = 0
+        self.res = np.zeros(dd.NRES, dtype=np.int64)
+
+    def next_gen(self) -> int:
+        self.gen = (self.gen + 1) % (1 << 40)
+        return self.gen + 1
+
+
+_SCRATCH: Scratch | None = None
+
+
+def _scratch() -> Scratch:
+    global _SCRATCH
+    if _SCRATCH is None:
+        _SCRATCH = Scratch()
+    return _SCRATCH
+
+
+def parse_seat(text: str | int) -> int:
+    if isinstance(text, (int, np.integer)) and 0 <= int(text) < 4:
+        return int(text)
+    key = str(text).strip().lower()
+    if key in _SEAT_WORDS:
+        return _SEAT_WORDS[key]
+    if key.isdigit() and int(key) < 4:
+        return int(key)
+    raise PositionError(f"bad seat {text!r}; seats: N, E, S, W (or 0-3)")
+
+
+def parse_hands(hands: str | list) -> list[list[int]]:
+    """``"N/E/S/W"`` (``-`` for an empty hand) as four card lists; duplicates are errors."""
+    parts = hands.split("/") if isinstance(hands, str) else list(hands)
+    if len(parts) != 4:
+        raise PositionError(f"hands need 4 parts separated by '/' (N/E/S/W), got {len(parts)}")
+    out = []
+    for seat, part in enumerate(parts):
+        text = part.strip() if isinstance(part, str) else part
+        if isinstance(text, str):
+            try:
+                cards = [] if text in ("", "-") else parse_cards(text)
+            except CardParseError as e:
+                raise PositionError(f"{SEAT_NAMES[seat]}'s hand: {e}") from None
+        else:
+            from .cards import CardSet
+
+            cards = list(CardSet(text))
+        out.append(cards)
+    return out
+
+
+def _parse_played(played: str, leader: int) -> list[tuple[int, int]]:
+    """(seat, card) in play order; unprefixed cards go to the leader and on clockwise."""
+    tokens = [t for t in re.split(r"[\s,]+", played.strip()) if t]
+    out = []
+    seat = leader
+    for pos, tok in enumerate(tokens, 1):
+        m = _SEAT_PREFIX.match(tok)
+        if m:
+            seat = parse_seat(m.group(1))
+            tok = m.group(2)
+        try:
+            card = parse_cards(tok)[0]
+        except CardParseError as e:
+            raise PositionError(f"played card {pos}: {e}") from None
+        out.append((seat, card))
+        seat = (seat + 1) % 4
+    if len(out) > 3:
+        raise PositionError(f"{len(out)} cards played to the current trick; a trick holds 4, "
+                            "so give the next trick's position instead (at most 3 played)")
+    return out
+
+
+def _trump_code(trump: str | None, fam: str, rules) -> int:
+    """0..3 for C D H S, 4 for no trump."""
+    if trump is None or str(trump).strip().upper() in ("", "NT", "N", "NONE"):
+        if fam == "pedro":
+            raise PositionError("Pedro needs a trump suit; trump: C, D, H or S")
+        if fam == "rook" and not rules.allow_no_trump:
+            raise PositionError("no trump needs the rule allow_no_trump=true; trump: C, D, H or S")
+        return 4
+    t = str(trump).strip().upper()
+    if t not in SUITS:
+        raise PositionError(f"bad trump {trump!r}; trump: C, D, H, S or NT")
+    return SUITS.index(t)
+
+
+@dataclass
+class _Prepared:
+    hands: np.ndarray
+    cards: np.ndarray
+    seats: np.ndarray
+    n_played: int
+    leader: int
+    q: np.ndarray
+    cpts: np.ndarray
+    tv: np.ndarray
+    to_search: object  # card index -> search layout index
+    from_search: object
+
+
+def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
+    rules = parse_game(game) if isinstance(game, str) else game
+    fam = family(rules).__name__.rsplit(".", 1)[-1]
+    leader = parse_seat(leader)
+    held = parse_hands(hands)
+    plays = _parse_played(played or "", leader)
+    seen: dict[int, str] = {}
+    for seat, cards in enumerate(held):
+        for c in cards:
+            if c in seen:
+                raise PositionError(f"card {format_card(c)} is in {seen[c]} and "
+                                    f"{SEAT_NAMES[seat]}'s hand; each card is dealt once")
+            seen[c] = f"{SEAT_NAMES[seat]}'s"
+    for seat, c in plays:
+        if c in seen:
+            raise PositionError(f"card {format_card(c)} is played and in {seen[c]} hand")
+        seen[c] = "the current trick"
+    if plays and plays[0][0] != leader:
+        raise PositionError("the first played card must be the leader's")
+    if len({s for s, _ in plays}) != len(plays):
+        raise PositionError("a seat plays twice to the current trick")
+    start = [len(h) for h in held]  # cards each seat held when the trick began
+    for seat, _ in plays:
+        start[seat] += 1
+    trump_code = _trump_code(trump, fam, rules)
+    code = None
+    if fam == "king":
+        from .games.king_rules import POSITIVE, contract_name, parse_contract
+
+        if contract is None:
+            raise PositionError("King needs --contract; contracts: no-tricks, no-hearts, "
+                                "no-kings-jacks, no-queens, no-king-of-hearts, last-two, "
+                                "positive (two negatives may be joined by +)")
+        code = parse_contract(contract) if isinstance(contract, str) else int(contract)
+        contract = contract_name(code)
+        if code != POSITIVE and trump_code != 4:
+            raise PositionError(f"{contract} is played without trump; leave trump out")
+        if code == POSITIVE and trump_code == 4 and not rules.allow_no_trump:
+            raise PositionError("a positive hand at no trump needs allow_no_trump=true")
+    if fam == "pedro":
+        if max(start) > 6:
+            raise PositionError(f"a Pedro hand holds at most 6 cards in play (the excess is "
+                                f"dumped on trick 1), got {max(start)}")
+        if not any(start):
+            raise PositionError("the position has no cards")
+    else:
+        size = rules.hand_size if fam == "rook" else 13
+        if len(set(start)) != 1 or start[0] == 0 or start[0] > size:
+            raise PositionError(f"every {fam.title()} hand must hold the same number of cards "
+                                f"(1 to {size}) when the trick starts, counting its played "
+                                f"card; got N {start[0]}, E {start[1]}, S {start[2]}, "
+                                f"W {start[3]}")
+    if fam == "rook":
+        low = rules.lowest_rank
+        bad = [c for c in seen if c != JOKER and c % 16 < low]
+        if bad:
+            raise PositionError(f"card {format_card(bad[0])} is not in the deck under "
+                                f"points={rules.points}")
+    elif JOKER in seen:
+        raise PositionError(f"the joker is a Rook card; {fam} is played with 52 cards")
+
+    side = plays_side = parse_seat(side) if side is not None else None
+    q = np.zeros(dd.NQ, dtype=np.uint64)
+    cpts = np.zeros(64, dtype=np.int64)
+    tv = np.zeros(ddg.NTV, dtype=np.int64)
+    if fam == "pedro":
+        from .games.pedro_rules import P_HIGH_LOW, kernel_params
+
+        def to_search(c):
+            return int(NORM[trump_code, c])
+
+        def from_search(c):
+            return int(ORIG[trump_code, c])
+
+        rp = kernel_params(rules)
+        every = 0
+        for c in seen:
+            every |= 1 << to_search(c)
+        low = ddg.pedro_low_card(np.uint64(every), rp[P_HIGH_LOW])
+        setup = (lambda s: ddg.pedro_setup(rp, low, s, q, cpts, tv))
+    elif fam == "rook":
+        from .games.rook_rules import P_ROOK_POS, kernel_params
+
+        rp = kernel_params(rules)
+        pos = int(rp[P_ROOK_POS])
+
+        def to_search(c):
+            m = int(ddg.rook_to_search(np.uint64(1 << c), trump_code, pos))
+            return m.bit_length() - 1
+
+        def from_search(c):
+            m = int(ddg.rook_from_search(np.uint64(1 << c), trump_code, pos))
+            return m.bit_length() - 1
+
+        setup = (lambda s: ddg.rook_setup(rp, trump_code, s, q, cpts, tv))
+    else:
+        from .games.king_rules import P_KH_FORCE, kernel_params
+
+        rp = kernel_params(rules)
+
+        def to_search(c):
+            return c
+
+        from_search = to_search
+        setup = (lambda s: ddg.king_setup(code, rp[P_KH_FORCE] == 1, trump_code, s, q, cpts, tv))
+    masks = np.zeros(4, dtype=np.uint64)
+    for seat, cards in enumerate(held):
+        for c in cards:
+            masks[seat] |= np.uint64(1 << to_search(c))
+    cards_arr = np.zeros(4, dtype=np.int64)  # room for the card the search adds
+    seats_arr = np.zeros(4, dtype=np.int64)
+    for j, (seat, c) in enumerate(plays):
+        cards_arr[j] = to_search(c)
+        seats_arr[j] = seat
+    # the seat to move: after the played seats, the next one clockwise holding cards
+    mover = leader
+    if plays:
+        mover = (plays[-1][0] + 1) % 4
+    for _ in range(4):
+        if held[mover] and mover not in {s for s, _ in plays}:
+            break
+        mover = (mover + 1) % 4
+    side = mover if plays_side is None else side
+    setup(side)
+    prep = _Prepared(masks, cards_arr, seats_arr, len(plays), leader, q, cpts, tv, to_search,
+                     from_search)
+    # every played card must have been legal for its seat with the cards it still holds
+    bad = dd.first_illegal(masks, cards_arr, seats_arr, len(plays), q)
+    if bad >= 0:
+        seat, c = plays[bad]
+        raise PositionError(f"{SEAT_NAMES[seat]} could not play {format_card(c)} to this trick "
+                            f"with the cards it holds")
+    return rules, fam, prep, mover, side, trump_code, contract
+
+
+def solve(game, hands, trump=None, leader=0, played: str = "", side=None, contract=None,
+          max_nodes: int = DEFAULT_MAX_NODES, scratch: Scratch | None = None) -> Solution:
+    """Double-dummy value of a position and of each legal card (see the module doc).
+
+    PositionError for positions that cannot arise; RuntimeError when the node budget runs
+    out before the position is solved.
+    """
+    rules, fam, p, mover, side, trump_code, contract = _prepare(game, hands, trump, leader,
+                                                                played, side, contract)
+    sc = scratch or _scratch()
+    vals = np.zeros(64, dtype=np.int64)
+    t0 = time.perf_counter()
+    dd.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv, sc.tt,
+                   sc.next_gen(), sc.st, sc.su, sc.lst, max_nodes, sc.res, vals)
+    seconds = time.perf_counter() - t0
+    if not sc.res[dd.RES_SOLVED]:
+        raise RuntimeError(f"position not solved within {max_nodes:,} nodes")
+    card_values = {format_card(p.from_search(c)): int(vals[c])
+                   for c in range(64) if vals[c] > -dd.INF}
+    return Solution(game=str(rules),
+                    value=int(sc.res[dd.RES_VALUE]), to_move=mover, side=side,
+                    card_values=card_values, nodes=int(sc.res[dd.RES_NODES]), seconds=seconds,
+                    trump=None if trump_code == 4 else SUITS[trump_code], contract=contract)
