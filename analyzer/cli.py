@@ -1,5 +1,5 @@
 """The ``bidlab`` command line for Pedro/Cinch, Rook and King: games, rules, simulate,
-deal, hand, bid-chart, match, compare, cards, bench.
+deal, hand, bid-chart, match, compare, solve, cards, bench.
 
 Input is checked by click parameter types before any work starts (game and
 variant strings, ``--rule flag=value``, policies, hand strings, the ``--out``
@@ -25,13 +25,14 @@ from .cards import JOKER, RANKS, SUIT_NAMES, CardParseError, CardSet, parse_card
 from .evaluate import HandError, evaluate_hand, parse_hand
 from .games import common, family, parse_game, pedro, presets
 from .games.pedro_view import render_deal
+from .solver import PositionError, SolveBudgetError
 from .summary import summarize
 from .text import render_table
 from .variants import RuleError, describe_allowed, flag_fields, parse_rule_option
 
 MAX_INDEX = 2**63 - 1  # seeds and deal indices are int64 in the kernels
 INPUT_ERRORS = (RuleError, common.PolicyError, common.ScenarioError, CardParseError, HandError,
-                io.TableFormatError)
+                io.TableFormatError, PositionError, SolveBudgetError)
 GAME_SOURCES = {  # where each preset's rules come from (../shared/RULES.md)
     "pedro": "Pedro, seed 000 (Hoyle), RULES.md §1",
     "cinch": "Cinch / Double Pedro, seed 002 (Foster's Hoyle), RULES.md §2",
@@ -232,6 +233,7 @@ def main() -> None:
       bidlab hand rook "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C" --seat dealer
       bidlab simulate king --deals 200000 --seed 5
       bidlab hand king "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS" --contract all
+      bidlab solve pedro --hands "AS 5S/KS 2S/5C JS/QS 3S" --trump S --leader N
       bidlab cards "AS KS 10H TD 5C 2h"
       bidlab bench --deals 200000
     """
@@ -481,6 +483,72 @@ def deal(game, seed, index, policy, rule_pairs, labels, contract) -> None:
         click.echo(render_hand(log, seed=seed, policy=policy, rules=str(rules), labels=labels))
     else:
         click.echo(render_deal(log, seed=seed, policy=policy, rules=str(rules), labels=labels))
+
+
+@main.command()
+@game_argument
+@click.option("--hands", default=None, metavar="N/E/S/W",
+              help="The four hands, seats N E S W separated by '/', '-' for an empty hand.")
+@click.option("--trump", default=None, metavar="SUIT", help="C, D, H, S, or NT (Rook with "
+              "allow_no_trump, King positive at no trump); King negatives take none.")
+@click.option("--leader", default="N", show_default=True, metavar="SEAT",
+              help="Seat that leads (or led) the current trick: N, E, S, W.")
+@click.option("--played", default="", metavar="CARDS",
+              help="Cards already played to the current trick, from the leader on "
+                   "(\"N:AS E:KS\" names the seats).")
+@click.option("--side", default=None, metavar="SEAT",
+              help="Whose value to report (its partnership; in King the seat alone). "
+                   "Default: the seat to move.")
+@click.option("--contract", default=None, metavar="NAME", help="King only: the contract.")
+@rule_option
+@click.option("--from-deal", "from_deal", type=INDEX, default=None, metavar="INDEX",
+              help="Solve the start of play of simulated deal INDEX (with --seed, --policy) "
+                   "instead of --hands.")
+@seed_option
+@policy_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_deal, seed,
+          policy, as_json) -> None:
+    """Double-dummy value of a position and of every legal card (the SolveBoard).
+
+    Every seat sees every card and plays perfectly. The value is what SIDE
+    takes in the remaining tricks, the current trick included: trick points of
+    its partnership in Pedro (Right, Left 5; J, 10 of trump 1; Low 1 when it
+    goes to the winner) and Rook (card points and the last-trick bonus); in
+    King a paranoid search: the seat's own contract points with the other
+    three playing against it. Hands format: "N/E/S/W", cards like "AS 10H TD
+    5c", JK for the Rook, '-' for an empty hand.
+
+    \b
+    Examples:
+      bidlab solve pedro --hands "AS 5S/KS 2S/5C JS/QS 3S" --trump S --leader N
+      bidlab solve pedro --hands "AS 5S/KS 2S/5C JS/QS 3S" --trump S --leader N --played AS
+      bidlab solve pedro --from-deal 3 --seed 1
+      bidlab solve rook --hands "AS 5S/KS 2S/5C JS/QS JK" --trump S --leader E
+      bidlab solve king --contract no-hearts --hands "AS 5S KH/KS 2S TH/5C JS QH/QS 3S 5H"
+    """
+    from .solve_view import render_solution, solution_dict
+    from .solver import deal_position
+    from .solver import solve as solve_position
+
+    rules = resolve_rules(game, rule_pairs)
+    if from_deal is not None:
+        if hands is not None:
+            raise click.UsageError("give --hands or --from-deal, not both")
+        pos = deal_position(rules, seed, from_deal, policy, contract)
+        hands, trump, leader = pos["hands"], pos["trump"], pos["leader"]
+        side = pos["side"] if side is None else side
+        contract = pos["contract"]
+    elif hands is None:
+        raise click.UsageError("give the position with --hands \"N/E/S/W\" (or --from-deal)")
+    sol = solve_position(rules, hands, trump=trump, leader=leader, played=played, side=side,
+                         contract=contract)
+    if as_json:
+        click.echo(json.dumps(solution_dict(sol), indent=2))
+    else:
+        from .solver import parse_seat
+
+        click.echo(render_solution(sol, hands, parse_seat(leader), played))
 
 
 def _hand(ctx, param, value: tuple[str, ...]) -> CardSet:

@@ -45,9 +45,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import JOKER, SUITS, CardParseError, format_card, parse_cards
-from .games import family, parse_game
 from .games import _dd as dd
 from .games import _dd_games as ddg
+from .games import family, parse_game
 from .games._pedro_core import NORM, ORIG
 
 SEAT_NAMES = ("N", "E", "S", "W")
@@ -58,6 +58,10 @@ _SEAT_PREFIX = re.compile(r"^([NESWnesw]):(.+)$")
 
 class PositionError(ValueError):
     """A position that cannot arise: card counts, duplicates, an illegal card in the trick."""
+
+
+class SolveBudgetError(RuntimeError):
+    """The node budget ran out before the position was solved."""
 
 
 @dataclass
@@ -94,12 +98,10 @@ class Scratch:
     """Search stacks and a transposition table, allocated once and reused by solves."""
 
     def __init__(self, tt_bits: int = 18):
-        self.st = np.zeros((dd.MAXPLY, dd.NF), dtype=np.int64)
-        self.su = np.zeros((dd.MAXPLY, dd.NU), dtype=np.uint64)
-        self.lst = np.zeros((dd.MAXPLY + 4, 64), dtype=np.int64)
-        self.tt = np.zeros((1 << tt_bits, dd.NT), dtype=np.uint64)
+        from .games._pimc import make_workspace
+
+        self.tt, self.st, self.su, self.lst, self.res = make_workspace(tt_bits)[:5]
         self.gen = 0
-        self.res = np.zeros(dd.NRES, dtype=np.int64)
 
     def next_gen(self) -> int:
         self.gen = (self.gen + 1) % (1 << 40)
@@ -211,7 +213,7 @@ def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
                 raise PositionError(f"card {format_card(c)} is in {seen[c]} and "
                                     f"{SEAT_NAMES[seat]}'s hand; each card is dealt once")
             seen[c] = f"{SEAT_NAMES[seat]}'s"
-    for seat, c in plays:
+    for _, c in plays:
         if c in seen:
             raise PositionError(f"card {format_card(c)} is played and in {seen[c]} hand")
         seen[c] = "the current trick"
@@ -277,7 +279,8 @@ def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
         for c in seen:
             every |= 1 << to_search(c)
         low = ddg.pedro_low_card(np.uint64(every), rp[P_HIGH_LOW])
-        setup = (lambda s: ddg.pedro_setup(rp, low, s, q, cpts, tv))
+        def setup(s):
+            return (ddg.pedro_setup(rp, low, s, q, cpts, tv))
     elif fam == "rook":
         from .games.rook_rules import P_ROOK_POS, kernel_params
 
@@ -292,7 +295,8 @@ def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
             m = int(ddg.rook_from_search(np.uint64(1 << c), trump_code, pos))
             return m.bit_length() - 1
 
-        setup = (lambda s: ddg.rook_setup(rp, trump_code, s, q, cpts, tv))
+        def setup(s):
+            return (ddg.rook_setup(rp, trump_code, s, q, cpts, tv))
     else:
         from .games.king_rules import P_KH_FORCE, kernel_params
 
@@ -302,7 +306,8 @@ def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
             return c
 
         from_search = to_search
-        setup = (lambda s: ddg.king_setup(code, rp[P_KH_FORCE] == 1, trump_code, s, q, cpts, tv))
+        def setup(s):
+            return (ddg.king_setup(code, rp[P_KH_FORCE] == 1, trump_code, s, q, cpts, tv))
     masks = np.zeros(4, dtype=np.uint64)
     for seat, cards in enumerate(held):
         for c in cards:
@@ -349,10 +354,38 @@ def solve(game, hands, trump=None, leader=0, played: str = "", side=None, contra
                    sc.next_gen(), sc.st, sc.su, sc.lst, max_nodes, sc.res, vals)
     seconds = time.perf_counter() - t0
     if not sc.res[dd.RES_SOLVED]:
-        raise RuntimeError(f"position not solved within {max_nodes:,} nodes")
+        raise SolveBudgetError(f"position not solved within {max_nodes:,} nodes; a smaller "
+                               "position (fewer cards) solves faster")
     card_values = {format_card(p.from_search(c)): int(vals[c])
                    for c in range(64) if vals[c] > -dd.INF}
     return Solution(game=str(rules),
                     value=int(sc.res[dd.RES_VALUE]), to_move=mover, side=side,
                     card_values=card_values, nodes=int(sc.res[dd.RES_NODES]), seconds=seconds,
                     trump=None if trump_code == 4 else SUITS[trump_code], contract=contract)
+
+
+def deal_position(rules, seed: int, index: int, policy: str = "heuristic",
+                  contract: str | None = None) -> dict:
+    """The start-of-play position of simulated deal ``index`` (as ``bidlab deal`` shows it):
+    solve(**it) gives its double-dummy value for the trump maker's side (Pedro), the
+    declarer's side (Rook) or the leader (King)."""
+    fam = family(rules)
+    if rules.game == "king":
+        if contract is None:
+            raise PositionError("King needs --contract with --from-deal")
+        log = fam.play_logged(rules, seed, [index], policy, contract=contract)[0]
+        hands = log["hands"]
+        leader = log["leader"]
+        side = leader
+    else:
+        log = fam.play_logged(rules, seed, [index], policy)[0]
+        hands = log["start_hands"]
+        if rules.game == "rook":
+            leader, side = log["leader"], log["declarer"]
+        else:
+            side = log["bidder"] if log["bidder"] is not None else log["dealer"]
+            leader = side
+    trump = log["trump"]
+    text = "/".join(" ".join(h) if h else "-" for h in hands)
+    return {"game": rules, "hands": text, "trump": None if trump in (None, "N") else trump,
+            "leader": leader, "side": side, "contract": log.get("contract")}

@@ -358,59 +358,6 @@ def remaining(hands, trick_cards, n_played, k_max, cpts, tv):
     return total
 
 
-@njit(cache=True)
-def trick_state(hands, leader, trick_cards, trick_seats, n_played, tm, cpts):
-    """The current trick replayed: (seats still to play, longest hand when it began, lead card,
-    winning seat, its power, points in it)."""
-    need = ZERO
-    k_max = 0
-    for s in range(4):
-        n = popcount(hands[s])
-        if n > 0:
-            need |= bit(s)
-        k_max = max(k_max, n)
-    pts = 0
-    lead = -1
-    bseat, bpow = -1, -1
-    for j in range(n_played):
-        c = trick_cards[j]
-        seat = trick_seats[j]
-        if j == 0:
-            lead = c
-        pw = power(c, suit_mask(lead, tm), tm)
-        if pw > bpow:
-            bseat, bpow = seat, pw
-        pts += cpts[c]
-        need &= ~bit(seat)
-        k_max = max(k_max, popcount(hands[seat]) + 1)  # it held one more when the trick began
-    return need, k_max, lead, bseat, bpow, pts
-
-
-@njit(cache=True)
-def first_to_play(need, leader):
-    """The seat to move: the first seat still to play, clockwise from the leader (-1: none)."""
-    for j in range(4):
-        seat = (leader + j) & 3
-        if need & bit(seat):
-            return seat
-    return -1
-
-
-@njit(cache=True)
-def remaining(hands, trick_cards, n_played, k_max, cpts, tv):
-    """Everything still to be won: the cards in hands and trick, and the tricks' own values."""
-    total = 0
-    for k in range(1, k_max + 1):
-        total += tv[k]
-    for j in range(n_played):
-        total += cpts[trick_cards[j]]
-    x = hands[0] | hands[1] | hands[2] | hands[3]
-    while x != ZERO:
-        total += cpts[lsb(x)]
-        x &= x - ONE
-    return total
-
-
 _SEARCH_SIG = types.void(
     types.uint64[:], types.int64, types.int64[:], types.int64[:], types.int64, types.uint64[:],
     types.int64[:], types.int64[:], types.uint64[:, :], types.int64, types.int64[:, :],

@@ -26,7 +26,7 @@ from .king_rules import (
     POSITIVE,
 )
 from .pedro_rules import P_LOW_TO, P_TRUMP_FOLLOW
-from .rook_rules import P_FREE_PLAY, P_LAST_PTS, P_RANK_PTS, P_ROOK_PTS, P_ROOK_POS
+from .rook_rules import P_FREE_PLAY, P_LAST_PTS, P_RANK_PTS, P_ROOK_POS, P_ROOK_PTS
 
 NTV = 14  # tv[k] for k = 1..13 cards in the longest hand when a trick starts
 LANE13 = np.uint64(0x1FFF)

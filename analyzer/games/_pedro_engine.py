@@ -18,6 +18,8 @@ from numba import njit, prange, types
 from ..bits import ONE, ZERO, bit, lsb, msb, popcount
 from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key
 from ._choice import random_card
+from ._dd import Q_TM
+from ._dd_games import pedro_low_card, pedro_setup
 from ._deal import deal_known
 from ._pedro_core import (
     N_ACE,
@@ -44,6 +46,22 @@ from ._pedro_policies import (
     heuristic_bid,
     heuristic_play,
     random_bid,
+)
+from ._pimc import (
+    DEFAULT_NODES,
+    KN_DISCARDS,
+    KN_FORBID,
+    KN_MIN,
+    KN_MIN_MASK,
+    KN_POOL,
+    P_NODES,
+    P_WORLDS,
+    POLICY_DD,
+    dd_choose,
+    make_workspace,
+    note_play,
+    pimc_choose,
+    search_tt_bits,
 )
 from .pedro_rules import (
     P_ALL_PASS,
@@ -119,7 +137,7 @@ FORCE_NONE, FORCE_MAKER, FORCE_PASS, FORCE_BID = 0, 1, 2, 3
 
 
 @njit(cache=True, inline="always")
-def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li, lu, log):
+def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li, lu, log, ws):
     """Play deal ``index`` of ``seed`` under rule vector ``rp`` and seat policies ``pols``.
 
     ``sc`` is the scenario (see SC_*): optionally some cards' holders are known
@@ -129,8 +147,15 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
     arrays (deck, hands, prng, drng) belong to the caller so that a chunk
     allocates them once. ``rec`` receives the
     record and ``dealt`` the four dealt hands (shared layout); ``li``/``lu`` the
-    log when ``log`` is true.
+    log when ``log`` is true. ``ws`` is the searching players' workspace
+    (``_pimc.make_workspace``); seats with policy ``dd`` or ``pimc`` bid, name
+    trump and discard by the heuristic and choose their cards by search.
     """
+    searching = False
+    for s in range(4):
+        if pols[s] >= POLICY_DD:
+            searching = True
+    kn = ws[10]
     dealer = index % 4
     eldest = (dealer + 1) % 4
     min_bid = rp[P_MIN_BID]
@@ -251,6 +276,11 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                 dead1 |= dead
             else:
                 dead0 |= dead
+            if searching:  # what the others learn: how many cards it drew, so kept trumps
+                kn[KN_DISCARDS + seat] = normalise(dealt[seat], trump) & ~kept & ~dead
+                sure = seat != dealer and rp[P_KEEP_FREE] == 0 and not short
+                kn[KN_MIN + seat] = np.uint64(popcount(kept)) if sure else ZERO
+                kn[KN_FORBID + seat] = ZERO
             hands[seat] = kept | got
             if log:
                 lu[U_KEPT + seat] = denormalise(kept, trump)
@@ -281,6 +311,12 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
     won1 = ZERO
     leader = maker
     n_tricks = 0
+    q, cpts, tv = ws[11], ws[12], ws[13]
+    if searching:  # team 0's trick points are the search's value; seats of team 1 minimise
+        pedro_setup(rp, pedro_low_card(held0 | held1, rp[P_HIGH_LOW]), 0, q, cpts, tv)
+        kn[KN_MIN_MASK] = TRUMPS
+    nodes = pols[P_NODES] if pols.shape[0] > P_NODES and pols[P_NODES] > 0 else DEFAULT_NODES
+    gen = (index & 0x3FFFFFFFF) + 1
     while hands[0] | hands[1] | hands[2] | hands[3]:
         while hands[leader] == ZERO:
             leader = (leader + 1) % 4
@@ -304,11 +340,25 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                 unseen = TRUMPS & ~played & ~h & ~known_out
                 if seat == dealer:
                     unseen &= ~stock_left
-                if pols[seat] == 0:
+                c = -1
+                if pols[seat] >= POLICY_DD and not (keep_all and n_tricks == 0):
+                    c = _search_card(pols, seat, hands, leader, pos, legal, ws, gen, nodes,
+                                     prng, played | trick, known_out, dealer, stock_left)
+                if c >= 0:
+                    pass
+                elif pols[seat] == 0:
                     c = random_card(legal, prng)
                 else:  # scalars only: an array argument costs reference counting per call
                     c = heuristic_play(h, legal, lead_lane, best_seat, best, trick, pos,
                                        n_active, seat, unseen, low_to_winner)
+            if searching:
+                ws[8][pos] = c
+                ws[9][pos] = seat
+                led = q[Q_TM] if lead_lane == 3 else (np.uint64(0x1FFF) << np.uint64(16 * lead_lane)
+                                                      if lead_lane >= 0 else ZERO)
+                kn[KN_FORBID + seat] = note_play(kn[KN_FORBID + seat], c, led, q)
+                if bit(c) & TRUMPS and kn[KN_MIN + seat] > ZERO:
+                    kn[KN_MIN + seat] -= ONE
             if lead_lane < 0:
                 lead_lane = c >> 4
             if strength(c, lead_lane) > best:
@@ -415,6 +465,25 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
         lu[U_STOCK_LEFT] = denormalise(stock_left, trump)
 
 
+ALL_CARDS = np.uint64(0x3FFF_1FFF_1FFF_1FFF)  # the 52 cards in the trump-normalised layout
+
+
+@njit(cache=True)
+def _search_card(pols, seat, hands, leader, n_played, legal, ws, gen, nodes, prng, seen,
+                 known_out, dealer, stock_left):
+    """The card of a ``dd`` or ``pimc`` seat (-1: the search gave none; use the heuristic)."""
+    q, cpts, tv, kn = ws[11], ws[12], ws[13], ws[10]
+    if pols[seat] == POLICY_DD:
+        return dd_choose(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen, nodes)
+    # unseen by this seat: not its own, not played, not known discards or its own discards
+    pool = ALL_CARDS & ~hands[seat] & ~seen & ~known_out & ~kn[KN_DISCARDS + seat]
+    if seat == dealer:
+        pool &= ~stock_left
+    kn[KN_POOL] = pool
+    return pimc_choose(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen,
+                       pols[P_WORLDS], nodes, prng)
+
+
 _SIM_SIG = types.void(
     types.int64, types.int64, types.int64, types.int64, types.int64[:], types.int64[:],
     types.uint64[:], types.int8[:, :], types.uint64[:, :],
@@ -432,11 +501,12 @@ def simulate_kernel(seed, first, n, chunk, rp, pols, sc, rec, hands_out):
         drng = np.empty(1, dtype=np.uint64)
         li = np.empty(1, dtype=np.int16)
         lu = np.empty(1, dtype=np.uint64)
+        ws = make_workspace(search_tt_bits(pols))
         lo = ci * chunk
         hi = min(n, lo + chunk)
         for i in range(lo, hi):
             play_deal(seed, first + i, rp, pols, sc, deck, hands, prng, drng, rec[i],
-                      hands_out[i], li, lu, False)
+                      hands_out[i], li, lu, False, ws)
 
 
 _LOG_SIG = types.void(
@@ -452,6 +522,7 @@ def log_kernel(seed, indices, rp, pols, sc, rec, li, lu):
     hands = np.empty(4, dtype=np.uint64)
     prng = np.empty(1, dtype=np.uint64)
     drng = np.empty(1, dtype=np.uint64)
+    ws = make_workspace(search_tt_bits(pols))
     for i in range(indices.shape[0]):
         play_deal(seed, indices[i], rp, pols, sc, deck, hands, prng, drng, rec[i],
-                  lu[i, U_HANDS:U_HANDS + 4], li[i], lu[i], True)
+                  lu[i, U_HANDS:U_HANDS + 4], li[i], lu[i], True, ws)

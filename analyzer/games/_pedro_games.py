@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit, prange, types
 
 from ._pedro_engine import NREC, R_BID, R_BIDDER, R_DEALER, R_S1, R_S2, play_deal
+from ._pimc import make_workspace, search_tt_bits
 from .pedro_rules import P_NO_CONTRACT_TIE, P_SCORING, P_TARGET
 
 MAX_DEALS = 60  # deals one game may use: its indices stay inside its own block of 64
@@ -64,11 +65,12 @@ def games_kernel(seed, first_game, n, rp, pols, sc, out):
         dealt = np.empty(4, dtype=np.uint64)
         li = np.empty(1, dtype=np.int16)
         lu = np.empty(1, dtype=np.uint64)
+        ws = make_workspace(search_tt_bits(pols))
         base = g * 64 + g % 4
         s0, s1, winner, k = 0, 0, -1, 0
         while k < MAX_DEALS and winner < 0:
             play_deal(seed, base + k, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li, lu,
-                      False)
+                      False, ws)
             col = R_S1 if method == 1 else R_S2
             s0 += rec[col]
             s1 += rec[col + 1]

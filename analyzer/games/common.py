@@ -6,7 +6,13 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-POLICY_NAMES = ("random", "heuristic")  # the codes every game's kernels use: 0 and 1
+POLICY_NAMES = ("random", "heuristic", "dd", "pimc")  # kernel codes 0..3 (dd, pimc: _pimc)
+SEARCH_POLICIES = ("dd", "pimc")
+DEFAULT_WORLDS = 20
+POLICY_HELP = ("random (uniform legal), heuristic, dd (clairvoyant: solves the true deal "
+               "double dummy; an upper bound, not a legal player) or pimc (samples W deals "
+               "consistent with what the seat knows and solves each; pimc:W sets W, default "
+               f"{DEFAULT_WORLDS})")
 SEAT_OFFSETS = {"dealer": 0, "eldest": 1, "second": 2, "third": 3}  # seats after the dealer
 SEATS = tuple(SEAT_OFFSETS)
 
@@ -22,24 +28,60 @@ class ScenarioError(ValueError):
 def parse_policies(spec: str | Sequence[str]) -> np.ndarray:
     """Seat policies: one name for all four seats, or four comma-separated names.
 
+    The vector holds the four seat codes, then the pimc world count and a node budget per
+    solve (0: the default); ``pimc:W`` sets the worlds.
+
     >>> parse_policies("heuristic,random,heuristic,random").tolist()
-    [1, 0, 1, 0]
+    [1, 0, 1, 0, 20, 0]
+    >>> parse_policies("pimc:50,heuristic,pimc:50,heuristic").tolist()
+    [3, 1, 3, 1, 50, 0]
     """
     given = spec.split(",") if isinstance(spec, str) else list(spec)
     names = [n.strip().lower() for n in given]
     if len(names) == 1:
         names = names * 4
-    if len(names) != 4 or any(n not in POLICY_NAMES for n in names):
+    worlds = set()
+    codes = []
+    for n in names:
+        name, _, w = n.partition(":")
+        if name == "pimc" and w:
+            if not w.isdigit() or not 1 <= int(w) <= 10_000:
+                raise PolicyError(f"bad pimc worlds {w!r}; give pimc:W with W from 1 to 10000")
+            worlds.add(int(w))
+        elif w:
+            name = n  # only pimc takes a count
+        codes.append(POLICY_NAMES.index(name) if name in POLICY_NAMES else -1)
+    if len(names) != 4 or -1 in codes:
         raise PolicyError(
             f"bad policy {','.join(given)!r}; give one of {', '.join(POLICY_NAMES)} "
-            f"or four of them separated by commas (seats 0,1,2,3)"
+            f"(pimc:W for W worlds) or four of them separated by commas (seats 0,1,2,3)"
         )
-    return np.array([POLICY_NAMES.index(n) for n in names], dtype=np.int64)
+    if len(worlds) > 1:
+        raise PolicyError(f"pimc seats must use one world count, got {sorted(worlds)}")
+    w = worlds.pop() if worlds else DEFAULT_WORLDS
+    return np.array([*codes, w, 0], dtype=np.int64)
+
+
+def with_worlds(pols: np.ndarray, worlds: int | None) -> np.ndarray:
+    """The policy vector with the pimc world count set (None keeps it)."""
+    out = pols.copy()
+    if worlds is not None:
+        out[4] = worlds
+    return out
 
 
 def policy_string(pols: np.ndarray) -> str:
-    names = [POLICY_NAMES[p] for p in pols]
+    """The canonical text of a policy vector (parse_policies reads it back)."""
+    names = [POLICY_NAMES[p] + (f":{pols[4]}" if POLICY_NAMES[p] == "pimc" and len(pols) > 4
+                                else "") for p in pols[:4]]
     return names[0] if len(set(names)) == 1 else ",".join(names)
+
+
+def require_no_search(pols: np.ndarray, game: str) -> None:
+    """PolicyError when a seat plays dd or pimc in a game whose engine does not search yet."""
+    if any(POLICY_NAMES[p] in SEARCH_POLICIES for p in pols[:4]):
+        raise PolicyError(f"policies dd and pimc are built for pedro and cinch so far, not "
+                          f"{game}; use random or heuristic")
 
 
 def known_by_seat(hand: int, seat: int, known: tuple[tuple[int, int], ...],
