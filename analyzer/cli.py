@@ -1,5 +1,5 @@
 """The ``bidlab`` command line for Pedro/Cinch, Rook and King: games, rules, simulate,
-deal, hand, bid-chart, match, compare, solve, cards, bench.
+deal, hand, bid-chart, match, compare, solve, ladder, cards, bench.
 
 Input is checked by click parameter types before any work starts (game and
 variant strings, ``--rule flag=value``, policies, hand strings, the ``--out``
@@ -25,6 +25,7 @@ from .cards import JOKER, RANKS, SUIT_NAMES, CardParseError, CardSet, parse_card
 from .evaluate import HandError, evaluate_hand, parse_hand
 from .games import common, family, parse_game, pedro, presets
 from .games.pedro_view import render_deal
+from .ladder import RUNGS
 from .solver import PositionError, SolveBudgetError
 from .summary import summarize
 from .text import render_table
@@ -179,8 +180,8 @@ rule_option = click.option(
 )
 policy_option = click.option(
     "--policy", type=POLICY, default="heuristic", show_default=True,
-    help=f"Seat policy: one of {', '.join(common.POLICY_NAMES)} for all seats, "
-         "or four separated by commas (seats 0,1,2,3).",
+    help=f"Seat policy: {common.POLICY_HELP}; one for all seats, or four separated by "
+         "commas (seats 0,1,2,3).",
 )
 seed_option = click.option("--seed", type=SEED, default=1, show_default=True,
                            help="Random seed (0 .. 2**63-1); deal i of a seed never changes.")
@@ -549,6 +550,103 @@ def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_d
         from .solver import parse_seat
 
         click.echo(render_solution(sol, hands, parse_seat(leader), played))
+
+
+@main.command()
+@game_argument
+@click.option("--deals", type=click.IntRange(1, MAX_INDEX), default=2000, show_default=True,
+              help="Deals, the same ones for every rung.")
+@seed_option
+@rule_option
+@click.option("--rungs", default=",".join(RUNGS), show_default=True, metavar="P,P,...",
+              help="Card players of the trump maker's side, weakest first.")
+@click.option("--opponents", type=POLICY, default="heuristic", show_default=True,
+              help="Card player of the other side.")
+@click.option("--worlds", type=click.IntRange(1, 10_000), default=common.DEFAULT_WORLDS,
+              show_default=True, help="Worlds per pimc decision.")
+@click.option("--duplicate", "dup", is_flag=True,
+              help="Also play each pair of neighbouring rungs as a duplicate match.")
+@click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write deals.parquet, summary.csv, by_bid.csv and by_bid.png here.")
+def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, out_dir) -> None:
+    """How much the card player moves each bid's value: the policy ladder.
+
+    The same deals are played with the trump maker's side choosing cards by
+    each rung against fixed opponents. Everyone bids, names trump and
+    discards by the heuristic, so every rung plays the same contracts. The
+    table gives the mean bidding-side points and P(make) per bid level, and
+    each rung's paired difference from the heuristic. dd is clairvoyant (it
+    sees every hand): an upper bound, not a legal player. pimc solves WORLDS
+    sampled deals per decision; it is slow (seconds per deal), so size
+    --deals with that in mind.
+
+    \b
+    Examples:
+      bidlab ladder pedro --deals 500 --rungs random,heuristic,dd
+      bidlab ladder pedro --deals 200 --worlds 20 --duplicate
+      bidlab ladder cinch --deals 1000 --rungs heuristic,dd --out-dir reports/ladder
+    """
+    from . import ladder as lad
+    from . import plotting
+
+    rules = resolve_rules(game, rule_pairs)
+    names = tuple(r.strip() for r in rungs.split(",") if r.strip())
+    for r in names:
+        common.parse_policies(r)
+    if out_dir is not None:  # fail before the work, not after it
+        out_dir.mkdir(parents=True, exist_ok=True)
+        io.check_directory(out_dir / "summary.csv")
+    result = lad.ladder(rules, deals, seed, names, opponents, worlds)
+    summ = result.summary()
+    click.echo(f"bidlab ladder  {rules}  seed {seed}  deals {deals:,}  opponents {opponents}"
+               f"  pimc worlds {worlds}")
+    click.echo("auction: heuristic for every seat and rung; rungs differ in card play only")
+    click.echo("")
+    rows = [[r.rung, r.n, f"{r.points:.3f}", f"[{r.points_lo:.3f}, {r.points_hi:.3f}]",
+             f"{100 * r.p_make:.1f}%", f"[{100 * r.p_make_lo:.1f}, {100 * r.p_make_hi:.1f}]",
+             f"{r.diff:+.3f} [{r.diff_lo:+.3f}, {r.diff_hi:+.3f}]" if "diff" in summ else "",
+             f"{r.seconds:.1f}"] for r in summ.itertuples()]
+    click.echo(render_table(["rung", "n", "bid-side pts", "95% CI", "P(make)", "95% CI",
+                             "vs heuristic (paired)", "s"], rows))
+    by_bid = result.by_bid()
+    click.echo("")
+    click.echo("by bid level: bid-side points (± 95% half-width) and P(make)")
+    table = by_bid.pivot(index="bid", columns="rung", values="points")
+    rows = []
+    for b in table.index:
+        g = by_bid[by_bid["bid"] == b].set_index("rung")
+        rows.append([int(b), int(g["n"].iloc[0])] + [
+            _points_cell(g.loc[lad.label(r)]) for r in names])
+    click.echo(render_table(["bid", "n", *[lad.label(r) for r in names]], rows))
+    dups = []
+    if dup:
+        click.echo("")
+        click.echo("duplicate matches (same deals, partnerships swapped; whole players, "
+                   "bidding included): A's edge per deal")
+        for lo, hi in zip(names, names[1:]):
+            d = lad.duplicate(rules, hi, lo, deals, seed, worlds=worlds)
+            dups.append(d.row())
+            click.echo(f"  {lad.label(hi)} vs {lad.label(lo)}: points {d.net_points.format(3)}"
+                       f"; score {d.net_score.format(3)}  ({d.seconds:.1f} s)")
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        meta = {k: str(v) for k, v in result.provenance.items()}
+        io.write_table(result.deals, out_dir / "deals.parquet", meta)
+        io.write_table(summ, out_dir / "summary.csv", meta)
+        io.write_table(by_bid, out_dir / "by_bid.csv", meta)
+        if dups:
+            import pandas as pd
+
+            io.write_table(pd.DataFrame(dups), out_dir / "duplicate.csv", meta)
+        fig = plotting.ladder_by_bid(by_bid, title=f"policy ladder: {rules}, seed {seed}, "
+                                                   f"n={deals:,}")
+        plotting.save_figure(fig, out_dir / "by_bid.png")
+        click.echo(f"wrote {out_dir}/deals.parquet, summary.csv, by_bid.csv, by_bid.png")
+
+
+def _points_cell(row) -> str:
+    hw = "n/a " if np.isnan(row["points_hw"]) else f"{row['points_hw']:.2f}"
+    return f"{row['points']:.2f} ± {hw}  {100 * row['p_make']:.0f}%"
 
 
 def _hand(ctx, param, value: tuple[str, ...]) -> CardSet:

@@ -226,3 +226,27 @@ def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
     with house_style(), io.atomic_open(p) as f:
         fig.savefig(f, format=p.suffix.lower()[1:])
     return p
+
+
+@styled
+def ladder_by_bid(by_bid: pd.DataFrame, title: str | None = None) -> Figure:
+    """Mean bid-side points by bid level, one line per ladder rung, with 95% error bars.
+
+    ``by_bid`` is :meth:`analyzer.ladder.Ladder.by_bid`. The gap between rungs at a
+    bid level is how much that bid's value depends on who plays the cards.
+    """
+    _require(by_bid, ("bid", "rung", "points", "points_hw"), "the ladder table")
+    fig = new_figure()
+    ax = fig.add_subplot()
+    for k, (rung, g) in enumerate(by_bid.groupby("rung", sort=False)):
+        x = g["bid"].to_numpy() + (k - 1.5) * 0.08  # small offsets keep the bars apart
+        ax.errorbar(x, g["points"], yerr=g["points_hw"].fillna(0), marker="o", ms=3,
+                    capsize=2, label=rung)
+    bids = sorted(by_bid["bid"].unique())
+    ax.plot(bids, bids, color="0.6", lw=0.8, ls="--", label="points = bid (just made)")
+    ax.set_xlabel("bid")
+    ax.set_ylabel("bidding side's points (mean, 95% CI)")
+    ax.legend(loc="upper left")
+    if title:
+        ax.set_title(title)
+    return fig

@@ -55,6 +55,7 @@ from ._pimc import (
     KN_MIN_MASK,
     KN_POOL,
     P_NODES,
+    P_PLAY_ONLY,
     P_WORLDS,
     POLICY_DD,
     dd_choose,
@@ -155,6 +156,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
     for s in range(4):
         if pols[s] >= POLICY_DD:
             searching = True
+    play_only = pols.shape[0] > P_PLAY_ONLY and pols[P_PLAY_ONLY] == 1
     kn = ws[10]
     dealer = index % 4
     eldest = (dealer + 1) % 4
@@ -194,7 +196,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                 if b <= max(high, min_bid - 1) or b > 14:
                     b = 0
             else:
-                if pols[seat] == 0:
+                if pols[seat] == 0 and not play_only:
                     b = random_bid(high, min_bid, prng)
                 else:
                     b = heuristic_bid(hands[seat], seat, dealer, high, bidder, min_bid)
@@ -216,7 +218,8 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
         if force == FORCE_MAKER or (force == FORCE_BID and maker == fixed_seat):
             trump = np.int64(sc[SC_TRUMP])
         else:
-            trump = choose_trump(pols[maker], hands[maker], maker == dealer, prng)
+            trump = choose_trump(1 if play_only else pols[maker], hands[maker], maker == dealer,
+                                 prng)
         for s in range(4):
             hands[s] = normalise(hands[s], trump)
         # -- discard, draw, rob (normalised layout from here on) ---------------------
@@ -228,7 +231,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
         redeal = False
         for k in range(4):
             seat = (eldest + k) % 4
-            pol = pols[seat]
+            pol = 1 if play_only else pols[seat]
             h = hands[seat]
             kept = h & TRUMPS
             dead = ZERO
@@ -366,7 +369,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
             h &= ~bit(c)
             trick |= bit(c)
             if keep_all and n_tricks == 0 and popcount(h) > 5:
-                d = choose_dump(pols[seat], h, popcount(h) - 5, prng)
+                d = choose_dump(1 if play_only else pols[seat], h, popcount(h) - 5, prng)
                 h &= ~d
                 trick |= d
                 if log:
@@ -485,14 +488,15 @@ def _search_card(pols, seat, hands, leader, n_played, legal, ws, gen, nodes, prn
 
 
 _SIM_SIG = types.void(
-    types.int64, types.int64, types.int64, types.int64, types.int64[:], types.int64[:],
+    types.int64, types.int64[:], types.int64, types.int64[:], types.int64[:],
     types.uint64[:], types.int8[:, :], types.uint64[:, :],
 )
 
 
 @njit(_SIM_SIG, cache=True, parallel=True)
-def simulate_kernel(seed, first, n, chunk, rp, pols, sc, rec, hands_out):
-    """Deals first .. first+n-1 of scenario ``sc`` into rec[n, NREC] and hands_out[n, 4]."""
+def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
+    """The deals ``indices`` of scenario ``sc`` into rec[n, NREC] and hands_out[n, 4]."""
+    n = indices.shape[0]
     n_chunks = (n + chunk - 1) // chunk
     for ci in prange(n_chunks):
         deck = np.empty(96, dtype=np.int64)
@@ -505,7 +509,7 @@ def simulate_kernel(seed, first, n, chunk, rp, pols, sc, rec, hands_out):
         lo = ci * chunk
         hi = min(n, lo + chunk)
         for i in range(lo, hi):
-            play_deal(seed, first + i, rp, pols, sc, deck, hands, prng, drng, rec[i],
+            play_deal(seed, indices[i], rp, pols, sc, deck, hands, prng, drng, rec[i],
                       hands_out[i], li, lu, False, ws)
 
 

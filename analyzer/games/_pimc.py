@@ -46,7 +46,10 @@ from ._dd_games import NTV
 KN_POOL, KN_FORBID, KN_KNOWN, KN_MIN, KN_MIN_MASK, KN_DISCARDS = 0, 1, 5, 9, 13, 14
 NKN = 18  # KN_DISCARDS + seat: the seat's own discards (Pedro), which only it has seen
 POLICY_DD, POLICY_PIMC = 2, 3
-P_WORLDS, P_NODES = 4, 5  # pols[4]: pimc worlds; pols[5]: node budget per solve (0: default)
+# the policy vector after the four seat codes: pimc worlds, node budget per solve (0: the
+# default), and 1 when the policies choose cards only (every seat bids, names trump and
+# discards by the heuristic: the policy ladder compares card play on one auction)
+P_WORLDS, P_NODES, P_PLAY_ONLY = 4, 5, 6
 DEFAULT_NODES = 2_000_000
 MAX_ATTEMPTS = 40  # worlds that break a soft constraint are redrawn this often, then relaxed
 

@@ -84,10 +84,19 @@ def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
     """Raw kernel output for deals first .. first+n-1: (records int8[n, NREC], hands u64[n, 4])."""
     if chunk < 1 or n < 0 or first < 0:
         raise ValueError(f"need chunk >= 1, n >= 0 and first >= 0; got {chunk}, {n}, {first}")
-    rec = np.empty((n, engine.NREC), dtype=np.int8)
-    hands = np.empty((n, 4), dtype=np.uint64)
-    if n:
-        engine.simulate_kernel(seed, first, n, chunk, kernel_params(rules), pols,
+    return run_deals(rules, np.arange(first, first + n, dtype=np.int64), seed, pols, chunk,
+                     scenario)
+
+
+def run_deals(rules: Rules, indices: np.ndarray, seed: int, pols: np.ndarray,
+              chunk: int = DEFAULT_CHUNK, scenario: Scenario = NO_SCENARIO,
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Like run_batch for any deal indices (records and hands in the order given)."""
+    idx = np.ascontiguousarray(indices, dtype=np.int64)
+    rec = np.empty((len(idx), engine.NREC), dtype=np.int8)
+    hands = np.empty((len(idx), 4), dtype=np.uint64)
+    if len(idx):
+        engine.simulate_kernel(seed, idx, max(1, chunk), kernel_params(rules), pols,
                                scenario.vector(), rec, hands)
     return rec, hands
 

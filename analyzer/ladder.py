@@ -1,0 +1,191 @@
+"""The policy ladder and duplicate matches: how much the player behind a bid table moves it.
+
+Every bid table is the value of a bid *as some player plays it*. The ladder
+plays the same deals with the bidding side's cards chosen by each rung (random,
+heuristic, pimc, dd) against fixed opponents, on one auction: every seat bids,
+names trump and discards by the heuristic, so each rung plays exactly the same
+contracts and the rungs differ only in card play. ``dd`` is clairvoyant (it sees
+all four hands): its rung is an upper bound, not a legal player.
+
+A duplicate match plays each deal twice with the partnerships swapped (A at
+seats 0 and 2, then B there), whole players this time, bidding included; A's
+edge per deal is the mean of its two net scores, so the luck of the cards
+cancels and the interval is tight.
+
+>>> from analyzer.ladder import ladder, duplicate          # doctest: +SKIP
+>>> lad = ladder("pedro", deals=2000, rungs=("random", "heuristic", "pimc"))
+>>> duplicate("pedro", "heuristic", "random", deals=20000).net
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .games import common, parse_game
+from .stats import mean_ci, paired_diff, wilson
+
+RUNGS = ("random", "heuristic", "pimc", "dd")
+LABELS = {"dd": "dd (clairvoyant)"}
+P_PLAY_ONLY = 6  # games._pimc.P_PLAY_ONLY: the policies choose cards only
+
+
+def _rules(game):
+    return parse_game(game) if isinstance(game, str) else game
+
+
+def _vector(spec: str, worlds: int, play_only: bool) -> np.ndarray:
+    pols = common.parse_policies(spec)
+    pols[4] = worlds
+    out = np.zeros(P_PLAY_ONLY + 1, dtype=np.int64)
+    out[:6] = pols
+    out[P_PLAY_ONLY] = int(play_only)
+    return out
+
+
+def label(rung: str) -> str:
+    return LABELS.get(rung.split(":")[0], rung)
+
+
+@dataclass
+class Ladder:
+    """Per-deal results of every rung on the same contracts, and their summaries."""
+
+    deals: pd.DataFrame  # deal, maker, bid, then points_<rung> and made_<rung>
+    rungs: tuple[str, ...]
+    provenance: dict
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def summary(self, baseline: str = "heuristic") -> pd.DataFrame:
+        """One row per rung: mean bid-side points, P(make) over contract deals, and the paired
+        difference in points from ``baseline`` on the same deals (95% CIs)."""
+        df = self.deals
+        contract = df["bid"] > 0
+        rows = []
+        for r in self.rungs:
+            pts = mean_ci(df[f"points_{r}"])
+            made = df.loc[contract, f"made_{r}"]
+            pm = wilson(int(made.sum()), int(contract.sum())) if contract.any() else None
+            row = {"rung": label(r), "n": pts.n, "points": pts.mean, "points_lo": pts.lo,
+                   "points_hi": pts.hi, "contracts": int(contract.sum()),
+                   "p_make": pm.p if pm else np.nan, "p_make_lo": pm.lo if pm else np.nan,
+                   "p_make_hi": pm.hi if pm else np.nan, "seconds": self.seconds.get(r, np.nan)}
+            if baseline in self.rungs:
+                d = paired_diff(df[f"points_{r}"], df[f"points_{baseline}"])
+                row.update(diff=d.mean, diff_lo=d.lo, diff_hi=d.hi)
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def by_bid(self) -> pd.DataFrame:
+        """Per bid level and rung: n, mean bid-side points and P(make), with 95% CIs."""
+        rows = []
+        for b, g in self.deals[self.deals["bid"] > 0].groupby("bid"):
+            for r in self.rungs:
+                pts = mean_ci(g[f"points_{r}"]) if len(g) > 1 else None
+                pm = wilson(int(g[f"made_{r}"].sum()), len(g))
+                rows.append({"bid": int(b), "rung": label(r), "n": len(g),
+                             "points": g[f"points_{r}"].mean(),
+                             "points_hw": pts.half_width if pts else np.nan,
+                             "p_make": pm.p, "p_make_lo": pm.lo, "p_make_hi": pm.hi})
+        return pd.DataFrame(rows)
+
+
+def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuristic",
+           worlds: int = common.DEFAULT_WORLDS, first: int = 0, progress=None) -> Ladder:
+    """Play deals first .. first+deals-1 with each rung as the trump maker's side (Pedro and
+    Cinch). The auction is the heuristic's for every rung, so rung i and rung j play the
+    same contracts; ``opponents`` plays the other side's cards."""
+    from .games import pedro
+
+    rules = _rules(game)
+    if not isinstance(rules, pedro.Rules):
+        raise common.PolicyError(f"the ladder is built for pedro and cinch so far, not "
+                                 f"{rules.game}; duplicate matches take rook too")
+    for spec in (*rungs, opponents):
+        common.parse_policies(spec)  # names them in the error if unknown
+    idx = np.arange(first, first + deals, dtype=np.int64)
+    probe, _ = pedro.run_deals(rules, idx, seed, _vector("heuristic", worlds, True))
+    cols = pedro.engine.REC_COLUMNS
+    bidder, dealer = probe[:, cols.index("bidder")], probe[:, cols.index("dealer")]
+    maker = np.where(bidder >= 0, bidder, dealer).astype(np.int64)
+    team = maker & 1
+    out = pd.DataFrame({"deal": idx, "maker": maker, "bid": probe[:, cols.index("bid")]})
+    seconds = {}
+    for r in rungs:
+        pts = np.zeros(deals, dtype=np.int64)
+        made = np.zeros(deals, dtype=np.int64)
+        t0 = time.perf_counter()
+        for t in (0, 1):
+            sel = np.flatnonzero(team == t)
+            seats = [r if s % 2 == t else opponents for s in range(4)]
+            rec, _ = pedro.run_deals(rules, idx[sel], seed, _vector(",".join(seats), worlds,
+                                                                    True))
+            pts[sel] = rec[:, cols.index(f"points{t}")]
+            made[sel] = rec[:, cols.index("made")] == 1
+        seconds[r] = time.perf_counter() - t0
+        out[f"points_{r}"] = pts
+        out[f"made_{r}"] = made
+        if progress:
+            progress(1)
+    prov = {"game": rules.game, "rules": str(rules), "seed": seed, "first": first,
+            "deals": deals, "opponents": opponents, "worlds": worlds,
+            "auction": "heuristic for every seat and rung (rungs differ in card play only)"}
+    return Ladder(out, tuple(rungs), prov, seconds)
+
+
+@dataclass
+class Duplicate:
+    """A duplicate match: A's net edge per deal over B, in points and in score."""
+
+    a: str
+    b: str
+    net_points: object  # stats.Estimate, per deal, A's side minus B's, mean of the two tables
+    net_score: object
+    provenance: dict
+    seconds: float
+
+    def row(self) -> dict:
+        return {"a": label(self.a), "b": label(self.b), "n": self.net_points.n,
+                "points": self.net_points.mean, "points_lo": self.net_points.lo,
+                "points_hi": self.net_points.hi, "score": self.net_score.mean,
+                "score_lo": self.net_score.lo, "score_hi": self.net_score.hi,
+                "seconds": self.seconds}
+
+
+def _team_columns(rules) -> tuple[str, str, str, str, type]:
+    """Record columns (points0, points1, score0, score1) and the family's run_batch."""
+    from .games import family
+
+    fam = family(rules)
+    if rules.game == "king":
+        raise common.PolicyError("duplicate matches need partnerships: pedro, cinch or rook")
+    if rules.game == "rook":
+        return "points0", "points1", "score0", "score1", fam
+    m = rules.scoring
+    return "points0", "points1", f"score{m}_team0", f"score{m}_team1", fam
+
+
+def duplicate(game, a: str, b: str, deals: int, seed: int = 1, first: int = 0,
+              worlds: int = common.DEFAULT_WORLDS) -> Duplicate:
+    """Deals first .. first+deals-1 played twice, A at seats 0 and 2 then at 1 and 3."""
+    rules = _rules(game)
+    p0, p1, s0, s1, fam = _team_columns(rules)
+    cols = fam.engine.REC_COLUMNS
+    t0 = time.perf_counter()
+    tables = []
+    for seats in ((a, b, a, b), (b, a, b, a)):
+        pols = common.parse_policies(",".join(seats))
+        pols[4] = worlds
+        rec, _ = fam.run_batch(rules, first, deals, seed, pols)
+        tables.append(rec.astype(np.int64))
+    t1, t2 = tables
+    i0, i1, j0, j1 = (cols.index(c) for c in (p0, p1, s0, s1))
+    net_pts = ((t1[:, i0] - t1[:, i1]) + (t2[:, i1] - t2[:, i0])) / 2
+    net_score = ((t1[:, j0] - t1[:, j1]) + (t2[:, j1] - t2[:, j0])) / 2
+    prov = {"game": rules.game, "rules": str(rules), "seed": seed, "first": first,
+            "deals": deals, "a": a, "b": b, "worlds": worlds}
+    return Duplicate(a, b, mean_ci(net_pts), mean_ci(net_score), prov,
+                     time.perf_counter() - t0)
