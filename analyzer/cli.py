@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import NoReturn
 
@@ -644,6 +645,16 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, out_dir
         click.echo(f"wrote {out_dir}/deals.parquet, summary.csv, by_bid.csv, by_bid.png")
 
 
+def _report_time(n: int, seconds: float, policy: str) -> None:
+    """The run time on stderr, with sizing advice when a searching player made it slow."""
+    per = 1000 * seconds / max(n, 1)
+    line = f"{n:,} deals in {seconds:.1f} s ({per:.2f} ms a deal, policy {policy})"
+    if "pimc" in policy or "dd" in policy:
+        line += ("; searching players cost milliseconds per decision: size --deals (or "
+                 "--time-budget) to the time you have, e.g. --deals 200 with pimc")
+    click.echo(line, err=True)
+
+
 def _points_cell(row) -> str:
     hw = "n/a " if np.isnan(row["points_hw"]) else f"{row['points_hw']:.2f}"
     return f"{row['points']:.2f} ± {hw}  {100 * row['p_make']:.0f}%"
@@ -785,6 +796,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
                                  known)
         click.echo(king_hand_json(kev) if as_json else render_king_hand(kev))
         return
+    started = time.perf_counter()
     ev = evaluate_hand(rules, hand, seat=seat, deals=deals, seed=seed, policy=policy,
                        target_ci=target_ci, max_deals=max_deals, time_budget=time_budget,
                        known=known)
@@ -794,6 +806,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
         click.echo(hand_view.hand_csv(ev), nl=False)
     else:
         click.echo(hand_view.render_hand(ev))
+    _report_time(ev.n, time.perf_counter() - started, policy)
     if plot is not None:
         from . import plotting
 
