@@ -40,10 +40,8 @@ def _rules(game):
 def _vector(spec: str, worlds: int, play_only: bool) -> np.ndarray:
     pols = common.parse_policies(spec)
     pols[4] = worlds
-    out = np.zeros(P_PLAY_ONLY + 1, dtype=np.int64)
-    out[:6] = pols
-    out[P_PLAY_ONLY] = int(play_only)
-    return out
+    pols[P_PLAY_ONLY] = int(play_only)
+    return pols
 
 
 def label(rung: str) -> str:

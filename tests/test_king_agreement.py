@@ -71,3 +71,11 @@ def test_reference_catches_a_tampered_kernel_log():
     log["result"]["points"][0] -= 20
     log["result"]["points"][1] += 20
     assert king_ref.result_mismatches(log)
+
+
+@pytest.mark.parametrize("contract", CONTRACTS)
+def test_searching_players_agree_with_reference(contract):
+    """dd and pimc seats (paranoid search over the last 6 tricks) play legal cards."""
+    logs = king.play_logged(PRESETS["king"], seed=12, indices=range(60),
+                            policies="dd,pimc:3,heuristic,random", contract=contract)
+    assert_agree(logs)

@@ -75,3 +75,11 @@ def test_random_flag_combinations_agree():
         pol = rng.choice(["random", "heuristic", "random,heuristic,heuristic,random"])
         logs = pedro.play_logged(rules, seed=100 + k, indices=range(200), policies=pol)
         assert_agree(logs)
+
+
+@pytest.mark.parametrize("preset", ["pedro", "cinch"])
+def test_searching_players_agree_with_reference(preset):
+    """dd and pimc seats only ever play legal cards, and the deal scores as the rules say."""
+    logs = pedro.play_logged(PRESETS[preset], seed=12, indices=range(300),
+                             policies="dd,pimc:3,heuristic,random")
+    assert_agree(logs)

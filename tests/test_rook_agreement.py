@@ -58,3 +58,10 @@ def test_reference_catches_a_tampered_kernel_log():
     log = rook.play_logged(PRESETS["rook"], seed=1, indices=[0], policies="heuristic")[0]
     log["result"]["score"][0] += 5
     assert any("score" in m for m in rook_ref.result_mismatches(log))
+
+
+def test_searching_players_agree_with_reference():
+    """dd and pimc seats (searching the last 6 tricks) play legal cards and score right."""
+    logs = rook.play_logged(PRESETS["rook"], seed=12, indices=range(200),
+                            policies="dd,pimc:3,heuristic,random")
+    assert_agree(logs)

@@ -60,6 +60,7 @@ U_TRICK, U_NEED, U_KEY = 0, 1, 2  # U_KEY .. U_KEY + 6: the TT key at a trick st
 NU = U_KEY + 7
 MAXPLY = 56
 MAXMOVES = 16
+TT_MIN_K = 2  # a trick started with one card a hand plays itself (see _last_trick)
 HIST = MAXPLY  # lst rows HIST + seat: cutoffs each card caused (the history heuristic)
 HIST_SCALE = 1 << 12
 INF = 1 << 30
@@ -472,13 +473,15 @@ def search(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, g
                 st[d, F_REM] = rem
                 lo = rem if negative else 0
                 hi = 0 if negative else rem
-                key = su[d, U_KEY:U_KEY + 7]
-                slot = np.int64(_relative_key(hands, cls, specials, ldr, side, gen, key)
-                                & size_mask)
-                if _probe(tt, slot, key):
-                    b = tt[slot, T_BOUNDS]
-                    lo = max(lo, np.int64(b >> np.uint64(32)) - BIAS)
-                    hi = min(hi, np.int64(b & np.uint64(0xFFFFFFFF)) - BIAS)
+                slot = -1
+                if k_max >= TT_MIN_K:
+                    key = su[d, U_KEY:U_KEY + 7]
+                    slot = np.int64(_relative_key(hands, cls, specials, ldr, side, gen, key)
+                                    & size_mask)
+                    if _probe(tt, slot, key):
+                        b = tt[slot, T_BOUNDS]
+                        lo = max(lo, np.int64(b >> np.uint64(32)) - BIAS)
+                        hi = min(hi, np.int64(b & np.uint64(0xFFFFFFFF)) - BIAS)
                 if lo >= beta or lo == hi:
                     ret = lo
                     mode = 2

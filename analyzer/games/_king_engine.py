@@ -19,6 +19,18 @@ from numba import njit, prange, types
 from ..bits import ONE, ZERO, bit, lsb, popcount
 from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key, uniform_int
 from ._choice import random_card
+from ._king_search import king_search_card
+from ._pimc import (
+    KN_FORBID,
+    KN_KNOWN,
+    KN_MIN,
+    KN_MIN_MASK,
+    POLICY_DD,
+    make_workspace,
+    note_play,
+    search_depth,
+    search_tt_bits,
+)
 from ._deal import deal_known
 from ._king_policies import (
     AH,
@@ -138,8 +150,12 @@ def _random_offer(high, floor, has_priority, max_offer, prng):
 
 @njit(cache=True, inline="always")
 def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, prng, drng, rec,
-              row, dealt, li, lu, log):
+              row, dealt, li, lu, log, ws):
     """Deal and play one hand; the record goes to ``rec[row]``, the dealt hands to ``dealt``.
+
+    ``ws`` is the searching players' workspace (``_pimc.make_workspace``): dd and pimc
+    seats offer and name trump by the heuristic and choose cards by a paranoid search (the
+    seat against the other three) once hands are down to the search depth.
 
     ``slot`` keeps a game's hands apart: hand k of game g uses the deal stream
     DEAL_STREAM + k and the policy stream POLICY_STREAM + k of deal index g.
@@ -258,6 +274,18 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
     first_leader = leader
     kh_force_ace = rp[P_KH_FORCE] == 1
     tr = trump if positive else -1
+    searching = False
+    for s in range(4):
+        if pols[s] >= POLICY_DD:
+            searching = True
+    kn = ws[10]
+    depth = search_depth(pols)
+    if searching:
+        for s in range(4):
+            kn[KN_FORBID + s] = ZERO
+            kn[KN_KNOWN + s] = ZERO
+            kn[KN_MIN + s] = ZERO
+        kn[KN_MIN_MASK] = ZERO
     if outcome != OUT_DECLINE:
         played = ZERO
         for t in range(13):
@@ -268,8 +296,15 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                 seat = (leader + pos) & 3
                 h = hands[seat]
                 legal = legal_moves(h, led_suit, trick, contract, kh_force_ace)
+                c = -1
                 if legal & (legal - ONE) == ZERO:
                     c = lsb(legal)
+                elif pols[seat] >= POLICY_DD and 13 - t <= depth:
+                    c = king_search_card(pols, seat, hands, leader, pos, legal, ws,
+                                         (index << 4) + slot + 1, contract, kh_force_ace, tr,
+                                         played | trick, prng)
+                if c >= 0:
+                    pass
                 elif pols[seat] == 0:
                     c = random_card(legal, prng)
                 elif positive:
@@ -278,6 +313,11 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                                       pos, unseen, seat == chooser)
                 else:
                     c = negative_play(h, legal, led_suit, best_card, pos, contract)
+                if searching:
+                    ws[8][pos] = c
+                    ws[9][pos] = seat
+                    led = ZERO if led_suit < 0 else LANE[led_suit]
+                    kn[KN_FORBID + seat] = note_play(kn[KN_FORBID + seat], c, led, ws[11])
                 if led_suit < 0:
                     led_suit = c >> 4
                 pw = _power(c, led_suit, tr)
@@ -381,9 +421,10 @@ def hands_kernel(seed, first, n, chunk, contract, rp, pols, sc, rec, hands_out):
         drng = np.empty(1, dtype=np.uint64)
         li = np.empty(1, dtype=np.int16)
         lu = np.empty(1, dtype=np.uint64)
+        ws = make_workspace(search_tt_bits(pols))
         for i in range(ci * chunk, min(n, ci * chunk + chunk)):
             play_hand(seed, first + i, 0, (first + i) % 4, contract, rp, pols, sc, deck, hands,
-                      prng, drng, rec, i, hands_out[i], li, lu, False)
+                      prng, drng, rec, i, hands_out[i], li, lu, False, ws)
 
 
 _GAMES_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64[:],
@@ -405,6 +446,7 @@ def games_kernel(seed, first, n, chunk, rp, pols, out):
         dealt = np.empty(4, dtype=np.uint64)
         li = np.empty(1, dtype=np.int16)
         lu = np.empty(1, dtype=np.uint64)
+        ws = make_workspace(search_tt_bits(pols))
         for i in range(ci * chunk, min(n, ci * chunk + chunk)):
             g = first + i
             d0 = first_dealer(seed, g, rp, pols)
@@ -416,7 +458,7 @@ def games_kernel(seed, first, n, chunk, rp, pols, out):
                     out[i, G_HANDS + 4 * k + s] = 0
             for k in range(n_hands):
                 play_hand(seed, g, k, (d0 + k) & 3, rp[P_CONTRACTS + k], rp, pols, sc, deck,
-                          hands, prng, drng, rec, 0, dealt, li, lu, False)
+                          hands, prng, drng, rec, 0, dealt, li, lu, False, ws)
                 for s in range(4):
                     out[i, G_HANDS + 4 * k + s] = rec[0, R_POINTS + s]
                     out[i, G_TOTAL + s] += rec[0, R_POINTS + s]
@@ -436,6 +478,7 @@ def log_kernel(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_ou
     drng = np.empty(1, dtype=np.uint64)
     lu = np.empty(1, dtype=np.uint64)
     sc = np.zeros(NSC, dtype=np.uint64)
+    ws = make_workspace(search_tt_bits(pols))
     for i in range(indices.shape[0]):
         play_hand(seed, indices[i], slots[i], dealers[i], contracts[i], rp, pols, sc, deck,
-                  hands, prng, drng, rec, i, hands_out[i], li[i], lu, True)
+                  hands, prng, drng, rec, i, hands_out[i], li[i], lu, True, ws)

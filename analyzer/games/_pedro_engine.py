@@ -48,18 +48,17 @@ from ._pedro_policies import (
     random_bid,
 )
 from ._pimc import (
-    DEFAULT_NODES,
     KN_DISCARDS,
     KN_FORBID,
     KN_MIN,
     KN_MIN_MASK,
     KN_POOL,
-    P_NODES,
     P_PLAY_ONLY,
     P_WORLDS,
     POLICY_DD,
     dd_choose,
     make_workspace,
+    node_budget,
     note_play,
     pimc_choose,
     search_tt_bits,
@@ -318,7 +317,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
     if searching:  # team 0's trick points are the search's value; seats of team 1 minimise
         pedro_setup(rp, pedro_low_card(held0 | held1, rp[P_HIGH_LOW]), 0, q, cpts, tv)
         kn[KN_MIN_MASK] = TRUMPS
-    nodes = pols[P_NODES] if pols.shape[0] > P_NODES and pols[P_NODES] > 0 else DEFAULT_NODES
+    nodes = node_budget(pols)
     gen = (index & 0x3FFFFFFFF) + 1
     while hands[0] | hands[1] | hands[2] | hands[3]:
         while hands[leader] == ZERO:

@@ -49,9 +49,27 @@ POLICY_DD, POLICY_PIMC = 2, 3
 # the policy vector after the four seat codes: pimc worlds, node budget per solve (0: the
 # default), and 1 when the policies choose cards only (every seat bids, names trump and
 # discards by the heuristic: the policy ladder compares card play on one auction)
-P_WORLDS, P_NODES, P_PLAY_ONLY = 4, 5, 6
+# and the search depth: dd and pimc search once every hand holds at most this many cards and
+# play the heuristic before (0: the game's default; Pedro always searches its 6 tricks)
+P_WORLDS, P_NODES, P_PLAY_ONLY, P_DEPTH = 4, 5, 6, 7
+DEFAULT_DEPTH = 6  # Rook and King: a 13-trick points solve takes seconds here
 DEFAULT_NODES = 2_000_000
 MAX_ATTEMPTS = 40  # worlds that break a soft constraint are redrawn this often, then relaxed
+
+
+@njit(cache=True)
+def search_depth(pols):
+    """Cards a hand at most before dd and pimc search (Rook, King)."""
+    if pols.shape[0] > P_DEPTH and pols[P_DEPTH] > 0:
+        return pols[P_DEPTH]
+    return DEFAULT_DEPTH
+
+
+@njit(cache=True)
+def node_budget(pols):
+    if pols.shape[0] > P_NODES and pols[P_NODES] > 0:
+        return pols[P_NODES]
+    return DEFAULT_NODES
 
 
 @njit(cache=True)

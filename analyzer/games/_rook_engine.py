@@ -16,9 +16,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 
-from ..bits import ONE, ZERO, bit, lsb
+from ..bits import ONE, ZERO, bit, lsb, popcount
 from ..cards import JOKER
 from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key, uniform_int
+from ._dd import Q_TM, suit_mask
+from ._dd_games import rook_setup, rook_to_search
+from ._pimc import (
+    KN_FORBID,
+    KN_KNOWN,
+    KN_MIN,
+    KN_MIN_MASK,
+    POLICY_DD,
+    make_workspace,
+    note_play,
+    search_depth,
+    search_tt_bits,
+)
+from ._rook_search import rook_search_card
 from ._choice import random_card, random_subset
 from ._deal import deal_known
 from ._rook_core import (
@@ -127,14 +141,20 @@ def _allowed_drops(cards, rule, counters):
 
 @njit(cache=True, inline="always")
 def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given, prng, drng,
-              rec, dealt, li, lu, log):
+              rec, dealt, li, lu, log, ws):
     """Play hand ``index`` of ``seed`` under rule vector ``rp`` and seat policies ``pols``.
 
     ``sc`` is the scenario (see SC_*). ``cards``/``cpts`` are the deck in canonical
     order and the card points (:func:`prepare`); deck, hands, values, given, prng
     and drng are scratch. ``rec`` receives the record, ``dealt`` the dealt hands and the widow,
-    and ``li``/``lu`` the log when ``log`` is true.
+    and ``li``/``lu`` the log when ``log`` is true. ``ws`` is the searching players' workspace
+    (``_pimc.make_workspace``): dd and pimc seats bid, drop, pass and call trump by the
+    heuristic and choose cards by search once hands are down to the search depth.
     """
+    searching = False
+    for s in range(4):
+        if pols[s] >= POLICY_DD:
+            searching = True
     dealer = index % 4
     eldest = (dealer + 1) % 4
     hand_size = rp[P_HAND]
@@ -279,6 +299,15 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
     won1 = ZERO
     first_leader = leader
     last_team = 0
+    sq, kn = ws[11], ws[10]
+    depth = search_depth(pols)
+    if searching:  # team 0's points are the search's value; seats of team 1 minimise
+        rook_setup(rp, trump, 0, sq, ws[12], ws[13])
+        for s in range(4):
+            kn[KN_FORBID + s] = ZERO
+            kn[KN_KNOWN + s] = ZERO
+            kn[KN_MIN + s] = ZERO
+        kn[KN_MIN_MASK] = ZERO
     for t in range(hand_size):
         led = ZERO
         best_seat, best_card, best_pow = -1, -1, -1
@@ -294,7 +323,15 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
                 unseen = full & ~played & ~h & ~trick
                 if seat == declarer:
                     unseen &= ~bit(drop)
-                if pols[seat] == 0:
+                c = -1
+                if pols[seat] >= POLICY_DD and popcount(h) <= depth:
+                    c = rook_search_card(pols, seat, hands, leader, pos, legal, ws,
+                                         index + 1, trump, rook_pos, full & ~played & ~trick,
+                                         given, direction, drop if seat == declarer else -1,
+                                         prng)
+                if c >= 0:
+                    pass
+                elif pols[seat] == 0:
                     c = random_card(legal, prng)
                 elif led != ZERO and legal & (tmask | counters) == ZERO and (
                         (best_seat & 1) == (seat & 1) or best_pow >= TRUMP_POWER
@@ -306,6 +343,12 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
                     c = heuristic_play(h, legal, led, best_seat, best_card, best_pow, trick_pts,
                                        pos, seat, decl_team, tmask, rook_pos, unseen,
                                        hand_size - t, counters)
+            if searching:
+                cs = lsb(rook_to_search(bit(c), trump, rook_pos))
+                ws[8][pos] = cs
+                ws[9][pos] = seat
+                led_s = ZERO if pos == 0 else suit_mask(ws[8][0], sq[Q_TM])
+                kn[KN_FORBID + seat] = note_play(kn[KN_FORBID + seat], cs, led_s, sq)
             if led == ZERO:
                 led = suit_of(c, tmask)
             pw = power(c, led, tmask, rook_pos)
@@ -400,11 +443,12 @@ def simulate_kernel(seed, first, n, chunk, rp, pols, sc, rec, hands_out):
         cards, cpts, deck, hands, values, given, prng, drng = _scratch(rp)
         li = np.empty(1, dtype=np.int16)
         lu = np.empty(1, dtype=np.uint64)
+        ws = make_workspace(search_tt_bits(pols))
         lo = ci * chunk
         hi = min(n, lo + chunk)
         for i in range(lo, hi):
             play_hand(seed, first + i, rp, pols, sc, cards, cpts, deck, hands, values, given,
-                      prng, drng, rec[i], hands_out[i], li, lu, False)
+                      prng, drng, rec[i], hands_out[i], li, lu, False, ws)
 
 
 _LOG_SIG = types.void(
@@ -417,6 +461,7 @@ _LOG_SIG = types.void(
 def log_kernel(seed, indices, rp, pols, sc, rec, hands_out, li, lu):
     """The chosen hands, serially, with their trick-by-trick logs."""
     cards, cpts, deck, hands, values, given, prng, drng = _scratch(rp)
+    ws = make_workspace(search_tt_bits(pols))
     for i in range(indices.shape[0]):
         play_hand(seed, indices[i], rp, pols, sc, cards, cpts, deck, hands, values, given, prng,
-                  drng, rec[i], hands_out[i], li[i], lu[i], True)
+                  drng, rec[i], hands_out[i], li[i], lu[i], True, ws)

@@ -28,13 +28,14 @@ class ScenarioError(ValueError):
 def parse_policies(spec: str | Sequence[str]) -> np.ndarray:
     """Seat policies: one name for all four seats, or four comma-separated names.
 
-    The vector holds the four seat codes, then the pimc world count and a node budget per
-    solve (0: the default); ``pimc:W`` sets the worlds.
+    The vector holds the four seat codes, then the pimc world count, a node budget per solve,
+    the play-only flag and the search depth (0: defaults; see ``games._pimc``); ``pimc:W``
+    sets the worlds.
 
     >>> parse_policies("heuristic,random,heuristic,random").tolist()
-    [1, 0, 1, 0, 20, 0]
+    [1, 0, 1, 0, 20, 0, 0, 0]
     >>> parse_policies("pimc:50,heuristic,pimc:50,heuristic").tolist()
-    [3, 1, 3, 1, 50, 0]
+    [3, 1, 3, 1, 50, 0, 0, 0]
     """
     given = spec.split(",") if isinstance(spec, str) else list(spec)
     names = [n.strip().lower() for n in given]
@@ -59,7 +60,7 @@ def parse_policies(spec: str | Sequence[str]) -> np.ndarray:
     if len(worlds) > 1:
         raise PolicyError(f"pimc seats must use one world count, got {sorted(worlds)}")
     w = worlds.pop() if worlds else DEFAULT_WORLDS
-    return np.array([*codes, w, 0], dtype=np.int64)
+    return np.array([*codes, w, 0, 0, 0], dtype=np.int64)
 
 
 def with_worlds(pols: np.ndarray, worlds: int | None) -> np.ndarray:
@@ -75,13 +76,6 @@ def policy_string(pols: np.ndarray) -> str:
     names = [POLICY_NAMES[p] + (f":{pols[4]}" if POLICY_NAMES[p] == "pimc" and len(pols) > 4
                                 else "") for p in pols[:4]]
     return names[0] if len(set(names)) == 1 else ",".join(names)
-
-
-def require_no_search(pols: np.ndarray, game: str) -> None:
-    """PolicyError when a seat plays dd or pimc in a game whose engine does not search yet."""
-    if any(POLICY_NAMES[p] in SEARCH_POLICIES for p in pols[:4]):
-        raise PolicyError(f"policies dd and pimc are built for pedro and cinch so far, not "
-                          f"{game}; use random or heuristic")
 
 
 def known_by_seat(hand: int, seat: int, known: tuple[tuple[int, int], ...],

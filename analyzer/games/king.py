@@ -22,7 +22,7 @@ import pandas as pd
 
 from ..cards import SUITS, cards_of, format_card
 from . import _king_engine as engine
-from .common import known_by_seat, parse_policies, provenance, require_no_search, simulate_batches
+from .common import known_by_seat, parse_policies, provenance, simulate_batches
 from .king_rules import (
     CONTRACT_CODES,
     POSITIVE,
@@ -72,7 +72,6 @@ def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
               chunk: int = DEFAULT_CHUNK, contract: int | str = "no-tricks",
               scenario: Scenario = NO_SCENARIO) -> tuple[np.ndarray, np.ndarray]:
     """Single hands first .. first+n-1 of a contract: (records int16[n, NREC], hands u64[n, 4])."""
-    require_no_search(pols, "king")
     code = parse_contract(contract) if isinstance(contract, str) else int(contract)
     if chunk < 1 or n < 0 or first < 0:
         raise ValueError(f"need chunk >= 1, n >= 0 and first >= 0; got {chunk}, {n}, {first}")
@@ -87,7 +86,6 @@ def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
 def run_games(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
               chunk: int = 256) -> tuple[np.ndarray, np.ndarray]:
     """Whole games first .. first+n-1: (records int16[n, len(GAME_COLUMNS)], no hands)."""
-    require_no_search(pols, "king")
     if chunk < 1 or n < 0 or first < 0:
         raise ValueError(f"need chunk >= 1, n >= 0 and first >= 0; got {chunk}, {n}, {first}")
     out = np.empty((n, len(engine.GAME_COLUMNS)), dtype=np.int16)
@@ -123,7 +121,6 @@ def simulate(rules: Rules, n_deals: int, seed: int = 0, policies: str | np.ndarr
     machine. The frame's ``attrs`` carry the provenance, and ``contract``.
     """
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
-    require_no_search(pols, "king")
     if contract is None:
         out, _ = simulate_batches(run_games, rules, n_deals, seed, pols, first, batch, progress,
                                   (len(engine.GAME_COLUMNS), np.int16), 0)
@@ -166,7 +163,6 @@ def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
                 contract: str = "no-tricks") -> list[dict]:
     """Trick-by-trick logs of single hands (format: tests/reference/KING_LOG_FORMAT.md)."""
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
-    require_no_search(pols, "king")
     idx = [int(i) for i in indices]
     code = parse_contract(contract)
     return _logs(rules, seed, idx, [0] * len(idx), [i % 4 for i in idx], [code] * len(idx),
@@ -177,7 +173,6 @@ def play_game_logged(rules: Rules, seed: int, game: int,
                      policies: str | np.ndarray = "heuristic") -> list[dict]:
     """The hand logs of whole game ``game``: the same hands as ``simulate``'s game row."""
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
-    require_no_search(pols, "king")
     params = kernel_params(rules)
     d0 = engine.first_dealer(seed, game, params, pols)
     contracts = rules.contracts

@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..cards import SUITS, cards_of, format_card
 from . import _rook_engine as engine
-from .common import known_by_seat, parse_policies, provenance, require_no_search, simulate_batches
+from .common import known_by_seat, parse_policies, provenance, simulate_batches
 from .rook_rules import PRESET_NAMES, PRESETS, Rules, kernel_params, parse_rules
 
 __all__ = ["PRESETS", "PRESET_NAMES", "Rules", "parse_rules", "Scenario", "run_batch",
@@ -73,7 +73,6 @@ def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
               chunk: int = DEFAULT_CHUNK, scenario: Scenario = NO_SCENARIO,
               ) -> tuple[np.ndarray, np.ndarray]:
     """Raw kernel output for hands first .. first+n-1: (records int16[n, NREC], hands u64[n, 5])."""
-    require_no_search(pols, "rook")
     if chunk < 1 or n < 0 or first < 0:
         raise ValueError(f"need chunk >= 1, n >= 0 and first >= 0; got {chunk}, {n}, {first}")
     rec = np.empty((n, engine.NREC), dtype=np.int16)
@@ -111,7 +110,6 @@ def simulate(rules: Rules, n_deals: int, seed: int = 0, policies: str | np.ndarr
     carry the provenance: game, rules string, seed, policies, first hand.
     """
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
-    require_no_search(pols, "rook")
     rec, hnd = simulate_batches(run_batch, rules, n_deals, seed, pols, first, batch, progress,
                                 (engine.NREC, np.int16), engine.N_HANDS_OUT)
     df = records_frame(rec, hnd, first)
@@ -131,7 +129,6 @@ def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
                 scenario: Scenario = NO_SCENARIO) -> list[dict]:
     """Trick-by-trick logs of the chosen hands (format: tests/reference/ROOK_LOG_FORMAT.md)."""
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
-    require_no_search(pols, "rook")
     idx = np.asarray(indices, dtype=np.int64)
     n = len(idx)
     rec = np.empty((n, engine.NREC), dtype=np.int16)
