@@ -624,7 +624,7 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, out_dir
         click.echo("")
         click.echo("duplicate matches (same deals, partnerships swapped; whole players, "
                    "bidding included): A's edge per deal")
-        for lo, hi in zip(names, names[1:]):
+        for lo, hi in zip(names, names[1:], strict=False):
             d = lad.duplicate(rules, hi, lo, deals, seed, worlds=worlds)
             dups.append(d.row())
             click.echo(f"  {lad.label(hi)} vs {lad.label(lo)}: points {d.net_points.format(3)}"

@@ -19,18 +19,6 @@ from numba import njit, prange, types
 from ..bits import ONE, ZERO, bit, lsb, popcount
 from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key, uniform_int
 from ._choice import random_card
-from ._king_search import king_search_card
-from ._pimc import (
-    KN_FORBID,
-    KN_KNOWN,
-    KN_MIN,
-    KN_MIN_MASK,
-    POLICY_DD,
-    make_workspace,
-    note_play,
-    search_depth,
-    search_tt_bits,
-)
 from ._deal import deal_known
 from ._king_policies import (
     AH,
@@ -46,6 +34,18 @@ from ._king_policies import (
     positive_play,
     trick_estimate,
     trump_value,
+)
+from ._king_search import king_search_card
+from ._pimc import (
+    KN_FORBID,
+    KN_KNOWN,
+    KN_MIN,
+    KN_MIN_MASK,
+    POLICY_DD,
+    make_workspace,
+    note_play,
+    search_depth,
+    search_tt_bits,
 )
 from .king_rules import (
     LAST_TWO,

@@ -19,8 +19,10 @@ from numba import njit, prange, types
 from ..bits import ONE, ZERO, bit, lsb, popcount
 from ..cards import JOKER
 from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key, uniform_int
+from ._choice import random_card, random_subset
 from ._dd import Q_TM, suit_mask
 from ._dd_games import rook_setup, rook_to_search
+from ._deal import deal_known
 from ._pimc import (
     KN_FORBID,
     KN_KNOWN,
@@ -32,9 +34,6 @@ from ._pimc import (
     search_depth,
     search_tt_bits,
 )
-from ._rook_search import rook_search_card
-from ._choice import random_card, random_subset
-from ._deal import deal_known
 from ._rook_core import (
     RANKS_FROM,
     ROOK,
@@ -56,6 +55,7 @@ from ._rook_policies import (
     lowest_card,
     random_bid,
 )
+from ._rook_search import rook_search_card
 from .rook_rules import (
     P_ALL_PASS,
     P_BID_STEP,

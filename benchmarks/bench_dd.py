@@ -1,0 +1,115 @@
+"""Double-dummy solver timing: Pedro post-draw positions, and Rook and King by cards a hand.
+
+Pedro: the start of play of ``--positions`` simulated deals (heuristic bidding and draw),
+solved for the trump maker's side, one call each from Python. Each solve is timed alone,
+so the report has the mean, p50, p99 and max; the cost of one call into numba (a one-card
+position) is measured in the same run and reported beside them. Rook and King: random
+deals of k cards a hand (k up to 13), value only, with a node budget so a run ends.
+
+    python benchmarks/bench_dd.py --positions 5000
+    python benchmarks/bench_dd.py --positions 1000 --deep 6,8,10 --deep-positions 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from analyzer.cards import format_card
+from analyzer.games import _dd as dd
+from analyzer.games import _pedro_engine as engine
+from analyzer.games import pedro
+from analyzer.games._dd_games import pedro_low_card, pedro_setup
+from analyzer.games._pedro_core import normalise
+from analyzer.games.pedro_rules import P_HIGH_LOW, kernel_params
+from analyzer.solver import Scratch, _prepare
+
+EMPTY = np.zeros(4, dtype=np.int64)
+
+
+def _timed(sc: Scratch, hands, leader, q, cpts, tv, budget) -> tuple[float, int, bool]:
+    t0 = time.perf_counter()
+    dd.solve_value(hands, leader, EMPTY, EMPTY, 0, q, cpts, tv, sc.tt, sc.next_gen(), sc.st,
+                   sc.su, sc.lst, budget, sc.res)
+    return time.perf_counter() - t0, int(sc.res[dd.RES_NODES]), bool(sc.res[dd.RES_SOLVED])
+
+
+def _report(name: str, secs: list[float], nodes: list[int], unsolved: int) -> None:
+    ms = np.array(secs) * 1e3
+    nd = np.array(nodes)
+    print(f"{name}: n={len(ms)}  mean {ms.mean():.3f} ms  p50 {np.median(ms):.3f}  "
+          f"p99 {np.percentile(ms, 99):.3f}  max {ms.max():.3f}  |  nodes mean {nd.mean():,.0f}"
+          f"  p99 {np.percentile(nd, 99):,.0f}  max {nd.max():,}  |  over budget {unsolved}")
+
+
+def pedro_positions(n: int, seed: int, budget: int) -> None:
+    rules = pedro.parse_rules("pedro")
+    rp = kernel_params(rules)
+    idx = np.arange(n, dtype=np.int64)
+    rec = np.empty((n, engine.NREC), dtype=np.int8)
+    li = np.empty((n, engine.NLOGI), dtype=np.int16)
+    lu = np.zeros((n, engine.NLOGU), dtype=np.uint64)
+    pols = pedro.parse_policies("heuristic")
+    engine.log_kernel(seed, idx, rp, pols, pedro.NO_SCENARIO.vector(), rec, li, lu)
+    sc = Scratch(16)
+    q = np.zeros(dd.NQ, np.uint64)
+    cpts = np.zeros(64, np.int64)
+    tv = np.zeros(14, np.int64)
+    hands = np.zeros(4, np.uint64)
+    secs, nodes, unsolved = [], [], 0
+    for k in range(n):
+        trump = int(li[k, engine.L_TRUMP])
+        bidder = int(rec[k, engine.R_BIDDER])
+        maker = bidder if bidder >= 0 else int(li[k, engine.L_DEALER])
+        for s in range(4):
+            hands[s] = normalise(lu[k, engine.U_START + s], trump)
+        every = hands[0] | hands[1] | hands[2] | hands[3]
+        pedro_setup(rp, pedro_low_card(every, rp[P_HIGH_LOW]), maker, q, cpts, tv)
+        t, nd, ok = _timed(sc, hands, maker, q, cpts, tv, budget)
+        secs.append(t)
+        nodes.append(nd)
+        unsolved += not ok
+    one = np.array([1, 2, 4, 8], dtype=np.uint64)
+    call = min(_timed(sc, one, 0, q, cpts, tv, budget)[0] for _ in range(2000))
+    _report("pedro post-draw (6 tricks)", secs, nodes, unsolved)
+    print(f"  one call into numba (a one-card position): {call * 1e6:.1f} us, included above")
+
+
+def deep(game: str, k: int, n: int, seed: int, budget: int) -> None:
+    rng = np.random.default_rng(seed + k)
+    sc = Scratch(20)
+    secs, nodes, unsolved = [], [], 0
+    for _ in range(n):
+        deck = [16 * s + r for s in range(4) for r in range(13)] + ([63] if game == "rook" else [])
+        rng.shuffle(deck)
+        text = "/".join(" ".join(format_card(c) for c in deck[j * k:(j + 1) * k])
+                        for j in range(4))
+        trump = "S" if game == "rook" else None
+        contract = "no_hearts" if game == "king" else None
+        _, _, p, *_ = _prepare(game, text, trump, 0, "", None, contract)
+        t, nd, ok = _timed(sc, p.hands, 0, p.q, p.cpts, p.tv, budget)
+        secs.append(t)
+        nodes.append(nd)
+        unsolved += not ok
+    _report(f"{game}{' no-hearts' if game == 'king' else ' trump S'} k={k}", secs, nodes,
+            unsolved)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=5000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--budget", type=int, default=50_000_000, help="nodes per solve")
+    ap.add_argument("--deep", default="6,8,10,13", help="Rook/King cards a hand")
+    ap.add_argument("--deep-positions", type=int, default=5)
+    args = ap.parse_args()
+    pedro_positions(args.positions, args.seed, args.budget)
+    for k in (int(x) for x in args.deep.split(",") if x):
+        for game in ("rook", "king"):
+            deep(game, k, args.deep_positions, args.seed, args.budget)
+
+
+if __name__ == "__main__":
+    main()

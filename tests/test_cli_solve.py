@@ -1,0 +1,98 @@
+"""`bidlab solve` and `bidlab ladder` from the command line: output, JSON, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from analyzer.games import pedro
+from cli_helpers import assert_bad_input, run
+
+EXAMPLE = ["solve", "pedro", "--hands", "5S JS/AS 2H/KS 3H/4S 5H", "--trump", "S",
+           "--leader", "N"]
+
+
+def test_solve_prints_the_value_and_every_card():
+    r = run(*EXAMPLE)
+    assert r.exit_code == 0, r.stderr
+    assert "value for N-S: 5 points" in r.stdout
+    lines = {ln.split()[0]: ln.split()[1:] for ln in r.stdout.splitlines()
+             if ln[:2] in ("JS", "5S")}
+    assert lines["JS"] == ["5", "best"] and lines["5S"] == ["1"]
+
+
+def test_solve_json_and_side():
+    r = run(*EXAMPLE, "--side", "E", "--json")
+    out = json.loads(r.stdout)
+    assert out["value"] == 1 and out["side"] == "E" and out["best"] == ["JS"]
+    assert out["card_values"] == {"5S": 5, "JS": 1}
+
+
+def test_solve_from_deal_matches_the_dd_play_of_that_deal():
+    """The start of play of deal 3, solved, equals what four dd seats take there."""
+    r = run("solve", "pedro", "--from-deal", "3", "--seed", "1", "--json")
+    value = json.loads(r.stdout)["value"]
+    log = pedro.play_logged(pedro.parse_rules("pedro"), 1, [3], "heuristic")[0]
+    maker = log["bidder"] if log["bidder"] is not None else log["dealer"]
+    hands = "/".join(" ".join(h) for h in log["start_hands"])
+    from analyzer import solve
+
+    assert value == solve("pedro", hands, trump=log["trump"], leader=maker).value
+
+
+def test_solve_king_and_rook_examples():
+    r = run("solve", "king", "--contract", "no-hearts", "--hands",
+            "AS 5S KH/KS 2S TH/5C JS QH/QS 3S 5H")
+    assert r.exit_code == 0 and "paranoid" in r.stdout and "-80" in r.stdout
+    r = run("solve", "rook", "--hands", "AS 5S/KS 2S/5C JS/QS JK", "--trump", "S",
+            "--leader", "E")
+    assert r.exit_code == 0 and "value for E-W" in r.stdout
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["--hands", "AS 5S/KS 2S/5C JS"], "4 parts"),
+    (["--hands", "AS 5S/KS 2S/5C JS/QS AS"], "each card is dealt once"),
+    (["--hands", "AS 5S/KS 2S/5C JS/QS 3S", "--trump", "X"], "trump: C, D, H, S or NT"),
+    (["--hands", "AS 5S/KS 2S/5C JS/QS 3S", "--trump", "S", "--leader", "Q"], "seats: N, E"),
+    (["--hands", "AS 5S/KS 2S/5C JS/QS 3S", "--trump", "S", "--played", "AS"], "played"),
+    (["--hands", "AS 5S 2C 3C 4C 6C 7C/KS/5C/3S", "--trump", "S"], "at most 6"),
+    (["--hands", "AS 5S/KS 2S/5C JS/QS 3S", "--trump", "S", "--played", "2H 3H 4H 6H"],
+     "at most 3 played"),
+    (["--hands", "AS 5S/KS 2S/5C JS/QS 3S"], "needs a trump"),
+])
+def test_solve_bad_positions(args, expected):
+    assert_bad_input(run("solve", "pedro", *args), expected)
+
+
+def test_solve_bad_positions_other_games():
+    assert_bad_input(run("solve", "rook", "--hands", "AS 5S/KS/5C JS/QS 3S", "--trump", "S"),
+                     "same number of cards")
+    assert_bad_input(run("solve", "king", "--hands", "AS/KS/5C/QS"), "contract")
+    assert_bad_input(run("solve", "king", "--hands", "AS/KS/5C/JK", "--contract",
+                         "no-tricks"), "52 cards")
+    # the played card could not have been played: S still holds a heart and a heart was led
+    assert_bad_input(run("solve", "king", "--contract", "no-tricks", "--leader", "E",
+                         "--hands", "AS KD/KS/5H/QH QC", "--played", "2H 3C"),
+                     "could not play 3C")
+    assert_bad_input(run("solve", "pedro"), "--hands")
+
+
+def test_ladder_runs_and_writes(tmp_path):
+    r = run("ladder", "pedro", "--deals", "60", "--rungs", "random,heuristic,dd",
+            "--duplicate", "--out-dir", str(tmp_path / "lad"))
+    assert r.exit_code == 0, r.stderr
+    assert "dd (clairvoyant)" in r.stdout and "heuristic vs random" in r.stdout
+    summary = pd.read_csv(tmp_path / "lad" / "summary.csv", comment="#")
+    assert list(summary["rung"]) == ["random", "heuristic", "dd (clairvoyant)"]
+    assert (tmp_path / "lad" / "by_bid.png").stat().st_size > 1000
+    deals = pd.read_parquet(tmp_path / "lad" / "deals.parquet")
+    # every rung played the same contracts, and clairvoyance never takes less on average
+    assert len(deals) == 60 and deals["points_dd"].mean() >= deals["points_random"].mean()
+
+
+def test_ladder_bad_input():
+    assert_bad_input(run("ladder", "pedro", "--rungs", "random,genius"), "bad policy")
+    assert_bad_input(run("ladder", "king", "--deals", "5"), "pedro and cinch")
+    assert_bad_input(run("simulate", "pedro", "--policy", "pimc:0"), "pimc:W")
