@@ -6,9 +6,9 @@ import json
 
 import pandas as pd
 import pytest
+from cli_helpers import assert_bad_input, run
 
 from analyzer.games import pedro
-from cli_helpers import assert_bad_input, run
 
 EXAMPLE = ["solve", "pedro", "--hands", "5S JS/AS 2H/KS 3H/4S 5H", "--trump", "S",
            "--leader", "N"]
