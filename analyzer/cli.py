@@ -25,6 +25,7 @@ from . import __version__, io
 from .cards import JOKER, RANKS, SUIT_NAMES, CardParseError, CardSet, parse_cards
 from .evaluate import HandError, evaluate_hand, parse_hand
 from .games import common, family, parse_game, pedro, presets
+from .games.common import policy_label
 from .games.pedro_view import render_deal
 from .ladder import RUNGS
 from .solver import PositionError, SolveBudgetError
@@ -374,8 +375,8 @@ def compare(variant_a, variant_b, deals, seed, policy) -> None:
 
     c = compare_variants(variant_a, variant_b, deals, seed, policy)
     p = c.provenance
-    click.echo(f"A = {p['a']}   B = {p['b']}   policy {p['policy']}, seed {p['seed']}, "
-               f"{p['shared_deals']:,} of {p['deals']:,} deals shared\n")
+    click.echo(f"A = {p['a']}   B = {p['b']}   policy {policy_label(p['policy'])}, "
+               f"seed {p['seed']}, {p['shared_deals']:,} of {p['deals']:,} deals shared\n")
 
     def fmt(v, hw):
         return "-" if np.isnan(v) else f"{v:.3f} ± {hw:.3f}"
@@ -429,7 +430,7 @@ def match(game, n_games, seed, policy, rule_pairs, out) -> None:
                      f"[{100 * p.lo:.2f}%, {100 * p.hi:.2f}%]" if p else "-"])
     length = mean_ci(df["deals"])
     click.echo(f"{df.attrs['rules']}: {n_games:,} games to {rules.target} (seed {seed}), "
-               f"policy {df.attrs['policy']}\n")
+               f"policy {policy_label(df.attrs['policy'])}\n")
     click.echo(render_table(["", "n", "k", "rate", "95% CI"], rows, align="lrrrl"))
     click.echo(f"\ndeals per game: {length}")
     if out is not None:
@@ -648,7 +649,7 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, out_dir
 def _report_time(n: int, seconds: float, policy: str) -> None:
     """The run time on stderr, with sizing advice when a searching player made it slow."""
     per = 1000 * seconds / max(n, 1)
-    line = f"{n:,} deals in {seconds:.1f} s ({per:.2f} ms a deal, policy {policy})"
+    line = f"{n:,} deals in {seconds:.1f} s ({per:.2f} ms a deal, policy {policy_label(policy)})"
     if "pimc" in policy or "dd" in policy:
         line += ("; searching players cost milliseconds per decision: size --deals (or "
                  "--time-budget) to the time you have, e.g. --deals 200 with pimc")
@@ -813,7 +814,8 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
         rook_game = ev.ceilings is not None
         fig = plotting.ev_by_bid(
             ev.bids, ev.pass_ev, method=None if rook_game else rules.scoring, net=True,
-            title=f"{ev.hand} at {ev.seat}: EV by bid\n{ev.rules}, policy {ev.policy}, "
+            title=f"{ev.hand} at {ev.seat}: EV by bid\n{ev.rules}, "
+                  f"policy {policy_label(ev.policy)}, "
                   f"seed {ev.seed}, n={ev.n:,}, stopped by {ev.stopped_by}",
             xlabel="bid b (as declarer at b, calling the trump of the line)" if rook_game
             else None)
@@ -906,7 +908,8 @@ def bid_chart_cmd(game, deals, seed, policy, rule_pairs, by, out_dir, progress) 
 def render_bid_chart(chart) -> str:
     p = chart.provenance
     method = "" if p["method"] == "rook" else f" method {p['method']},"
-    head = (f"{p['rules']} | policy {p['policy']} | seed {p['seed']} | n {p['n']:,} deals | "
+    head = (f"{p['rules']} | policy {policy_label(p['policy'])} | seed {p['seed']} | "
+            f"n {p['n']:,} deals | "
             f"classes by {p['by']} | EV{method} own − opponents")
     rows = [[c.label, c.n, f"{c.points:.2f} ± {(c.points_hi - c.points_lo) / 2:.2f}",
              c.bid_ceiling or "-", "rare" if c.rare else ""]
@@ -937,7 +940,7 @@ def write_bid_chart(chart, out: Path) -> None:
         chart.table, chart.classes,
         title=f"EV of bidding b ({'' if meta['method'] == 'rook' else 'method '}"
               f"{meta['method']}, own − opponents); box = highest bid with EV > 0\n"
-              f"{meta['rules']}, policy {meta['policy']}, seed {meta['seed']}, "
+              f"{meta['rules']}, policy {policy_label(meta['policy'])}, seed {meta['seed']}, "
               f"n={int(meta['n']):,}")
     plotting.save_figure(fig, out / "heatmap.png")
     with io.atomic_open(out / "manifest.json") as f:

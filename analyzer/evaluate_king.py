@@ -31,7 +31,7 @@ import pandas as pd
 
 from .cards import JOKER, SUIT_NAMES, CardSet, parse_cards
 from .games import king
-from .games.common import SEAT_OFFSETS, parse_policies, policy_string
+from .games.common import SEAT_OFFSETS, parse_policies, policy_label, policy_string
 from .games.king_rules import CONTRACT_NAMES, POSITIVE, contract_name, parse_contract
 from .rollout import HandError, est_cols, parse_known
 from .stats import mean_ci, paired_diff, wilson
@@ -138,7 +138,8 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
 
 
 def render_king_hand(ev: KingEvaluation) -> str:
-    out = [f"hand {ev.hand} | seat {ev.seat} | rules {ev.rules} | policy {ev.policy} | "
+    out = [f"hand {ev.hand} | seat {ev.seat} | rules {ev.rules} | "
+           f"policy {policy_label(ev.policy)} | "
            f"seed {ev.seed} | n {ev.n:,} deals per contract", ""]
     if len(ev.negative):
         out.append("Negative contracts: my points per hand (mean ± 95% CI) and P(no penalty)")

@@ -18,6 +18,7 @@ import pandas as pd
 
 from . import __version__
 from .games import pedro
+from .games.common import policy_label
 from .rollout import HandEvaluation
 from .text import render_table
 
@@ -61,7 +62,8 @@ def _by_bid(ev: HandEvaluation, cell) -> list[list]:
 def header(ev: HandEvaluation) -> str:
     """The provenance line: hand, seat, rules, policy, seed, n and the stop rule."""
     known = "".join(f" | {seat} holds {cards}" for seat, cards in ev.known.items())
-    return (f"hand {ev.hand} | seat {ev.seat}{known} | rules {ev.rules} | policy {ev.policy} | "
+    return (f"hand {ev.hand} | seat {ev.seat}{known} | rules {ev.rules} | "
+            f"policy {policy_label(ev.policy)} | "
             f"seed {ev.seed} | n {ev.n:,} | stopped by {ev.stopped_by}")
 
 

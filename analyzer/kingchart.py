@@ -67,7 +67,7 @@ from . import __version__, io
 from .bidchart import RARE_HALF_WIDTH, RARE_MIN_N, ChartError, _binned, _label, _mean_se
 from .games import _king_engine as engine
 from .games import king
-from .games.common import SEATS, parse_policies, provenance
+from .games.common import SEATS, parse_policies, policy_label, provenance
 from .games.king_rules import CONTRACT_NAMES, HAND_TOTALS, POSITIVE
 from .stats import Z95, wilson
 from .text import render_table
@@ -484,7 +484,8 @@ def render_danger(chart: KingChart, contract: str) -> str:
 def render_king_chart(chart: KingChart) -> str:
     """The three charts as plain-text tables for the terminal."""
     p = chart.provenance
-    out = [f"{p['rules']} | policy {p['policy']} | seed {p['seed']} | n {p['n']:,} deals "
+    out = [f"{p['rules']} | policy {policy_label(p['policy'])} | seed {p['seed']} | "
+           f"n {p['n']:,} deals "
            f"per contract (4 hands each) | {p['games']:,} games",
            "", "Danger by hand class (~ = rare: under 100 hands or an interval over ±1/14 "
            "of the hand)"]
@@ -589,7 +590,8 @@ def write_king_chart(chart: KingChart, out_dir: str | os.PathLike) -> list[Path]
             written.append(io.write_table(df, out / f"{name}{suffix}", {**meta, "table": name}))
     for contract, by in chart.danger_by.items():
         title = (f"{contract}: mean penalty per hand by {' x '.join(by)} (95% CI; hatched = "
-                 f"rare)\n{meta['rules']}, policy {meta['policy']}, seed {meta['seed']}, "
+                 f"rare)\n{meta['rules']}, policy {policy_label(meta['policy'])}, "
+                 f"seed {meta['seed']}, "
                  f"n={int(meta['n']):,} deals x 4 hands")
         fig = danger_heatmap(chart.danger_of(contract), by, title)
         written.append(plotting.save_figure(fig, out / f"danger_{contract}.png"))

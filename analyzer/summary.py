@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .cards import JOKER
+from .games.common import policy_label
 from .games.rook_rules import POINT_SCHEMES, PRESETS, parse_rules
 from .stats import Estimate, Proportion, mean_ci, wilson
 from .text import render_table
@@ -113,7 +114,7 @@ class Summary:
         last = p["first"] + p["n"] - 1
         lines = [
             f"{p['rules']}: n={p['n']} {self.unit} ({p['first']}..{last} of seed {p['seed']}), "
-            f"policy {p['policy']}",
+            f"policy {policy_label(p['policy'])}",
             "Every figure: n and 95% interval (means: mean ± 1.96 se; rates: Wilson).",
         ]
         for s in self.sections:

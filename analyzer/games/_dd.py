@@ -291,10 +291,9 @@ def _fill_equivalents(hands, seat, trick_cards, n_played, q, cpts, out_vals):
             out_vals[c] = out_vals[x]
 
 
-@njit(cache=True)
-def trick_state(hands, leader, trick_cards, trick_seats, n_played, tm, cpts):
-    """The current trick replayed: (seats still to play, longest hand when it began, lead card,
-    winning seat, its power, points in it)."""
+@njit(cache=True, inline="always")
+def holders(hands):
+    """(the seats holding cards, as a mask; the most cards any seat holds)."""
     need = ZERO
     k_max = 0
     for s in range(4):
@@ -302,6 +301,14 @@ def trick_state(hands, leader, trick_cards, trick_seats, n_played, tm, cpts):
         if n > 0:
             need |= bit(s)
         k_max = max(k_max, n)
+    return need, k_max
+
+
+@njit(cache=True)
+def trick_state(hands, leader, trick_cards, trick_seats, n_played, tm, cpts):
+    """The current trick replayed: (seats still to play, longest hand when it began, lead card,
+    winning seat, its power, points in it)."""
+    need, k_max = holders(hands)
     pts = 0
     lead = -1
     bseat, bpow = -1, -1
@@ -443,13 +450,7 @@ def search(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, g
             beta = st[d, F_BETA]
             st[d, F_TT] = -1
             if trick == ZERO:  # a trick starts
-                need = ZERO
-                k_max = 0
-                for s in range(4):
-                    n = popcount(hands[s])
-                    if n > 0:
-                        need |= bit(s)
-                    k_max = max(k_max, n)
+                need, k_max = holders(hands)
                 if need == ZERO:
                     ret = 0
                     mode = 2
@@ -639,6 +640,24 @@ def search(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, g
 
 
 @njit(cache=True)
+def value_step(cpts, tv):
+    """The greatest common divisor of every card and trick value (Rook's are all multiples
+    of 5, King's of 10 or 25), so a bisection of the value range needs fewer steps."""
+    g = 0
+    for c in range(64):
+        a, b = abs(cpts[c]), g
+        while b:
+            a, b = b, a % b
+        g = a
+    for k in range(tv.shape[0]):
+        a, b = abs(tv[k]), g
+        while b:
+            a, b = b, a % b
+        g = a
+    return max(g, 1)
+
+
+@njit(cache=True)
 def solve_value(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, gen, st, su,
                 lst, max_nodes, res):
     """The exact value, by null-window searches bisecting its range (MTD-style): each search
@@ -652,8 +671,9 @@ def solve_value(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
     nodes = 0
     solved = 1
     mover = first_to_play(need, leader)
+    g = value_step(cpts, tv)
     while lo < hi:
-        t = (lo + hi + 1) // 2
+        t = lo + g * (((hi - lo) // g + 1) // 2)  # values are multiples of g: bisect on them
         search(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, gen, st, su,
                lst, t - 1, t, max_nodes - nodes, res)
         nodes += res[RES_NODES]

@@ -78,6 +78,12 @@ def policy_string(pols: np.ndarray) -> str:
     return names[0] if len(set(names)) == 1 else ",".join(names)
 
 
+def policy_label(text: str) -> str:
+    """A policy string as shown to people: dd is marked clairvoyant wherever it appears."""
+    names = {n.split(":")[0] for n in str(text).split(",")}
+    return f"{text} (dd = clairvoyant, sees every hand)" if "dd" in names else str(text)
+
+
 def known_by_seat(hand: int, seat: int, known: tuple[tuple[int, int], ...],
                   hand_size: int) -> list[int]:
     """Masks of known cards by seat offset; ScenarioError when they cannot be dealt."""

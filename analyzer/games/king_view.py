@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ..cards import SUIT_NAMES, SUITS
 from ..text import render_table
+from .common import policy_label
 from .king_rules import CONTRACT_CODES, HAND_TOTALS, Rules
 from .pedro_view import _cards, _Seats, _signed, dealt_hands_table
 
@@ -161,9 +162,9 @@ def render_hand(log: dict, seed: int, policy: str, rules: str | None = None,
     if log["hand_no"] > 0:
         n_hands = len(Rules(**flags).contracts)
         add(f"Game {log['index']} of seed {seed}, hand {log['hand_no']} of {n_hands}: {name}, "
-            f"policy {policy}")
+            f"policy {policy_label(policy)}")
     else:
-        add(f"Hand {log['index']} of seed {seed}: {name}, policy {policy}")
+        add(f"Hand {log['index']} of seed {seed}: {name}, policy {policy_label(policy)}")
     total = hand_total(contract)
     if positive:
         add(f"Contract: positive, +{TRICK_POINTS} per trick (hand total {_signed(total)}); "
@@ -321,7 +322,7 @@ def render_game(logs: list[dict], seed: int, policy: str, rules: str | None = No
     out: list[str] = []
     add = out.append
 
-    add(f"Game {first['index']} of seed {seed}: {name}, policy {policy}")
+    add(f"Game {first['index']} of seed {seed}: {name}, policy {policy_label(policy)}")
     add(f"{len(logs)} hands; the first dealer is seat {seat(first['dealer'])}, then each hand "
         f"is dealt by the next seat clockwise.")
 

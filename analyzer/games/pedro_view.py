@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..cards import RANKS, SUIT_NAMES, SUITS, CardSet, display_order
 from ..text import render_table
+from .common import policy_label
 
 SEAT_LABELS = "NESW"
 ELEMENT_NAMES = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game",
@@ -105,7 +106,7 @@ def render_deal(log: dict, seed: int, policy: str, rules: str | None = None,
     add = out.append
 
     name = rules or log["rules"]["game"]
-    add(f"Deal {log['index']} of seed {seed}: {name}, policy {policy}")
+    add(f"Deal {log['index']} of seed {seed}: {name}, policy {policy_label(policy)}")
     add(f"Dealer: seat {seat(dealer)}; eldest: seat {seat((dealer + 1) % 4)}. "
         f"Teams: 0 = seats 0, 2{' (N-S)' if labels else ''}; "
         f"1 = seats 1, 3{' (E-W)' if labels else ''}.")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ..cards import RANKS, SUIT_NAMES, SUITS
 from ..text import render_table
+from .common import policy_label
 from .pedro_view import _cards, _Seats, _signed, dealt_hands_table
 from .rook_rules import POINT_SCHEMES
 
@@ -47,7 +48,7 @@ def render_hand(log: dict, seed: int, policy: str, rules: str | None = None,
     add = out.append
 
     name = rules or flags["game"]
-    add(f"Hand {log['index']} of seed {seed}: {name}, policy {policy}")
+    add(f"Hand {log['index']} of seed {seed}: {name}, policy {policy_label(policy)}")
     add(f"Dealer: seat {seat(dealer)}; eldest: seat {seat((dealer + 1) % 4)}; "
         f"hand index {log['hand_index']}. "
         f"Teams: 0 = seats 0, 2{' (N-S)' if labels else ''}; "
