@@ -64,6 +64,7 @@ TT_MIN_K = 2  # a trick started with one card a hand plays itself (see _last_tri
 HIST = MAXPLY  # lst rows HIST + seat: cutoffs each card caused (the history heuristic)
 HIST_SCALE = 1 << 12
 INF = 1 << 30
+NO_GUESS = -(1 << 40)
 
 # ---- transposition table rows (uint64): the key (seven words) and the packed bounds ----------
 # The key is the position in *relative ranks*: the cards still out are numbered 0, 1, ... in
@@ -659,10 +660,12 @@ def value_step(cpts, tv):
 
 @njit(cache=True)
 def solve_value(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, gen, st, su,
-                lst, max_nodes, res):
-    """The exact value, by null-window searches bisecting its range (MTD-style): each search
-    only asks "at least t?", which cuts far more than one wide window, and the bounds they
-    leave in the table carry over to the next."""
+                lst, max_nodes, res, guess=NO_GUESS):
+    """The exact value, by null-window searches (MTD-style): each search only asks "at least
+    t?", which cuts far more than one wide window, and the bounds they leave in the table
+    carry over to the next. With a ``guess`` (a sibling's value) the first two ask "at least
+    the guess?" and then one step beyond it, which settles a good guess in two searches;
+    otherwise, and after those, t bisects the range still open."""
     need, k_max, lead, bseat, bpow, pts = trick_state(hands, leader, trick_cards, trick_seats,
                                                       n_played, q[Q_TM], cpts)
     rem = remaining(hands, trick_cards, n_played, k_max, cpts, tv)
@@ -672,8 +675,15 @@ def solve_value(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
     solved = 1
     mover = first_to_play(need, leader)
     g = value_step(cpts, tv)
+    probes = 0
     while lo < hi:
         t = lo + g * (((hi - lo) // g + 1) // 2)  # values are multiples of g: bisect on them
+        if guess != NO_GUESS and probes < 2:
+            if probes == 0:
+                t = min(max(guess, lo + g), hi)
+            else:
+                t = lo + g if lo >= guess else hi  # the guess held: one above; else at hi
+        probes += 1
         search(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, gen, st, su,
                lst, t - 1, t, max_nodes - nodes, res)
         nodes += res[RES_NODES]
@@ -722,6 +732,8 @@ def solve_moves(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
     best = -INF if maximise else INF
     nodes = 0
     solved = 1
+    guess = 0
+    have = False
     while moves != ZERO:
         c = lsb(moves)
         moves &= moves - ONE
@@ -734,11 +746,11 @@ def solve_moves(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
             win = seat if pw > bpow else bseat
             reward = pts + cpts[c] + tv[k_max] if (side >> np.uint64(win)) & ONE else 0
             solve_value(hands, win, trick_cards, trick_seats, 0, q, cpts, tv, tt, gen, st, su,
-                        lst, max_nodes - nodes, res)
+                        lst, max_nodes - nodes, res, guess - reward if have else NO_GUESS)
         else:
             reward = 0
             solve_value(hands, leader, trick_cards, trick_seats, n_played + 1, q, cpts, tv, tt,
-                        gen, st, su, lst, max_nodes - nodes, res)
+                        gen, st, su, lst, max_nodes - nodes, res, guess if have else NO_GUESS)
         hands[seat] = h
         nodes += res[RES_NODES]
         if res[RES_SOLVED] == 0:
@@ -747,6 +759,8 @@ def solve_moves(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
         v = res[RES_VALUE] + reward
         out_vals[c] = v
         best = max(best, v) if maximise else min(best, v)
+        guess = best  # siblings are close: the best so far guesses the next
+        have = True
     if solved:
         _fill_equivalents(hands, seat, trick_cards, n_played, q, cpts, out_vals)
     res[RES_VALUE] = best
