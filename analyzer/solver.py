@@ -200,6 +200,63 @@ class _Prepared:
     from_search: object
 
 
+def _check_cards(fam: str, rules, start: list[int], seen) -> None:
+    """PositionError unless the hands could hold these counts (``start``: cards each seat held
+    when the trick began) and these cards under the game's deck."""
+    if fam == "pedro":
+        if max(start) > 6:
+            raise PositionError(f"a Pedro hand holds at most 6 cards in play (the excess is "
+                                f"dumped on trick 1), got {max(start)}")
+        if not any(start):
+            raise PositionError("the position has no cards")
+    else:
+        size = rules.hand_size if fam == "rook" else 13
+        if len(set(start)) != 1 or start[0] == 0 or start[0] > size:
+            raise PositionError(f"every {fam.title()} hand must hold the same number of cards "
+                                f"(1 to {size}) when the trick starts, counting its played "
+                                f"card; got N {start[0]}, E {start[1]}, S {start[2]}, "
+                                f"W {start[3]}")
+    if fam == "rook":
+        low = rules.lowest_rank
+        bad = [c for c in seen if c != JOKER and c % 16 < low]
+        if bad:
+            raise PositionError(f"card {format_card(bad[0])} is not in the deck under "
+                                f"points={rules.points}")
+    elif JOKER in seen:
+        raise PositionError(f"the joker is a Rook card; {fam} is played with 52 cards")
+
+
+def _search_layout(fam: str, rules, trump_code: int, code, seen, q, cpts, tv):
+    """The game's card maps into and out of the search layout, and ``setup(side)``, which
+    fills the search parameters ``q``, card values ``cpts`` and trick values ``tv``."""
+    if fam == "pedro":
+        from .games.pedro_rules import P_HIGH_LOW, kernel_params
+
+        rp = kernel_params(rules)
+        every = 0
+        for c in seen:
+            every |= 1 << int(NORM[trump_code, c])
+        low = ddg.pedro_low_card(np.uint64(every), rp[P_HIGH_LOW])
+        return (lambda c: int(NORM[trump_code, c]), lambda c: int(ORIG[trump_code, c]),
+                lambda s: ddg.pedro_setup(rp, low, s, q, cpts, tv))
+    if fam == "rook":
+        from .games.rook_rules import P_ROOK_POS, kernel_params
+
+        rp = kernel_params(rules)
+        pos = int(rp[P_ROOK_POS])
+
+        def moved(fn, c):
+            return int(fn(np.uint64(1 << c), trump_code, pos)).bit_length() - 1
+
+        return (lambda c: moved(ddg.rook_to_search, c), lambda c: moved(ddg.rook_from_search, c),
+                lambda s: ddg.rook_setup(rp, trump_code, s, q, cpts, tv))
+    from .games.king_rules import P_KH_FORCE, kernel_params
+
+    rp = kernel_params(rules)
+    return (int, int,
+            lambda s: ddg.king_setup(code, rp[P_KH_FORCE] == 1, trump_code, s, q, cpts, tv))
+
+
 def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
     rules = parse_game(game) if isinstance(game, str) else game
     fam = family(rules).__name__.rsplit(".", 1)[-1]
@@ -239,75 +296,13 @@ def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
             raise PositionError(f"{contract} is played without trump; leave trump out")
         if code == POSITIVE and trump_code == 4 and not rules.allow_no_trump:
             raise PositionError("a positive hand at no trump needs allow_no_trump=true")
-    if fam == "pedro":
-        if max(start) > 6:
-            raise PositionError(f"a Pedro hand holds at most 6 cards in play (the excess is "
-                                f"dumped on trick 1), got {max(start)}")
-        if not any(start):
-            raise PositionError("the position has no cards")
-    else:
-        size = rules.hand_size if fam == "rook" else 13
-        if len(set(start)) != 1 or start[0] == 0 or start[0] > size:
-            raise PositionError(f"every {fam.title()} hand must hold the same number of cards "
-                                f"(1 to {size}) when the trick starts, counting its played "
-                                f"card; got N {start[0]}, E {start[1]}, S {start[2]}, "
-                                f"W {start[3]}")
-    if fam == "rook":
-        low = rules.lowest_rank
-        bad = [c for c in seen if c != JOKER and c % 16 < low]
-        if bad:
-            raise PositionError(f"card {format_card(bad[0])} is not in the deck under "
-                                f"points={rules.points}")
-    elif JOKER in seen:
-        raise PositionError(f"the joker is a Rook card; {fam} is played with 52 cards")
-
+    _check_cards(fam, rules, start, seen)
     side = plays_side = parse_seat(side) if side is not None else None
     q = np.zeros(dd.NQ, dtype=np.uint64)
     cpts = np.zeros(64, dtype=np.int64)
     tv = np.zeros(ddg.NTV, dtype=np.int64)
-    if fam == "pedro":
-        from .games.pedro_rules import P_HIGH_LOW, kernel_params
-
-        def to_search(c):
-            return int(NORM[trump_code, c])
-
-        def from_search(c):
-            return int(ORIG[trump_code, c])
-
-        rp = kernel_params(rules)
-        every = 0
-        for c in seen:
-            every |= 1 << to_search(c)
-        low = ddg.pedro_low_card(np.uint64(every), rp[P_HIGH_LOW])
-        def setup(s):
-            return (ddg.pedro_setup(rp, low, s, q, cpts, tv))
-    elif fam == "rook":
-        from .games.rook_rules import P_ROOK_POS, kernel_params
-
-        rp = kernel_params(rules)
-        pos = int(rp[P_ROOK_POS])
-
-        def to_search(c):
-            m = int(ddg.rook_to_search(np.uint64(1 << c), trump_code, pos))
-            return m.bit_length() - 1
-
-        def from_search(c):
-            m = int(ddg.rook_from_search(np.uint64(1 << c), trump_code, pos))
-            return m.bit_length() - 1
-
-        def setup(s):
-            return (ddg.rook_setup(rp, trump_code, s, q, cpts, tv))
-    else:
-        from .games.king_rules import P_KH_FORCE, kernel_params
-
-        rp = kernel_params(rules)
-
-        def to_search(c):
-            return c
-
-        from_search = to_search
-        def setup(s):
-            return (ddg.king_setup(code, rp[P_KH_FORCE] == 1, trump_code, s, q, cpts, tv))
+    to_search, from_search, setup = _search_layout(fam, rules, trump_code, code, seen, q, cpts,
+                                                   tv)
     masks = np.zeros(4, dtype=np.uint64)
     for seat, cards in enumerate(held):
         for c in cards:
