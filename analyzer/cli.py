@@ -237,6 +237,7 @@ def main() -> None:
       bidlab simulate king --deals 200000 --seed 5
       bidlab hand king "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS" --contract all
       bidlab solve pedro --hands "AS 5S/KS 2S/5C JS/QS 3S" --trump S --leader N
+      bidlab ladder pedro --deals 500 --duplicate
       bidlab cards "AS KS 10H TD 5C 2h"
       bidlab bench --deals 200000
     """
@@ -651,8 +652,10 @@ def _report_time(n: int, seconds: float, policy: str) -> None:
     per = 1000 * seconds / max(n, 1)
     line = f"{n:,} deals in {seconds:.1f} s ({per:.2f} ms a deal, policy {policy_label(policy)})"
     if "pimc" in policy or "dd" in policy:
-        line += ("; searching players cost milliseconds per decision: size --deals (or "
-                 "--time-budget) to the time you have, e.g. --deals 200 with pimc")
+        per_minute = int(60 / max(seconds / max(n, 1), 1e-9))
+        line += (f"; searching players cost milliseconds per card: about {per_minute:,} deals "
+                 "a minute here, so size --deals (or --time-budget) to your time, or search "
+                 "for one side only (pimc:20,heuristic,pimc:20,heuristic) or with fewer worlds")
     click.echo(line, err=True)
 
 
