@@ -484,16 +484,6 @@ def search(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, g
                         b = tt[slot, T_BOUNDS]
                         lo = max(lo, np.int64(b >> np.uint64(32)) - BIAS)
                         hi = min(hi, np.int64(b & np.uint64(0xFFFFFFFF)) - BIAS)
-                if lo >= beta or lo == hi:
-                    ret = lo
-                    mode = 2
-                    continue
-                if hi <= alpha:
-                    ret = hi
-                    mode = 2
-                    continue
-                alpha = max(alpha, lo)
-                beta = min(beta, hi)
                 st[d, F_TT] = slot
             else:
                 if st[d, F_K] == 1:
@@ -505,14 +495,17 @@ def search(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, g
                 rem = st[d, F_REM]
                 lo = rem if negative else 0
                 hi = 0 if negative else rem
-                if lo >= beta:
-                    ret = lo
-                    mode = 2
-                    continue
-                if hi <= alpha:
-                    ret = hi
-                    mode = 2
-                    continue
+            # the value lies in [lo, hi]: a cutoff, or a narrower window
+            if lo >= beta or lo == hi:
+                ret = lo
+                mode = 2
+                continue
+            if hi <= alpha:
+                ret = hi
+                mode = 2
+                continue
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
             # the seat to move: the first seat still to play, clockwise from the leader
             need = su[d, U_NEED]
             ldr = st[d, F_LEADER]
