@@ -26,11 +26,11 @@ import numpy as np
 import pandas as pd
 
 from .games import common, parse_game
+from .games._pimc import P_PLAY_ONLY  # the policies choose cards only
 from .stats import mean_ci, paired_diff, wilson
 
 RUNGS = ("random", "heuristic", "pimc", "dd")
 LABELS = {"dd": "dd (clairvoyant)"}
-P_PLAY_ONLY = 6  # games._pimc.P_PLAY_ONLY: the policies choose cards only
 
 
 def _rules(game):

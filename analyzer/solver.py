@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -77,7 +77,6 @@ class Solution:
     seconds: float
     trump: str | None = None
     contract: str | None = None
-    notes: list[str] = field(default_factory=list)
 
     def best_cards(self) -> list[str]:
         """The legal cards with the best value for the seat to move."""
@@ -196,7 +195,6 @@ class _Prepared:
     q: np.ndarray
     cpts: np.ndarray
     tv: np.ndarray
-    to_search: object  # card index -> search layout index
     from_search: object
 
 
@@ -322,8 +320,7 @@ def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
         mover = (mover + 1) % 4
     side = mover if plays_side is None else side
     setup(side)
-    prep = _Prepared(masks, cards_arr, seats_arr, len(plays), leader, q, cpts, tv, to_search,
-                     from_search)
+    prep = _Prepared(masks, cards_arr, seats_arr, len(plays), leader, q, cpts, tv, from_search)
     # every played card must have been legal for its seat with the cards it still holds
     bad = dd.first_illegal(masks, cards_arr, seats_arr, len(plays), q)
     if bad >= 0:
