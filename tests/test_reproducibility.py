@@ -100,6 +100,29 @@ def test_run_batch_rejects_bad_chunk(chunk):
         pedro.run_batch(PRESETS["pedro"], 0, 10, SEED, pedro.parse_policies("random"), chunk)
 
 
+@pytest.mark.parametrize("game", ["pedro", "rook", "king"])
+def test_run_batch_into_reused_buffers(game):
+    """Deals written into a caller's (larger, dirty) buffers are the deals of fresh arrays."""
+    rules, pols, n = parse_game(game), parse_policies("heuristic"), 3_000
+    fam = family(rules)
+    rec, hands = fam.run_batch(rules, 40, n, SEED, pols)
+    out = (np.full((n + 5, rec.shape[1]), 99, rec.dtype), np.full((n + 5, hands.shape[1]), 7,
+                                                                  np.uint64))
+    r, h = fam.run_batch(rules, 40, n, SEED, pols, out=out)
+    assert np.array_equal(r, rec) and np.array_equal(h, hands)
+    assert np.shares_memory(r, out[0]) and np.all(out[0][n:] == 99)
+
+
+@pytest.mark.parametrize("bad", ["short", "dtype", "width"])
+def test_run_batch_rejects_unfit_buffers(bad):
+    rules, pols = PRESETS["pedro"], pedro.parse_policies("random")
+    rec, hands = pedro.run_batch(rules, 0, 10, SEED, pols)
+    out = {"short": (rec[:5], hands[:5]), "dtype": (rec.astype(np.int16), hands),
+           "width": (rec, hands[:, :3].copy())}[bad]
+    with pytest.raises(ValueError, match="out (records|hands) must be"):
+        pedro.run_batch(rules, 0, 10, SEED, pols, out=out)
+
+
 # ---- (c) thread count, in fresh processes ----------------------------------------------------
 
 _HASH_SCRIPT = """

@@ -111,6 +111,24 @@ def known_by_seat(hand: int, seat: int, known: tuple[tuple[int, int], ...],
     return by_seat
 
 
+def output_arrays(n: int, rec_width: int, rec_dtype, n_hands: int,
+                  out: tuple[np.ndarray, np.ndarray] | None = None,
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(records, hands) for ``n`` deals: new arrays, or the first ``n`` rows of ``out``, a pair
+    the caller reuses across calls (the benchmark does, so that it times the deals rather
+    than the operating system mapping fresh memory)."""
+    if out is None:
+        return np.empty((n, rec_width), rec_dtype), np.empty((n, n_hands), np.uint64)
+    rec, hands = out
+    for name, a, width, dtype in (("records", rec, rec_width, np.dtype(rec_dtype)),
+                                  ("hands", hands, n_hands, np.dtype(np.uint64))):
+        if a.ndim != 2 or a.shape[0] < n or a.shape[1] != width or a.dtype != dtype \
+                or not a.flags.c_contiguous:
+            raise ValueError(f"out {name} must be C-contiguous {dtype}[>={n}, {width}], "
+                             f"got {a.dtype}{list(a.shape)}")
+    return rec[:n], hands[:n]
+
+
 def simulate_batches(run_batch: Callable, rules, n_deals: int, seed: int, pols: np.ndarray,
                      first: int, batch: int, progress: Callable[[int], None] | None,
                      rec_shape: tuple[int, np.dtype], n_hands: int):

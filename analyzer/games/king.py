@@ -22,7 +22,13 @@ import pandas as pd
 
 from ..cards import SUITS, cards_of, format_card
 from . import _king_engine as engine
-from .common import known_by_seat, parse_policies, provenance, simulate_batches
+from .common import (
+    known_by_seat,
+    output_arrays,
+    parse_policies,
+    provenance,
+    simulate_batches,
+)
 from .king_rules import (
     CONTRACT_CODES,
     POSITIVE,
@@ -70,13 +76,14 @@ NO_SCENARIO = Scenario()
 
 def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
               chunk: int = DEFAULT_CHUNK, contract: int | str = "no-tricks",
-              scenario: Scenario = NO_SCENARIO) -> tuple[np.ndarray, np.ndarray]:
-    """Single hands first .. first+n-1 of a contract: (records int16[n, NREC], hands u64[n, 4])."""
+              scenario: Scenario = NO_SCENARIO, out: tuple[np.ndarray, np.ndarray] | None = None,
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Single hands first .. first+n-1 of a contract: (records int16[n, NREC], hands u64[n, 4]),
+    in the first n rows of ``out`` when given (see ``common.output_arrays``)."""
     code = parse_contract(contract) if isinstance(contract, str) else int(contract)
     if chunk < 1 or n < 0 or first < 0:
         raise ValueError(f"need chunk >= 1, n >= 0 and first >= 0; got {chunk}, {n}, {first}")
-    rec = np.empty((n, engine.NREC), dtype=np.int16)
-    hands = np.empty((n, 4), dtype=np.uint64)
+    rec, hands = output_arrays(n, engine.NREC, np.int16, 4, out)
     if n:
         engine.hands_kernel(seed, first, n, chunk, code, kernel_params(rules), pols,
                             scenario.vector(), rec, hands)

@@ -23,7 +23,13 @@ import pandas as pd
 
 from ..cards import SUITS, cards_of, format_card
 from . import _rook_engine as engine
-from .common import known_by_seat, parse_policies, provenance, simulate_batches
+from .common import (
+    known_by_seat,
+    output_arrays,
+    parse_policies,
+    provenance,
+    simulate_batches,
+)
 from .rook_rules import PRESET_NAMES, PRESETS, Rules, kernel_params, parse_rules
 
 __all__ = ["PRESETS", "PRESET_NAMES", "Rules", "parse_rules", "Scenario", "run_batch",
@@ -71,12 +77,13 @@ NO_SCENARIO = Scenario()
 
 def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
               chunk: int = DEFAULT_CHUNK, scenario: Scenario = NO_SCENARIO,
+              out: tuple[np.ndarray, np.ndarray] | None = None,
               ) -> tuple[np.ndarray, np.ndarray]:
-    """Raw kernel output for hands first .. first+n-1: (records int16[n, NREC], hands u64[n, 5])."""
+    """Raw kernel output for hands first .. first+n-1: (records int16[n, NREC], hands u64[n, 5]),
+    in the first n rows of ``out`` when given (see ``common.output_arrays``)."""
     if chunk < 1 or n < 0 or first < 0:
         raise ValueError(f"need chunk >= 1, n >= 0 and first >= 0; got {chunk}, {n}, {first}")
-    rec = np.empty((n, engine.NREC), dtype=np.int16)
-    hands = np.empty((n, engine.N_HANDS_OUT), dtype=np.uint64)
+    rec, hands = output_arrays(n, engine.NREC, np.int16, engine.N_HANDS_OUT, out)
     if n:
         engine.simulate_kernel(seed, first, n, chunk, kernel_params(rules), pols,
                                scenario.vector(rules.hand_size), rec, hands)
