@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
 U64 = np.uint64
@@ -80,6 +81,72 @@ def _lsb_jit(m):
 @overload(msb, inline="always")
 def _msb_jit(m):
     return lambda m: np.int64(63) - np.int64(_ctlz(np.uint64(m)))
+
+
+def pext(x, m):
+    """The bits of ``x`` at the set positions of ``m``, packed into the low bits in order
+    (BMI2's PEXT): with ``m`` the cards still out, a hand in ranks relative to them."""
+    x, m = int(x), int(m)
+    out = k = 0
+    while m:
+        low = m & -m
+        if x & low:
+            out |= 1 << k
+        k += 1
+        m ^= low
+    return out
+
+
+def _fast_pext() -> bool:
+    """Whether numba compiles for this very CPU and its PEXT is a fast instruction: BMI2,
+    and not AMD before Zen 3, where PEXT is microcode slower than the loop."""
+    from llvmlite import binding
+    from numba.core import config
+
+    if config.CPU_NAME not in (None, "host"):  # a portable build (NUMBA_CPU_NAME=generic)
+        return False
+    try:
+        name = binding.get_host_cpu_name()
+        has = bool(binding.get_host_cpu_features().get("bmi2", False))
+    except Exception:  # features unknown: the portable loop
+        return False
+    return has and not name.startswith(("znver1", "znver2", "bdver", "btver"))
+
+
+FAST_PEXT = _fast_pext()
+
+
+@intrinsic
+def _pext_bmi2(typingctx, x, m):
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pext.64")
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@overload(pext, inline="always")
+def _pext_jit(x, m):
+    if FAST_PEXT:
+        return lambda x, m: _pext_bmi2(np.uint64(x), np.uint64(m))
+
+    def loop(x, m):
+        x = np.uint64(x)
+        m = np.uint64(m)
+        out = ZERO
+        k = ONE
+        while m != ZERO:
+            low = m & (~m + ONE)
+            if x & low:
+                out |= k
+            k <<= ONE
+            m ^= low
+        return out
+
+    return loop
 
 
 @njit(types.uint64(types.int64), cache=True, inline="always")

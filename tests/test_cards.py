@@ -408,3 +408,29 @@ def test_bit():
     for i in range(64):
         assert int(bits.bit(i)) == 1 << i
         assert int(bits.bit.py_func(i)) == 1 << i
+
+
+def _naive_pext(x: int, m: int) -> int:
+    return sum(1 << k for k, i in enumerate(_naive_bits(m)) if x >> i & 1)
+
+
+@njit
+def _jit_pext(xs, ms, out):
+    for i in range(xs.shape[0]):
+        out[i] = bits.pext(xs[i], ms[i])
+
+
+def test_pext_everywhere_matches_naive(monkeypatch):
+    """pext in Python, compiled (PEXT or the loop, whichever this CPU gets) and the loop
+    itself, run as Python, all pack the bits of x under m in order."""
+    xs, ms = MASKS, np.roll(MASKS, 7)
+    out = np.empty(len(xs), dtype=np.uint64)
+    _jit_pext(xs, ms, out)
+    monkeypatch.setattr(bits, "FAST_PEXT", False)
+    loop = bits._pext_jit(None, None)
+    with np.errstate(over="ignore"):
+        for i, (x, m) in enumerate(zip(xs.tolist(), ms.tolist(), strict=True)):
+            want = _naive_pext(x, m)
+            assert bits.pext(x, m) == want, (hex(x), hex(m))
+            assert int(out[i]) == want, (hex(x), hex(m))
+            assert int(loop(np.uint64(x), np.uint64(m))) == want, (hex(x), hex(m))

@@ -25,7 +25,13 @@ card played), so nothing is passed through recursive calls. Techniques:
 * a transposition table probed and stored at trick boundaries with lower and
   upper bounds; its key is the four hands, the leader and the side, and its
   entries stay valid across solves with the same game parameters (callers bump
-  the generation when those change);
+  the generation when those change); the key packs each hand into relative ranks
+  with ``pext`` (one instruction where the CPU has a fast one);
+* bounds at every trick start from the scoring trumps no trick can take from
+  their side (above every trump the other side holds), kept through the trick;
+* two tricks from the end, the first trick's lines are played in nested loops and
+  the last trick plays itself (``_two_tricks``): no stack, no ordering, and the
+  whole endgame counts as one node;
 * equivalent cards: touching cards of one suit in one hand (no card of another
   hand or of the current trick between them) with the same point value are
   searched once;
@@ -40,7 +46,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from ..bits import ONE, ZERO, bit, lsb, msb, popcount
+from ..bits import ONE, ZERO, bit, lsb, msb, pext, popcount
 
 # ---- game parameters (uint64 vector q) ----------------------------------------------------
 # Q_TM trump suit mask; Q_FREE cards legal at any time (Rook's free Rook); Q_TRUMP_ANY 1 when
@@ -54,8 +60,8 @@ NQ = 7
 
 # ---- per-ply stack fields ------------------------------------------------------------------
 (F_SEAT, F_ALPHA, F_BETA, F_BEST, F_IDX, F_CNT, F_CARD, F_REWARD, F_LEADER, F_LEAD, F_BSEAT,
- F_BPOW, F_PTS, F_K, F_REM, F_TT, F_A0, F_B0) = range(18)  # fmt: skip
-NF = 18
+ F_BPOW, F_PTS, F_K, F_LO, F_HI, F_TT, F_A0, F_B0) = range(19)  # fmt: skip
+NF = 19
 U_TRICK, U_NEED, U_KEY = 0, 1, 2  # U_KEY .. U_KEY + 6: the TT key at a trick start
 NU = U_KEY + 7
 MAXPLY = 56
@@ -190,6 +196,162 @@ def _last_trick(hands, need, leader, lead, bseat, bpow, pts, tm, cpts, tv, side)
 
 
 @njit(cache=True, inline="always")
+def _above(c):
+    """The cards above index ``c`` (every card when c is -1)."""
+    if c < 0:
+        return ~ZERO
+    if c >= 63:
+        return ZERO
+    return ~((ONE << np.uint64(c + 1)) - ONE)
+
+
+@njit(cache=True, inline="always")
+def _points(cards, cpts):
+    total = 0
+    while cards != ZERO:
+        total += cpts[lsb(cards)]
+        cards &= cards - ONE
+    return total
+
+
+@njit(cache=True, inline="always")
+def _sure_bounds(hands, rem, negative, tm, side, valued, cpts):
+    """Bounds (lo, hi) on a trick start's value, ``rem`` being everything still to be won,
+    from the cards no trick can take from their side: scoring trumps above every trump the
+    other side holds (whoever plays what, a trick holding one goes to its side)."""
+    mine = ZERO
+    theirs = ZERO
+    for s in range(4):
+        if (side >> np.uint64(s)) & ONE:
+            mine |= hands[s]
+        else:
+            theirs |= hands[s]
+    sure_mine = _points(mine & tm & valued & _above(msb(theirs & tm)), cpts)
+    sure_theirs = _points(theirs & tm & valued & _above(msb(mine & tm)), cpts)
+    if negative:
+        return rem - sure_theirs, sure_mine
+    return sure_mine, rem - sure_theirs
+
+
+@njit(cache=True, inline="always")
+def _ab(v, best, a, b, maxi):
+    """One child's value into a node's (best, alpha, beta)."""
+    if maxi:
+        if v > best:
+            best = v
+        if best > a:
+            a = best
+    else:
+        if v < best:
+            best = v
+        if best < b:
+            b = best
+    return best, a, b
+
+
+@njit(cache=True, inline="always")
+def _two_tricks(hands, leader, q, cpts, tv, side, alpha, beta):
+    """Fail-soft alpha-beta value in (alpha, beta) of a trick start where no hand holds more
+    than two cards: the first trick's (at most 16) lines in nested loops, the last trick
+    played out. ``leader`` holds a card; ``hands`` is restored on return."""
+    tm = q[Q_TM]
+    s0 = leader
+    s1 = (leader + 1) & 3
+    s2 = (leader + 2) & 3
+    s3 = (leader + 3) & 3
+    act1 = hands[s1] != ZERO
+    act2 = hands[s2] != ZERO
+    act3 = hands[s3] != ZERO
+    mx0 = ((side >> np.uint64(s0)) & ONE) == ONE
+    mx1 = ((side >> np.uint64(s1)) & ONE) == ONE
+    mx2 = ((side >> np.uint64(s2)) & ONE) == ONE
+    mx3 = ((side >> np.uint64(s3)) & ONE) == ONE
+    best0 = -INF if mx0 else INF
+    a0, b0 = alpha, beta
+    x0 = legal(hands[s0], ZERO, ZERO, q)
+    while x0 != ZERO and a0 < b0:
+        c0 = lsb(x0)
+        x0 &= x0 - ONE
+        hands[s0] &= ~bit(c0)
+        led = suit_mask(c0, tm)
+        t0 = bit(c0)
+        w0, p0 = s0, power(c0, led, tm)
+        best1 = -INF if mx1 else INF
+        a1, b1 = a0, b0
+        x1 = legal(hands[s1], led, t0, q) if act1 else ZERO
+        n1 = popcount(x1) if act1 else 1
+        for _i1 in range(n1):
+            if a1 >= b1:
+                break
+            c1 = -1
+            w1, p1, t1 = w0, p0, t0
+            if act1:
+                c1 = lsb(x1)
+                x1 &= x1 - ONE
+                hands[s1] &= ~bit(c1)
+                t1 = t0 | bit(c1)
+                pw = power(c1, led, tm)
+                if pw > p1:
+                    w1, p1 = s1, pw
+            best2 = -INF if mx2 else INF
+            a2, b2 = a1, b1
+            x2 = legal(hands[s2], led, t1, q) if act2 else ZERO
+            n2 = popcount(x2) if act2 else 1
+            for _i2 in range(n2):
+                if a2 >= b2:
+                    break
+                c2 = -1
+                w2, p2, t2 = w1, p1, t1
+                if act2:
+                    c2 = lsb(x2)
+                    x2 &= x2 - ONE
+                    hands[s2] &= ~bit(c2)
+                    t2 = t1 | bit(c2)
+                    pw = power(c2, led, tm)
+                    if pw > p2:
+                        w2, p2 = s2, pw
+                best3 = -INF if mx3 else INF
+                a3, b3 = a2, b2
+                x3 = legal(hands[s3], led, t2, q) if act3 else ZERO
+                n3 = popcount(x3) if act3 else 1
+                for _i3 in range(n3):
+                    if a3 >= b3:
+                        break
+                    c3 = -1
+                    w3, p3, t3 = w2, p2, t2
+                    if act3:
+                        c3 = lsb(x3)
+                        x3 &= x3 - ONE
+                        hands[s3] &= ~bit(c3)
+                        t3 = t2 | bit(c3)
+                        pw = power(c3, led, tm)
+                        if pw > p3:
+                            w3, p3 = s3, pw
+                    v = 0
+                    if (side >> np.uint64(w3)) & ONE:
+                        x = t3
+                        while x != ZERO:
+                            v += cpts[lsb(x)]
+                            x &= x - ONE
+                        v += tv[2]
+                    need, _k = holders(hands)
+                    if need != ZERO:
+                        v += _last_trick(hands, need, w3, -1, -1, -1, 0, tm, cpts, tv, side)
+                    if act3:
+                        hands[s3] |= bit(c3)
+                    best3, a3, b3 = _ab(v, best3, a3, b3, mx3)
+                if act2:
+                    hands[s2] |= bit(c2)
+                best2, a2, b2 = _ab(best3, best2, a2, b2, mx2)
+            if act1:
+                hands[s1] |= bit(c1)
+            best1, a1, b1 = _ab(best2, best1, a1, b1, mx1)
+        hands[s0] |= bit(c0)
+        best0, a0, b0 = _ab(best1, best0, a0, b0, mx0)
+    return best0
+
+
+@njit(cache=True, inline="always")
 def _probe(tt, slot, key):
     """True when the slot holds the position of ``key`` (seven words)."""
     for w in range(7):
@@ -222,31 +384,22 @@ def _store(tt, slot, key, v, a0, b0):
 
 
 @njit(cache=True, inline="always")
-def _relative_key(hands, cls, specials, leader, side, gen, key):
-    """Write the position's key (see the TT comment) into ``key``; return its hash."""
+def _relative_key(hands, cls, vmask, specials, leader, side, gen, key):
+    """Write the position's key (see the TT comment) into ``key``; return its hash. ``vmask``
+    holds the cards that score."""
     out = hands[0] | hands[1] | hands[2] | hands[3]
-    s0, s1, s2, s3, valued, classes = ZERO, ZERO, ZERO, ZERO, ZERO, ZERO
-    i = 0
+    s0 = pext(hands[0], out)
+    s1 = pext(hands[1], out)
+    s2 = pext(hands[2], out)
+    s3 = pext(hands[3], out)
+    classes = ZERO
     nv = 0
-    x = out
+    x = out & vmask
     while x != ZERO:
-        c = lsb(x)
+        classes |= np.uint64(cls[lsb(x)]) << np.uint64(3 * nv)
+        nv += 1
         x &= x - ONE
-        m = ONE << np.uint64(i)
-        b = bit(c)
-        if hands[0] & b:
-            s0 |= m
-        elif hands[1] & b:
-            s1 |= m
-        elif hands[2] & b:
-            s2 |= m
-        else:
-            s3 |= m
-        if cls[c] > 0:
-            valued |= m
-            classes |= np.uint64(cls[c]) << np.uint64(3 * nv)
-            nv += 1
-        i += 1
+    valued = pext(out & vmask, out)
     counts = ZERO
     for lane in range(4):
         counts |= np.uint64(popcount(out & (LANE << np.uint64(16 * lane)))) << np.uint64(5 * lane)
@@ -367,11 +520,14 @@ def remaining(hands, trick_cards, n_played, k_max, cpts, tv):
     return total
 
 
+# Contiguous arrays only: with layout "A" every row access multiplies by a stride read at run
+# time, which cost the search 18%.
+_V = types.Array(types.int64, 1, "C")
+_U = types.Array(types.uint64, 1, "C")
 _SEARCH_SIG = types.void(
-    types.uint64[:], types.int64, types.int64[:], types.int64[:], types.int64, types.uint64[:],
-    types.int64[:], types.int64[:], types.uint64[:, :], types.int64, types.int64[:, :],
-    types.uint64[:, :], types.int64[:, :], types.int64, types.int64, types.int64,
-    types.int64[:],
+    _U, types.int64, _V, _V, types.int64, _U, _V, _V, types.Array(types.uint64, 2, "C"),
+    types.int64, types.Array(types.int64, 2, "C"), types.Array(types.uint64, 2, "C"),
+    types.Array(types.int64, 2, "C"), types.int64, types.int64, types.int64, _V,
 )
 
 
@@ -430,7 +586,9 @@ def search(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, g
     st[0, F_BPOW] = bpow
     st[0, F_PTS] = pts
     st[0, F_K] = k_max
-    st[0, F_REM] = remaining(hands, trick_cards, n_played, k_max, cpts, tv)
+    rem = remaining(hands, trick_cards, n_played, k_max, cpts, tv)
+    st[0, F_LO] = min(rem, 0)
+    st[0, F_HI] = max(rem, 0)
     su[0, U_TRICK] = trick
     su[0, U_NEED] = need
     st[0, F_ALPHA] = alpha0
@@ -472,13 +630,13 @@ def search(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, g
                     c = lsb(x)
                     x &= x - ONE
                     rem += cpts[c]
-                st[d, F_REM] = rem
-                lo = rem if negative else 0
-                hi = 0 if negative else rem
+                lo, hi = _sure_bounds(hands, rem, negative, tm, side, valued, cpts)
+                st[d, F_LO] = lo  # they hold for every line of play, so through the trick
+                st[d, F_HI] = hi
                 slot = -1
                 if k_max >= TT_MIN_K:
                     key = su[d, U_KEY:U_KEY + 7]
-                    slot = np.int64(_relative_key(hands, cls, specials, ldr, side, gen, key)
+                    slot = np.int64(_relative_key(hands, cls, valued, specials, ldr, side, gen, key)
                                     & size_mask)
                     if _probe(tt, slot, key):
                         b = tt[slot, T_BOUNDS]
@@ -492,9 +650,8 @@ def search(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, g
                                       side)
                     mode = 2
                     continue
-                rem = st[d, F_REM]
-                lo = rem if negative else 0
-                hi = 0 if negative else rem
+                lo = st[d, F_LO]
+                hi = st[d, F_HI]
             # the value lies in [lo, hi]: a cutoff, or a narrower window
             if lo >= beta or lo == hi:
                 ret = lo
@@ -506,6 +663,13 @@ def search(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, g
                 continue
             alpha = max(alpha, lo)
             beta = min(beta, hi)
+            if trick == ZERO and st[d, F_K] == 2:  # two tricks left: no stack needed
+                ret = _two_tricks(hands, st[d, F_LEADER], q, cpts, tv, side, alpha, beta)
+                slot = st[d, F_TT]
+                if slot >= 0:
+                    _store(tt, slot, su[d, U_KEY:U_KEY + 7], ret, alpha, beta)
+                mode = 2
+                continue
             # the seat to move: the first seat still to play, clockwise from the leader
             need = su[d, U_NEED]
             ldr = st[d, F_LEADER]
@@ -590,7 +754,8 @@ def search(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, g
                 st[e, F_BPOW] = bp
                 st[e, F_PTS] = pts
                 st[e, F_K] = st[d, F_K]
-                st[e, F_REM] = st[d, F_REM]
+                st[e, F_LO] = st[d, F_LO]
+                st[e, F_HI] = st[d, F_HI]
                 su[e, U_TRICK] = trick
                 su[e, U_NEED] = need
             st[e, F_ALPHA] = st[d, F_ALPHA] - reward
