@@ -26,13 +26,13 @@ def fold(m):
         & np.uint64(0x1FFF)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lowest_card(m):
     """The lowest-ranked card of a non-empty ``m`` (no joker; ties to the first suit C D H S)."""
     return lsb(m & (COLUMN << np.uint64(lsb(fold(m)))))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def highest_card(m):
     """The highest-ranked card of a non-empty ``m`` (no joker; ties to the first suit)."""
     return lsb(m & (COLUMN << np.uint64(msb(fold(m)))))

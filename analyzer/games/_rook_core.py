@@ -32,7 +32,7 @@ def trump_suit(trump):
     return LANE[trump] | ROOK
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def suit_of(c, tmask):
     """Mask of the effective suit of card ``c`` (the Rook's is trump)."""
     if bit(c) & tmask:
@@ -40,7 +40,7 @@ def suit_of(c, tmask):
     return LANE[c >> 4]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def power(c, led, tmask, rook_pos):
     """Trick power of card ``c`` when the led suit's mask is ``led`` (see the module doc)."""
     m = bit(c)
@@ -53,7 +53,7 @@ def power(c, led, tmask, rook_pos):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def stronger(c, tmask, rook_pos):
     """Mask of the cards of ``c``'s effective suit that beat it."""
     m = bit(c)
@@ -67,7 +67,7 @@ def stronger(c, tmask, rook_pos):
     return LANE[c >> 4] & ~((m << ONE) - ONE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_moves(hand, led, free_play):
     """Cards of ``hand`` that may be played to a trick whose led suit mask is ``led`` (0: lead)."""
     if led == ZERO:

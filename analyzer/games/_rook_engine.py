@@ -374,15 +374,14 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
         for j in range(L_TRICKS + 10 * hand_size, NLOGI):
             li[j] = -1
     # -- score and settle ---------------------------------------------------------------------
-    p = np.zeros(2, dtype=np.int64)
-    p[0] = points_of(won0, cpts)
-    p[1] = points_of(won1, cpts)
-    p[last_team] += rp[P_LAST_PTS]
+    p0 = points_of(won0, cpts)  # scalars: an array here is a heap allocation every hand
+    p1 = points_of(won1, cpts)
     drop_team = decl_team if rp[P_DROP_TO] == 0 else last_team
     drop_pts = cpts[drop]
-    p[drop_team] += drop_pts
-    b_pts = p[decl_team]
-    o_pts = p[1 - decl_team]
+    p0 += (rp[P_LAST_PTS] if last_team == 0 else 0) + (drop_pts if drop_team == 0 else 0)
+    p1 += (rp[P_LAST_PTS] if last_team == 1 else 0) + (drop_pts if drop_team == 1 else 0)
+    b_pts = p0 if decl_team == 0 else p1
+    o_pts = p1 if decl_team == 0 else p0
     made = 1 if b_pts >= bid else 0
     rec[R_SCORE + decl_team] = b_pts if made else -bid
     rec[R_SCORE + 1 - decl_team] = o_pts if made or rp[P_OPP_SCORES] == 0 else 0
@@ -401,8 +400,8 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
     rec[R_WIDOW] = widow
     rec[R_DROP] = drop
     rec[R_ROOK_SEAT] = rook_seat
-    rec[R_PTS] = p[0]
-    rec[R_PTS + 1] = p[1]
+    rec[R_PTS] = p0
+    rec[R_PTS + 1] = p1
     rec[R_DROP_PTS] = drop_pts
     rec[R_DROP_TEAM] = drop_team
     rec[R_LAST_TEAM] = last_team

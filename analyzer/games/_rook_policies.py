@@ -122,7 +122,7 @@ def heuristic_bid(value, seat, high, high_seat, total_points):
 LOW_CARDS = RANKS_FROM[0] & ~RANKS_FROM[10]  # 2 to J of every suit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lowest_trump(trumps, rook_pos):
     """The weakest of a non-empty set of trumps."""
     real = trumps & ~ROOK
@@ -146,7 +146,7 @@ def top_trump(trumps, rook_pos):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trumps_above(trumps, p, rook_pos):
     """The trumps of ``trumps`` whose power beats ``p`` (all of them over a plain card)."""
     if p < TRUMP_POWER:
@@ -225,7 +225,7 @@ def heuristic_trump(hand, allow_no_trump):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cheapest(cards, tmask, counters, rook_pos):
     """What to throw to a trick one does not win: a low non-counter, a low counter, a trump."""
     side = cards & ~tmask
@@ -268,7 +268,7 @@ def _lead(hand, my_team, decl_team, tmask, rook_pos, unseen, counters):
     return cheapest(hand, tmask, counters, rook_pos)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_play(hand, legal, led, best_seat, best_card, best_pow, trick_pts, pos, seat,
                    decl_team, tmask, rook_pos, unseen, tricks_left, counters):
     """The heuristic's card. ``unseen``: cards this seat has not seen played or held.
