@@ -97,7 +97,7 @@ def denormalise(nmask, trump):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_moves(hand, lead_lane, forbid_trumping):
     """RULES §1.6: follow the led suit or trump; void means any card.
 
@@ -114,7 +114,7 @@ def legal_moves(hand, lead_lane, forbid_trumping):
     return follow if forbid_trumping else follow | trumps
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def strength(c, lead_lane):
     """Trick-taking strength: the card's index for trumps and the led lane, else -1."""
     if c >= 48 or c >> 4 == lead_lane:
@@ -122,7 +122,7 @@ def strength(c, lead_lane):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def above(c):
     """Mask of the card indices above c (c may be -1)."""
     return ~((ONE << np.uint64(c + 1)) - ONE) if c < 63 else ZERO

@@ -208,7 +208,7 @@ def choose_rob(pol, stock, need, rng):
 # ---- play -------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cheapest_card(cards):
     """The card a seat minds least giving up: its lowest plain card, else its lowest
     non-counting trump, else point cards in _THROW_ORDER (the Pedros last)."""
@@ -224,7 +224,7 @@ def cheapest_card(cards):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def winning_cards(legal, lead_lane, best):
     """Legal cards that would take the trick from the card at index ``best``."""
     if best >= 48:
@@ -232,7 +232,7 @@ def winning_cards(legal, lead_lane, best):
     return (legal & above(best) & (LANE << np.uint64(16 * lead_lane))) | (legal & TRUMPS)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_play(hand, legal, lead_lane, best_seat, best, trick, pos, n_active, seat,
                    unseen_trumps, low_to_winner):
     """One card for a heuristic seat; see the module docstring."""
