@@ -250,18 +250,37 @@ def _ab(v, best, a, b, maxi):
 
 
 @njit(cache=True, inline="always")
+def _open(hands, seat, active, led, trick, q, maxi):
+    """A follower's node in ``_two_tricks``: (its best so far, its legal cards, its number of
+    lines: one, playing nothing, for a seat out of cards)."""
+    best = -INF if maxi else INF
+    if not active:
+        return best, ZERO, 1
+    moves = legal(hands[seat], led, trick, q)
+    return best, moves, popcount(moves)
+
+
+@njit(cache=True, inline="always")
+def _follow(hands, seat, moves, led, tm, trick, win, pw):
+    """``seat`` plays the lowest of ``moves`` to the trick: (the card, the moves left, the
+    trick, its winning seat and that card's power)."""
+    c = lsb(moves)
+    hands[seat] &= ~bit(c)
+    p = power(c, led, tm)
+    if p > pw:
+        win, pw = seat, p
+    return c, moves & (moves - ONE), trick | bit(c), win, pw
+
+
+@njit(cache=True, inline="always")
 def _two_tricks(hands, leader, q, cpts, tv, side, alpha, beta):
     """Fail-soft alpha-beta value in (alpha, beta) of a trick start where no hand holds more
-    than two cards: the first trick's (at most 16) lines in nested loops, the last trick
-    played out. ``leader`` holds a card; ``hands`` is restored on return."""
+    than two cards: the first trick's (at most 16) lines in nested loops, one a seat, and the
+    last trick played out; the loops are written out because a stack costs more than these
+    few nodes. ``leader`` holds a card; ``hands`` is restored on return."""
     tm = q[Q_TM]
-    s0 = leader
-    s1 = (leader + 1) & 3
-    s2 = (leader + 2) & 3
-    s3 = (leader + 3) & 3
-    act1 = hands[s1] != ZERO
-    act2 = hands[s2] != ZERO
-    act3 = hands[s3] != ZERO
+    s0, s1, s2, s3 = leader, (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3
+    act1, act2, act3 = hands[s1] != ZERO, hands[s2] != ZERO, hands[s3] != ZERO
     mx0 = ((side >> np.uint64(s0)) & ONE) == ONE
     mx1 = ((side >> np.uint64(s1)) & ONE) == ONE
     mx2 = ((side >> np.uint64(s2)) & ONE) == ONE
@@ -271,69 +290,35 @@ def _two_tricks(hands, leader, q, cpts, tv, side, alpha, beta):
     x0 = legal(hands[s0], ZERO, ZERO, q)
     while x0 != ZERO and a0 < b0:
         c0 = lsb(x0)
-        x0 &= x0 - ONE
-        hands[s0] &= ~bit(c0)
         led = suit_mask(c0, tm)
-        t0 = bit(c0)
-        w0, p0 = s0, power(c0, led, tm)
-        best1 = -INF if mx1 else INF
+        c0, x0, t0, w0, p0 = _follow(hands, s0, x0, led, tm, ZERO, -1, -1)
+        best1, x1, n1 = _open(hands, s1, act1, led, t0, q, mx1)
         a1, b1 = a0, b0
-        x1 = legal(hands[s1], led, t0, q) if act1 else ZERO
-        n1 = popcount(x1) if act1 else 1
-        for _i1 in range(n1):
+        for _ in range(n1):
             if a1 >= b1:
                 break
-            c1 = -1
-            w1, p1, t1 = w0, p0, t0
+            c1, t1, w1, p1 = -1, t0, w0, p0
             if act1:
-                c1 = lsb(x1)
-                x1 &= x1 - ONE
-                hands[s1] &= ~bit(c1)
-                t1 = t0 | bit(c1)
-                pw = power(c1, led, tm)
-                if pw > p1:
-                    w1, p1 = s1, pw
-            best2 = -INF if mx2 else INF
+                c1, x1, t1, w1, p1 = _follow(hands, s1, x1, led, tm, t0, w0, p0)
+            best2, x2, n2 = _open(hands, s2, act2, led, t1, q, mx2)
             a2, b2 = a1, b1
-            x2 = legal(hands[s2], led, t1, q) if act2 else ZERO
-            n2 = popcount(x2) if act2 else 1
-            for _i2 in range(n2):
+            for _ in range(n2):
                 if a2 >= b2:
                     break
-                c2 = -1
-                w2, p2, t2 = w1, p1, t1
+                c2, t2, w2, p2 = -1, t1, w1, p1
                 if act2:
-                    c2 = lsb(x2)
-                    x2 &= x2 - ONE
-                    hands[s2] &= ~bit(c2)
-                    t2 = t1 | bit(c2)
-                    pw = power(c2, led, tm)
-                    if pw > p2:
-                        w2, p2 = s2, pw
-                best3 = -INF if mx3 else INF
+                    c2, x2, t2, w2, p2 = _follow(hands, s2, x2, led, tm, t1, w1, p1)
+                best3, x3, n3 = _open(hands, s3, act3, led, t2, q, mx3)
                 a3, b3 = a2, b2
-                x3 = legal(hands[s3], led, t2, q) if act3 else ZERO
-                n3 = popcount(x3) if act3 else 1
-                for _i3 in range(n3):
+                for _ in range(n3):
                     if a3 >= b3:
                         break
-                    c3 = -1
-                    w3, p3, t3 = w2, p2, t2
+                    c3, t3, w3 = -1, t2, w2
                     if act3:
-                        c3 = lsb(x3)
-                        x3 &= x3 - ONE
-                        hands[s3] &= ~bit(c3)
-                        t3 = t2 | bit(c3)
-                        pw = power(c3, led, tm)
-                        if pw > p3:
-                            w3, p3 = s3, pw
+                        c3, x3, t3, w3, _p3 = _follow(hands, s3, x3, led, tm, t2, w2, p2)
                     v = 0
                     if (side >> np.uint64(w3)) & ONE:
-                        x = t3
-                        while x != ZERO:
-                            v += cpts[lsb(x)]
-                            x &= x - ONE
-                        v += tv[2]
+                        v = _points(t3, cpts) + tv[2]
                     need, _k = holders(hands)
                     if need != ZERO:
                         v += _last_trick(hands, need, w3, -1, -1, -1, 0, tm, cpts, tv, side)
