@@ -566,7 +566,8 @@ def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_d
 @click.option("--opponents", type=POLICY, default="heuristic", show_default=True,
               help="Card player of the other side.")
 @click.option("--worlds", type=click.IntRange(1, 10_000), default=common.DEFAULT_WORLDS,
-              show_default=True, help="Worlds per pimc decision.")
+              show_default=True,
+              help="Worlds per pimc decision for a bare pimc (pimc:W keeps its W).")
 @click.option("--duplicate", "dup", is_flag=True,
               help="Also play each pair of neighbouring rungs as a duplicate match.")
 @click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path), default=None,

@@ -38,8 +38,8 @@ def _rules(game):
 
 
 def _vector(spec: str, worlds: int, play_only: bool) -> np.ndarray:
-    pols = common.parse_policies(spec)
-    pols[4] = worlds
+    """The policy vector of ``spec``; ``worlds`` for a bare pimc (pimc:W keeps its W)."""
+    pols = common.parse_policies(spec, default_worlds=worlds)
     pols[P_PLAY_ONLY] = int(play_only)
     return pols
 
@@ -168,15 +168,15 @@ def _team_columns(rules) -> tuple[str, str, str, str, type]:
 
 def duplicate(game, a: str, b: str, deals: int, seed: int = 1, first: int = 0,
               worlds: int = common.DEFAULT_WORLDS) -> Duplicate:
-    """Deals first .. first+deals-1 played twice, A at seats 0 and 2 then at 1 and 3."""
+    """Deals first .. first+deals-1 played twice, A at seats 0 and 2 then at 1 and 3.
+    ``worlds`` is for a bare ``pimc``; ``pimc:W`` keeps its own W."""
     rules = _rules(game)
     p0, p1, s0, s1, fam = _team_columns(rules)
     cols = fam.engine.REC_COLUMNS
     t0 = time.perf_counter()
     tables = []
     for seats in ((a, b, a, b), (b, a, b, a)):
-        pols = common.parse_policies(",".join(seats))
-        pols[4] = worlds
+        pols = _vector(",".join(seats), worlds, False)
         rec, _ = fam.run_batch(rules, first, deals, seed, pols)
         tables.append(rec.astype(np.int64))
     t1, t2 = tables
@@ -184,6 +184,6 @@ def duplicate(game, a: str, b: str, deals: int, seed: int = 1, first: int = 0,
     net_pts = ((t1[:, i0] - t1[:, i1]) + (t2[:, i1] - t2[:, i0])) / 2
     net_score = ((t1[:, j0] - t1[:, j1]) + (t2[:, j1] - t2[:, j0])) / 2
     prov = {"game": rules.game, "rules": str(rules), "seed": seed, "first": first,
-            "deals": deals, "a": a, "b": b, "worlds": worlds}
+            "deals": deals, "a": a, "b": b, "worlds": int(pols[4])}
     return Duplicate(a, b, mean_ci(net_pts), mean_ci(net_score), prov,
                      time.perf_counter() - t0)

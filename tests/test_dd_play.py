@@ -74,3 +74,14 @@ def test_no_bidding_side_beats_dd_defence(policy):
                 over.append((log["index"], got, bound))
     assert not over
     assert checked >= (2000 if policy != "pimc:4" else 300)
+
+
+def test_pimc_worlds_given_in_the_policy_win_over_the_default():
+    from analyzer import ladder
+    from analyzer.games.common import parse_policies
+
+    assert parse_policies("pimc", default_worlds=7)[4] == 7
+    assert parse_policies("pimc:3,heuristic,pimc,heuristic", default_worlds=7)[4] == 3
+    own = ladder.duplicate("pedro", "pimc:3", "heuristic", deals=4, seed=5, worlds=20)
+    bare = ladder.duplicate("pedro", "pimc", "heuristic", deals=4, seed=5, worlds=5)
+    assert (own.provenance["worlds"], bare.provenance["worlds"]) == (3, 5)

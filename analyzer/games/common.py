@@ -25,12 +25,13 @@ class ScenarioError(ValueError):
     """Known cards that cannot be dealt (too many for a seat, or one card at two seats)."""
 
 
-def parse_policies(spec: str | Sequence[str]) -> np.ndarray:
+def parse_policies(spec: str | Sequence[str], default_worlds: int = DEFAULT_WORLDS,
+                   ) -> np.ndarray:
     """Seat policies: one name for all four seats, or four comma-separated names.
 
     The vector holds the four seat codes, then the pimc world count, a node budget per solve,
     the play-only flag and the search depth (0: defaults; see ``games._pimc``); ``pimc:W``
-    sets the worlds.
+    sets the worlds, a bare ``pimc`` takes ``default_worlds``.
 
     >>> parse_policies("heuristic,random,heuristic,random").tolist()
     [1, 0, 1, 0, 20, 0, 0, 0]
@@ -59,16 +60,8 @@ def parse_policies(spec: str | Sequence[str]) -> np.ndarray:
         )
     if len(worlds) > 1:
         raise PolicyError(f"pimc seats must use one world count, got {sorted(worlds)}")
-    w = worlds.pop() if worlds else DEFAULT_WORLDS
+    w = worlds.pop() if worlds else default_worlds
     return np.array([*codes, w, 0, 0, 0], dtype=np.int64)
-
-
-def with_worlds(pols: np.ndarray, worlds: int | None) -> np.ndarray:
-    """The policy vector with the pimc world count set (None keeps it)."""
-    out = pols.copy()
-    if worlds is not None:
-        out[4] = worlds
-    return out
 
 
 def policy_string(pols: np.ndarray) -> str:
