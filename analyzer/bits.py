@@ -2,7 +2,9 @@
 
 `popcount`, `lsb` and `msb` compile to single machine instructions (LLVM's
 ctpop/cttz/ctlz intrinsics) inside numba code, and fall back to plain Python
-when called from the interpreter or with ``NUMBA_DISABLE_JIT=1``.
+when called from the interpreter or with ``NUMBA_DISABLE_JIT=1``. `pext`
+(the double-dummy search's relative-rank keys) is BMI2's PEXT where numba
+compiles for a CPU with a fast one, else a loop over the mask's bits.
 
 Keep masks unsigned: mixing int64 and uint64 in one expression makes numba
 silently produce float64, so every literal below is wrapped in ``np.uint64``.
