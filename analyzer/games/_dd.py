@@ -207,6 +207,7 @@ def _above(c):
 
 @njit(cache=True, inline="always")
 def _points(cards, cpts):
+    """The points of ``cards``."""
     total = 0
     while cards != ZERO:
         total += cpts[lsb(cards)]
@@ -498,11 +499,7 @@ def remaining(hands, trick_cards, n_played, k_max, cpts, tv):
         total += tv[k]
     for j in range(n_played):
         total += cpts[trick_cards[j]]
-    x = hands[0] | hands[1] | hands[2] | hands[3]
-    while x != ZERO:
-        total += cpts[lsb(x)]
-        x &= x - ONE
-    return total
+    return total + _points(hands[0] | hands[1] | hands[2] | hands[3], cpts)
 
 
 # Contiguous arrays only: with layout "A" every row access multiplies by a stride read at run
@@ -609,12 +606,8 @@ def search(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, g
                 while hands[ldr] == ZERO:
                     ldr = (ldr + 1) & 3
                 st[d, F_LEADER] = ldr
-                rem = tv_upto[k_max]
-                x = (hands[0] | hands[1] | hands[2] | hands[3]) & valued
-                while x != ZERO:
-                    c = lsb(x)
-                    x &= x - ONE
-                    rem += cpts[c]
+                rem = tv_upto[k_max] + _points((hands[0] | hands[1] | hands[2] | hands[3])
+                                               & valued, cpts)
                 lo, hi = _sure_bounds(hands, rem, negative, tm, side, valued, cpts)
                 st[d, F_LO] = lo  # they hold for every line of play, so through the trick
                 st[d, F_HI] = hi
