@@ -3,8 +3,9 @@
 `popcount`, `lsb` and `msb` compile to single machine instructions (LLVM's
 ctpop/cttz/ctlz intrinsics) inside numba code, and fall back to plain Python
 when called from the interpreter or with ``NUMBA_DISABLE_JIT=1``. `pext`
-(the double-dummy search's relative-rank keys) is BMI2's PEXT where numba
-compiles for a CPU with a fast one, else a loop over the mask's bits.
+(the double-dummy search's relative-rank keys) and `nth_bit` (picking the
+k-th remaining card when dealing) are BMI2's PEXT and PDEP where numba
+compiles for a CPU with fast ones, else loops over the mask's bits.
 
 Keep masks unsigned: mixing int64 and uint64 in one expression makes numba
 silently produce float64, so every literal below is wrapped in ``np.uint64``.
@@ -157,9 +158,38 @@ def bit(i):
     return ONE << np.uint64(i)
 
 
-@njit(types.uint64(types.uint64, types.int64), cache=True, inline="always")
 def nth_bit(m, k):
-    """The mask of the k-th lowest set bit of m (k counts from 0)."""
+    """The mask of the k-th lowest set bit of m (k counts from 0; 0 if m has no such bit).
+
+    In numba code this is BMI2's PDEP of bit k into m where PEXT is fast (the
+    two share their hardware), else a loop clearing the k lowest bits."""
+    m = int(m)
     for _ in range(k):
-        m &= m - ONE
-    return m & (~m + ONE)
+        m &= m - 1
+    return m & -m
+
+
+@intrinsic
+def _pdep_bmi2(typingctx, x, m):
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@overload(nth_bit, inline="always")
+def _nth_bit_jit(m, k):
+    if FAST_PEXT:
+        return lambda m, k: _pdep_bmi2(ONE << np.uint64(k), np.uint64(m))
+
+    def loop(m, k):
+        m = np.uint64(m)
+        for _ in range(k):
+            m &= m - ONE
+        return m & (~m + ONE)
+
+    return loop

@@ -34,6 +34,7 @@ JOKER = 63
 Mask = int  # a set of cards as a plain int (numba kernels use np.uint64)
 
 SUIT_MASKS = tuple(0x1FFF << (LANE_BITS * s) for s in range(4))
+DECK_52 = np.uint64(sum(SUIT_MASKS))  # the 52 standard cards, no joker
 DECK_52: Mask = sum(SUIT_MASKS)
 DECK_53: Mask = DECK_52 | (1 << JOKER)
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from .bits import ONE, ZERO, lsb, nth_bit, popcount
+
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -70,42 +72,95 @@ def uniform_int(state, n):
             return np.int64(m >> np.uint64(32))
 
 
-@njit(types.void(types.uint64[:], types.int64[:], types.int64, types.int64), cache=True)
-def shuffle_range(state, a, lo, hi):
-    """Forward Fisher-Yates shuffle of ``a[lo:hi]`` in place, exactly uniform.
+@njit(cache=True, inline="always")
+def _draw16(chunk, n, ctr):
+    """An exactly uniform integer in [0, n), n <= 65536, from a 16-bit random ``chunk``.
 
-    Step i swaps a[i] with a[i + j], j uniform in [0, hi - i). Each 64-bit output
-    feeds four steps with 16-bit Lemire draws; a draw in the (at most n/65536)
-    biased zone takes a fresh 64-bit output instead, so the permutation is
-    exactly uniform while costing about a quarter of a hash per card. Positions
-    are final in order, so a[lo:lo + k] is settled after k steps. Taking bounds
-    rather than a slice keeps array views (and their reference counts) off the
-    per-deal path.
+    Lemire's multiply-shift; a draw in the (at most n/65536) biased zone takes
+    fresh hashes of the counter ``ctr`` instead. Returns (the integer, ctr).
     """
+    un = np.uint64(n)
+    m = chunk * un
+    if (m & _MASK16) < un:  # maybe in the biased zone: reject below the threshold
+        threshold = (np.uint64(65536) - un) % un
+        while (m & _MASK16) < threshold:
+            ctr += GOLDEN
+            m = (mix64(ctr) & _MASK16) * un
+    return np.int64(m >> np.uint64(16)), ctr
+
+
+@njit(types.int64(types.uint64[:], types.uint64, types.int64[:], types.int64), cache=True)
+def shuffle_cards(state, pool, a, lo):
+    """The cards (bit indices) of mask ``pool`` in a uniformly random order, into ``a[lo:]``.
+
+    Returns how many (the popcount of ``pool``). This is a forward Fisher-Yates
+    shuffle over a bit mask: step i puts the j-th lowest card still in the pool
+    at a[lo + i], j uniform in [0, n - i), and takes it out of the pool (one
+    PDEP where the CPU has a fast one, see ``bits.nth_bit``). Each 64-bit hash
+    feeds four steps with 16-bit draws (:func:`_draw16`), so a card costs about
+    a quarter of a hash. Positions are final in order, so a[lo:lo + k] is
+    settled after k steps, and the last card costs no draw. Working on the mask
+    keeps the deck array out of the dependency chain: only the pool is carried
+    from step to step.
+    """
+    n = popcount(pool)
     ctr = state[0]
-    i = lo
-    while i < hi - 1:
+    i = 0
+    while i < n - 1:
         ctr += GOLDEN
         r = mix64(ctr)
         for q in range(4):
-            if i >= hi - 1:
+            if i >= n - 1:
                 break
-            n = np.uint64(hi - i)
-            m = ((r >> np.uint64(16 * q)) & _MASK16) * n
-            if (m & _MASK16) < n:  # maybe in the biased zone: reject below the threshold
-                threshold = (np.uint64(65536) - n) % n
-                while (m & _MASK16) < threshold:
-                    ctr += GOLDEN
-                    m = (mix64(ctr) & _MASK16) * n
-            j = i + np.int64(m >> np.uint64(16))
-            tmp = a[i]
-            a[i] = a[j]
-            a[j] = tmp
+            j, ctr = _draw16((r >> np.uint64(16 * q)) & _MASK16, n - i, ctr)
+            card = nth_bit(pool, j)
+            pool ^= card
+            a[lo + i] = lsb(card)
             i += 1
+    if n > 0:
+        a[lo + n - 1] = lsb(pool)
     state[0] = ctr
+    return n
+
+
+@njit(types.uint64(types.uint64[:], types.uint64, types.int64, types.uint64[:]), cache=True)
+def deal_hands(state, pool, hand_size, hands):
+    """Deal ``hand_size`` cards of mask ``pool`` to each of hands[0..3]; returns the rest.
+
+    Each hand is drawn like :func:`shuffle_cards` draws, from fresh hashes (so a
+    hand of 13 leaves three 16-bit chunks unused), straight into a mask: no
+    array, and the only value carried from card to card is the pool.
+    """
+    n = popcount(pool)
+    ctr = state[0]
+    for s in range(4):
+        h = ZERO
+        k = 0
+        while k < hand_size:
+            ctr += GOLDEN
+            r = mix64(ctr)
+            for q in range(4):
+                if k >= hand_size:
+                    break
+                j, ctr = _draw16((r >> np.uint64(16 * q)) & _MASK16, n, ctr)
+                card = nth_bit(pool, j)
+                pool ^= card
+                h |= card
+                n -= 1
+                k += 1
+        hands[s] = h
+    state[0] = ctr
+    return pool
 
 
 @njit(types.void(types.uint64[:], types.int64[:]), cache=True)
 def shuffle(state, a):
-    """Shuffle all of ``a`` (see shuffle_range)."""
-    shuffle_range(state, a, 0, a.shape[0])
+    """Shuffle all of ``a`` (at most 64 items) in place: ``a`` permuted by the order in
+    which :func:`shuffle_cards` deals the positions 0..n-1."""
+    n = a.shape[0]
+    order = np.empty(n, dtype=np.int64)
+    pool = (ONE << np.uint64(n)) - ONE if n < 64 else ~ZERO
+    shuffle_cards(state, pool, order, 0)
+    b = a.copy()
+    for k in range(n):
+        a[k] = b[order[k]]

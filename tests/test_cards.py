@@ -392,16 +392,25 @@ def test_jit_helpers_agree_with_python():
         assert out[i, 3:].tolist() == nth, hex(m)
 
 
-@pytest.mark.parametrize("compiled", [True, False], ids=["jit", "py_func"])
-def test_nth_bit_matches_naive(compiled):
-    f = nth_bit if compiled else nth_bit.py_func  # py_func: the NUMBA_DISABLE_JIT path
+@njit
+def _jit_nth_bit(m, k):
+    return nth_bit(m, k)
+
+
+def test_nth_bit_everywhere_matches_naive(monkeypatch):
+    """nth_bit in Python, compiled (PDEP or the loop, whichever this CPU gets) and the loop
+    itself, run as Python, all give the k-th lowest set bit, or 0 past the last one."""
+    monkeypatch.setattr(bits, "FAST_PEXT", False)
+    loop = bits._nth_bit_jit(None, None)
     # uint64 wrap-around (m - 1 at 0, ~m + 1) is intended; numpy scalars warn about it
     with np.errstate(over="ignore"):
         for m in MASKS[:300].tolist():
             idx = _naive_bits(m)
-            for k in range(0, 66, 3):
+            for k in (*range(0, 64, 3), 63):
                 want = 1 << idx[k] if k < len(idx) else 0
-                assert int(f(np.uint64(m), k)) == want, (hex(m), k)
+                assert nth_bit(m, k) == want, (hex(m), k)
+                assert int(_jit_nth_bit(np.uint64(m), k)) == want, (hex(m), k)
+                assert int(loop(np.uint64(m), k)) == want, (hex(m), k)
 
 
 def test_bit():

@@ -153,15 +153,18 @@ def test_trick_penalty():
     assert hand_total("no_kings_jacks+no_queens") == -440 and hand_total("positive") == 325
 
 
+GAME_SEED = 2  # game 0 of this seed shows every auction outcome: sell, play and decline
+
+
 @pytest.fixture(scope="module")
 def game():
-    return king.play_game_logged(RULES, 5, 0, "heuristic")
+    return king.play_game_logged(RULES, GAME_SEED, 0, "heuristic")
 
 
 def test_render_game_summary_hands_and_totals(game):
-    text = render_game(game, seed=5, policy="heuristic")
+    text = render_game(game, seed=GAME_SEED, policy="heuristic")
     lines = text.splitlines()
-    assert lines[0] == "Game 0 of seed 5: king, policy heuristic"
+    assert lines[0] == f"Game 0 of seed {GAME_SEED}: king, policy heuristic"
     assert len(game) == 10
     start = lines.index("Points per hand, and running totals") + 3
     rows = lines[start:start + len(game) + 1]
@@ -181,11 +184,11 @@ def test_render_game_summary_hands_and_totals(game):
     chunks = text.split("-" * 72 + "\n")[1:-1]
     assert len(chunks) == len(game)
     for log, chunk in zip(game, chunks, strict=True):
-        assert chunk.startswith(f"Game 0 of seed 5, hand {log['hand_no']} of 10: king, ")
+        assert chunk.startswith(f"Game 0 of seed {GAME_SEED}, hand {log['hand_no']} of 10: king, ")
         if log["outcome"] != "decline":
             _check_tricks(chunk.rstrip("\n"), log)
         _check_points(chunk, log)
-    assert [lg["outcome"] for lg in game[6:]] == ["sell", "play", "decline", "sell"]
+    assert {lg["outcome"] for lg in game[6:]} == {"sell", "play", "decline"}
 
 
 def test_render_game_combined_negatives_without_labels():

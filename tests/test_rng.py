@@ -16,9 +16,11 @@ from analyzer.rng import (
     DEAL_STREAM,
     GOLDEN,
     POLICY_STREAM,
+    deal_hands,
     mix64,
     next64,
     shuffle,
+    shuffle_cards,
     stream_key,
     uniform_int,
 )
@@ -242,6 +244,77 @@ def test_shuffle_pairs_of_positions_uniform(positions):
         assert np.all(np.diag(counts) == 0)
         off = counts[~np.eye(52, dtype=bool)]
         assert chi2_stat(off, n / (52 * 51)) < chi2_critical(52 * 51 - 1, ALPHA / 3)
+
+
+# ---- shuffling a mask and dealing hands ----------------------------------------------------
+
+DECK_52 = 0x1FFF_1FFF_1FFF_1FFF
+ROOK_DECK = DECK_52 | 1 << 63
+NO_LOW = ROOK_DECK & ~(0x7 * 0x1_0001_0001_0001)  # Rook without the 2s, 3s and 4s
+
+
+def _bits(m: int) -> list[int]:
+    return [i for i in range(64) if m >> i & 1]
+
+
+@pytest.mark.parametrize("pool", [0, 1 << 63, 0b1011, ROOK_DECK, NO_LOW])
+def test_shuffle_cards_orders_exactly_the_pool(pool):
+    a = np.full(130, -7, dtype=np.int64)
+    for i in range(30):
+        n = shuffle_cards(_state(5, i, DEAL_STREAM), np.uint64(pool), a, 60)
+        assert n == len(_bits(pool))
+        assert sorted(a[60:60 + n].tolist()) == _bits(pool)
+        assert (a[:60] == -7).all() and (a[60 + n:] == -7).all()  # nothing else written
+
+
+@pytest.mark.parametrize(("pool", "size"), [(ROOK_DECK, 13), (DECK_52, 9), (NO_LOW, 10), (0xFF, 2)])
+def test_deal_hands_partitions_the_pool(pool, size):
+    hands = np.zeros(4, dtype=np.uint64)
+    for i in range(200):
+        s = _state(6, i, DEAL_STREAM)
+        before = int(s[0])
+        rest = int(deal_hands(s, np.uint64(pool), size, hands))
+        assert int(s[0]) != before  # the stream advanced
+        hs = [int(h) for h in hands]
+        assert [len(_bits(h)) for h in hs] == [size] * 4
+        assert hs[0] | hs[1] | hs[2] | hs[3] | rest == pool
+        assert sum(len(_bits(h)) for h in hs) + len(_bits(rest)) == len(_bits(pool))
+
+
+@pytest.fixture(scope="module")
+def rook_deals():
+    """seat[t, c] = where card c of the 53 went in deal t (0-3 a hand, 4 the widow)."""
+    n = 40_000
+    cards = _bits(ROOK_DECK)
+    where = np.empty((n, 53), dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    for t in range(n):
+        rest = int(deal_hands(_state(31, t, DEAL_STREAM), np.uint64(ROOK_DECK), 13, hands))
+        owner = {c: 4 for c in _bits(rest)}
+        for k in range(4):
+            owner.update({c: k for c in _bits(int(hands[k]))})
+        where[t] = [owner[c] for c in cards]
+    return where
+
+
+def test_deal_hands_sends_each_card_to_each_place_uniformly(rook_deals):
+    n = len(rook_deals)
+    expected = np.array([13, 13, 13, 13, 1]) / 53 * n
+    crit = chi2_critical(4, ALPHA / 53)  # Bonferroni over the cards
+    worst = max(chi2_stat(np.bincount(rook_deals[:, c], minlength=5), expected)
+                for c in range(53))
+    assert worst < crit
+
+
+def test_deal_hands_pairs_of_cards_are_independent_as_in_a_shuffle(rook_deals):
+    # P(two given cards in the same hand) = 4 * (13/53)(12/52); neighbouring cards in the
+    # mask and cards drawn from the same 64-bit hash must show no correlation
+    n = len(rook_deals)
+    p = 4 * 13 * 12 / (53 * 52)
+    for c1, c2 in [(0, 1), (12, 13), (0, 52), (25, 26)]:
+        same = np.sum((rook_deals[:, c1] == rook_deals[:, c2]) & (rook_deals[:, c1] < 4))
+        se = math.sqrt(n * p * (1 - p))
+        assert abs(same - n * p) < 4.5 * se, (c1, c2, same, n * p)
 
 
 def test_deal_stream_constants():

@@ -17,9 +17,10 @@ import numpy as np
 from numba import njit, prange, types
 
 from ..bits import ONE, ZERO, bit, lsb, popcount
-from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key, uniform_int
+from ..cards import DECK_52
+from ..rng import DEAL_STREAM, POLICY_STREAM, stream_key, uniform_int
 from ._choice import random_card
-from ._deal import deal_known
+from ._deal import deal
 from ._king_policies import (
     AH,
     HEARTS,
@@ -66,8 +67,6 @@ from .king_rules import (
     P_POS_LEADER,
     POSITIVE,
 )
-
-CARDS_52 = np.array([16 * s + r for s in range(4) for r in range(13)], dtype=np.int64)
 
 # ---- scenario vector (uint64): a known hand, and who names trump in a positive hand ---------
 # SC_SEAT: 1 + the scenario seat's offset from the dealer (0 = none); SC_KNOWN + k: cards known
@@ -162,20 +161,11 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
     """
     drng[0] = stream_key(seed, index, DEAL_STREAM + slot)
     prng[0] = stream_key(seed, index, POLICY_STREAM + slot)
-    if (sc[SC_KNOWN] | sc[SC_KNOWN + 1] | sc[SC_KNOWN + 2] | sc[SC_KNOWN + 3]) != ZERO:
-        deal_known(sc[SC_KNOWN:SC_KNOWN + 4], dealer, drng, deck, CARDS_52, 52, 13)
-    else:
-        for k in range(52):
-            deck[k] = CARDS_52[k]
-        shuffle_range(drng, deck, 0, 52)
+    deal(sc, SC_KNOWN, dealer, drng, deck, DECK_52, 13, hands)
     kh_seat = 0
     for s in range(4):
-        h = ZERO
-        for k in range(13 * s, 13 * s + 13):
-            h |= bit(deck[k])
-        hands[s] = h
-        dealt[s] = h
-        if h & KH:
+        dealt[s] = hands[s]
+        if hands[s] & KH:
             kh_seat = s
     max_offer = rp[P_MAX_OFFER]
     allow_nt = rp[P_NO_TRUMP] == 1

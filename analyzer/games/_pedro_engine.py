@@ -16,11 +16,12 @@ import numpy as np
 from numba import njit, prange, types
 
 from ..bits import ONE, ZERO, bit, lsb, msb, popcount
-from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key
+from ..cards import DECK_52
+from ..rng import DEAL_STREAM, POLICY_STREAM, stream_key
 from ._choice import random_card
 from ._dd import Q_TM
 from ._dd_games import pedro_low_card, pedro_setup
-from ._deal import deal_known
+from ._deal import deal
 from ._pedro_core import (
     N_ACE,
     N_JACK,
@@ -77,7 +78,6 @@ from .pedro_rules import (
     P_TRUMP_FOLLOW,
 )
 
-CARDS_52 = np.array([16 * s + r for s in range(4) for r in range(13)], dtype=np.int64)
 MAX_ATTEMPTS = 1000  # a REDEAL loop gives up (no contract) after this many throw-ins
 
 # ---- per-deal record: int8 columns -----------------------------------------------------
@@ -165,24 +165,14 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
     if sc[SC_SEAT] > ZERO:
         fixed_seat = (dealer + np.int64(sc[SC_SEAT]) - 1) % 4
     force = np.int64(sc[SC_FORCE])
-    constrained = (sc[SC_KNOWN] | sc[SC_KNOWN + 1] | sc[SC_KNOWN + 2] | sc[SC_KNOWN + 3]) != ZERO
     prng[0] = stream_key(seed, index, POLICY_STREAM)
     attempt = 0
     while True:
         # -- deal: 9 cards to each seat, 16 to the stock (top = deck[36]) --------------
         drng[0] = stream_key(seed, index, DEAL_STREAM + attempt)
-        if constrained:
-            deal_known(sc[SC_KNOWN:SC_KNOWN + 4], dealer, drng, deck, CARDS_52, 52, 9)
-        else:
-            for k in range(52):
-                deck[k] = CARDS_52[k]
-            shuffle_range(drng, deck, 0, 52)
+        deal(sc, SC_KNOWN, dealer, drng, deck, DECK_52, 9, hands)
         for s in range(4):
-            h = ZERO
-            for k in range(9 * s, 9 * s + 9):
-                h |= bit(deck[k])
-            hands[s] = h
-            dealt[s] = h
+            dealt[s] = hands[s]
         # -- bidding: one round from eldest --------------------------------------------
         high, bidder = 0, -1
         for k in range(4):

@@ -17,12 +17,11 @@ import numpy as np
 from numba import njit, prange, types
 
 from ..bits import ONE, ZERO, bit, lsb, popcount
-from ..cards import JOKER
-from ..rng import DEAL_STREAM, POLICY_STREAM, shuffle_range, stream_key, uniform_int
+from ..rng import DEAL_STREAM, POLICY_STREAM, stream_key, uniform_int
 from ._choice import random_card, random_subset
 from ._dd import Q_TM, suit_mask
 from ._dd_games import rook_setup, rook_to_search
-from ._deal import deal_known
+from ._deal import deal
 from ._pimc import (
     KN_FORBID,
     KN_KNOWN,
@@ -118,18 +117,6 @@ _DIRECTIONS = (1, -1, 0)
 
 
 @njit(cache=True)
-def _deck_cards(low_rank, cards):
-    """The deck in canonical order (ranks below ``low_rank`` removed, the Rook last); its size."""
-    n = 0
-    for s in range(4):
-        for r in range(low_rank, 13):
-            cards[n] = 16 * s + r
-            n += 1
-    cards[n] = JOKER
-    return n + 1
-
-
-@njit(cache=True)
 def _allowed_drops(cards, rule, counters):
     if rule == 1:  # no counters, unless every card is one
         out = cards & ~counters
@@ -140,16 +127,17 @@ def _allowed_drops(cards, rule, counters):
 
 
 @njit(cache=True, inline="always")
-def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given, prng, drng,
-              rec, dealt, li, lu, log, ws):
+def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng, drng, rec,
+              dealt, li, lu, log, ws):
     """Play hand ``index`` of ``seed`` under rule vector ``rp`` and seat policies ``pols``.
 
-    ``sc`` is the scenario (see SC_*). ``cards``/``cpts`` are the deck in canonical
-    order and the card points (:func:`prepare`); deck, hands, values, given, prng
-    and drng are scratch. ``rec`` receives the record, ``dealt`` the dealt hands and the widow,
-    and ``li``/``lu`` the log when ``log`` is true. ``ws`` is the searching players' workspace
-    (``_pimc.make_workspace``): dd and pimc seats bid, drop, pass and call trump by the
-    heuristic and choose cards by search once hands are down to the search depth.
+    ``sc`` is the scenario (see SC_*). ``cpts`` are the card points
+    (``fill_card_points``); deck, hands, values, given, prng and drng are scratch.
+    ``rec`` receives the record, ``dealt`` the dealt hands and the widow, and
+    ``li``/``lu`` the log when ``log`` is true. ``ws`` is the searching players'
+    workspace (``_pimc.make_workspace``): dd and pimc seats bid, drop, pass and call
+    trump by the heuristic and choose cards by search once hands are down to the
+    search depth.
     """
     searching = False
     for s in range(4):
@@ -159,31 +147,22 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
     eldest = (dealer + 1) % 4
     hand_size = rp[P_HAND]
     n_cards = 4 * hand_size + 1
+    full = RANKS_FROM[rp[P_LOW_RANK]] | ROOK  # the whole deck
     total = rp[P_TOTAL]
     step_exact = rp[P_BID_STEP] == 1
     fixed_seat = -1
     if sc[SC_SEAT] > ZERO:
         fixed_seat = (dealer + np.int64(sc[SC_SEAT]) - 1) % 4
     force = np.int64(sc[SC_FORCE])
-    constrained = (sc[SC_KNOWN] | sc[SC_KNOWN + 1] | sc[SC_KNOWN + 2] | sc[SC_KNOWN + 3]) != ZERO
     prng[0] = stream_key(seed, index, POLICY_STREAM)
     attempt = 0
     n_calls = 0
     while True:
         # -- deal: hand_size cards to each seat, the last card is the widow ---------------
         drng[0] = stream_key(seed, index, DEAL_STREAM + attempt)
-        if constrained:
-            deal_known(sc[SC_KNOWN:SC_KNOWN + 4], dealer, drng, deck, cards, n_cards, hand_size)
-        else:
-            for k in range(n_cards):
-                deck[k] = cards[k]
-            shuffle_range(drng, deck, 0, n_cards)
+        deal(sc, SC_KNOWN, dealer, drng, deck, full, hand_size, hands)
         for s in range(4):
-            h = ZERO
-            for k in range(hand_size * s, hand_size * s + hand_size):
-                h |= bit(deck[k])
-            hands[s] = h
-            dealt[s] = h
+            dealt[s] = hands[s]
         widow = deck[n_cards - 1]
         dealt[4] = bit(widow)
         # -- auction: round and round from eldest until three have passed ----------------
@@ -293,7 +272,6 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
     # -- play ------------------------------------------------------------------------------
     rook_pos = rp[P_ROOK_POS]
     free_play = rp[P_FREE_PLAY] == 1
-    full = RANKS_FROM[rp[P_LOW_RANK]] | ROOK  # the whole deck
     played = ZERO
     won0 = ZERO
     won1 = ZERO
@@ -410,20 +388,12 @@ def play_hand(seed, index, rp, pols, sc, cards, cpts, deck, hands, values, given
 
 
 @njit(cache=True)
-def prepare(rp, cards, cpts):
-    """Fill the canonical deck and the card points for rule vector ``rp``."""
-    _deck_cards(rp[P_LOW_RANK], cards)
-    fill_card_points(rp[P_RANK_PTS:P_RANK_PTS + 13], rp[P_ROOK_PTS], cpts)
-
-
-@njit(cache=True)
 def _scratch(rp):
-    """A driver's working arrays, made once per chunk: the canonical deck and card points
-    for ``rp``, then the deck, hands, valuations, passed cards and the two RNG states."""
-    cards = np.empty(64, dtype=np.int64)
+    """A driver's working arrays, made once per chunk: the card points for ``rp``, then
+    the deck, hands, valuations, passed cards and the two RNG states."""
     cpts = np.empty(64, dtype=np.int64)
-    prepare(rp, cards, cpts)
-    return (cards, cpts, np.empty(128, dtype=np.int64), np.empty(4, dtype=np.uint64),
+    fill_card_points(rp[P_RANK_PTS:P_RANK_PTS + 13], rp[P_ROOK_PTS], cpts)
+    return (cpts, np.empty(128, dtype=np.int64), np.empty(4, dtype=np.uint64),
             np.empty(4, dtype=np.float64), np.empty(4, dtype=np.uint64),
             np.empty(1, dtype=np.uint64), np.empty(1, dtype=np.uint64))
 
@@ -439,15 +409,15 @@ def simulate_kernel(seed, first, n, chunk, rp, pols, sc, rec, hands_out):
     """Hands first .. first+n-1 of scenario ``sc`` into rec[n, NREC] and hands_out[n, 5]."""
     n_chunks = (n + chunk - 1) // chunk
     for ci in prange(n_chunks):
-        cards, cpts, deck, hands, values, given, prng, drng = _scratch(rp)
+        cpts, deck, hands, values, given, prng, drng = _scratch(rp)
         li = np.empty(1, dtype=np.int16)
         lu = np.empty(1, dtype=np.uint64)
         ws = make_workspace(search_tt_bits(pols))
         lo = ci * chunk
         hi = min(n, lo + chunk)
         for i in range(lo, hi):
-            play_hand(seed, first + i, rp, pols, sc, cards, cpts, deck, hands, values, given,
-                      prng, drng, rec[i], hands_out[i], li, lu, False, ws)
+            play_hand(seed, first + i, rp, pols, sc, cpts, deck, hands, values, given, prng,
+                      drng, rec[i], hands_out[i], li, lu, False, ws)
 
 
 _LOG_SIG = types.void(
@@ -459,8 +429,8 @@ _LOG_SIG = types.void(
 @njit(_LOG_SIG, cache=True)
 def log_kernel(seed, indices, rp, pols, sc, rec, hands_out, li, lu):
     """The chosen hands, serially, with their trick-by-trick logs."""
-    cards, cpts, deck, hands, values, given, prng, drng = _scratch(rp)
+    cpts, deck, hands, values, given, prng, drng = _scratch(rp)
     ws = make_workspace(search_tt_bits(pols))
     for i in range(indices.shape[0]):
-        play_hand(seed, indices[i], rp, pols, sc, cards, cpts, deck, hands, values, given, prng,
-                  drng, rec[i], hands_out[i], li[i], lu[i], True, ws)
+        play_hand(seed, indices[i], rp, pols, sc, cpts, deck, hands, values, given, prng, drng,
+                  rec[i], hands_out[i], li[i], lu[i], True, ws)

@@ -1,6 +1,6 @@
 /* Baseline for `bidlab bench`: a plain C Pedro playout doing the same work as the
  * numba kernel under the `random` policy and default rules: deal (counter-based
- * SplitMix64, forward Fisher-Yates), one bidding round, trump, discard to trumps,
+ * SplitMix64, each card a 16-bit Lemire draw from those left, cards.h), one bidding round, trump, discard to trumps,
  * draw off the top, dealer robs, 6 tricks with uniformly random legal cards,
  * score the 14 points and settle. It exists only to be timed beside the kernel.
  *
@@ -11,23 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static const uint64_t GOLDEN = 0x9E3779B97F4A7C15ull;
-static inline uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static inline uint32_t uniform(uint64_t *ctr, uint32_t n) { /* Lemire, exact */
-    for (;;) {
-        *ctr += GOLDEN;
-        uint64_t m = (mix64(*ctr) >> 32) * (uint64_t)n;
-        uint32_t low = (uint32_t)m;
-        if (low >= n || low >= (uint32_t)(-n) % n) return (uint32_t)(m >> 32);
-    }
-}
-static inline int popc(uint64_t m) { return __builtin_popcountll(m); }
-static inline int lsb(uint64_t m) { return __builtin_ctzll(m); }
-static inline uint64_t nth(uint64_t m, int k) { while (k--) m &= m - 1; return m & -m; }
+#include "cards.h"
 
 #define TRUMPS (0x3FFFull << 48)
 static uint64_t norm_mask(uint64_t m, int t) {
@@ -41,32 +25,13 @@ static uint64_t norm_mask(uint64_t m, int t) {
     }
     return out;
 }
-static uint64_t random_subset(uint64_t m, int k, uint64_t *ctr) {
-    int n = popc(m); uint64_t out = 0;
-    while (k > 0) { uint64_t low = m & -m; m ^= low; if ((int)uniform(ctr, n) < k) { out |= low; k--; } n--; }
-    return out;
-}
 
 static int play_deal(uint64_t seed, uint64_t index, int *net) {
-    int deck[52];
-    uint64_t key = mix64(mix64(seed ^ 0x5EEDB1D1AB000001ull) + index * GOLDEN);
-    uint64_t dctr = mix64(key ^ (65536ull * 0xD1B54A32D192ED03ull));
-    uint64_t pctr = mix64(key ^ (1ull * 0xD1B54A32D192ED03ull));
-    for (int k = 0; k < 52; k++) deck[k] = 16 * (k / 13) + k % 13;
-    for (int i = 0; i < 51;) {  /* four exact 16-bit Lemire draws per hash, as the kernel */
-        dctr += GOLDEN;
-        uint64_t r = mix64(dctr);
-        for (int q = 0; q < 4 && i < 51; q++, i++) {
-            uint32_t n = 52 - i, m = (uint32_t)((r >> (16 * q)) & 0xFFFF) * n;
-            if ((m & 0xFFFF) < n) {
-                uint32_t threshold = (65536 - n) % n;
-                while ((m & 0xFFFF) < threshold) { dctr += GOLDEN; m = (uint32_t)(mix64(dctr) & 0xFFFF) * n; }
-            }
-            int j = i + (int)(m >> 16), t = deck[i]; deck[i] = deck[j]; deck[j] = t;
-        }
-    }
-    uint64_t h[4] = {0, 0, 0, 0};
-    for (int k = 0; k < 36; k++) h[k / 9] |= 1ull << deck[k];
+    int deck[52];  /* the stock, in order, at deck[36..51] */
+    uint64_t dctr = stream_key(seed, index, DEAL_STREAM);
+    uint64_t pctr = stream_key(seed, index, POLICY_STREAM);
+    uint64_t h[4];
+    shuffle_cards(&dctr, deal_hands(&dctr, 0x1FFF1FFF1FFF1FFFull, 9, h), deck + 36);
     int dealer = (int)(index & 3), eldest = (dealer + 1) & 3, high = 0, bidder = -1;
     for (int k = 0; k < 4; k++) {
         int seat = (eldest + k) & 3, lowest = high + 1;

@@ -1,8 +1,8 @@
 /* Baseline for benchmarks/bench_rook.py: a plain C Rook playout doing the same work as
  * the numba kernel (analyzer/games/_rook_engine.py) under the `random` policy and the
  * default rules (`rook` preset). Per hand i: dealer i % 4; deal the 53 cards (52 + the
- * Rook) 13 to each seat and 1 to the widow (counter-based SplitMix64, forward
- * Fisher-Yates with 16-bit Lemire draws); the auction (each call: pass, the lowest legal
+ * Rook) 13 to each seat and 1 to the widow (counter-based SplitMix64, each card a 16-bit
+ * Lemire draw from those left, cards.h); the auction (each call: pass, the lowest legal
  * bid or a uniform legal bid, a third each; bids 70..200 by 5; a pass is final; it ends
  * after three passes; three passes with no bid make the dealer declarer at 70); the
  * declarer takes the widow and drops a uniform card; every seat passes 3 uniform cards
@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "cards.h"
+
 /* Card layout: a 16-bit lane per suit C D H S, rank 2 at bit 0 .. A at bit 12; the Rook 63. */
 #define ROOK_BIT 63
 #define ROOK (1ull << ROOK_BIT)
@@ -32,34 +34,6 @@
 #define LAST_TRICK 20
 #define ROOK_POINTS 20
 
-static const uint64_t GOLDEN = 0x9E3779B97F4A7C15ull;
-static const uint64_t SEED_SALT = 0x5EEDB1D1AB000001ull, STREAM_SALT = 0xD1B54A32D192ED03ull;
-enum { POLICY_STREAM = 1, DEAL_STREAM = 1 << 16 };
-
-static inline uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static inline uint32_t uniform(uint64_t *ctr, uint32_t n) { /* Lemire, exact */
-    for (;;) {
-        *ctr += GOLDEN;
-        uint64_t m = (mix64(*ctr) >> 32) * (uint64_t)n;
-        uint32_t low = (uint32_t)m;
-        if (low >= n || low >= (uint32_t)(-n) % n) return (uint32_t)(m >> 32);
-    }
-}
-static inline int popc(uint64_t m) { return __builtin_popcountll(m); }
-static inline int lsb(uint64_t m) { return __builtin_ctzll(m); }
-static inline uint64_t nth(uint64_t m, int k) { while (k--) m &= m - 1; return m & -m; }
-static inline int random_card(uint64_t m, uint64_t *ctr) {
-    return lsb(nth(m, (int)uniform(ctr, (uint32_t)popc(m))));
-}
-static uint64_t random_subset(uint64_t m, int k, uint64_t *ctr) { /* selection sampling */
-    int n = popc(m); uint64_t out = 0;
-    while (k > 0) { uint64_t low = m & -m; m ^= low; if ((int)uniform(ctr, n) < k) { out |= low; k--; } n--; }
-    return out;
-}
 static inline int points_of(uint64_t m) {
     return (m & ROOK ? ROOK_POINTS : 0) + 5 * popc(m & (COLUMN << 3)) + 10 * popc(m & (COLUMN << 8))
          + 10 * popc(m & (COLUMN << 11)) + 15 * popc(m & (COLUMN << 12));
@@ -71,30 +45,13 @@ static inline int card_points(int c) {
 
 /* Hand `index` of `seed`; adds the two teams' scores to score[] and returns their points. */
 static int play_hand(uint64_t seed, uint64_t index, long *score) {
-    uint64_t key = mix64(mix64(seed ^ SEED_SALT) + index * GOLDEN);
-    uint64_t dctr = mix64(key ^ ((uint64_t)DEAL_STREAM * STREAM_SALT));
-    uint64_t pctr = mix64(key ^ ((uint64_t)POLICY_STREAM * STREAM_SALT));
+    uint64_t dctr = stream_key(seed, index, DEAL_STREAM);
+    uint64_t pctr = stream_key(seed, index, POLICY_STREAM);
     int dealer = (int)(index & 3), eldest = (dealer + 1) & 3;
 
-    /* -- deal: shuffle the canonical deck (the Rook last), 13 each, the 53rd is the widow */
-    int deck[53];
-    for (int k = 0; k < 52; k++) deck[k] = 16 * (k / 13) + k % 13;
-    deck[52] = ROOK_BIT;
-    for (int i = 0; i < 52;) {  /* four exact 16-bit Lemire draws per hash, as the kernel */
-        dctr += GOLDEN;
-        uint64_t r = mix64(dctr);
-        for (int q = 0; q < 4 && i < 52; q++, i++) {
-            uint32_t n = 53 - i, m = (uint32_t)((r >> (16 * q)) & 0xFFFF) * n;
-            if ((m & 0xFFFF) < n) {
-                uint32_t threshold = (65536 - n) % n;
-                while ((m & 0xFFFF) < threshold) { dctr += GOLDEN; m = (uint32_t)(mix64(dctr) & 0xFFFF) * n; }
-            }
-            int j = i + (int)(m >> 16), t = deck[i]; deck[i] = deck[j]; deck[j] = t;
-        }
-    }
-    uint64_t h[4] = {0, 0, 0, 0};
-    for (int k = 0; k < 52; k++) h[k / 13] |= 1ull << deck[k];
-    int widow = deck[52];
+    /* -- deal: 13 cards to each seat from the 53, the one left is the widow -------------- */
+    uint64_t h[4];
+    int widow = lsb(deal_hands(&dctr, 0x1FFF1FFF1FFF1FFFull | ROOK, 13, h));
 
     /* -- auction: round and round from eldest, skipping those who passed, to three passes */
     int high = 0, declarer = -1, passed = 0, n_passed = 0, seat = eldest;
