@@ -26,6 +26,25 @@ def fold(m):
         & np.uint64(0x1FFF)
 
 
+_RANKS = np.uint64(0x1FFF_1FFF_1FFF_1FFF)  # the 13 rank bits of every lane
+_LOW12 = np.uint64(0x0FFF_0FFF_0FFF_0FFF)  # where a shift by 4 may land within its own lane
+_LOW8 = np.uint64(0x00FF_00FF_00FF_00FF)  # where a shift by 8 may land within its own lane
+
+
+@njit(cache=True, inline="always")
+def suit_tops(m):
+    """The highest card of each suit of ``m`` (bit 63, the joker, ignored), all lanes at once:
+    each lane's bits are smeared down from its top card, and the top is the one bit whose
+    next-higher neighbour is clear. Each shift is masked to where bits of the lane itself
+    can land, so nothing leaks down from the lane above (its low bits land in the top ones)."""
+    y = m & _RANKS
+    y |= (y >> np.uint64(1)) & _RANKS
+    y |= (y >> np.uint64(2)) & _RANKS
+    y |= (y >> np.uint64(4)) & _LOW12
+    y |= (y >> np.uint64(8)) & _LOW8
+    return y & ~(y >> np.uint64(1)) & m
+
+
 @njit(cache=True, inline="always")
 def lowest_card(m):
     """The lowest-ranked card of a non-empty ``m`` (no joker; ties to the first suit C D H S)."""

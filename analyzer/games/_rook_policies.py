@@ -35,7 +35,7 @@ from numba import njit
 from ..bits import ONE, ZERO, bit, lsb, msb, popcount
 from ..cards import JOKER
 from ..rng import uniform_int
-from ._lanes import COLUMN, LANE, RANKS_FROM, highest_card, lowest_card
+from ._lanes import COLUMN, LANE, RANKS_FROM, highest_card, lowest_card, suit_tops
 from ._rook_core import (
     NO_TRUMP,
     ROOK,
@@ -189,28 +189,31 @@ def heuristic_drop(hand, allowed, counters):
 def heuristic_pass(hand, counters):
     """Three cards to pass to an opponent: the three least valuable (see least_valuable).
 
-    The usual case, three low non-counters in side suits, is taken in one sweep
-    of the side suits from the shortest (ties: C D H S order), lowest cards first.
+    The usual case, three low non-counters in side suits, takes the lowest of them
+    from the shortest side suit first (ties: C D H S order), then the next
+    shortest: the suits' low cards are laid out in that order in one mask, whose
+    three lowest bits are the choice. No loop and no branch on the cards.
     """
     intent = best_suit(hand)
     low = hand & ~LANE[intent] & ~ROOK & ~counters & LOW_CARDS
-    out = ZERO
-    k = 3
-    taken = 0  # suits already swept, one bit each
-    while k > 0 and low & ~out:
-        best_s, best_len = 0, 99
-        for s in range(4):
-            if not (taken >> s) & 1 and low & LANE[s]:
-                n = popcount(hand & LANE[s])
-                if n < best_len:
-                    best_s, best_len = s, n
-        taken |= 1 << best_s
-        m = low & LANE[best_s]
-        while m != ZERO and k > 0:
-            out |= m & (~m + ONE)
-            m &= m - ONE
-            k -= 1
-    for _ in range(k):
+    k0 = popcount(hand & LANE[0]) * 4  # sort key of a suit: (its length, its index)
+    k1 = popcount(hand & LANE[1]) * 4 + 1
+    k2 = popcount(hand & LANE[2]) * 4 + 2
+    k3 = popcount(hand & LANE[3]) * 4 + 3
+    r0 = np.uint64(16 * ((k1 < k0) + (k2 < k0) + (k3 < k0)))  # each suit's lane in the order
+    r1 = np.uint64(16 * ((k0 < k1) + (k2 < k1) + (k3 < k1)))
+    r2 = np.uint64(16 * ((k0 < k2) + (k1 < k2) + (k3 < k2)))
+    r3 = np.uint64(16 * ((k0 < k3) + (k1 < k3) + (k2 < k3)))
+    lane = LANE[0]
+    ordered = ((low & lane) << r0) | (((low >> np.uint64(16)) & lane) << r1) \
+        | (((low >> np.uint64(32)) & lane) << r2) | (((low >> np.uint64(48)) & lane) << r3)
+    rest = ordered & (ordered - ONE)
+    rest &= rest - ONE
+    rest &= rest - ONE
+    first = ordered & ~rest  # its three lowest cards (fewer if it has fewer)
+    out = ((first >> r0) & lane) | (((first >> r1) & lane) << np.uint64(16)) \
+        | (((first >> r2) & lane) << np.uint64(32)) | (((first >> r3) & lane) << np.uint64(48))
+    for _ in range(3 - popcount(out)):
         out |= bit(least_valuable(hand & ~out, hand, intent, counters))
     return out
 
@@ -248,16 +251,10 @@ def _lead(hand, my_team, decl_team, tmask, rook_pos, unseen, counters):
             return top  # draw trumps
     plain = hand & ~tmask
     if my_team == decl_team or unseen & tmask == ZERO:
-        best = -1  # cash the highest card that no unseen card of its suit beats
-        for s in range(4):
-            m = plain & LANE[s]
-            if m != ZERO:
-                c = msb(m)
-                if unseen & LANE[s] & ~((bit(c) << ONE) - ONE) == ZERO and \
-                        (best < 0 or (c & 15) > (best & 15)):
-                    best = c
-        if best >= 0:
-            return best
+        # cash the highest card that no unseen card of its suit beats (ties: C D H S order)
+        sure = suit_tops(plain | unseen) & plain
+        if sure != ZERO:
+            return highest_card(sure)
     if plain != ZERO:  # low from the longest side suit
         longest, n = 0, -1
         for s in range(4):
