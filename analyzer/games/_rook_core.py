@@ -80,7 +80,7 @@ def legal_moves(hand, led, free_play):
     return follow
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def points_of(mask, cpts):
     """Points of the cards in ``mask``; ``cpts[c]`` is the points of card index c (0..63).
 

@@ -62,14 +62,14 @@ _OVERBID_PARTNER = 20.0  # outbid one's own partner only when this much stronger
 _RUFF_FLOOR = 20  # ruff with one's last trump only for a trick worth this much
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def suit_score(hand, s):
     """Strength of suit ``s`` as trump: length first, then the highest cards."""
     m = (hand >> np.uint64(16 * s)) & np.uint64(0x1FFF)
     return np.int64((np.uint64(popcount(m)) << np.uint64(13)) | m)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_suit(hand):
     """The longest suit, ties to the one with the higher top cards (then C D H S order)."""
     best, best_score = 0, -1
@@ -80,7 +80,7 @@ def best_suit(hand):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def estimate(hand, cpts, total_points):
     """Expected points of the side of a seat holding ``hand`` that names its best suit."""
     s = best_suit(hand)
@@ -107,7 +107,7 @@ def random_bid(high, step_exact, total_points, prng):
     return lowest + 5 * uniform_int(prng, (total_points - lowest) // 5 + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_bid(value, seat, high, high_seat, total_points):
     """The lowest legal bid while the valuation less a margin covers it, else 0 (pass)."""
     lowest = 70 if high == 0 else high + 5
@@ -134,7 +134,7 @@ def lowest_trump(trumps, rook_pos):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def top_trump(trumps, rook_pos):
     """The strongest of a non-empty set of trumps."""
     real = trumps & ~ROOK
@@ -242,7 +242,7 @@ def cheapest(cards, tmask, counters, rook_pos):
     return JOKER
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lead(hand, my_team, decl_team, tmask, rook_pos, unseen, counters):
     trumps = hand & tmask
     if my_team == decl_team and popcount(trumps) >= 2 and unseen & tmask:
