@@ -185,8 +185,9 @@ policy_option = click.option(
     help=f"Seat policy: {common.POLICY_HELP}; one for all seats, or four separated by "
          "commas (seats 0,1,2,3).",
 )
-seed_option = click.option("--seed", type=SEED, default=1, show_default=True,
-                           help="Random seed (0 .. 2**63-1); deal i of a seed never changes.")
+seed_option = click.option(
+    "--seed", type=SEED, default=1, show_default=True,
+    help="Random seed (0 .. 2**63-1); deal i of a seed is the same on every machine.")
 
 
 def with_progress(show: bool | None, total: int, work):
