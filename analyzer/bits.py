@@ -119,16 +119,25 @@ def _fast_pext() -> bool:
 FAST_PEXT = _fast_pext()
 
 
-@intrinsic
-def _pext_bmi2(typingctx, x, m):
-    sig = types.uint64(types.uint64, types.uint64)
+def _bmi2(op):
+    """A numba intrinsic for BMI2's ``op`` (pext or pdep) on two uint64s."""
 
-    def codegen(context, builder, signature, args):
-        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pext.64")
-        return builder.call(fn, args)
+    def call(typingctx, x, m):
+        sig = types.uint64(types.uint64, types.uint64)
 
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, f"llvm.x86.bmi.{op}.64")
+            return builder.call(fn, args)
+
+        return sig, codegen
+
+    call.__name__ = f"_{op}_bmi2"
+    return intrinsic(call)
+
+
+_pext_bmi2 = _bmi2("pext")
+_pdep_bmi2 = _bmi2("pdep")
 
 
 @overload(pext, inline="always")
@@ -167,18 +176,6 @@ def nth_bit(m, k):
     for _ in range(k):
         m &= m - 1
     return m & -m
-
-
-@intrinsic
-def _pdep_bmi2(typingctx, x, m):
-    sig = types.uint64(types.uint64, types.uint64)
-
-    def codegen(context, builder, signature, args):
-        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64")
-        return builder.call(fn, args)
-
-    return sig, codegen
 
 
 @overload(nth_bit, inline="always")
