@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .bits import popcount
 from .cards import JOKER, SUITS, CardParseError, format_card, parse_cards
 from .games import _dd as dd
 from .games import _dd_games as ddg
@@ -107,14 +108,16 @@ class Scratch:
         return self.gen + 1
 
 
-_SCRATCH: Scratch | None = None
+_SCRATCH: dict[int, Scratch] = {}
 
 
-def _scratch() -> Scratch:
-    global _SCRATCH
-    if _SCRATCH is None:
-        _SCRATCH = Scratch()
-    return _SCRATCH
+def _scratch(tricks: int) -> Scratch:
+    """The reused scratch for a position of ``tricks`` tricks: up to six, a 1 MB table that
+    stays in cache (``_pimc.search_tt_bits``); deeper positions need the room of 16 MB."""
+    bits = 14 if tricks <= 6 else 18
+    if bits not in _SCRATCH:
+        _SCRATCH[bits] = Scratch(bits)
+    return _SCRATCH[bits]
 
 
 def parse_seat(text: str | int) -> int:
@@ -339,7 +342,7 @@ def solve(game, hands, trump=None, leader=0, played: str = "", side=None, contra
     """
     rules, fam, p, mover, side, trump_code, contract = _prepare(game, hands, trump, leader,
                                                                 played, side, contract)
-    sc = scratch or _scratch()
+    sc = scratch or _scratch(max(popcount(int(h)) for h in p.hands))
     vals = np.zeros(64, dtype=np.int64)
     t0 = time.perf_counter()
     dd.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv, sc.tt,

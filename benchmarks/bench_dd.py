@@ -53,7 +53,7 @@ def pedro_positions(n: int, seed: int, budget: int) -> None:
     lu = np.zeros((n, engine.NLOGU), dtype=np.uint64)
     pols = pedro.parse_policies("heuristic")
     engine.log_kernel(seed, idx, rp, pols, pedro.NO_SCENARIO.vector(), rec, li, lu)
-    sc = Scratch(16)
+    sc = Scratch(14)  # as the searching players and `bidlab solve` use for six tricks
     q = np.zeros(dd.NQ, np.uint64)
     cpts = np.zeros(64, np.int64)
     tv = np.zeros(14, np.int64)

@@ -74,10 +74,15 @@ def node_budget(pols):
 
 @njit(cache=True)
 def search_tt_bits(pols):
-    """Transposition-table size (log2 rows) for these seat policies; 0 when none searches."""
+    """Transposition-table size (log2 rows) for these seat policies; 0 when none searches.
+
+    2**14 rows of 64 bytes (1 MB, about one core's L2 cache): the searching players
+    solve positions of at most six tricks, and for those a table that stays in cache
+    beats a larger one that misses less often (Pedro post-draw solves: 1.26 ms with
+    2**14 rows, 1.5 ms with 2**16, though 3% fewer nodes)."""
     for s in range(4):
         if pols[s] >= POLICY_DD:
-            return 16
+            return 14
     return 0
 
 
