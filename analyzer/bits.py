@@ -168,7 +168,8 @@ def bit(i):
 
 
 def nth_bit(m, k):
-    """The mask of the k-th lowest set bit of m (k counts from 0; 0 if m has no such bit).
+    """The mask of the k-th lowest set bit of m (0 <= k < 64, counting from 0; 0 if m has
+    no such bit).
 
     In numba code this is BMI2's PDEP of bit k into m where PEXT is fast (the
     two share their hardware), else a loop clearing the k lowest bits."""
