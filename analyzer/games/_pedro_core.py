@@ -62,23 +62,25 @@ def left_pedro(trump):
     return (3 - trump) * 16 + 3
 
 
+_PLAIN_LANES = np.uint64(0x1FFF_1FFF_1FFF)  # lanes 0-2 of the normalised layout
+
+
 @njit(cache=True)
 def normalise(mask, trump):
-    """A shared-layout mask in the trump-normalised layout."""
+    """A shared-layout mask in the trump-normalised layout.
+
+    Branch-free: the lanes above the trump lane drop by one lane onto it, and the Left
+    Pedro, now a trump, leaves its plain lane (lane 3 - trump, one lower when that is
+    above the trump lane)."""
     lp = left_pedro(trump)
     t_lane = (mask >> np.uint64(16 * trump)) & LANE
     left = (mask >> np.uint64(lp)) & ONE
     out = ((((t_lane >> np.uint64(3)) << np.uint64(4)) | (left << np.uint64(3))
             | (t_lane & np.uint64(7))) << np.uint64(48))
-    k = 0
-    for s in range(4):
-        if s != trump:
-            lane = (mask >> np.uint64(16 * s)) & LANE
-            if s == 3 - trump:
-                lane &= ~np.uint64(8)  # the Left Pedro has joined the trumps
-            out |= lane << np.uint64(16 * k)
-            k += 1
-    return out
+    below = (ONE << np.uint64(16 * trump)) - ONE  # the lanes under the trump lane
+    plain = ((mask & below) | ((mask >> np.uint64(16)) & ~below)) & _PLAIN_LANES
+    left_lane = 3 - trump - (1 if 3 - trump > trump else 0)
+    return out | (plain & ~bit(16 * left_lane + 3))
 
 
 @njit(cache=True)

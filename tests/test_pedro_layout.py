@@ -1,0 +1,29 @@
+"""The trump-normalised layout (analyzer.games._pedro_core) against its card tables."""
+
+import numpy as np
+from numba import njit
+
+from analyzer.games._pedro_core import NORM, denormalise, normalise
+
+RNG = np.random.default_rng(3)
+DECK = 0x1FFF_1FFF_1FFF_1FFF
+MASKS = [int(x) & DECK for x in RNG.integers(0, 2**63, size=2000, dtype=np.uint64)]
+MASKS += [1 << (16 * s + r) for s in range(4) for r in range(13)] + [0, DECK]
+
+
+@njit
+def _both(masks, trump, out):
+    for i in range(masks.shape[0]):
+        out[i, 0] = normalise(masks[i], trump)
+        out[i, 1] = denormalise(out[i, 0], trump)
+
+
+def test_normalise_moves_every_card_as_the_table_says_and_denormalise_undoes_it():
+    masks = np.array(MASKS, dtype=np.uint64)
+    out = np.empty((len(masks), 2), dtype=np.uint64)
+    for trump in range(4):
+        _both(masks, trump, out)
+        for i, m in enumerate(MASKS):
+            want = sum(1 << int(NORM[trump, c]) for c in range(64) if m >> c & 1)
+            assert int(out[i, 0]) == want, (trump, hex(m))
+            assert int(out[i, 1]) == m, (trump, hex(m))
