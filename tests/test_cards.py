@@ -443,3 +443,21 @@ def test_pext_everywhere_matches_naive(monkeypatch):
             assert bits.pext(x, m) == want, (hex(x), hex(m))
             assert int(out[i]) == want, (hex(x), hex(m))
             assert int(loop(np.uint64(x), np.uint64(m))) == want, (hex(x), hex(m))
+
+
+@njit(cache=True)
+def _prefetch_then_read(table, row):
+    bits.prefetch_row(table, row)
+    return table[row, 3]
+
+
+def test_prefetch_row_is_only_a_hint():
+    """The prefetch compiles to the CPU's prefetch instruction, changes nothing it touches,
+    and in Python does nothing at all."""
+    table = np.arange(64, dtype=np.uint64).reshape(8, 8)
+    before = table.copy()
+    assert [int(_prefetch_then_read(table, r)) for r in range(8)] == [8 * r + 3 for r in range(8)]
+    assert np.array_equal(table, before)
+    assert bits.prefetch_row(table, 2) is None
+    asm = _prefetch_then_read.inspect_asm(_prefetch_then_read.signatures[0])
+    assert "prefetch" in asm

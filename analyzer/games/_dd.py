@@ -46,7 +46,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from ..bits import ONE, ZERO, bit, lsb, msb, pext, popcount
+from ..bits import ONE, ZERO, bit, lsb, msb, pext, popcount, prefetch_row
 
 # ---- game parameters (uint64 vector q) ----------------------------------------------------
 # Q_TM trump suit mask; Q_FREE cards legal at any time (Rook's free Rook); Q_TRUMP_ANY 1 when
@@ -606,17 +606,20 @@ def search(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, g
                 while hands[ldr] == ZERO:
                     ldr = (ldr + 1) & 3
                 st[d, F_LEADER] = ldr
+                slot = -1
+                if k_max >= TT_MIN_K:  # the table row starts loading while the bounds are found
+                    key = su[d, U_KEY:U_KEY + 7]
+                    slot = np.int64(_relative_key(hands, cls, valued, specials, ldr, side, gen, key)
+                                    & size_mask)
+                    prefetch_row(tt, slot)
                 rem = tv_upto[k_max] + _points((hands[0] | hands[1] | hands[2] | hands[3])
                                                & valued, cpts)
                 lo, hi = _sure_bounds(hands, rem, negative, tm, side, valued, cpts)
                 st[d, F_LO] = lo  # they hold for every line of play, so through the trick
                 st[d, F_HI] = hi
-                slot = -1
-                if k_max >= TT_MIN_K:
-                    key = su[d, U_KEY:U_KEY + 7]
-                    slot = np.int64(_relative_key(hands, cls, valued, specials, ldr, side, gen, key)
-                                    & size_mask)
-                    if _probe(tt, slot, key):
+                # the row only when the sure bounds leave the window open
+                if slot >= 0 and lo < beta and hi > alpha and lo < hi:
+                    if _probe(tt, slot, su[d, U_KEY:U_KEY + 7]):
                         b = tt[slot, T_BOUNDS]
                         lo = max(lo, np.int64(b >> np.uint64(32)) - BIAS)
                         hi = min(hi, np.int64(b & np.uint64(0xFFFFFFFF)) - BIAS)
