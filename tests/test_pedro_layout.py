@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit
 
-from analyzer.games._pedro_core import NORM, denormalise, normalise
+from analyzer.games._pedro_core import NORM, denormalise, lowest_plain, normalise
 
 RNG = np.random.default_rng(3)
 DECK = 0x1FFF_1FFF_1FFF_1FFF
@@ -27,3 +27,21 @@ def test_normalise_moves_every_card_as_the_table_says_and_denormalise_undoes_it(
             want = sum(1 << int(NORM[trump, c]) for c in range(64) if m >> c & 1)
             assert int(out[i, 0]) == want, (trump, hex(m))
             assert int(out[i, 1]) == m, (trump, hex(m))
+
+
+@njit
+def _lowest_plain_all(masks, out):
+    for i in range(masks.shape[0]):
+        out[i] = lowest_plain(masks[i])
+
+
+def test_lowest_plain_is_the_lowest_rank_then_the_lowest_suit():
+    plain_lanes = 0x1FFF_1FFF_1FFF
+    masks = [m & plain_lanes for m in MASKS if m & plain_lanes]
+    out = np.empty(len(masks), dtype=np.int64)
+    _lowest_plain_all(np.array(masks, dtype=np.uint64), out)
+    for m, got in zip(masks, out):
+        cards = [c for c in range(48) if m >> c & 1]
+        want = min(cards, key=lambda c: (c % 16, c // 16))
+        assert got == want, hex(m)
+        assert lowest_plain(np.uint64(m)) == want  # through the dispatcher too

@@ -141,6 +141,9 @@ def capture_points(trick, low_to_winner):
     return p
 
 
+_RANK_ACROSS_PLAIN = np.uint64(0x0001_0001_0001)  # one rank in each plain lane
+
+
 @njit(cache=True)
 def highest_plain(cards, k):
     """The k highest-ranked plain cards of a normalised mask, ties by suit S > H > D > C.
@@ -157,16 +160,15 @@ def highest_plain(cards, k):
                 out |= b
                 cards ^= b
                 k -= 1
-        cards &= ~(np.uint64(0x0001_0001_0001) << np.uint64(r))
+        cards &= ~(_RANK_ACROSS_PLAIN << np.uint64(r))
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lowest_plain(cards):
-    """Index of the lowest-ranked plain card (ties: lowest suit); cards must be non-empty."""
+    """Index of the lowest-ranked plain card (ties: lowest suit); cards must be non-empty.
+
+    The lanes folded onto each other give the lowest rank held; of the cards of that rank
+    the lowest bit is in the lowest lane."""
     fold = (cards | (cards >> np.uint64(16)) | (cards >> np.uint64(32))) & LANE
-    r = lsb(fold)
-    for lane in range(3):
-        if (cards >> np.uint64(16 * lane + r)) & ONE:
-            return 16 * lane + r
-    return -1
+    return lsb(cards & (_RANK_ACROSS_PLAIN << np.uint64(lsb(fold))))
