@@ -1,9 +1,10 @@
 """The trump-normalised layout (analyzer.games._pedro_core) against its card tables."""
 
 import numpy as np
+import pytest
 from numba import njit
 
-from analyzer.games._pedro_core import NORM, denormalise, lowest_plain, normalise
+from analyzer.games._pedro_core import NORM, denormalise, highest_plain, lowest_plain, normalise
 
 RNG = np.random.default_rng(3)
 DECK = 0x1FFF_1FFF_1FFF_1FFF
@@ -40,8 +41,26 @@ def test_lowest_plain_is_the_lowest_rank_then_the_lowest_suit():
     masks = [m & plain_lanes for m in MASKS if m & plain_lanes]
     out = np.empty(len(masks), dtype=np.int64)
     _lowest_plain_all(np.array(masks, dtype=np.uint64), out)
-    for m, got in zip(masks, out):
+    for m, got in zip(masks, out, strict=True):
         cards = [c for c in range(48) if m >> c & 1]
         want = min(cards, key=lambda c: (c % 16, c // 16))
         assert got == want, hex(m)
         assert lowest_plain(np.uint64(m)) == want  # through the dispatcher too
+
+
+@njit
+def _highest_plain_all(masks, k, out):
+    for i in range(masks.shape[0]):
+        out[i] = highest_plain(masks[i], k)
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3, 5, 13, 40])
+def test_highest_plain_takes_the_top_ranks_then_the_higher_suits(k):
+    plain_lanes = 0x1FFF_1FFF_1FFF
+    masks = [m & plain_lanes for m in MASKS]
+    out = np.empty(len(masks), dtype=np.uint64)
+    _highest_plain_all(np.array(masks, dtype=np.uint64), k, out)
+    for m, got in zip(masks, out, strict=True):
+        cards = sorted((c for c in range(48) if m >> c & 1), key=lambda c: (c % 16, c // 16))
+        want = sum(1 << c for c in cards[::-1][:k])
+        assert int(got) == want, (hex(m), k)

@@ -148,19 +148,19 @@ _RANK_ACROSS_PLAIN = np.uint64(0x0001_0001_0001)  # one rank in each plain lane
 def highest_plain(cards, k):
     """The k highest-ranked plain cards of a normalised mask, ties by suit S > H > D > C.
 
-    Lanes keep the suits' order, so a higher lane is a higher suit.
+    Lanes keep the suits' order, so of the cards of one rank the higher bit is the
+    higher suit.
     """
     out = ZERO
     while k > 0 and cards != ZERO:
         fold = (cards | (cards >> np.uint64(16)) | (cards >> np.uint64(32))) & LANE
-        r = msb(fold)
-        for lane in range(2, -1, -1):
-            b = bit(16 * lane + r)
-            if k > 0 and cards & b:
-                out |= b
-                cards ^= b
-                k -= 1
-        cards &= ~(_RANK_ACROSS_PLAIN << np.uint64(r))
+        rank = cards & (_RANK_ACROSS_PLAIN << np.uint64(msb(fold)))
+        cards &= ~rank
+        while k > 0 and rank != ZERO:
+            b = bit(msb(rank))
+            out |= b
+            rank ^= b
+            k -= 1
     return out
 
 
