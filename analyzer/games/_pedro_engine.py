@@ -176,7 +176,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
         # -- bidding: one round from eldest --------------------------------------------
         high, bidder = 0, -1
         for k in range(4):
-            seat = (eldest + k) % 4
+            seat = (eldest + k) & 3
             if force == FORCE_MAKER or (force == FORCE_PASS and seat == fixed_seat):
                 b = 0
             elif force == FORCE_BID and seat == fixed_seat:
@@ -219,7 +219,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
         stock_left = ZERO
         redeal = False
         for k in range(4):
-            seat = (eldest + k) % 4
+            seat = (eldest + k) & 3
             pol = 1 if play_only else pols[seat]
             h = hands[seat]
             kept = h & TRUMPS
@@ -311,7 +311,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
     gen = (index & 0x3FFFFFFFF) + 1
     while hands[0] | hands[1] | hands[2] | hands[3]:
         while hands[leader] == ZERO:
-            leader = (leader + 1) % 4
+            leader = (leader + 1) & 3
         n_active = 0
         for s in range(4):
             if hands[s] != ZERO:
@@ -321,7 +321,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
         trick = ZERO
         pos = 0
         for j in range(4):
-            seat = (leader + j) % 4
+            seat = (leader + j) & 3
             h = hands[seat]
             if h == ZERO:
                 continue
