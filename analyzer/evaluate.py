@@ -17,6 +17,12 @@ answer the narrower question "if I win the bid at b and name t": there the
 seat is made the maker with nobody else bidding, one simulation per trump
 serving every b (the play does not depend on the bid).
 
+The same fact spares most of the work of the auctions: with policies that draw no
+random numbers before the play, each deal's auctions are run alone and each
+(maker, trump) outcome is played once (analyzer.shared_play), which gives the very
+numbers of playing every action (tested) at a fraction of the cost: a pimc:20 hand
+2.6 s -> 0.22 s a deal.
+
 >>> from analyzer.evaluate import evaluate_hand          # doctest: +SKIP
 >>> ev = evaluate_hand("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", seat="eldest", deals=20_000)
 >>> ev.recommended                                        # doctest: +SKIP
@@ -30,6 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from . import shared_play
 from .cards import JOKER, SUIT_NAMES, CardSet, parse_cards
 from .evaluate_rook import evaluate_rook_hand
 from .games import _pedro_engine as engine
@@ -164,7 +171,16 @@ def _side_scores(rec: np.ndarray, offset: int):
     return out
 
 
-def _simulate_batch(samples: _Samples, rules, hand_mask, offset, known, pols, seed, first, n):
+def _simulate_batch(samples: _Samples, rules, hand_mask, offset, known, pols, seed, first, n,
+                    share_plays: bool = True):
+    """Grow ``samples`` by deals first .. first+n-1: each action played out in full, or,
+    where the policies and rules allow it, each auction outcome played once (same result;
+    see analyzer.shared_play)."""
+    if share_plays and shared_play.can_share_plays(rules, pols):
+        shared_play.simulate_batch(samples, rules, hand_mask, offset, known, pols, seed, first,
+                                   n, _action_list(rules))
+        return
+
     def run(**kw):
         sc = pedro.Scenario(hand=hand_mask, seat=offset, known=known, **kw)
         return pedro.run_batch(rules, first, n, seed, pols, scenario=sc)[0]

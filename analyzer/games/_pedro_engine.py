@@ -131,8 +131,10 @@ def _owner(b, won0, won1, held0, held1, dead0, dead1, maker, rule, to_holder):
 # ---- scenario vector (uint64): known cards and a forced auction ---------------------------
 # SC_SEAT: 1 + the scenario seat's offset from the dealer (0 = none); SC_KNOWN + k: the cards
 # known to be held by the seat k places after the dealer (the scenario seat's full hand).
-# SC_BID: the bid of FORCE_BID.
-SC_SEAT, SC_FORCE, SC_TRUMP, SC_KNOWN, SC_BID = 0, 1, 2, 3, 7
+# SC_BID: the bid of FORCE_BID. SC_STOP (optional): 1 to stop after the auction and the
+# naming of trump, recording only dealer, bidder, bid, trump and redeals (the play depends
+# on the deal, the maker and the trump alone, so a caller may play each such outcome once).
+SC_SEAT, SC_FORCE, SC_TRUMP, SC_KNOWN, SC_BID, SC_STOP = 0, 1, 2, 3, 7, 8
 FORCE_NONE, FORCE_MAKER, FORCE_PASS, FORCE_BID = 0, 1, 2, 3
 
 
@@ -209,6 +211,13 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
         else:
             trump = choose_trump(1 if play_only else pols[maker], hands[maker], maker == dealer,
                                  prng)
+        if sc.shape[0] > SC_STOP and sc[SC_STOP] == ONE:
+            rec[R_DEALER] = dealer
+            rec[R_BIDDER] = bidder
+            rec[R_BID] = bid
+            rec[R_TRUMP] = trump
+            rec[R_REDEALS] = min(attempt, 127)
+            return
         for s in range(4):
             hands[s] = normalise(hands[s], trump)
         # -- discard, draw, rob (normalised layout from here on) ---------------------
