@@ -21,7 +21,7 @@ The same fact spares most of the work of the auctions: with policies that draw n
 random numbers before the play, each deal's auctions are run alone and each
 (maker, trump) outcome is played once (analyzer.shared_play), which gives the very
 numbers of playing every action (tested) at a fraction of the cost: a pimc:20 hand
-2.6 s -> 0.22 s a deal.
+2.6 s -> 0.22 s a deal (Rook: 2.4 s -> 0.41 s).
 
 >>> from analyzer.evaluate import evaluate_hand          # doctest: +SKIP
 >>> ev = evaluate_hand("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", seat="eldest", deals=20_000)

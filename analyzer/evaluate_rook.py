@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from . import shared_play
 from .cards import JOKER, SUIT_NAMES, CardSet, parse_cards
 from .games import rook
 from .games.common import SEAT_OFFSETS, SEATS, parse_policies, policy_string
@@ -115,7 +116,16 @@ def _alternatives(samples: _Samples, rules: rook.Rules):
     return values, labels
 
 
-def _simulate_batch(samples: _Samples, rules, mask, offset, known, pols, seed, first, n):
+def _simulate_batch(samples: _Samples, rules, mask, offset, known, pols, seed, first, n,
+                    share_plays: bool = True):
+    """Grow ``samples`` by hands first .. first+n-1: each alternative played in full, or,
+    where the policies and rules allow it, each auction outcome played once (same result;
+    see analyzer.shared_play)."""
+    if share_plays and shared_play.can_share_plays(rules, pols):
+        shared_play.simulate_rook_batch(samples, rules, mask, offset, known, pols, seed, first,
+                                        n)
+        return
+
     def run(**kw):
         sc = rook.Scenario(hand=mask, seat=offset, known=known, **kw)
         return rook.run_batch(rules, first, n, seed, pols, scenario=sc)[0]

@@ -78,3 +78,53 @@ def test_plays_are_shared_only_where_the_deal_cannot_depend_on_the_auction():
 def test_settlement_worked_by_hand(b, o, bid, bidder_only, want):
     got = shared_play.settle_teams(np.array([b]), np.array([o]), np.array([bid]), bidder_only)
     assert tuple((int(x[0]), int(y[0])) for x, y in got) == want
+
+
+ROOK_HAND = CardSet(parse_cards("AS KS 10S 5S 9S 8S AH KH 10D 5C JK 7C 2D")).mask
+
+
+def _rook_both_paths(game, policy, seat, n):
+    import analyzer.evaluate_rook as er
+    from analyzer.games import rook
+    from analyzer.rollout import collapse
+
+    rules = rook.parse_rules(game)
+    pols = rook.parse_policies(policy)
+    out = []
+    for share in (True, False):
+        samples = er._Samples(er.trump_codes(rules), len(rules.bids) + 1)
+        er._simulate_batch(samples, rules, ROOK_HAND, er.SEAT_OFFSETS[seat], (), pols, 3, 10,
+                           n, share)
+        out.append(samples)
+    a, b = out
+    for t in a.trumps:
+        assert np.array_equal(collapse(a.maker_b[t]), collapse(b.maker_b[t]))
+        assert np.array_equal(collapse(a.maker_o[t]), collapse(b.maker_o[t]))
+    for k in range(a.n_actions):
+        for x, y in ((a.own, b.own), (a.opp, b.opp), (a.declared, b.declared)):
+            assert np.array_equal(collapse(x[k]), collapse(y[k])), k
+
+
+@pytest.mark.parametrize("game", [
+    "rook", "rook(allow_no_trump=True,opp_scores=not_when_declarer_set)",
+    "rook(drop=no_counters,drop_points_to=last_trick_winner,pass_cycle=left,"
+    "first_lead=left_of_declarer)",
+    "rook(rook_free_play=True,bid_step=exactly_5,rook_rank=above_4)",
+])
+@pytest.mark.parametrize("seat", ["dealer", "eldest", "third"])
+def test_rook_sharing_plays_changes_nothing_under_the_heuristic(game, seat):
+    _rook_both_paths(game, "heuristic", seat, 1500)
+
+
+def test_rook_sharing_plays_changes_nothing_with_searching_players():
+    _rook_both_paths("rook", "pimc:2", "eldest", 3)
+
+
+def test_rook_plays_are_not_shared_when_a_hand_can_be_thrown_in():
+    from analyzer.games import rook
+
+    heuristic = rook.parse_policies("heuristic")
+    assert shared_play.can_share_plays(rook.parse_rules("rook"), heuristic)
+    assert not shared_play.can_share_plays(rook.parse_rules("rook(all_pass=redeal)"), heuristic)
+    assert not shared_play.can_share_plays(rook.parse_rules("rook"),
+                                           rook.parse_policies("random"))

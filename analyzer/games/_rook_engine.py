@@ -109,7 +109,9 @@ NLOGU = 12
 # bid the lowest legal amount while that is at most SC_BID. SC_TRUMP: the trump it calls as
 # declarer (TRUMP_BY_POLICY: its policy's). SC_DIR: 0 passing by the hand index, else
 # 1 + (left, right, none).
-SC_SEAT, SC_FORCE, SC_TRUMP, SC_KNOWN, SC_BID, SC_DIR = 0, 1, 2, 3, 7, 8
+# SC_STOP (optional): 1 to stop once trump is called, recording only dealer, declarer, bid,
+# trump, forced and redeals (the play depends on the hand, the declarer and the trump alone).
+SC_SEAT, SC_FORCE, SC_TRUMP, SC_KNOWN, SC_BID, SC_DIR, SC_STOP = 0, 1, 2, 3, 7, 8, 9
 NSC = 9
 FORCE_NONE, FORCE_DECLARER, FORCE_PASS, FORCE_CEILING = 0, 1, 2, 3
 TRUMP_BY_POLICY = 5
@@ -258,6 +260,14 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
         trump = uniform_int(prng, 5 if allow_nt else 4)
     else:
         trump = heuristic_trump(own, allow_nt)
+    if sc.shape[0] > SC_STOP and sc[SC_STOP] == ONE:
+        rec[R_DEALER] = dealer
+        rec[R_DECLARER] = declarer
+        rec[R_BID] = bid
+        rec[R_TRUMP] = trump
+        rec[R_FORCED] = forced
+        rec[R_REDEALS] = min(attempt, 32767)
+        return
     tmask = trump_suit(trump)
     if rp[P_FIRST_LEAD] == 0:  # the random policy picks either; the heuristic leads itself
         leader = (declarer + uniform_int(prng, 2)) % 4 if pol_d == 0 else declarer
@@ -399,14 +409,15 @@ def _scratch(rp):
 
 
 _SIM_SIG = types.void(
-    types.int64, types.int64, types.int64, types.int64, types.int64[:], types.int64[:],
+    types.int64, types.int64[:], types.int64, types.int64[:], types.int64[:],
     types.uint64[:], types.int16[:, :], types.uint64[:, :],
 )
 
 
 @njit(_SIM_SIG, cache=True, parallel=True)
-def simulate_kernel(seed, first, n, chunk, rp, pols, sc, rec, hands_out):
-    """Hands first .. first+n-1 of scenario ``sc`` into rec[n, NREC] and hands_out[n, 5]."""
+def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
+    """The hands ``indices`` of scenario ``sc`` into rec[n, NREC] and hands_out[n, 5]."""
+    n = indices.shape[0]
     n_chunks = (n + chunk - 1) // chunk
     for ci in prange(n_chunks):
         cpts, deck, hands, values, given, prng, drng = _scratch(rp)
@@ -416,7 +427,7 @@ def simulate_kernel(seed, first, n, chunk, rp, pols, sc, rec, hands_out):
         lo = ci * chunk
         hi = min(n, lo + chunk)
         for i in range(lo, hi):
-            play_hand(seed, first + i, rp, pols, sc, cpts, deck, hands, values, given, prng,
+            play_hand(seed, indices[i], rp, pols, sc, cpts, deck, hands, values, given, prng,
                       drng, rec[i], hands_out[i], li, lu, False, ws)
 
 
