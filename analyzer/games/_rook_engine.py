@@ -129,6 +129,17 @@ def _allowed_drops(cards, rule, counters):
 
 
 @njit(cache=True, inline="always")
+def _record_auction(rec, dealer, declarer, bid, trump, forced, attempt):
+    """The auction's outcome: all that a stop-once-trump-is-called (SC_STOP) run records."""
+    rec[R_DEALER] = dealer
+    rec[R_DECLARER] = declarer
+    rec[R_BID] = bid
+    rec[R_TRUMP] = trump
+    rec[R_FORCED] = forced
+    rec[R_REDEALS] = min(attempt, 32767)
+
+
+@njit(cache=True, inline="always")
 def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng, drng, rec,
               dealt, li, lu, log, ws):
     """Play hand ``index`` of ``seed`` under rule vector ``rp`` and seat policies ``pols``.
@@ -261,12 +272,7 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
     else:
         trump = heuristic_trump(own, allow_nt)
     if sc.shape[0] > SC_STOP and sc[SC_STOP] == ONE:
-        rec[R_DEALER] = dealer
-        rec[R_DECLARER] = declarer
-        rec[R_BID] = bid
-        rec[R_TRUMP] = trump
-        rec[R_FORCED] = forced
-        rec[R_REDEALS] = min(attempt, 32767)
+        _record_auction(rec, dealer, declarer, bid, trump, forced, attempt)
         return
     tmask = trump_suit(trump)
     if rp[P_FIRST_LEAD] == 0:  # the random policy picks either; the heuristic leads itself
@@ -377,12 +383,7 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
     for s in range(4):
         if dealt[s] & ROOK:
             rook_seat = s
-    rec[R_DEALER] = dealer
-    rec[R_DECLARER] = declarer
-    rec[R_BID] = bid
-    rec[R_TRUMP] = trump
-    rec[R_FORCED] = forced
-    rec[R_REDEALS] = min(attempt, 32767)
+    _record_auction(rec, dealer, declarer, bid, trump, forced, attempt)
     rec[R_DIRECTION] = direction
     rec[R_LEADER] = first_leader
     rec[R_WIDOW] = widow
