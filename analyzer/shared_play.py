@@ -22,7 +22,6 @@ from .games import _pedro_engine as engine
 from .games import pedro
 from .games._pedro_policies import RANDOM
 from .games._pimc import P_PLAY_ONLY
-from .games.pedro_rules import kernel_params
 
 
 def can_share_plays(rules, pols: np.ndarray) -> bool:
@@ -32,15 +31,6 @@ def can_share_plays(rules, pols: np.ndarray) -> bool:
         pols.shape[0] > P_PLAY_ONLY and pols[P_PLAY_ONLY] == 1)
     redeals = rules.all_pass == "redeal" or getattr(rules, "stock_short", "") == "redeal"
     return deterministic and not redeals
-
-
-def _kernel(rules, idx, seed, pols, vec):
-    rec = np.empty((len(idx), engine.NREC), dtype=np.int8)
-    hands = np.empty((len(idx), 4), dtype=np.uint64)
-    if len(idx):
-        engine.simulate_kernel(seed, idx, pedro.DEFAULT_CHUNK, kernel_params(rules), pols,
-                               vec, rec, hands)
-    return rec
 
 
 def settle_teams(b_pts, o_pts, bid, m2_bidder_only: bool):
@@ -96,7 +86,8 @@ def simulate_batch(samples, rules, hand_mask, offset, known, pols, seed, first, 
     def play(deals, m, t):
         vec = vector(force="maker", trump=t)
         vec[engine.SC_SEAT] = m + 1
-        return _sides(_kernel(rules, idx[deals], seed, pols, vec), m, engine.R_PTS)
+        rec = pedro.run_deals(rules, idx[deals], seed, pols, scenario=vec)[0]
+        return _sides(rec, m, engine.R_PTS)
 
     points = np.full((n, 4, 4, 2), -1, dtype=np.int64)
     for t in range(4):
@@ -109,7 +100,7 @@ def simulate_batch(samples, rules, hand_mask, offset, known, pols, seed, first, 
     auctions = {}
     for bid in sorted({b for _, b in actions}):
         vec = (vector(force="bid", trump=0, bid=bid) if bid > 0 else vector(force="pass"))
-        rec = _kernel(rules, idx, seed, pols, np.append(vec, np.uint64(1)))
+        rec = pedro.run_deals(rules, idx, seed, pols, scenario=np.append(vec, np.uint64(1)))[0]
         dealer = rec[:, engine.R_DEALER].astype(np.int64)
         bidder = rec[:, engine.R_BIDDER].astype(np.int64)
         maker = np.where(bidder >= 0, bidder, dealer)

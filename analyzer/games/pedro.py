@@ -92,15 +92,17 @@ def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
 
 
 def run_deals(rules: Rules, indices: np.ndarray, seed: int, pols: np.ndarray,
-              chunk: int = DEFAULT_CHUNK, scenario: Scenario = NO_SCENARIO,
+              chunk: int = DEFAULT_CHUNK, scenario: Scenario | np.ndarray = NO_SCENARIO,
               out: tuple[np.ndarray, np.ndarray] | None = None,
               ) -> tuple[np.ndarray, np.ndarray]:
-    """Like run_batch for any deal indices (records and hands in the order given)."""
+    """Like run_batch for any deal indices (records and hands in the order given);
+    ``scenario`` is a Scenario or its vector (``Scenario.vector``, possibly edited)."""
     idx = np.ascontiguousarray(indices, dtype=np.int64)
     rec, hands = output_arrays(len(idx), engine.NREC, np.int8, 4, out)
+    vec = scenario if isinstance(scenario, np.ndarray) else scenario.vector()
     if len(idx):
-        engine.simulate_kernel(seed, idx, max(1, chunk), kernel_params(rules), pols,
-                               scenario.vector(), rec, hands)
+        engine.simulate_kernel(seed, idx, max(1, chunk), kernel_params(rules), pols, vec, rec,
+                               hands)
     return rec, hands
 
 
