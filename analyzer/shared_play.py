@@ -65,10 +65,11 @@ def play_outcomes(points, outcomes, play) -> None:
                 points[deals, mm, tt] = play(deals, mm, tt)
 
 
-def _sides(rec, m, pts_col):
+def _sides(rec, m, dealer_col, pts_col):
     """[n, 2]: the points of the side of the seat m places after the dealer, then the
-    other side's."""
-    team = (rec[:, engine.R_DEALER].astype(np.int64) + m) & 1
+    other side's (``rec`` a game's records, with the dealer and team points at those
+    columns)."""
+    team = (rec[:, dealer_col].astype(np.int64) + m) & 1
     p0 = rec[:, pts_col].astype(np.int64)
     p1 = rec[:, pts_col + 1].astype(np.int64)
     return np.stack([np.where(team == 0, p0, p1), np.where(team == 0, p1, p0)], axis=1)
@@ -87,7 +88,7 @@ def simulate_batch(samples, rules, hand_mask, offset, known, pols, seed, first, 
         vec = vector(force="maker", trump=t)
         vec[engine.SC_SEAT] = m + 1
         rec = pedro.run_deals(rules, idx[deals], seed, pols, scenario=vec)[0]
-        return _sides(rec, m, engine.R_PTS)
+        return _sides(rec, m, engine.R_DEALER, engine.R_PTS)
 
     points = np.full((n, 4, 4, 2), -1, dtype=np.int64)
     for t in range(4):
@@ -141,7 +142,7 @@ def simulate_rook_batch(samples, rules, hand_mask, offset, known, pols, seed, fi
         vec = vector(force="declarer", trump=int(t), bid=rules.bids[0])
         vec[rook_engine.SC_SEAT] = m + 1
         rec = rook.run_deals(rules, idx[deals], seed, pols, scenario=vec)[0]
-        return _sides(rec, m, rook_engine.R_PTS)
+        return _sides(rec, m, rook_engine.R_DEALER, rook_engine.R_PTS)
 
     points = np.full((n, 4, 5, 2), -1, dtype=np.int64)
     for t in samples.trumps:
