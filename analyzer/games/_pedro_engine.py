@@ -139,6 +139,16 @@ FORCE_NONE, FORCE_MAKER, FORCE_PASS, FORCE_BID = 0, 1, 2, 3
 
 
 @njit(cache=True, inline="always")
+def _record_auction(rec, dealer, bidder, bid, trump, attempt):
+    """The auction's outcome: all that a stop-after-the-auction (SC_STOP) run records."""
+    rec[R_DEALER] = dealer
+    rec[R_BIDDER] = bidder
+    rec[R_BID] = bid
+    rec[R_TRUMP] = trump
+    rec[R_REDEALS] = min(attempt, 127)
+
+
+@njit(cache=True, inline="always")
 def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li, lu, log, ws):
     """Play deal ``index`` of ``seed`` under rule vector ``rp`` and seat policies ``pols``.
 
@@ -212,11 +222,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
             trump = choose_trump(1 if play_only else pols[maker], hands[maker], maker == dealer,
                                  prng)
         if sc.shape[0] > SC_STOP and sc[SC_STOP] == ONE:
-            rec[R_DEALER] = dealer
-            rec[R_BIDDER] = bidder
-            rec[R_BID] = bid
-            rec[R_TRUMP] = trump
-            rec[R_REDEALS] = min(attempt, 127)
+            _record_auction(rec, dealer, bidder, bid, trump, attempt)
             return
         for s in range(4):
             hands[s] = normalise(hands[s], trump)
@@ -439,11 +445,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
             s2_m = b_pts - o_pts
         else:
             s2_o = o_pts - b_pts
-    rec[R_DEALER] = dealer
-    rec[R_BIDDER] = bidder
-    rec[R_BID] = bid
-    rec[R_TRUMP] = trump
-    rec[R_REDEALS] = min(attempt, 127)
+    _record_auction(rec, dealer, bidder, bid, trump, attempt)
     rec[R_PTS] = p0
     rec[R_PTS + 1] = p1
     rec[R_DEAD_PTS] = dead_points
