@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer.cards import SPADES, card
+from analyzer.cards import SPADES, CardSet, card
 from analyzer.games import family, parse_game, pedro
 from analyzer.games.common import parse_policies
 from analyzer.games.pedro_rules import PRESET_NAMES, PRESETS, Rules, one_flag_variants
@@ -196,6 +196,22 @@ def test_rule_flags_do_not_change_the_deal(rules, policy, baseline):
     assert not same[~first_attempt].any()
     if rules.all_pass != "redeal" and rules.stock_short != "redeal":
         assert first_attempt.all()
+
+
+@pytest.mark.parametrize("all_pass", ["dealer_names_no_contract", "dealer_forced_min_bid",
+                                      "redeal"])
+def test_a_forced_maker_plays_the_first_deal_under_every_all_pass_rule(all_pass):
+    """The forced-maker scenario (hand evaluation's points table) skips the auction: its
+    all-pass is no throw-in, so it plays deal i itself, as every other scenario does."""
+    hand = CardSet("AS KS 5S 5C 2S 9H 3D JC 7H").mask
+    scenario = pedro.Scenario(hand=hand, seat=1, force="maker", trump=SPADES)
+    rules = pedro.parse_rules(f"pedro(all_pass={all_pass})")
+    pols = parse_policies("heuristic")
+    _, base_hands = pedro.run_batch(PRESETS["pedro"], 0, 2_000, SEED, pols, scenario=scenario)
+    rec, hands = pedro.run_batch(rules, 0, 2_000, SEED, pols, scenario=scenario)
+    assert (rec[:, pedro.engine.R_REDEALS] == 0).all()
+    assert (hands == base_hands).all()
+    assert (rec[:, pedro.engine.R_BID] == 0).all()
 
 
 # ---- (e) exact probabilities of the deal ----------------------------------------------------

@@ -207,7 +207,9 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
             if b > 0:
                 high, bidder = b, seat
         bid = high
-        if bidder < 0:
+        # A forced maker skips the auction, so its all-pass is no throw-in: without this it
+        # would redeal MAX_ATTEMPTS times and play a deal no other scenario sees.
+        if bidder < 0 and force != FORCE_MAKER:
             if rp[P_ALL_PASS] == 1:
                 bidder, bid = dealer, min_bid
             elif rp[P_ALL_PASS] == 2 and attempt < MAX_ATTEMPTS:
