@@ -200,7 +200,8 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                 if pols[seat] == 0 and not play_only:
                     b = random_bid(high, min_bid, prng)
                 else:
-                    b = heuristic_bid(hands[seat], seat, dealer, high, bidder, min_bid)
+                    b = heuristic_bid(hands[seat], seat, dealer, high, bidder, min_bid,
+                                      rp[P_ALL_PASS] == 0)
             rec[R_BID_SEAT + seat] = b
             if log:
                 li[L_BIDS + k] = b

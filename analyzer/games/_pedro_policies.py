@@ -12,7 +12,9 @@ when the dealer faces them or the seat is the dealer):
   and Pedros weigh most, low trumps guard the Pedros), adds length, the
   partner's expected share and, as dealer, the value of robbing the stock. It
   bids the best value less a safety margin when that beats the high bid, and
-  overbids its own partner only with a clearly stronger hand.
+  overbids its own partner only with a clearly stronger hand. The dealer, who
+  bids last, bids just enough to win, and passes when nobody has bid and
+  passing leaves it naming trump with no contract (the SPEC all-pass rule).
 * **Trump.** It names the suit of highest value.
 * **Discard.** It keeps counting trumps first, then by rank (RULES §1.5), so
   counters are never made dead; as dealer it robs the stock's best trumps, then
@@ -139,16 +141,25 @@ def random_bid(high, min_bid, rng):
 
 
 @njit(cache=True)
-def heuristic_bid(hand, seat, dealer, high, high_seat, min_bid):
-    """0 to pass, else the heuristic's bid (scalars only, like every hot call)."""
+def heuristic_bid(hand, seat, dealer, high, high_seat, min_bid, no_contract):
+    """0 to pass, else the heuristic's bid (scalars only, like every hot call).
+
+    ``no_contract``: when all pass, the dealer names trump without a contract.
+    """
     lowest = max(high, min_bid - 1) + 1
     if lowest > 14:
         return 0
-    _, v = best_suit(hand, seat == dealer)
+    is_dealer = seat == dealer
+    if is_dealer and high_seat < 0 and no_contract:
+        return 0  # passing names trump all the same, with nothing to be set back
+    _, v = best_suit(hand, is_dealer)
     want = min((v - _BID_MARGIN) // _SCALE, 14)
     if high_seat >= 0 and (high_seat & 1) == (seat & 1) and want < high + _OVERBID_PARTNER:
         return 0
-    return want if want >= lowest else 0
+    if want < lowest:
+        return 0
+    # Nobody bids after the dealer: a higher bid only adds to the set-back.
+    return lowest if is_dealer else want
 
 
 @njit(cache=True)

@@ -1,0 +1,70 @@
+"""The heuristic's auction: the dealer bids last, so it bids just enough, and it does not
+bid into an all-pass hand it would name trump in anyway."""
+
+import numpy as np
+import pytest
+
+from analyzer.cards import CardSet
+from analyzer.games import pedro
+from analyzer.games._pedro_engine import R_BID, R_BID_SEAT, R_BIDDER, R_DEALER
+from analyzer.games._pedro_policies import _BID_MARGIN, _SCALE, best_suit, heuristic_bid
+
+N = 20_000
+
+
+def _auctions(variant: str):
+    rules = pedro.parse_rules(variant)
+    rec = pedro.run_batch(rules, 0, N, 11, pedro.parse_policies("heuristic"))[0]
+    dealer = rec[:, R_DEALER].astype(np.int64)
+    bids = rec[:, R_BID_SEAT:R_BID_SEAT + 4].astype(np.int64)  # by absolute seat
+    rows = np.arange(N)
+    others_high = np.where(np.arange(4)[None, :] == dealer[:, None], 0, bids).max(axis=1)
+    return rules, rec, dealer, bids[rows, dealer], others_high
+
+
+@pytest.mark.parametrize("variant", ["pedro", "pedro(min_bid=7)",
+                                     "pedro(all_pass=dealer_forced_min_bid,min_bid=6)", "cinch"])
+def test_the_dealer_bids_only_the_lowest_legal_amount(variant):
+    rules, rec, dealer, dealer_bid, others_high = _auctions(variant)
+    lowest = np.maximum(others_high, rules.min_bid - 1) + 1
+    bid_made = dealer_bid > 0
+    assert bid_made.sum() > N // 100  # the dealer does win auctions
+    assert (dealer_bid[bid_made] == lowest[bid_made]).all()
+    # ... while the seats before it still bid their estimate, not the minimum
+    non_dealer_won = (rec[:, R_BIDDER] >= 0) & (rec[:, R_BIDDER] != dealer)
+    assert (rec[non_dealer_won, R_BID] > rules.min_bid).mean() > 0.25
+
+
+def test_the_dealer_passes_an_unbid_hand_when_it_names_trump_without_a_contract():
+    rules, rec, dealer, dealer_bid, others_high = _auctions("pedro(min_bid=7)")
+    assert rules.all_pass == "dealer_names_no_contract"
+    unbid = others_high == 0
+    assert unbid.sum() > 100
+    assert (dealer_bid[unbid] == 0).all()
+    assert (rec[unbid, R_BIDDER] == -1).all() and (rec[unbid, R_BID] == 0).all()
+
+
+def test_under_the_forced_bid_rule_the_dealer_still_bids_into_an_unbid_hand():
+    rules, rec, dealer, dealer_bid, others_high = _auctions(
+        "pedro(all_pass=dealer_forced_min_bid,min_bid=7)")
+    unbid = others_high == 0
+    assert unbid.sum() > 100
+    assert (dealer_bid[unbid] > 0).any()  # bidding or not, the contract is the same
+    assert (rec[unbid, R_BIDDER] == dealer[unbid]).all()
+    assert (rec[unbid, R_BID] == 7).all()
+
+
+def _want(hand_mask: int, is_dealer: bool) -> int:
+    _, v = best_suit(np.uint64(hand_mask), is_dealer)
+    return min((v - _BID_MARGIN) // _SCALE, 14)
+
+
+def test_the_dealer_bids_one_over_the_high_bid_whatever_its_estimate():
+    mask = CardSet("AS KS JS 5S 2S 9H 3D 4C 7H").mask
+    want = _want(mask, True)
+    assert 4 <= want <= 12
+    assert heuristic_bid(np.uint64(mask), 0, 0, 2, 1, 1, True) == 3
+    assert heuristic_bid(np.uint64(mask), 0, 0, want - 1, 1, 1, True) == want
+    assert heuristic_bid(np.uint64(mask), 0, 0, want, 1, 1, True) == 0
+    assert heuristic_bid(np.uint64(mask), 0, 0, 0, -1, 1, True) == 0  # no contract anyway
+    assert heuristic_bid(np.uint64(mask), 0, 0, 0, -1, 1, False) == 1
