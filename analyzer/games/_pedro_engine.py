@@ -360,7 +360,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                     c = random_card(legal, prng)
                 else:  # scalars only: an array argument costs reference counting per call
                     c = heuristic_play(h, legal, lead_lane, best_seat, best, trick, pos,
-                                       n_active, seat, unseen, low_to_winner)
+                                       n_active, seat, unseen, low_to_winner, maker)
             if searching:
                 ws[8][pos] = c
                 ws[9][pos] = seat

@@ -20,7 +20,8 @@ when the dealer faces them or the seat is the dealer):
   counters are never made dead; as dealer it robs the stock's best trumps, then
   high cards. Under Cinch's free keep it still keeps trumps only, the custom.
 * **Play.** It leads a trump that beats every trump it cannot see (pulling
-  trumps), otherwise a low plain card. Following, it smears its Pedros and
+  trumps); on the maker's side it otherwise leads its lowest non-counting trump,
+  to draw the opponents' trumps; otherwise a low plain card. Following, it smears its Pedros and
   other counters onto a trick its partner is sure to win, takes tricks with
   points using the cheapest card certain to hold, gambles a cheap winner on a
   Pedro-carrying trick, and otherwise throws its least valuable card, so it
@@ -245,13 +246,17 @@ def winning_cards(legal, lead_lane, best):
 
 @njit(cache=True, inline="always")
 def heuristic_play(hand, legal, lead_lane, best_seat, best, trick, pos, n_active, seat,
-                   unseen_trumps, low_to_winner):
+                   unseen_trumps, low_to_winner, maker):
     """One card for a heuristic seat; see the module docstring."""
     top_unseen = msb(unseen_trumps)  # -1 when every trump is accounted for
     if pos == 0:
         mine = hand & TRUMPS
         if mine != ZERO and msb(mine) > top_unseen:
             return msb(mine)
+        if (seat & 1) == (maker & 1):
+            junk = mine & ~COUNTERS
+            if junk != ZERO:
+                return lsb(junk)
         plain = hand & PLAIN
         if plain != ZERO:
             return lowest_plain(plain)

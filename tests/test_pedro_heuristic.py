@@ -1,13 +1,21 @@
-"""The heuristic's auction: the dealer bids last, so it bids just enough, and it does not
-bid into an all-pass hand it would name trump in anyway."""
+"""The heuristic's auction and lead: the dealer bids last, so it bids just enough, and it
+does not bid into an all-pass hand it would name trump in anyway; the maker's side leads
+low trumps to draw the opponents' trumps."""
 
 import numpy as np
 import pytest
 
 from analyzer.cards import CardSet
 from analyzer.games import pedro
+from analyzer.games._pedro_core import N_JACK, N_TWO, lowest_plain
 from analyzer.games._pedro_engine import R_BID, R_BID_SEAT, R_BIDDER, R_DEALER
-from analyzer.games._pedro_policies import _BID_MARGIN, _SCALE, best_suit, heuristic_bid
+from analyzer.games._pedro_policies import (
+    _BID_MARGIN,
+    _SCALE,
+    best_suit,
+    heuristic_bid,
+    heuristic_play,
+)
 
 N = 20_000
 
@@ -68,3 +76,28 @@ def test_the_dealer_bids_one_over_the_high_bid_whatever_its_estimate():
     assert heuristic_bid(np.uint64(mask), 0, 0, want, 1, 1, True) == 0
     assert heuristic_bid(np.uint64(mask), 0, 0, 0, -1, 1, True) == 0  # no contract anyway
     assert heuristic_bid(np.uint64(mask), 0, 0, 0, -1, 1, False) == 1
+
+
+# ---- the lead (normalised layout: trumps at bits 48..61, 2 up to A) -------------------------
+
+_PLAIN_CARDS = (1 << 3) | (1 << 20) | (1 << 40)
+
+
+def _lead(hand: int, seat: int, maker: int, unseen: int) -> int:
+    h = np.uint64(hand)
+    return heuristic_play(h, h, -1, -1, -1, np.uint64(0), 0, 4, seat, np.uint64(unseen), True,
+                          maker)
+
+
+def test_the_makers_side_leads_its_lowest_non_counting_trump_to_draw_trumps():
+    four, king, ace = 1 << 50, 1 << 60, 1 << 61
+    hand = four | king | _PLAIN_CARDS
+    low_plain = int(lowest_plain(np.uint64(_PLAIN_CARDS)))
+    assert _lead(hand, seat=1, maker=3, unseen=ace) == 50  # maker's partner: the 4 of trumps
+    assert _lead(hand, seat=3, maker=3, unseen=ace) == 50
+    assert _lead(hand, seat=0, maker=3, unseen=ace) == low_plain  # an opponent: plain
+    # counting trumps are not led to be drawn out ...
+    assert _lead((1 << N_JACK) | (1 << N_TWO) | _PLAIN_CARDS, 1, 3, ace) == low_plain
+    # ... and a trump above every unseen one is led by either side
+    assert _lead(hand, seat=1, maker=3, unseen=1 << 59) == 60
+    assert _lead(hand, seat=0, maker=3, unseen=1 << 59) == 60
