@@ -21,11 +21,11 @@ when the dealer faces them or the seat is the dealer):
   high cards. Under Cinch's free keep it still keeps trumps only, the custom.
 * **Play.** It leads a trump that beats every trump it cannot see (pulling
   trumps); on the maker's side it otherwise leads its lowest non-counting trump,
-  to draw the opponents' trumps; otherwise a low plain card. Following, it smears its Pedros and
-  other counters onto a trick its partner is sure to win, takes tricks with
-  points using the cheapest card certain to hold, gambles a cheap winner on a
-  Pedro-carrying trick, and otherwise throws its least valuable card, so it
-  protects its Pedros.
+  to draw the opponents' trumps; otherwise a low plain card. Following, it
+  smears its Pedros and other counters onto a trick its partner is sure to win,
+  takes tricks with points using the cheapest card certain to hold, gambles a
+  cheap winner on a Pedro-carrying trick, and otherwise throws its least
+  valuable card, so it protects its Pedros.
 """
 
 from __future__ import annotations
