@@ -10,9 +10,7 @@ from analyzer.games import pedro
 from analyzer.games._pedro_core import N_JACK, N_TWO, lowest_plain
 from analyzer.games._pedro_engine import R_BID, R_BID_SEAT, R_BIDDER, R_DEALER
 from analyzer.games._pedro_policies import (
-    _BID_MARGIN,
-    _SCALE,
-    best_suit,
+    bid_estimate,
     heuristic_bid,
     heuristic_play,
 )
@@ -62,14 +60,9 @@ def test_under_the_forced_bid_rule_the_dealer_still_bids_into_an_unbid_hand():
     assert (rec[unbid, R_BID] == 7).all()
 
 
-def _want(hand_mask: int, is_dealer: bool) -> int:
-    _, v = best_suit(np.uint64(hand_mask), is_dealer)
-    return min((v - _BID_MARGIN) // _SCALE, 14)
-
-
 def test_the_dealer_bids_one_over_the_high_bid_whatever_its_estimate():
     mask = CardSet("AS KS JS 5S 2S 9H 3D 4C 7H").mask
-    want = _want(mask, True)
+    want = bid_estimate(np.uint64(mask), True)
     assert 4 <= want <= 12
     assert heuristic_bid(np.uint64(mask), 0, 0, 2, 1, 1, True) == 3
     assert heuristic_bid(np.uint64(mask), 0, 0, want - 1, 1, 1, True) == want

@@ -172,6 +172,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
     dealer = index % 4
     eldest = (dealer + 1) % 4
     min_bid = rp[P_MIN_BID]
+    no_contract = rp[P_ALL_PASS] == 0  # when all pass, the dealer names trump with no bid
     excess_dead = rp[P_EXCESS] == 0
     fixed_seat = -1
     if sc[SC_SEAT] > ZERO:
@@ -201,7 +202,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                     b = random_bid(high, min_bid, prng)
                 else:
                     b = heuristic_bid(hands[seat], seat, dealer, high, bidder, min_bid,
-                                      rp[P_ALL_PASS] == 0)
+                                      no_contract)
             rec[R_BID_SEAT + seat] = b
             if log:
                 li[L_BIDS + k] = b

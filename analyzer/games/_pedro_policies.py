@@ -142,6 +142,14 @@ def random_bid(high, min_bid, rng):
 
 
 @njit(cache=True)
+def bid_estimate(hand, is_dealer):
+    """What the hand would bid with nobody in its way: its best suit's value, less the
+    safety margin, in points (at most 14)."""
+    _, v = best_suit(hand, is_dealer)
+    return min((v - _BID_MARGIN) // _SCALE, 14)
+
+
+@njit(cache=True)
 def heuristic_bid(hand, seat, dealer, high, high_seat, min_bid, no_contract):
     """0 to pass, else the heuristic's bid (scalars only, like every hot call).
 
@@ -153,8 +161,7 @@ def heuristic_bid(hand, seat, dealer, high, high_seat, min_bid, no_contract):
     is_dealer = seat == dealer
     if is_dealer and high_seat < 0 and no_contract:
         return 0  # passing names trump all the same, with nothing to be set back
-    _, v = best_suit(hand, is_dealer)
-    want = min((v - _BID_MARGIN) // _SCALE, 14)
+    want = bid_estimate(hand, is_dealer)
     if high_seat >= 0 and (high_seat & 1) == (seat & 1) and want < high + _OVERBID_PARTNER:
         return 0
     if want < lowest:
