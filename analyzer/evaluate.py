@@ -186,11 +186,10 @@ def _simulate_batch(samples: _Samples, rules, hand_mask, offset, known, pols, se
         return pedro.run_batch(rules, first, n, seed, pols, scenario=sc)[0]
 
     for t in range(4):
-        rec = run(force="maker", trump=t)
-        mt = (rec[:, engine.R_DEALER].astype(np.int64) + offset) & 1  # the seat's team
-        p0, p1 = rec[:, engine.R_PTS], rec[:, engine.R_PTS + 1]
-        samples.maker_b[t].append(np.where(mt == 0, p0, p1))
-        samples.maker_o[t].append(np.where(mt == 0, p1, p0))
+        pts = shared_play.side_points(run(force="maker", trump=t), offset, engine.R_DEALER,
+                                      engine.R_PTS)
+        samples.maker_b[t].append(pts[:, 0])
+        samples.maker_o[t].append(pts[:, 1])
     for k, (t, bid) in enumerate(_action_list(rules)):
         rec = run(force="bid", trump=t, bid=bid) if t >= 0 else run(force="pass")
         for m, (own, opp) in enumerate(_side_scores(rec, offset)):

@@ -133,11 +133,10 @@ def _simulate_batch(samples: _Samples, rules, mask, offset, known, pols, seed, f
     from .games._rook_engine import R_DEALER, R_DECLARER, R_PTS, R_SCORE
 
     for t in samples.trumps:
-        rec = run(force="declarer", trump=t, bid=rules.bids[0])
-        team = (rec[:, R_DEALER].astype(np.int64) + offset) & 1
-        p0, p1 = rec[:, R_PTS], rec[:, R_PTS + 1]
-        samples.maker_b[t].append(np.where(team == 0, p0, p1))
-        samples.maker_o[t].append(np.where(team == 0, p1, p0))
+        pts = shared_play.side_points(run(force="declarer", trump=t, bid=rules.bids[0]),
+                                      offset, R_DEALER, R_PTS)
+        samples.maker_b[t].append(pts[:, 0])
+        samples.maker_o[t].append(pts[:, 1])
     for k in range(samples.n_actions):
         last = k == samples.n_actions - 1
         rec = run(force="pass") if last else run(force="ceiling", bid=rules.bids[k])

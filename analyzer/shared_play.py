@@ -65,7 +65,7 @@ def play_outcomes(points, outcomes, play) -> None:
                 points[deals, mm, tt] = play(deals, mm, tt)
 
 
-def _sides(rec, m, dealer_col, pts_col):
+def side_points(rec, m, dealer_col, pts_col):
     """[n, 2]: the points of the side of the seat m places after the dealer, then the
     other side's (``rec`` a game's records, with the dealer and team points at those
     columns)."""
@@ -88,7 +88,7 @@ def simulate_batch(samples, rules, hand_mask, offset, known, pols, seed, first, 
         vec = vector(force="maker", trump=t)
         vec[engine.SC_SEAT] = m + 1
         rec = pedro.run_deals(rules, idx[deals], seed, pols, scenario=vec)[0]
-        return _sides(rec, m, engine.R_DEALER, engine.R_PTS)
+        return side_points(rec, m, engine.R_DEALER, engine.R_PTS)
 
     points = np.full((n, 4, 4, 2), -1, dtype=np.int64)
     for t in range(4):
@@ -142,7 +142,7 @@ def simulate_rook_batch(samples, rules, hand_mask, offset, known, pols, seed, fi
         vec = vector(force="declarer", trump=int(t), bid=rules.bids[0])
         vec[rook_engine.SC_SEAT] = m + 1
         rec = rook.run_deals(rules, idx[deals], seed, pols, scenario=vec)[0]
-        return _sides(rec, m, rook_engine.R_DEALER, rook_engine.R_PTS)
+        return side_points(rec, m, rook_engine.R_DEALER, rook_engine.R_PTS)
 
     points = np.full((n, 4, 5, 2), -1, dtype=np.int64)
     for t in samples.trumps:
