@@ -3,8 +3,11 @@
 Pedro: the start of play of ``--positions`` simulated deals (heuristic bidding and draw),
 solved for the trump maker's side, one call each from Python. Each solve is timed alone,
 so the report has the mean, p50, p99 and max; the cost of one call into numba (a one-card
-position) is measured in the same run and reported beside them. Rook and King: random
-deals of k cards a hand (k up to 13), value only, with a node budget so a run ends.
+position) is measured in the same run and reported beside them. Where a C compiler is
+found, ``c/pedro_dd.c`` (a plain C alpha-beta with a small table, the yardstick of the
+issue) solves the same positions in the same run: its times, node counts and the ratio,
+and a check that every value agrees with the numba solver's. Rook and King: random deals
+of k cards a hand (k up to 13), value only, with a node budget so a run ends.
 
     python benchmarks/bench_dd.py --positions 5000
     python benchmarks/bench_dd.py --positions 1000 --deep 6,8,10 --deep-positions 10
@@ -13,9 +16,13 @@ deals of k cards a hand (k up to 13), value only, with a node budget so a run en
 from __future__ import annotations
 
 import argparse
+import subprocess
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
+from bench_pedro import compile_c  # this folder is on sys.path when run as a script
 
 from analyzer.cards import format_card
 from analyzer.games import _dd as dd
@@ -27,6 +34,8 @@ from analyzer.games.pedro_rules import P_HIGH_LOW, kernel_params
 from analyzer.solver import Scratch, _prepare
 
 EMPTY = np.zeros(4, dtype=np.int64)
+C_SOLVER = Path(__file__).parent / "c" / "pedro_dd.c"
+C_WORDS = 72  # a position in pedro_dd.c's input: hands, trump mask, side, leader, rule, values
 
 
 def _timed(sc: Scratch, hands, leader, q, cpts, tv, budget) -> tuple[float, int, bool]:
@@ -58,7 +67,8 @@ def pedro_positions(n: int, seed: int, budget: int) -> None:
     cpts = np.zeros(64, np.int64)
     tv = np.zeros(14, np.int64)
     hands = np.zeros(4, np.uint64)
-    secs, nodes, unsolved = [], [], 0
+    secs, nodes, values, unsolved = [], [], [], 0
+    positions = np.zeros((n, C_WORDS), dtype=np.int64)
     one = np.array([1, 2, 4, 8], dtype=np.uint64)
     _timed(sc, one, 0, q, cpts, tv, budget)  # compiles (or loads) the solver before timing
     for k in range(n):
@@ -69,13 +79,37 @@ def pedro_positions(n: int, seed: int, budget: int) -> None:
             hands[s] = normalise(lu[k, engine.U_START + s], trump)
         every = hands[0] | hands[1] | hands[2] | hands[3]
         pedro_setup(rp, pedro_low_card(every, rp[P_HIGH_LOW]), maker, q, cpts, tv)
+        positions[k] = np.concatenate([hands.view(np.int64), q[[dd.Q_TM, dd.Q_SIDE]].view(
+            np.int64), [maker, int(q[dd.Q_TRUMP_ANY])], cpts])
         t, nd, ok = _timed(sc, hands, maker, q, cpts, tv, budget)
         secs.append(t)
         nodes.append(nd)
+        values.append(int(sc.res[dd.RES_VALUE]))
         unsolved += not ok
     call = min(_timed(sc, one, 0, q, cpts, tv, budget)[0] for _ in range(2000))
     _report("pedro post-draw (6 tricks)", secs, nodes, unsolved)
     print(f"  one call into numba (a one-card position): {call * 1e6:.1f} us, included above")
+    c_solver(positions, np.array(values), float(np.mean(secs)))
+
+
+def c_solver(positions: np.ndarray, values: np.ndarray, numba_mean: float) -> None:
+    """Solve ``positions`` with the plain C alpha-beta and report it beside the numba
+    solver (mean ``numba_mean`` seconds), checking that both find every value."""
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = compile_c(C_SOLVER, tmp)
+        if exe is None:
+            print("C alpha-beta: no C compiler found")
+            return
+        src, out = Path(tmp) / "positions.bin", Path(tmp) / "values.bin"
+        with src.open("wb") as f:
+            np.array([len(positions)], dtype=np.int64).tofile(f)
+            positions.tofile(f)
+        subprocess.run([str(exe), str(src), str(out)], check=True)
+        got = np.fromfile(out, dtype=np.int64).reshape(-1, 3)  # value, nodes, nanoseconds
+    _report("C plain alpha-beta, same positions", list(got[:, 2] / 1e9), list(got[:, 1]), 0)
+    differ = int((got[:, 0] != values).sum())
+    print(f"  numba mean / C mean = {numba_mean / (got[:, 2].mean() / 1e9):.3f};"
+          f" values that differ: {differ} of {len(values)}")
 
 
 def deep(game: str, k: int, n: int, seed: int, budget: int) -> None:

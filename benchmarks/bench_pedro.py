@@ -22,15 +22,23 @@ from analyzer import bench
 C_SOURCE = Path(__file__).parent / "c" / "pedro_playout.c"
 
 
-def c_baseline(source: Path, n: int, unit: str = "deals", repeats: int = 3) -> float | None:
-    """Best ``unit``/s of the C playout ``source`` run with ``n`` on one core, or None
-    without a C compiler. The program prints its rate as ``<rate> <unit>/s``."""
+def compile_c(source: Path, folder: str) -> Path | None:
+    """``source`` compiled (-O2 -march=native) into ``folder``; None without a C compiler."""
     cc = shutil.which("cc") or shutil.which("gcc")
     if cc is None:
         return None
+    exe = Path(folder) / source.stem
+    subprocess.run([cc, "-O2", "-march=native", "-o", str(exe), str(source)], check=True)
+    return exe
+
+
+def c_baseline(source: Path, n: int, unit: str = "deals", repeats: int = 3) -> float | None:
+    """Best ``unit``/s of the C playout ``source`` run with ``n`` on one core, or None
+    without a C compiler. The program prints its rate as ``<rate> <unit>/s``."""
     with tempfile.TemporaryDirectory() as tmp:
-        exe = Path(tmp) / source.stem
-        subprocess.run([cc, "-O2", "-march=native", "-o", str(exe), str(source)], check=True)
+        exe = compile_c(source, tmp)
+        if exe is None:
+            return None
         runs = [subprocess.run([str(exe), str(n)], check=True, capture_output=True,
                                text=True).stdout for _ in range(repeats)]
     return max(float(re.search(rf"([\d.]+) {re.escape(unit)}/s", out).group(1)) for out in runs)
