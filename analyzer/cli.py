@@ -28,7 +28,7 @@ from .games import common, family, parse_game, pedro, presets
 from .games.common import policy_label
 from .games.pedro_view import render_deal
 from .ladder import RUNGS
-from .solver import PositionError, SolveBudgetError
+from .solver import DEFAULT_MAX_NODES, PositionError, SolveBudgetError
 from .summary import summarize
 from .text import render_table
 from .variants import RuleError, describe_allowed, flag_fields, parse_rule_option
@@ -511,9 +511,15 @@ def deal(game, seed, index, policy, rule_pairs, labels, contract) -> None:
                    "instead of --hands.")
 @seed_option
 @policy_option
+@click.option("--max-nodes", "max_nodes", type=click.IntRange(1, MAX_INDEX),
+              default=DEFAULT_MAX_NODES, show_default=True, metavar="N",
+              help="Node budget: a position not solved within it is an error rather than a "
+                   "wait of unknown length (about 20 M nodes a second). Six-trick Pedro "
+                   "positions need thousands; Rook and King needs grow steeply with the "
+                   "cards left, to beyond 4 billion for a whole 13-card deal.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_deal, seed,
-          policy, as_json) -> None:
+          policy, max_nodes, as_json) -> None:
     """Double-dummy value of a position and of every legal card (the SolveBoard).
 
     Every seat sees every card and plays perfectly. The value is what SIDE
@@ -531,6 +537,7 @@ def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_d
       bidlab solve pedro --from-deal 3 --seed 1
       bidlab solve rook --hands "AS 5S/KS 2S/5C JS/QS JK" --trump S --leader E
       bidlab solve king --contract no-hearts --hands "AS 5S KH/KS 2S TH/5C JS QH/QS 3S 5H"
+      bidlab solve pedro --from-deal 3 --seed 1 --max-nodes 1000000
     """
     from .solve_view import render_solution, solution_dict
     from .solver import deal_position
@@ -546,8 +553,11 @@ def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_d
         contract = pos["contract"]
     elif hands is None:
         raise click.UsageError("give the position with --hands \"N/E/S/W\" (or --from-deal)")
-    sol = solve_position(rules, hands, trump=trump, leader=leader, played=played, side=side,
-                         contract=contract)
+    try:
+        sol = solve_position(rules, hands, trump=trump, leader=leader, played=played,
+                             side=side, contract=contract, max_nodes=max_nodes)
+    except SolveBudgetError as e:
+        raise SolveBudgetError(f"{e}; --max-nodes raises the budget") from None
     if as_json:
         click.echo(json.dumps(solution_dict(sol), indent=2))
     else:

@@ -79,6 +79,19 @@ def test_solve_bad_positions_other_games():
     assert_bad_input(run("solve", "pedro"), "--hands")
 
 
+def test_solve_node_budget():
+    """A budget too small is one line naming --max-nodes; a big enough one solves; the
+    option takes positive integers only."""
+    r = run(*EXAMPLE, "--json")
+    nodes = json.loads(r.stdout)["nodes"]
+    assert nodes > 2
+    assert_bad_input(run(*EXAMPLE, "--max-nodes", str(nodes // 2)), "not solved within",
+                     "--max-nodes")
+    r = run(*EXAMPLE, "--max-nodes", str(nodes), "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["value"] == 5
+    assert_bad_input(run(*EXAMPLE, "--max-nodes", "0"), "--max-nodes")
+
+
 def test_ladder_runs_and_writes(tmp_path):
     r = run("ladder", "pedro", "--deals", "60", "--rungs", "random,heuristic,dd",
             "--duplicate", "--out-dir", str(tmp_path / "lad"))
