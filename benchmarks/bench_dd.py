@@ -53,8 +53,12 @@ def _report(name: str, secs: list[float], nodes: list[int], unsolved: int) -> No
           f"  p99 {np.percentile(nd, 99):,.0f}  max {nd.max():,}  |  over budget {unsolved}")
 
 
-def pedro_positions(n: int, seed: int, budget: int) -> None:
-    rules = pedro.parse_rules("pedro")
+def pedro_start_positions(n: int, seed: int, variant: str = "pedro") -> np.ndarray:
+    """[n, C_WORDS]: the start of play of deals 0..n-1 (heuristic bidding and draw), for
+    the trump maker's side, in ``pedro_dd.c``'s input layout: the four hands (search
+    layout), the trump mask, the side's seat mask, the leader, the trump-any rule, the 64
+    card values."""
+    rules = pedro.parse_rules(variant)
     rp = kernel_params(rules)
     idx = np.arange(n, dtype=np.int64)
     rec = np.empty((n, engine.NREC), dtype=np.int8)
@@ -62,15 +66,11 @@ def pedro_positions(n: int, seed: int, budget: int) -> None:
     lu = np.zeros((n, engine.NLOGU), dtype=np.uint64)
     pols = pedro.parse_policies("heuristic")
     engine.log_kernel(seed, idx, rp, pols, pedro.NO_SCENARIO.vector(), rec, li, lu)
-    sc = Scratch(14)  # as the searching players and `bidlab solve` use for six tricks
     q = np.zeros(dd.NQ, np.uint64)
     cpts = np.zeros(64, np.int64)
     tv = np.zeros(14, np.int64)
     hands = np.zeros(4, np.uint64)
-    secs, nodes, values, unsolved = [], [], [], 0
     positions = np.zeros((n, C_WORDS), dtype=np.int64)
-    one = np.array([1, 2, 4, 8], dtype=np.uint64)
-    _timed(sc, one, 0, q, cpts, tv, budget)  # compiles (or loads) the solver before timing
     for k in range(n):
         trump = int(li[k, engine.L_TRUMP])
         bidder = int(rec[k, engine.R_BIDDER])
@@ -79,8 +79,46 @@ def pedro_positions(n: int, seed: int, budget: int) -> None:
             hands[s] = normalise(lu[k, engine.U_START + s], trump)
         every = hands[0] | hands[1] | hands[2] | hands[3]
         pedro_setup(rp, pedro_low_card(every, rp[P_HIGH_LOW]), maker, q, cpts, tv)
+        assert not tv.any() and not q[[dd.Q_FREE, dd.Q_BAN, dd.Q_FORCE, dd.Q_ACE]].any()
         positions[k] = np.concatenate([hands.view(np.int64), q[[dd.Q_TM, dd.Q_SIDE]].view(
             np.int64), [maker, int(q[dd.Q_TRUMP_ANY])], cpts])
+    return positions
+
+
+def search_problem(row: np.ndarray):
+    """One row of ``pedro_start_positions`` as the numba solver takes it: (hands, leader,
+    q, cpts, tv)."""
+    q = np.zeros(dd.NQ, np.uint64)
+    q[dd.Q_TM], q[dd.Q_SIDE] = row[4:6].view(np.uint64)
+    q[dd.Q_TRUMP_ANY] = row[7]
+    return (row[:4].view(np.uint64).copy(), int(row[6]), q, row[8:].copy(),
+            np.zeros(14, np.int64))
+
+
+def c_solve(positions: np.ndarray) -> np.ndarray | None:
+    """[n, 3]: value, nodes and nanoseconds of each position solved by the plain C
+    alpha-beta, or None without a C compiler."""
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = compile_c(C_SOLVER, tmp)
+        if exe is None:
+            return None
+        src, out = Path(tmp) / "positions.bin", Path(tmp) / "values.bin"
+        with src.open("wb") as f:
+            np.array([len(positions)], dtype=np.int64).tofile(f)
+            positions.tofile(f)
+        subprocess.run([str(exe), str(src), str(out)], check=True)
+        return np.fromfile(out, dtype=np.int64).reshape(-1, 3)
+
+
+def pedro_positions(n: int, seed: int, budget: int) -> None:
+    positions = pedro_start_positions(n, seed)
+    sc = Scratch(14)  # as the searching players and `bidlab solve` use for six tricks
+    one = np.array([1, 2, 4, 8], dtype=np.uint64)
+    _, _, q, cpts, tv = search_problem(positions[0])
+    _timed(sc, one, 0, q, cpts, tv, budget)  # compiles (or loads) the solver before timing
+    secs, nodes, values, unsolved = [], [], [], 0
+    for row in positions:
+        hands, maker, q, cpts, tv = search_problem(row)
         t, nd, ok = _timed(sc, hands, maker, q, cpts, tv, budget)
         secs.append(t)
         nodes.append(nd)
@@ -89,26 +127,13 @@ def pedro_positions(n: int, seed: int, budget: int) -> None:
     call = min(_timed(sc, one, 0, q, cpts, tv, budget)[0] for _ in range(2000))
     _report("pedro post-draw (6 tricks)", secs, nodes, unsolved)
     print(f"  one call into numba (a one-card position): {call * 1e6:.1f} us, included above")
-    c_solver(positions, np.array(values), float(np.mean(secs)))
-
-
-def c_solver(positions: np.ndarray, values: np.ndarray, numba_mean: float) -> None:
-    """Solve ``positions`` with the plain C alpha-beta and report it beside the numba
-    solver (mean ``numba_mean`` seconds), checking that both find every value."""
-    with tempfile.TemporaryDirectory() as tmp:
-        exe = compile_c(C_SOLVER, tmp)
-        if exe is None:
-            print("C alpha-beta: no C compiler found")
-            return
-        src, out = Path(tmp) / "positions.bin", Path(tmp) / "values.bin"
-        with src.open("wb") as f:
-            np.array([len(positions)], dtype=np.int64).tofile(f)
-            positions.tofile(f)
-        subprocess.run([str(exe), str(src), str(out)], check=True)
-        got = np.fromfile(out, dtype=np.int64).reshape(-1, 3)  # value, nodes, nanoseconds
+    got = c_solve(positions)
+    if got is None:
+        print("C alpha-beta: no C compiler found")
+        return
     _report("C plain alpha-beta, same positions", list(got[:, 2] / 1e9), list(got[:, 1]), 0)
-    differ = int((got[:, 0] != values).sum())
-    print(f"  numba mean / C mean = {numba_mean / (got[:, 2].mean() / 1e9):.3f};"
+    differ = int((got[:, 0] != np.array(values)).sum())
+    print(f"  numba mean / C mean = {np.mean(secs) / (got[:, 2].mean() / 1e9):.3f};"
           f" values that differ: {differ} of {len(values)}")
 
 
