@@ -8,7 +8,6 @@ agree. Skipped where no C compiler is installed.
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -25,13 +24,13 @@ N = 150
 EMPTY = np.zeros(4, dtype=np.int64)
 
 
-@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
-                    reason="no C compiler")
 @pytest.mark.parametrize("variant", ["pedro", "cinch", "pedro(trump_while_able_to_follow="
                                      "forbidden,low_to=holder)"])
 def test_numba_and_c_solvers_agree_on_whole_post_draw_positions(variant):
     positions = bench_dd.pedro_start_positions(N, seed=3, variant=variant)
     got = bench_dd.c_solve(positions)
+    if got is None:
+        pytest.skip("no C compiler")
     sc = Scratch(14)
     ours = []
     for row in positions:
