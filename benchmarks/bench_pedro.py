@@ -5,9 +5,11 @@
 Prints deals/s for each policy on one thread and on all threads (best of three
 timed runs after a warm-up, as `bidlab bench`), the speed-up against one thread,
 and, when a C compiler is available, the deals/s of ``c/pedro_playout.c``: the
-same work as the kernel's ``random`` policy written in plain C. The ratio
-numba/C on one thread is the figure to watch; absolute numbers drift with the
-load of the machine.
+same work as the kernel's ``random`` policy written in plain C, built twice: once
+drawing from bidlab's counter-based streams (it plays the very same deals), once
+with the cheapest draws a C programmer would pick (``-DSPEED_FIRST``), which shows
+what the reproducible streams cost. The ratio numba/C on one thread is the figure
+to watch; absolute numbers drift with the load of the machine.
 """
 
 import re
@@ -22,21 +24,25 @@ from analyzer import bench
 C_SOURCE = Path(__file__).parent / "c" / "pedro_playout.c"
 
 
-def compile_c(source: Path, folder: str) -> Path | None:
-    """``source`` compiled (-O2 -march=native) into ``folder``; None without a C compiler."""
+def compile_c(source: Path, folder: str, flags: tuple[str, ...] = ()) -> Path | None:
+    """``source`` compiled (-O2 -march=native, then ``flags``) into ``folder``; None
+    without a C compiler."""
     cc = shutil.which("cc") or shutil.which("gcc")
     if cc is None:
         return None
     exe = Path(folder) / source.stem
-    subprocess.run([cc, "-O2", "-march=native", "-o", str(exe), str(source)], check=True)
+    subprocess.run([cc, "-O2", "-march=native", *flags, "-o", str(exe), str(source)],
+                   check=True)
     return exe
 
 
-def c_baseline(source: Path, n: int, unit: str = "deals", repeats: int = 3) -> float | None:
-    """Best ``unit``/s of the C playout ``source`` run with ``n`` on one core, or None
-    without a C compiler. The program prints its rate as ``<rate> <unit>/s``."""
+def c_baseline(source: Path, n: int, unit: str = "deals", repeats: int = 3,
+               flags: tuple[str, ...] = ()) -> float | None:
+    """Best ``unit``/s of the C playout ``source`` (compiled with ``flags``) run with ``n``
+    on one core, or None without a C compiler. The program prints its rate as
+    ``<rate> <unit>/s``."""
     with tempfile.TemporaryDirectory() as tmp:
-        exe = compile_c(source, tmp)
+        exe = compile_c(source, tmp, flags)
         if exe is None:
             return None
         runs = [subprocess.run([str(exe), str(n)], check=True, capture_output=True,
@@ -59,6 +65,9 @@ def main() -> None:
     numba_random = base[("pedro", "random")]
     print(f"C baseline (random policy, 1 core)   {c / 1e6:6.3f} M deals/s;"
           f" numba random / C = {numba_random / c:4.2f}")
+    fast = c_baseline(C_SOURCE, deals, flags=("-DSPEED_FIRST",))
+    print(f"C speed-first draws (not bidlab's deals) {fast / 1e6:6.3f} M deals/s;"
+          f" / C on bidlab's streams = {fast / c:4.2f}")
 
 
 if __name__ == "__main__":

@@ -45,12 +45,18 @@ static inline uint64_t nth(uint64_t m, int k) { return _pdep_u64(1ull << k, m); 
 #else
 static inline uint64_t nth(uint64_t m, int k) { while (k--) m &= m - 1; return m & -m; }
 #endif
-static inline int random_card(uint64_t m, uint64_t *ctr) {
-    return lsb(nth(m, (int)uniform(ctr, (uint32_t)popc(m))));
+/* The policy's draws: bidlab's stream (a counter, one hash a draw) unless the including
+ * file brings its own generator type and draw function first. */
+#ifndef POLICY_RNG
+#define POLICY_RNG uint64_t
+#define POLICY_DRAW uniform
+#endif
+static inline int random_card(uint64_t m, POLICY_RNG *ctr) {
+    return lsb(nth(m, (int)POLICY_DRAW(ctr, (uint32_t)popc(m))));
 }
-static uint64_t random_subset(uint64_t m, int k, uint64_t *ctr) { /* selection sampling */
+static uint64_t random_subset(uint64_t m, int k, POLICY_RNG *ctr) { /* selection sampling */
     int n = popc(m); uint64_t out = 0;
-    while (k > 0) { uint64_t low = m & -m; m ^= low; if ((int)uniform(ctr, n) < k) { out |= low; k--; } n--; }
+    while (k > 0) { uint64_t low = m & -m; m ^= low; if ((int)POLICY_DRAW(ctr, n) < k) { out |= low; k--; } n--; }
     return out;
 }
 /* rng.deal_hands: `size` cards of `pool` to each of h[0..3], each hand from fresh hashes */

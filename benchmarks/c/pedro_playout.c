@@ -1,45 +1,103 @@
 /* Baseline for `bidlab bench`: a plain C Pedro playout doing the same work as the
  * numba kernel under the `random` policy and default rules: deal (counter-based
- * SplitMix64, each card a 16-bit Lemire draw from those left, cards.h), one bidding round, trump, discard to trumps,
- * draw off the top, dealer robs, 6 tricks with uniformly random legal cards,
- * score the 14 points and settle. It exists only to be timed beside the kernel.
+ * SplitMix64, each card a 16-bit Lemire draw from those left, cards.h), one bidding
+ * round, trump, discard to trumps, draw off the top, dealer robs, 6 tricks with uniformly
+ * random legal cards, score the 14 points and settle. It exists only to be timed beside
+ * the kernel.
  *
- *   cc -O2 -march=native -o pedro_playout pedro_playout.c && ./pedro_playout 2000000
+ * Built with -DSPEED_FIRST it drops bidlab's streams for the cheapest sound choices a C
+ * programmer would make: two 32-bit draws from each hash and a Fisher-Yates deal of a
+ * byte array. Its deals are then not bidlab's (the checksums differ); it measures how
+ * much of the time the reproducible streams cost.
+ *
+ *   cc -O2 -march=native [-DSPEED_FIRST] -o pedro_playout pedro_playout.c
+ *   ./pedro_playout 2000000
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
+#ifdef SPEED_FIRST
+typedef struct { uint64_t ctr, spare; int have; } fast_rng;  /* spare: an unused half */
+static inline uint64_t fast_mix(uint64_t z) {  /* the SplitMix64 finaliser */
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static inline uint32_t fast_bits(fast_rng *r) {
+    if (r->have) { r->have = 0; return (uint32_t)(r->spare >> 32); }
+    r->ctr += 0x9E3779B97F4A7C15ull;
+    r->spare = fast_mix(r->ctr);
+    r->have = 1;
+    return (uint32_t)r->spare;
+}
+static inline uint32_t fast_draw(fast_rng *r, uint32_t n) {  /* Lemire, exact */
+    uint64_t m = (uint64_t)fast_bits(r) * n;
+    if ((uint32_t)m < n) {
+        uint32_t threshold = (-n) % n;
+        while ((uint32_t)m < threshold) m = (uint64_t)fast_bits(r) * n;
+    }
+    return (uint32_t)(m >> 32);
+}
+#define POLICY_RNG fast_rng
+#define POLICY_DRAW fast_draw
+#endif
+
 #include "cards.h"
 
+#ifdef SPEED_FIRST
+/* Nine cards to each hand and the stock in order at stock[0..15], one stream for all. */
+static const uint8_t DECK[52] = {
+     0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11, 12, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
+    27, 28, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 48, 49, 50, 51, 52, 53, 54, 55, 56,
+    57, 58, 59, 60};
+static inline void deal(uint64_t seed, uint64_t index, fast_rng *r, uint64_t h[4], int *stock) {
+    uint8_t d[52];
+    __builtin_memcpy(d, DECK, 52);
+    r->ctr = stream_key(seed, index, DEAL_STREAM);
+    r->have = 0;
+    for (int i = 0; i < 51; i++) {
+        int j = i + (int)fast_draw(r, 52 - i);
+        uint8_t t = d[i]; d[i] = d[j]; d[j] = t;
+    }
+    for (int s = 0; s < 4; s++) {
+        h[s] = 0;
+        for (int k = 0; k < 9; k++) h[s] |= 1ull << d[9 * s + k];
+    }
+    for (int j = 0; j < 16; j++) stock[j] = d[36 + j];
+}
+#else
+static inline void deal(uint64_t seed, uint64_t index, uint64_t *pctr, uint64_t h[4], int *stock) {
+    uint64_t dctr = stream_key(seed, index, DEAL_STREAM);
+    shuffle_cards(&dctr, deal_hands(&dctr, 0x1FFF1FFF1FFF1FFFull, 9, h), stock);
+    *pctr = stream_key(seed, index, POLICY_STREAM);
+}
+#endif
+
 #define TRUMPS (0x3FFFull << 48)
-static uint64_t norm_mask(uint64_t m, int t) {
-    int lp = (3 - t) * 16 + 3;
+static inline uint64_t norm_mask(uint64_t m, int t) {  /* branch-free, as _pedro_core */
+    int lp = (3 - t) * 16 + 3, left_lane = 3 - t - (3 - t > t);
     uint64_t tl = (m >> (16 * t)) & 0x1FFF, left = (m >> lp) & 1;
     uint64_t out = ((((tl >> 3) << 4) | (left << 3) | (tl & 7)) << 48);
-    for (int s = 0, k = 0; s < 4; s++) if (s != t) {
-        uint64_t lane = (m >> (16 * s)) & 0x1FFF;
-        if (s == 3 - t) lane &= ~8ull;
-        out |= lane << (16 * k++);
-    }
-    return out;
+    uint64_t below = (1ull << (16 * t)) - 1;  /* the lanes under the trump lane */
+    uint64_t plain = ((m & below) | ((m >> 16) & ~below)) & 0x1FFF1FFF1FFFull;
+    return out | (plain & ~(1ull << (16 * left_lane + 3)));
 }
 
 static int play_deal(uint64_t seed, uint64_t index, int *net) {
     int deck[52];  /* the stock, in order, at deck[36..51] */
-    uint64_t dctr = stream_key(seed, index, DEAL_STREAM);
-    uint64_t pctr = stream_key(seed, index, POLICY_STREAM);
+    POLICY_RNG pctr;  /* speed-first: the deal's stream goes on into the policy's */
     uint64_t h[4];
-    shuffle_cards(&dctr, deal_hands(&dctr, 0x1FFF1FFF1FFF1FFFull, 9, h), deck + 36);
+    deal(seed, index, &pctr, h, deck + 36);
     int dealer = (int)(index & 3), eldest = (dealer + 1) & 3, high = 0, bidder = -1;
     for (int k = 0; k < 4; k++) {
         int seat = (eldest + k) & 3, lowest = high + 1;
         if (lowest > 14) continue;
-        int r = (int)uniform(&pctr, 15 - lowest + 1);
+        int r = (int)POLICY_DRAW(&pctr, 15 - lowest + 1);
         if (r) { high = lowest + r - 1; bidder = seat; }
     }
-    int maker = bidder >= 0 ? bidder : dealer, trump = (int)uniform(&pctr, 4);
+    int maker = bidder >= 0 ? bidder : dealer, trump = (int)POLICY_DRAW(&pctr, 4);
     for (int s = 0; s < 4; s++) h[s] = norm_mask(h[s], trump);
     int spos = 36;
     for (int k = 0; k < 4; k++) {
@@ -76,7 +134,7 @@ static int play_deal(uint64_t seed, uint64_t index, int *net) {
                 uint64_t f = hh & lm;
                 if (f) legal = f | (hh & TRUMPS);
             }
-            int c = lsb(nth(legal, (int)uniform(&pctr, popc(legal))));
+            int c = lsb(nth(legal, (int)POLICY_DRAW(&pctr, popc(legal))));
             if (lead_lane < 0) lead_lane = c >> 4;
             int st = (c >= 48 || (c >> 4) == lead_lane) ? c : -1;
             if (st > best) { best = st; best_seat = seat; }
