@@ -165,11 +165,21 @@ class PlotPathType(_WritablePathType):
         return plotting.check_figure_path(value)
 
 
+class OutDirType(_WritablePathType):
+    """A folder of outputs, created when they are written."""
+
+    name = "directory"
+
+    def check(self, value):
+        return io.check_out_dir(value)
+
+
 GAME = GameType()
 RULE = RuleOptionType()
 POLICY = PolicyType()
 OUT_PATH = OutPathType()
 PLOT_PATH = PlotPathType()
+OUT_DIR = OutDirType()
 SEED = click.IntRange(0, MAX_INDEX)
 INDEX = click.IntRange(0, MAX_INDEX)
 
@@ -581,7 +591,7 @@ def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_d
               help="Worlds per pimc decision for a bare pimc (pimc:W keeps its W).")
 @click.option("--duplicate", "dup", is_flag=True,
               help="Also play each pair of neighbouring rungs as a duplicate match.")
-@click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out-dir", type=OUT_DIR, default=None,
               help="Write deals.parquet, summary.csv, by_bid.csv and by_bid.png here.")
 def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, out_dir) -> None:
     """How much the card player moves each bid's value: the policy ladder.
@@ -608,9 +618,6 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, out_dir
     names = tuple(r.strip() for r in rungs.split(",") if r.strip())
     for r in names:
         common.parse_policies(r)
-    if out_dir is not None:  # fail before the work, not after it
-        out_dir.mkdir(parents=True, exist_ok=True)
-        io.check_directory(out_dir / "summary.csv")
     result = lad.ladder(rules, deals, seed, names, opponents, worlds)
     summ = result.summary()
     click.echo(f"bidlab ladder  {rules}  seed {seed}  deals {deals:,}  opponents {opponents}"
@@ -865,7 +872,7 @@ def _game_features(by: tuple[str, ...] | None, game: str) -> tuple[str, ...]:
 @click.option("--by", default=None, callback=_features, metavar="FEATURE,...",
               help="Hand features that define a class [default: trumps,pedros,ace,dealer; "
                    "rook: trumps,counters,rook].")
-@click.option("--out-dir", type=click.Path(file_okay=False, writable=True), default=None,
+@click.option("--out-dir", type=OUT_DIR, default=None,
               help="Write chart.parquet, chart.csv, classes.csv, guide.csv, heatmap.png and "
                    "manifest.json here (created if missing; files replaced atomically).")
 @click.option("--progress/--no-progress", default=None,

@@ -81,6 +81,26 @@ def check_directory(path: str | os.PathLike) -> Path:
     return p
 
 
+def check_out_dir(path: str | os.PathLike) -> Path:
+    """``path`` as a Path if a folder of outputs could be written there; OSError otherwise.
+
+    The folder may not exist yet (writers create it): then its nearest existing ancestor
+    must be a writable directory. Nothing is created here, so a run that fails before
+    writing leaves nothing behind.
+    """
+    p = Path(path)
+    probe = p
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if not probe.is_dir():
+        raise NotADirectoryError(20, "not a directory", str(probe))
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise PermissionError(13, "directory is not writable", str(probe))
+    return p
+
+
 def _provenance(df: pd.DataFrame, metadata: dict) -> dict:
     return {"n": len(df), "bidlab_version": __version__, **metadata}
 

@@ -53,3 +53,16 @@ def test_match_bad_rule_is_exit_2(tmp_path):
     r = run("match", "pedro", "--rule", "target=0", "--out", str(tmp_path / "g.parquet"))
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert not (tmp_path / "g.parquet").exists()
+
+
+def test_unwritable_out_dir_fails_before_the_work(tmp_path):
+    """A folder that cannot be made (a file in its path) is refused before simulating:
+    nothing printed, nothing created; ladder shares the check."""
+    (tmp_path / "afile").write_text("keep")
+    for args in (("bid-chart", "pedro", "--deals", "1000"), ("ladder", "pedro", "--deals", "5")):
+        r = run(*args, "--out-dir", str(tmp_path / "afile" / "chart"))
+        assert r.exit_code == 2, r.output
+        lines = r.output.strip().splitlines()
+        assert len(lines) == 1 and "not a directory" in lines[0], r.output
+    assert (tmp_path / "afile").read_text() == "keep"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]

@@ -79,3 +79,18 @@ def test_check_writable(tmp_path):
     with pytest.raises(IsADirectoryError):
         io.check_writable(tmp_path / "d.csv")
     assert io.check_writable(tmp_path / "ok.parquet") == tmp_path / "ok.parquet"
+
+
+def test_check_out_dir(tmp_path):
+    """A folder yet to be made passes when its nearest existing ancestor is a directory,
+    and nothing is created; a file in the way fails, naming it."""
+    deep = tmp_path / "a" / "b" / "c"
+    assert io.check_out_dir(deep) == deep
+    assert not (tmp_path / "a").exists()
+    assert io.check_out_dir(tmp_path) == tmp_path
+    (tmp_path / "f").write_text("")
+    for bad in (tmp_path / "f", tmp_path / "f" / "sub"):
+        with pytest.raises(NotADirectoryError) as e:
+            io.check_out_dir(bad)
+        assert e.value.filename == str(tmp_path / "f")
+
