@@ -31,7 +31,7 @@ from .ladder import RUNGS
 from .solver import DEFAULT_MAX_NODES, PositionError, SolveBudgetError
 from .summary import summarize
 from .text import render_table
-from .variants import RuleError, describe_allowed, flag_fields, parse_rule_option
+from .variants import RuleError, describe_allowed, flag_fields, pairs_once, parse_rule_option
 
 MAX_INDEX = 2**63 - 1  # seeds and deal indices are int64 in the kernels
 INPUT_ERRORS = (RuleError, common.PolicyError, common.ScenarioError, CardParseError, HandError,
@@ -211,7 +211,9 @@ def with_progress(show: bool | None, total: int, work):
 
 def resolve_rules(game, pairs: tuple[tuple[str, str], ...]):
     """GAME with the --rule flags applied (RuleError names the flag and its allowed values)."""
-    return family(game).parse_rules(str(game), dict(pairs)) if pairs else game
+    if not pairs:
+        return game
+    return family(game).parse_rules(str(game), pairs_once(pairs, "by --rule"))
 
 
 def require_pedro_family(rules, command: str) -> None:

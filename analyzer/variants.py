@@ -75,15 +75,26 @@ def split_variant(text: str) -> tuple[str, dict[str, str]]:
     if not m:
         raise RuleError(f"bad variant string {text!r}; expected name or name(flag=value,...)")
     name, body = m.group(1).lower(), m.group(2)
-    pairs: dict[str, str] = {}
+    items = []
     for item in (body or "").split(","):
         if not item.strip():
             continue
         if "=" not in item:
             raise RuleError(f"bad rule {item.strip()!r} in {text!r}; expected flag=value")
         k, v = item.split("=", 1)
-        pairs[k.strip().lower()] = v.strip()
-    return name, pairs
+        items.append((k.strip().lower(), v.strip()))
+    return name, pairs_once(items, f"in {text!r}")
+
+
+def pairs_once(items, where: str) -> dict[str, str]:
+    """``(flag, value)`` pairs as a dict; a flag given twice with two values is a RuleError,
+    since which was meant cannot be told."""
+    pairs: dict[str, str] = {}
+    for k, v in items:
+        if k in pairs and pairs[k] != v:
+            raise RuleError(f"rule {k} given twice {where} ({pairs[k]!r} and {v!r}); give it once")
+        pairs[k] = v
+    return pairs
 
 
 def with_overrides(rules: Any, pairs: dict[str, str]) -> Any:

@@ -174,6 +174,7 @@ BAD_SIMULATE = [
     (["--first", "-2"], ["--first"]),
     (["--policy", "smart"], ["random, heuristic"]),
     (["--policy", "random,random"], ["random, heuristic"]),
+    (["--rule", "low_to=holder", "--rule", "low_to=winner"], ["low_to", "twice"]),
 ]
 
 
@@ -190,7 +191,8 @@ def test_simulate_bad_input(tmp_path, args, expected):
     "game, expected",
     [("bridge", ["bridge", "pedro, cinch, rook, king"]), ("pedro(low_to=up)", ["winner, holder"]),
      ("rook(pass_cycle=up)", ["pass_cycle", "right_left, right_left_none, left, right, none"]),
-     ("cinch(low_to=holder)", ["low_to", "winner"])],
+     ("cinch(low_to=holder)", ["low_to", "winner"]),
+     ("pedro(low_to=holder,low_to=winner)", ["low_to", "twice", "'holder' and 'winner'"])],
 )
 def test_bad_game_strings(tmp_path, game, expected):
     out = tmp_path / "run.csv"
@@ -198,6 +200,12 @@ def test_bad_game_strings(tmp_path, game, expected):
     assert not out.exists()
     assert_bad_input(run("rules", game), *expected)
     assert_bad_input(run("deal", game), *expected)
+
+
+def test_a_flag_given_twice_with_one_value_is_no_ambiguity():
+    a = run("rules", "pedro(low_to=holder,low_to=holder)")
+    b = run("rules", "pedro(low_to=holder)")
+    assert a.exit_code == 0 and a.output == b.output
 
 
 def test_combination_error_after_parsing(tmp_path):
