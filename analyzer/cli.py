@@ -195,17 +195,20 @@ policy_option = click.option(
     help=f"Seat policy: {common.POLICY_HELP}; one for all seats, or four separated by "
          "commas (seats 0,1,2,3).",
 )
+progress_option = click.option(
+    "--progress/--no-progress", default=None,
+    help="Progress bar on stderr, with the time left [default: when stderr is a terminal].")
 seed_option = click.option(
     "--seed", type=SEED, default=1, show_default=True,
     help="Random seed (0 .. 2**63-1); deal i of a seed is the same on every machine.")
 
 
-def with_progress(show: bool | None, total: int, work):
+def with_progress(show: bool | None, total: int, work, label: str = "simulating"):
     """Run ``work(progress)``; progress is a bar's update on stderr (by default only when
     stderr is a terminal), or None."""
     if not (sys.stderr.isatty() if show is None else show):
         return work(None)
-    with click.progressbar(length=total, label="simulating", file=sys.stderr) as bar:
+    with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
         return work(bar.update)
 
 
@@ -315,8 +318,7 @@ def rules_cmd(game, rule_pairs) -> None:
               help="Index of the first deal; extend a run with --first N_DONE.")
 @click.option("--out", type=OUT_PATH, default=None,
               help="Write one row per deal to this .parquet or .csv file (atomically).")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr [default: when stderr is a terminal].")
+@progress_option
 @click.option("--contract", default=None, metavar="NAME",
               help="King only: simulate single hands of this contract (no-tricks, no-hearts, "
                    "no-kings-jacks, no-queens, no-king-of-hearts, last-two, positive) instead "
@@ -345,7 +347,10 @@ def simulate(game, deals, seed, policy, rule_pairs, first, out, progress, contra
             f"--first + --deals must not pass the last deal index 2**63-1; got --first {first} "
             f"--deals {deals}"
         )
-    batch = min(1_000_000, max(20_000, -(-deals // 100)))
+    if common.searches(common.parse_policies(policy)):  # seconds a batch, for the progress
+        batch = max(common.SEARCH_BATCH, -(-deals // 100))
+    else:
+        batch = min(1_000_000, max(20_000, -(-deals // 100)))
     extra = {}
     if rules.game == "king":
         from .games.king_rules import parse_contract
@@ -730,10 +735,11 @@ def check_game_hand(hand: str, rules) -> None:
 @policy_option
 @rule_option
 @click.option("--target-ci", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Play batches of 10,000 deals until the leading alternatives' 95% "
-                   "half-widths are at most this (points per deal).")
+              help="Play batches of 10,000 deals (50 when a seat searches) until the "
+                   "leading alternatives' 95% half-widths are at most this (points per deal).")
 @click.option("--time-budget", type=click.FloatRange(min=0, min_open=True), default=None,
-              metavar="SECONDS", help="Play batches of 10,000 deals for about this long.")
+              metavar="SECONDS",
+              help="Play batches of 10,000 deals (50 when a seat searches) for about this long.")
 @click.option("--max-deals", type=click.IntRange(min=1), default=1_000_000, show_default=True,
               help="Most deals --target-ci or --time-budget may play.")
 @click.option("--json", "as_json", is_flag=True,
@@ -748,9 +754,10 @@ def check_game_hand(hand: str, rules) -> None:
 @click.option("--contract", default=None, metavar="NAME",
               help="King only: one contract (no-tricks, no-hearts, no-kings-jacks, no-queens, "
                    "no-king-of-hearts, last-two, positive) or all [default: all].")
+@progress_option
 @click.pass_context
 def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time_budget,
-         max_deals, as_json, as_csv, plot, known_pairs, contract) -> None:
+         max_deals, as_json, as_csv, plot, known_pairs, contract, progress) -> None:
     """What HAND is worth at SEAT: points, P(make), EV per bid and trump, EV(pass).
 
     Pedro/Cinch: the 9 cards of HAND are held at --seat and the other 43 dealt at random;
@@ -812,19 +819,26 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
         known[where.strip().lower()] = " ".join(filter(None, [known.get(where.strip().lower()),
                                                                cards_text]))
     if rules.game == "king":
-        from .evaluate_king import evaluate_king_hand, king_hand_json, render_king_hand
+        from .evaluate_king import (
+            evaluate_king_hand,
+            king_hand_json,
+            king_hand_work,
+            render_king_hand,
+        )
 
         if adaptive or as_csv or plot is not None:
             raise click.UsageError("king hands take --deals and --json; --target-ci, "
                                    "--time-budget, --csv and --plot are for pedro, cinch, rook")
-        kev = evaluate_king_hand(rules, hand, seat, contract or "all", deals, seed, policy,
-                                 known)
+        kev = with_progress(progress, king_hand_work(rules, contract or "all", deals),
+                            lambda bar: evaluate_king_hand(rules, hand, seat, contract or "all",
+                                                           deals, seed, policy, known, bar))
         click.echo(king_hand_json(kev) if as_json else render_king_hand(kev))
         return
     started = time.perf_counter()
-    ev = evaluate_hand(rules, hand, seat=seat, deals=deals, seed=seed, policy=policy,
-                       target_ci=target_ci, max_deals=max_deals, time_budget=time_budget,
-                       known=known)
+    ev = with_progress(progress, max_deals if adaptive else deals, lambda bar: evaluate_hand(
+        rules, hand, seat=seat, deals=deals, seed=seed, policy=policy, target_ci=target_ci,
+        max_deals=max_deals, time_budget=time_budget, known=known, progress=bar),
+        "simulating (until the stop rule, at most --max-deals)" if adaptive else "simulating")
     if as_json:
         click.echo(hand_view.hand_json(ev))
     elif as_csv:
@@ -877,8 +891,7 @@ def _game_features(by: tuple[str, ...] | None, game: str) -> tuple[str, ...]:
 @click.option("--out-dir", type=OUT_DIR, default=None,
               help="Write chart.parquet, chart.csv, classes.csv, guide.csv, heatmap.png and "
                    "manifest.json here (created if missing; files replaced atomically).")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr [default: when stderr is a terminal].")
+@progress_option
 def bid_chart_cmd(game, deals, seed, policy, rule_pairs, by, out_dir, progress) -> None:
     """Bid-value chart: for each class of trump-maker hand, P(make b) and EV(b) for every b.
 

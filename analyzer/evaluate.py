@@ -45,6 +45,7 @@ from .rollout import (
     BATCH,
     HandError,
     HandEvaluation,
+    batch_for,
     collapse,
     est_cols,
     leading,
@@ -210,7 +211,7 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
                   deals: int = 20_000, seed: int = 1, policy: str = "heuristic",
                   target_ci: float | None = None, max_deals: int = 1_000_000,
                   time_budget: float | None = None,
-                  known: dict[str, str] | None = None) -> HandEvaluation:
+                  known: dict[str, str] | None = None, progress=None) -> HandEvaluation:
     """Evaluate ``hand`` at ``seat`` (dealer, eldest, second, third) as a bidder.
 
     ``game`` is a variant string or Rules; Rook hands go to
@@ -219,7 +220,8 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
 
     Without a stop rule, ``deals`` deals are played. With ``target_ci`` (a 95%
     half-width for the leading alternatives' EVs) or ``time_budget`` (seconds)
-    it plays batches of 10,000 until the rule is met or ``max_deals``.
+    it plays batches until the rule is met or ``max_deals``: 10,000 deals, or 50 when a
+    seat searches (dd, pimc). ``progress(n)`` is called after each batch of n deals.
     ``known`` gives cards other seats are known to hold, e.g. ``{"second": "AH"}``
     (seats relative to the dealer); the rest of the deck is dealt around them.
     """
@@ -229,7 +231,7 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
                         "analyzer.evaluate_king.evaluate_king_hand (bidlab hand king)")
     if rules.game == "rook":
         return evaluate_rook_hand(rules, hand, seat, deals, seed, policy, target_ci, max_deals,
-                                  time_budget, known)
+                                  time_budget, known, progress)
     if seat not in pedro.SEAT_OFFSETS:
         raise HandError(f"bad seat {seat!r}; seats: {', '.join(pedro.SEAT_OFFSETS)}")
     if deals < 1 or max_deals < 1:
@@ -243,7 +245,8 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     done, stopped_by = run_stop_rule(
         lambda first, n: _simulate_batch(samples, rules, mask, offset, known_cards, pols, seed,
                                          first, n),
-        lambda: _leading_half_width(samples, rules), deals, target_ci, time_budget, max_deals)
+        lambda: _leading_half_width(samples, rules), deals, target_ci, time_budget, max_deals,
+        batch_for(pols), progress)
     points, dist, bids, pass_ev, actions = _tables(samples, rules, seed)
     return HandEvaluation(
         hand=str(CardSet(mask)), seat=seat,

@@ -33,7 +33,7 @@ from .cards import JOKER, SUIT_NAMES, CardSet, parse_cards
 from .games import king
 from .games.common import SEAT_OFFSETS, parse_policies, policy_label, policy_string
 from .games.king_rules import CONTRACT_NAMES, POSITIVE, contract_name, parse_contract
-from .rollout import HandError, est_cols, parse_known
+from .rollout import HandError, batch_for, est_cols, parse_known
 from .stats import mean_ci, paired_diff, wilson
 from .text import render_table
 
@@ -78,10 +78,22 @@ class KingEvaluation:
                 "policy": self.policy, "seed": self.seed, "n": self.n}
 
 
+def king_hand_work(rules, contract: str, deals: int) -> int:
+    """The hands :func:`evaluate_king_hand` plays in all: ``deals`` for each negative
+    contract, and for the positive hand each trump named, then the seat's own choice and
+    another seat's."""
+    codes = contracts_of(contract)
+    runs = sum(c != POSITIVE for c in codes)
+    if POSITIVE in codes:
+        runs += (5 if rules.allow_no_trump else 4) + 2
+    return runs * deals
+
+
 def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "all",
                        deals: int = 20_000, seed: int = 1, policy: str = "heuristic",
-                       known: dict[str, str] | None = None) -> KingEvaluation:
-    """Evaluate ``hand`` at ``seat`` for ``contract`` (a name, or ``all``)."""
+                       known: dict[str, str] | None = None, progress=None) -> KingEvaluation:
+    """Evaluate ``hand`` at ``seat`` for ``contract`` (a name, or ``all``); ``progress(n)``
+    is called after each batch of n hands (:func:`king_hand_work` of them in all)."""
     if seat not in SEAT_OFFSETS:
         raise HandError(f"bad seat {seat!r}; seats: {', '.join(SEAT_OFFSETS)}")
     if deals < 2:
@@ -93,9 +105,18 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
     known_cards = parse_known(known or {}, offset)
     king.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
 
+    step = batch_for(pols)
+
     def run(code, **kw):
         sc = king.Scenario(hand=mask, seat=offset, known=known_cards, **kw)
-        rec, _ = king.run_batch(rules, 0, deals, seed, pols, contract=code, scenario=sc)
+        parts = []
+        for first in range(0, deals, step):  # batches pace the progress; hand i is one hand
+            n = min(step, deals - first)
+            parts.append(king.run_batch(rules, first, n, seed, pols, contract=code,
+                                        scenario=sc)[0])
+            if progress is not None:
+                progress(n)
+        rec = np.concatenate(parts)
         me = (rec[:, king.engine.R_DEALER].astype(np.int64) + offset) % 4
         return rec, me
 

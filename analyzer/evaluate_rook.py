@@ -41,6 +41,7 @@ from .games.common import SEAT_OFFSETS, SEATS, parse_policies, policy_string
 from .rollout import (
     HandError,
     HandEvaluation,
+    batch_for,
     collapse,
     est_cols,
     leading,
@@ -196,7 +197,7 @@ def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
                        deals: int = 20_000, seed: int = 1, policy: str = "heuristic",
                        target_ci: float | None = None, max_deals: int = 1_000_000,
                        time_budget: float | None = None,
-                       known: dict[str, str] | None = None) -> HandEvaluation:
+                       known: dict[str, str] | None = None, progress=None) -> HandEvaluation:
     """Evaluate a Rook ``hand`` at ``seat``; arguments as :func:`analyzer.evaluate.evaluate_hand`.
 
     The result's ``bids`` table is per trump and bid as declarer; ``ceilings`` is
@@ -215,7 +216,8 @@ def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
     done, stopped_by = run_stop_rule(
         lambda first, n: _simulate_batch(samples, rules, mask, offset, known_cards, pols, seed,
                                          first, n),
-        lambda: _leading_half_width(samples, rules), deals, target_ci, time_budget, max_deals)
+        lambda: _leading_half_width(samples, rules), deals, target_ci, time_budget, max_deals,
+        batch_for(pols), progress)
     points, dist, bids, ceilings, pass_ev, actions = _tables(samples, rules, seed)
     best_trump = points.loc[points["points"].idxmax(), "trump"]
     best = actions.iloc[0]["action"]

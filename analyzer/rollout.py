@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 
 from .cards import JOKER, CardSet, parse_cards
-from .games.common import SEAT_OFFSETS
+from .games.common import SEARCH_BATCH, SEAT_OFFSETS, searches
 from .stats import Estimate, mean_ci, p_best
 
-BATCH = 10_000  # deals per round of a stop rule
+BATCH = 10_000  # deals per round of a stop rule (SEARCH_BATCH when a seat searches)
 TOP_K = 4  # alternatives whose CIs a target-CI stop rule watches, and shown with P(best)
 
 
@@ -91,23 +91,35 @@ def rank_alternatives(values: list[np.ndarray], labels: list[tuple[str, str, int
             .reset_index(drop=True))
 
 
-def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
-                  time_budget: float | None, max_deals: int) -> tuple[int, str]:
-    """Call ``step(first, n)`` on consecutive deals until the stop rule says so.
+def batch_for(pols: np.ndarray) -> int:
+    """Deals a round of a stop rule for these seat policies (BATCH or SEARCH_BATCH)."""
+    return SEARCH_BATCH if searches(pols) else BATCH
 
-    Without a rule: one step of ``deals``. With ``target_ci`` (``half_width()`` at
-    most it) or ``time_budget`` (seconds): steps of BATCH until met or
-    ``max_deals``. Returns the deals played and the rule that stopped.
+
+def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
+                  time_budget: float | None, max_deals: int, batch: int = BATCH,
+                  progress=None) -> tuple[int, str]:
+    """Call ``step(first, n)`` on consecutive deals, ``batch`` at a time, until the stop
+    rule says so, and ``progress(n)`` after each step when given.
+
+    Without a rule: ``deals`` deals (the rounds only pace the progress: deal i is the same
+    deal in any round). With ``target_ci`` (``half_width()`` at most it) or
+    ``time_budget`` (seconds): until met or ``max_deals``. Returns the deals played and
+    the rule that stopped.
     """
     adaptive = target_ci is not None or time_budget is not None
     limit = max_deals if adaptive else deals
     start, done = time.perf_counter(), 0
     while True:
-        n = min(BATCH if adaptive else limit, limit - done)
+        n = min(batch, limit - done)
         step(done, n)
         done += n
+        if progress is not None:
+            progress(n)
         if not adaptive:
-            return done, "deals"
+            if done >= limit:
+                return done, "deals"
+            continue
         if target_ci is not None and half_width() <= target_ci:
             return done, "target-ci"
         if time_budget is not None and time.perf_counter() - start >= time_budget:

@@ -201,3 +201,15 @@ def test_plot_into_a_read_only_directory(tmp_path):
             assert list(locked.iterdir()) == []
     finally:
         locked.chmod(0o700)
+
+
+@pytest.mark.parametrize("game, hand", [
+    ("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H"),
+    ("king", "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS"),
+])
+def test_progress_goes_to_stderr_only_when_asked(game, hand):
+    shown = run("hand", game, hand, "--deals", "300", "--progress")
+    quiet = run("hand", game, hand, "--deals", "300", "--no-progress")
+    assert shown.exit_code == 0 and quiet.exit_code == 0, shown.stderr
+    assert "simulating" in shown.stderr and "simulating" not in quiet.stderr
+    assert shown.stdout == quiet.stdout

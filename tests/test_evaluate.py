@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analyzer import rollout
 from analyzer.cards import SUIT_NAMES, CardSet, parse_card
 from analyzer.evaluate import BATCH, HandError, evaluate_hand
 from analyzer.games import pedro
@@ -279,6 +280,30 @@ def test_a_batched_run_is_the_fixed_run_of_the_same_length():
     fixed = evaluate_hand("pedro", HAND, seed=9, deals=20_000)
     for x, y in zip(frames(batched), frames(fixed), strict=True):
         pd.testing.assert_frame_equal(x, y)
+
+
+def test_a_fixed_count_plays_in_rounds_that_only_pace_the_progress(monkeypatch):
+    """25,000 deals in rounds of 10,000 report each round and give the tables of one
+    round of 25,000; a searching seat's rounds are SEARCH_BATCH deals."""
+    seen = []
+    rounds = evaluate_hand("pedro", HAND, seed=4, deals=25_000, progress=seen.append)
+    assert seen == [BATCH, BATCH, 5_000]
+    monkeypatch.setattr(rollout, "BATCH", 10**6)
+    seen.clear()
+    whole = evaluate_hand("pedro", HAND, seed=4, deals=25_000, progress=seen.append)
+    assert seen == [25_000]
+    for x, y in zip(frames(rounds), frames(whole), strict=True):
+        pd.testing.assert_frame_equal(x, y)
+    assert rollout.batch_for(pedro.parse_policies("heuristic,pimc,heuristic,random")) \
+        == rollout.SEARCH_BATCH < 1_000
+
+
+def test_time_budget_with_a_searching_seat_stops_within_a_small_round():
+    calls = []
+    done, rule = rollout.run_stop_rule(lambda first, n: calls.append((first, n)), lambda: 1.0,
+                                       0, None, 1e-9, 10**6, batch=rollout.SEARCH_BATCH)
+    assert (done, rule, calls) == (rollout.SEARCH_BATCH, "time-budget",
+                                   [(0, rollout.SEARCH_BATCH)])
 
 
 def test_time_budget_stops_after_the_batch_that_spends_it():

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from cli_helpers import assert_bad_input, run
 
-from analyzer.evaluate_king import evaluate_king_hand
+from analyzer.evaluate_king import evaluate_king_hand, king_hand_work
 from analyzer.games import king
 
 RULES = king.PRESETS["king"]
@@ -66,3 +66,15 @@ def test_cli_json_and_reproducible():
 ])
 def test_bad_input_is_one_line_exit_2(args, expected):
     assert_bad_input(run("hand", "king", *args), *expected)
+
+
+def test_progress_counts_every_hand_played():
+    """The CLI's bar is sized by king_hand_work; the evaluation reports exactly that many."""
+    rules = RULES
+    for contract in ("all", "no-hearts", "positive"):
+        steps = []
+        evaluate_king_hand(rules, "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS", "dealer",
+                           contract, 120, 2, "heuristic", progress=steps.append)
+        assert sum(steps) == king_hand_work(rules, contract, 120)
+        assert len(steps) == king_hand_work(rules, contract, 1)  # one step a run here
+

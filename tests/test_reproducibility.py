@@ -18,7 +18,7 @@ import pytest
 
 from analyzer.cards import SPADES, CardSet, card
 from analyzer.games import family, parse_game, pedro
-from analyzer.games.common import parse_policies
+from analyzer.games.common import SEARCH_CHUNK, chunk_for, parse_policies
 from analyzer.games.pedro_rules import PRESET_NAMES, PRESETS, Rules, one_flag_variants
 
 SEED = 8675309
@@ -94,6 +94,22 @@ def test_run_batch_independent_of_chunk(preset, policy):
         assert np.array_equal(h, hands), chunk
 
 
+@pytest.mark.parametrize("game, policy", [("pedro", "pimc:3,heuristic,dd,random"),
+                                          ("rook", "dd,heuristic,pimc:2,heuristic"),
+                                          ("king", "pimc:2")])
+def test_searching_seats_get_small_chunks_and_the_same_deals(game, policy):
+    """A searching seat makes a deal cost up to a second, so its runs split into small
+    chunks (every thread busy on a few hundred deals); the deals are the same as in one
+    chunk, whose single table serves deal after deal."""
+    rules, pols = parse_game(game), parse_policies(policy)
+    assert chunk_for(pols, None, 2_048) == SEARCH_CHUNK
+    assert chunk_for(parse_policies("heuristic"), None, 2_048) == 2_048
+    fam = family(rules)
+    small = fam.run_batch(rules, 50, 9, SEED, pols)
+    one = fam.run_batch(rules, 50, 9, SEED, pols, chunk=9)
+    assert np.array_equal(small[0], one[0]) and np.array_equal(small[1], one[1])
+
+
 @pytest.mark.parametrize("chunk", [0, -3])
 def test_run_batch_rejects_bad_chunk(chunk):
     with pytest.raises(ValueError, match="chunk"):
@@ -129,7 +145,7 @@ _HASH_SCRIPT = """
 import hashlib, sys
 import numba
 from analyzer.games import family, parse_game
-from analyzer.games.common import parse_policies
+from analyzer.games.common import SEARCH_CHUNK, chunk_for, parse_policies
 n = int(sys.argv[1])
 out = [str(numba.get_num_threads())]
 for spec, policy in (("pedro", "random"), ("cinch", "heuristic"), ("pedro", "heuristic"),

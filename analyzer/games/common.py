@@ -13,6 +13,14 @@ POLICY_HELP = ("random (uniform legal), heuristic, dd (clairvoyant: solves the t
                "double dummy; an upper bound, not a legal player) or pimc (samples W deals "
                "consistent with what the seat knows and solves each; pimc:W sets W, default "
                f"{DEFAULT_WORLDS})")
+# Deals a parallel chunk when a seat searches. A searched deal costs 0.1-1 s, so a chunk of
+# thousands would leave every thread but one idle on the runs such policies allow (a few
+# thousand deals); each chunk also allocates its own 1 MB table, which is nothing beside
+# four such deals.
+SEARCH_CHUNK = 4
+# Deals a round of progress (and of a hand evaluation's stop rule) when a seat searches: a
+# few seconds of work, where the fast policies' rounds of 10,000 deals would take an hour.
+SEARCH_BATCH = 50
 SEAT_OFFSETS = {"dealer": 0, "eldest": 1, "second": 2, "third": 3}  # seats after the dealer
 SEATS = tuple(SEAT_OFFSETS)
 
@@ -62,6 +70,21 @@ def parse_policies(spec: str | Sequence[str], default_worlds: int = DEFAULT_WORL
         raise PolicyError(f"pimc seats must use one world count, got {sorted(worlds)}")
     w = worlds.pop() if worlds else default_worlds
     return np.array([*codes, w, 0, 0, 0], dtype=np.int64)
+
+
+def searches(pols: np.ndarray) -> bool:
+    """Whether a seat plays by search (dd, pimc): then a deal costs 0.1-1 s, not 1 us."""
+    return any(POLICY_NAMES[p] in SEARCH_POLICIES for p in pols[:4])
+
+
+def chunk_for(pols: np.ndarray, chunk: int | None, default: int) -> int:
+    """The deals a parallel chunk: ``chunk`` when given, else ``default`` for the fast
+    policies and SEARCH_CHUNK when a seat searches. Results never depend on it."""
+    if chunk is None:
+        return SEARCH_CHUNK if searches(pols) else default
+    if chunk < 1:
+        raise ValueError(f"need chunk >= 1; got {chunk}")
+    return chunk
 
 
 def policy_string(pols: np.ndarray) -> str:

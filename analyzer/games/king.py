@@ -23,6 +23,7 @@ import pandas as pd
 from ..cards import SUITS, cards_of, format_card
 from . import _king_engine as engine
 from .common import (
+    chunk_for,
     known_by_seat,
     output_arrays,
     parse_policies,
@@ -45,6 +46,7 @@ __all__ = ["PRESETS", "PRESET_NAMES", "Rules", "parse_rules", "parse_contract", 
            "run_games", "simulate", "play_logged", "play_game_logged", "CONTRACT_CODES"]
 
 DEFAULT_CHUNK = 1024
+GAMES_CHUNK = 256  # whole games a chunk: each is ten hands
 TRUMP_NAMES = (*SUITS, "N")
 OUTCOMES = (None, "sell", "decline", "play")
 
@@ -75,14 +77,15 @@ NO_SCENARIO = Scenario()
 
 
 def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
-              chunk: int = DEFAULT_CHUNK, contract: int | str = "no-tricks",
+              chunk: int | None = None, contract: int | str = "no-tricks",
               scenario: Scenario = NO_SCENARIO, out: tuple[np.ndarray, np.ndarray] | None = None,
               ) -> tuple[np.ndarray, np.ndarray]:
     """Single hands first .. first+n-1 of a contract: (records int16[n, NREC], hands u64[n, 4]),
     in the first n rows of ``out`` when given (see ``common.output_arrays``)."""
     code = parse_contract(contract) if isinstance(contract, str) else int(contract)
-    if chunk < 1 or n < 0 or first < 0:
-        raise ValueError(f"need chunk >= 1, n >= 0 and first >= 0; got {chunk}, {n}, {first}")
+    if n < 0 or first < 0:
+        raise ValueError(f"need n >= 0 and first >= 0; got {n}, {first}")
+    chunk = chunk_for(pols, chunk, DEFAULT_CHUNK)
     rec, hands = output_arrays(n, engine.NREC, np.int16, 4, out)
     if n:
         engine.hands_kernel(seed, first, n, chunk, code, kernel_params(rules), pols,
@@ -91,10 +94,11 @@ def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
 
 
 def run_games(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
-              chunk: int = 256) -> tuple[np.ndarray, np.ndarray]:
+              chunk: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Whole games first .. first+n-1: (records int16[n, len(GAME_COLUMNS)], no hands)."""
-    if chunk < 1 or n < 0 or first < 0:
-        raise ValueError(f"need chunk >= 1, n >= 0 and first >= 0; got {chunk}, {n}, {first}")
+    if n < 0 or first < 0:
+        raise ValueError(f"need n >= 0 and first >= 0; got {n}, {first}")
+    chunk = chunk_for(pols, chunk, GAMES_CHUNK)
     out = np.empty((n, len(engine.GAME_COLUMNS)), dtype=np.int16)
     if n:
         engine.games_kernel(seed, first, n, chunk, kernel_params(rules), pols, out)

@@ -30,6 +30,7 @@ from .common import (
     SEATS,
     PolicyError,
     ScenarioError,
+    chunk_for,
     known_by_seat,
     output_arrays,
     parse_policies,
@@ -80,29 +81,29 @@ NO_SCENARIO = Scenario()
 
 
 def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
-              chunk: int = DEFAULT_CHUNK, scenario: Scenario = NO_SCENARIO,
+              chunk: int | None = None, scenario: Scenario = NO_SCENARIO,
               out: tuple[np.ndarray, np.ndarray] | None = None,
               ) -> tuple[np.ndarray, np.ndarray]:
     """Raw kernel output for deals first .. first+n-1: (records int8[n, NREC], hands u64[n, 4]),
     in the first n rows of ``out`` when given (see ``common.output_arrays``)."""
-    if chunk < 1 or n < 0 or first < 0:
-        raise ValueError(f"need chunk >= 1, n >= 0 and first >= 0; got {chunk}, {n}, {first}")
+    if n < 0 or first < 0:
+        raise ValueError(f"need n >= 0 and first >= 0; got {n}, {first}")
     return run_deals(rules, np.arange(first, first + n, dtype=np.int64), seed, pols, chunk,
                      scenario, out)
 
 
 def run_deals(rules: Rules, indices: np.ndarray, seed: int, pols: np.ndarray,
-              chunk: int = DEFAULT_CHUNK, scenario: Scenario | np.ndarray = NO_SCENARIO,
+              chunk: int | None = None, scenario: Scenario | np.ndarray = NO_SCENARIO,
               out: tuple[np.ndarray, np.ndarray] | None = None,
               ) -> tuple[np.ndarray, np.ndarray]:
     """Like run_batch for any deal indices (records and hands in the order given);
     ``scenario`` is a Scenario or its vector (``Scenario.vector``, possibly edited)."""
+    chunk = chunk_for(pols, chunk, DEFAULT_CHUNK)
     idx = np.ascontiguousarray(indices, dtype=np.int64)
     rec, hands = output_arrays(len(idx), engine.NREC, np.int8, 4, out)
     vec = scenario if isinstance(scenario, np.ndarray) else scenario.vector()
     if len(idx):
-        engine.simulate_kernel(seed, idx, max(1, chunk), kernel_params(rules), pols, vec, rec,
-                               hands)
+        engine.simulate_kernel(seed, idx, chunk, kernel_params(rules), pols, vec, rec, hands)
     return rec, hands
 
 

@@ -24,6 +24,7 @@ import pandas as pd
 from ..cards import SUITS, cards_of, format_card
 from . import _rook_engine as engine
 from .common import (
+    chunk_for,
     known_by_seat,
     output_arrays,
     parse_policies,
@@ -76,30 +77,31 @@ NO_SCENARIO = Scenario()
 
 
 def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
-              chunk: int = DEFAULT_CHUNK, scenario: Scenario = NO_SCENARIO,
+              chunk: int | None = None, scenario: Scenario = NO_SCENARIO,
               out: tuple[np.ndarray, np.ndarray] | None = None,
               ) -> tuple[np.ndarray, np.ndarray]:
     """Raw kernel output for hands first .. first+n-1: (records int16[n, NREC], hands u64[n, 5]),
     in the first n rows of ``out`` when given (see ``common.output_arrays``)."""
-    if chunk < 1 or n < 0 or first < 0:
-        raise ValueError(f"need chunk >= 1, n >= 0 and first >= 0; got {chunk}, {n}, {first}")
+    if n < 0 or first < 0:
+        raise ValueError(f"need n >= 0 and first >= 0; got {n}, {first}")
     return run_deals(rules, np.arange(first, first + n, dtype=np.int64), seed, pols, chunk,
                      scenario.vector(rules.hand_size), out)
 
 
 def run_deals(rules: Rules, indices: np.ndarray, seed: int, pols: np.ndarray,
-              chunk: int = DEFAULT_CHUNK, scenario: np.ndarray | None = None,
+              chunk: int | None = None, scenario: np.ndarray | None = None,
               out: tuple[np.ndarray, np.ndarray] | None = None,
               ) -> tuple[np.ndarray, np.ndarray]:
     """Like run_batch for any hand indices (records and hands in the order given);
     ``scenario`` is a scenario vector (``Scenario.vector``), none by default."""
+    chunk = chunk_for(pols, chunk, DEFAULT_CHUNK)
     idx = np.ascontiguousarray(indices, dtype=np.int64)
     rec, hands = output_arrays(len(idx), engine.NREC, np.int16, engine.N_HANDS_OUT, out)
     if scenario is None:
         scenario = NO_SCENARIO.vector(rules.hand_size)
     if len(idx):
-        engine.simulate_kernel(seed, idx, max(1, chunk), kernel_params(rules), pols, scenario,
-                               rec, hands)
+        engine.simulate_kernel(seed, idx, chunk, kernel_params(rules), pols, scenario, rec,
+                               hands)
     return rec, hands
 
 
