@@ -600,7 +600,9 @@ def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_d
               help="Also play each pair of neighbouring rungs as a duplicate match.")
 @click.option("--out-dir", type=OUT_DIR, default=None,
               help="Write deals.parquet, summary.csv, by_bid.csv and by_bid.png here.")
-def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, out_dir) -> None:
+@progress_option
+def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, out_dir,
+           progress) -> None:
     """How much the card player moves each bid's value: the policy ladder.
 
     The same deals are played with the trump maker's side choosing cards by
@@ -625,7 +627,8 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, out_dir
     names = tuple(r.strip() for r in rungs.split(",") if r.strip())
     for r in names:
         common.parse_policies(r)
-    result = lad.ladder(rules, deals, seed, names, opponents, worlds)
+    result = with_progress(progress, len(names), lambda bar: lad.ladder(
+        rules, deals, seed, names, opponents, worlds, progress=bar), "playing the rungs")
     summ = result.summary()
     click.echo(f"bidlab ladder  {rules}  seed {seed}  deals {deals:,}  opponents {opponents}"
                f"  pimc worlds {worlds}")

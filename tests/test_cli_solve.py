@@ -94,8 +94,9 @@ def test_solve_node_budget():
 
 def test_ladder_runs_and_writes(tmp_path):
     r = run("ladder", "pedro", "--deals", "60", "--rungs", "random,heuristic,dd",
-            "--duplicate", "--out-dir", str(tmp_path / "lad"))
+            "--duplicate", "--out-dir", str(tmp_path / "lad"), "--progress")
     assert r.exit_code == 0, r.stderr
+    assert "playing the rungs" in r.stderr  # the progress bar's label (no terminal here)
     assert "dd (clairvoyant)" in r.stdout and "heuristic vs random" in r.stdout
     summary = pd.read_csv(tmp_path / "lad" / "summary.csv", comment="#")
     assert list(summary["rung"]) == ["random", "heuristic", "dd (clairvoyant)"]
