@@ -33,7 +33,7 @@ from .cards import JOKER, SUIT_NAMES, CardSet, parse_cards
 from .games import king
 from .games.common import SEAT_OFFSETS, parse_policies, policy_label, policy_string
 from .games.king_rules import CONTRACT_NAMES, POSITIVE, contract_name, parse_contract
-from .rollout import HandError, batch_for, est_cols, parse_known
+from .rollout import HandError, batch_for, est_cols, parse_known, run_stop_rule
 from .stats import mean_ci, paired_diff, wilson
 from .text import render_table
 
@@ -110,12 +110,9 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
     def run(code, **kw):
         sc = king.Scenario(hand=mask, seat=offset, known=known_cards, **kw)
         parts = []
-        for first in range(0, deals, step):  # batches pace the progress; hand i is one hand
-            n = min(step, deals - first)
-            parts.append(king.run_batch(rules, first, n, seed, pols, contract=code,
-                                        scenario=sc)[0])
-            if progress is not None:
-                progress(n)
+        run_stop_rule(lambda first, n: parts.append(king.run_batch(
+            rules, first, n, seed, pols, contract=code, scenario=sc)[0]),
+            None, deals, None, None, deals, step, progress)
         rec = np.concatenate(parts)
         me = (rec[:, king.engine.R_DEALER].astype(np.int64) + offset) % 4
         return rec, me

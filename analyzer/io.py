@@ -76,9 +76,13 @@ def check_directory(path: str | os.PathLike) -> Path:
         raise IsADirectoryError(21, "is a directory", str(p))
     if not parent.is_dir():
         raise FileNotFoundError(2, "directory does not exist", str(parent))
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise PermissionError(13, "directory is not writable", str(parent))
+    _require_writable(parent)
     return p
+
+
+def _require_writable(folder: Path) -> None:
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PermissionError(13, "directory is not writable", str(folder))
 
 
 def check_out_dir(path: str | os.PathLike) -> Path:
@@ -96,8 +100,7 @@ def check_out_dir(path: str | os.PathLike) -> Path:
         probe = probe.parent
     if not probe.is_dir():
         raise NotADirectoryError(20, "not a directory", str(probe))
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise PermissionError(13, "directory is not writable", str(probe))
+    _require_writable(probe)
     return p
 
 
