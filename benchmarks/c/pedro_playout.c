@@ -18,17 +18,20 @@
 #include <stdlib.h>
 #include <time.h>
 
-#ifdef SPEED_FIRST
+#ifdef SPEED_FIRST  /* cards.h's random_card/random_subset draw with these */
 typedef struct { uint64_t ctr, spare; int have; } fast_rng;  /* spare: an unused half */
-static inline uint64_t fast_mix(uint64_t z) {  /* the SplitMix64 finaliser */
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+static inline uint32_t fast_draw(fast_rng *r, uint32_t n);
+#define POLICY_RNG fast_rng
+#define POLICY_DRAW fast_draw
+#endif
+
+#include "cards.h"
+
+#ifdef SPEED_FIRST
 static inline uint32_t fast_bits(fast_rng *r) {
     if (r->have) { r->have = 0; return (uint32_t)(r->spare >> 32); }
-    r->ctr += 0x9E3779B97F4A7C15ull;
-    r->spare = fast_mix(r->ctr);
+    r->ctr += GOLDEN;
+    r->spare = mix64(r->ctr);
     r->have = 1;
     return (uint32_t)r->spare;
 }
@@ -40,13 +43,6 @@ static inline uint32_t fast_draw(fast_rng *r, uint32_t n) {  /* Lemire, exact */
     }
     return (uint32_t)(m >> 32);
 }
-#define POLICY_RNG fast_rng
-#define POLICY_DRAW fast_draw
-#endif
-
-#include "cards.h"
-
-#ifdef SPEED_FIRST
 /* Nine cards to each hand and the stock in order at stock[0..15], one stream for all. */
 static const uint8_t DECK[52] = {
      0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11, 12, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
