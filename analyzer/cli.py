@@ -606,8 +606,9 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, out_dir
     """How much the card player moves each bid's value: the policy ladder.
 
     The same deals are played with the trump maker's side choosing cards by
-    each rung against fixed opponents. Everyone bids, names trump and
-    discards by the heuristic, so every rung plays the same contracts. The
+    each rung against fixed opponents (Pedro, Cinch, Rook). Everyone bids,
+    names trump and discards (Rook: drops and passes) by the heuristic, so
+    every rung plays the same contracts. The
     table gives the mean bidding-side points and P(make) per bid level, and
     each rung's paired difference from the heuristic. dd is clairvoyant (it
     sees every hand): an upper bound, not a legal player. pimc solves WORLDS
@@ -619,6 +620,7 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, out_dir
       bidlab ladder pedro --deals 500 --rungs random,heuristic,dd
       bidlab ladder pedro --deals 200 --worlds 20 --duplicate
       bidlab ladder cinch --deals 1000 --rungs heuristic,dd --out-dir reports/ladder
+      bidlab ladder rook --deals 2000 --rungs random,heuristic --duplicate
     """
     from . import ladder as lad
     from . import plotting

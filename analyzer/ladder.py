@@ -3,8 +3,9 @@
 Every bid table is the value of a bid *as some player plays it*. The ladder
 plays the same deals with the bidding side's cards chosen by each rung (random,
 heuristic, pimc, dd) against fixed opponents, on one auction: every seat bids,
-names trump and discards by the heuristic, so each rung plays exactly the same
-contracts and the rungs differ only in card play. ``dd`` is clairvoyant (it sees
+names trump and discards (in Rook: drops and passes) by the heuristic, so each
+rung plays exactly the same contracts and the rungs differ only in card play.
+Pedro, Cinch and Rook; King has no bidding side. ``dd`` is clairvoyant (it sees
 all four hands): its rung is an upper bound, not a legal player.
 
 A duplicate match plays each deal twice with the partnerships swapped (A at
@@ -91,24 +92,34 @@ class Ladder:
         return pd.DataFrame(rows)
 
 
+def _makers(rules, rec: np.ndarray, cols: tuple[str, ...]) -> np.ndarray:
+    """Each deal's trump maker: Rook's declarer; in Pedro and Cinch the high bidder, or the
+    dealer who names trump when all pass."""
+    if rules.game == "rook":
+        return rec[:, cols.index("declarer")].astype(np.int64)
+    bidder, dealer = rec[:, cols.index("bidder")], rec[:, cols.index("dealer")]
+    return np.where(bidder >= 0, bidder, dealer).astype(np.int64)
+
+
 def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuristic",
            worlds: int = common.DEFAULT_WORLDS, first: int = 0, progress=None) -> Ladder:
-    """Play deals first .. first+deals-1 with each rung as the trump maker's side (Pedro and
-    Cinch). The auction is the heuristic's for every rung, so rung i and rung j play the
-    same contracts; ``opponents`` plays the other side's cards."""
-    from .games import pedro
+    """Play deals first .. first+deals-1 with each rung as the trump maker's side (Pedro,
+    Cinch and Rook). The auction (and Rook's drop and pass) is the heuristic's for every
+    rung, so rung i and rung j play the same contracts; ``opponents`` plays the other
+    side's cards."""
+    from .games import family
 
     rules = _rules(game)
-    if not isinstance(rules, pedro.Rules):
-        raise common.PolicyError(f"the ladder is built for pedro and cinch so far, not "
-                                 f"{rules.game}; duplicate matches take rook too")
+    if rules.game == "king":
+        raise common.PolicyError("the ladder needs a bidding side: pedro, cinch or rook (King "
+                                 "has neither bids nor partnerships)")
     for spec in (*rungs, opponents):
         common.parse_policies(spec)  # names them in the error if unknown
+    fam = family(rules)
     idx = np.arange(first, first + deals, dtype=np.int64)
-    probe, _ = pedro.run_deals(rules, idx, seed, _vector("heuristic", worlds, True))
-    cols = pedro.engine.REC_COLUMNS
-    bidder, dealer = probe[:, cols.index("bidder")], probe[:, cols.index("dealer")]
-    maker = np.where(bidder >= 0, bidder, dealer).astype(np.int64)
+    probe, _ = fam.run_deals(rules, idx, seed, _vector("heuristic", worlds, True))
+    cols = fam.engine.REC_COLUMNS
+    maker = _makers(rules, probe, cols)
     team = maker & 1
     out = pd.DataFrame({"deal": idx, "maker": maker, "bid": probe[:, cols.index("bid")]})
     seconds = {}
@@ -119,8 +130,10 @@ def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuri
         for t in (0, 1):
             sel = np.flatnonzero(team == t)
             seats = [r if s % 2 == t else opponents for s in range(4)]
-            rec, _ = pedro.run_deals(rules, idx[sel], seed, _vector(",".join(seats), worlds,
-                                                                    True))
+            rec, _ = fam.run_deals(rules, idx[sel], seed, _vector(",".join(seats), worlds,
+                                                                  True))
+            if (_makers(rules, rec, cols) != maker[sel]).any():  # the rungs' premise
+                raise RuntimeError(f"rung {r!r} played other contracts than the heuristic's")
             pts[sel] = rec[:, cols.index(f"points{t}")]
             made[sel] = rec[:, cols.index("made")] == 1
         seconds[r] = time.perf_counter() - t0

@@ -106,7 +106,16 @@ def test_ladder_runs_and_writes(tmp_path):
     assert len(deals) == 60 and deals["points_dd"].mean() >= deals["points_random"].mean()
 
 
+def test_ladder_rook():
+    r = run("ladder", "rook", "--deals", "40", "--rungs", "random,heuristic", "--duplicate")
+    assert r.exit_code == 0, r.stderr
+    assert "heuristic vs random" in r.stdout
+    bids = [ln.split()[0] for ln in r.stdout.split("by bid level")[1].splitlines()[3:]
+            if ln.strip() and ln.split()[0].isdigit()]
+    assert bids and all(int(b) % 5 == 0 and 70 <= int(b) <= 200 for b in bids)
+
+
 def test_ladder_bad_input():
     assert_bad_input(run("ladder", "pedro", "--rungs", "random,genius"), "bad policy")
-    assert_bad_input(run("ladder", "king", "--deals", "5"), "pedro and cinch")
+    assert_bad_input(run("ladder", "king", "--deals", "5"), "bidding side")
     assert_bad_input(run("simulate", "pedro", "--policy", "pimc:0"), "pimc:W")

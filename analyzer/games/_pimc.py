@@ -47,8 +47,9 @@ KN_POOL, KN_FORBID, KN_KNOWN, KN_MIN, KN_MIN_MASK, KN_DISCARDS = 0, 1, 5, 9, 13,
 NKN = 18  # KN_DISCARDS + seat: the seat's own discards (Pedro), which only it has seen
 POLICY_DD, POLICY_PIMC = 2, 3
 # the policy vector after the four seat codes: pimc worlds, node budget per solve (0: the
-# default), and 1 when the policies choose cards only (every seat bids, names trump and
-# discards by the heuristic: the policy ladder compares card play on one auction)
+# default), and 1 when the policies choose cards only (every seat bids, names trump, discards
+# and in Rook drops and passes by the heuristic: the policy ladder compares card play on one
+# auction)
 # and the search depth: dd and pimc search once every hand holds at most this many cards and
 # play the heuristic before (0: the game's default; Pedro always searches its 6 tricks)
 P_WORLDS, P_NODES, P_PLAY_ONLY, P_DEPTH = 4, 5, 6, 7

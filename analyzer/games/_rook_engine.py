@@ -27,6 +27,7 @@ from ._pimc import (
     KN_KNOWN,
     KN_MIN,
     KN_MIN_MASK,
+    P_PLAY_ONLY,
     POLICY_DD,
     make_workspace,
     note_play,
@@ -156,6 +157,13 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
     for s in range(4):
         if pols[s] >= POLICY_DD:
             searching = True
+    # seats that bid, drop, pass, call trump and pick the first leader at random: random seats,
+    # unless the policies choose cards only (the ladder: every rung plays the same contracts)
+    play_only = pols.shape[0] > P_PLAY_ONLY and pols[P_PLAY_ONLY] == 1
+    random_calls = 0
+    for s in range(4):
+        if pols[s] == 0 and not play_only:
+            random_calls |= 1 << s
     dealer = index % 4
     eldest = (dealer + 1) % 4
     hand_size = rp[P_HAND]
@@ -192,7 +200,7 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
             rec[R_BID_SEAT + fixed_seat] = high
             break
         for s in range(4):
-            values[s] = estimate(hands[s], cpts, total) if pols[s] != 0 else 0.0
+            values[s] = 0.0 if random_calls >> s & 1 else estimate(hands[s], cpts, total)
         while True:
             if n_passed == 3 and (high > 0 or rp[P_ALL_PASS] == 0):
                 break
@@ -207,7 +215,7 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
                 lowest = 70 if high == 0 else high + 5
                 b = lowest if lowest <= np.int64(sc[SC_BID]) and lowest <= total else 0
             else:
-                if pols[seat] == 0:
+                if random_calls >> seat & 1:
                     b = random_bid(high, step_exact, total, prng)
                 else:
                     b = heuristic_bid(values[seat], seat, high, high_seat, total)
@@ -236,11 +244,11 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
             li[L_CALLS + 2 * j] = -1
             li[L_CALLS + 2 * j + 1] = -1
     # -- widow and drop ---------------------------------------------------------------------
-    pol_d = pols[declarer]
+    random_d = random_calls >> declarer & 1
     fourteen = hands[declarer] | bit(widow)
     counters = np.uint64(rp[P_COUNTERS]) | ROOK
     allowed = _allowed_drops(fourteen, rp[P_DROP], counters)
-    if pol_d == 0:
+    if random_d:
         drop = random_card(allowed, prng)
     else:
         drop = heuristic_drop(fourteen, allowed, counters)
@@ -254,7 +262,7 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
         given[s] = ZERO
     if direction != 0:
         for s in range(4):
-            if pols[s] == 0:
+            if random_calls >> s & 1:
                 given[s] = random_subset(hands[s], 3, prng)
             else:
                 given[s] = heuristic_pass(hands[s], counters)
@@ -267,7 +275,7 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
     if (force == FORCE_DECLARER or force == FORCE_CEILING) and declarer == fixed_seat \
             and sc[SC_TRUMP] != TRUMP_BY_POLICY:
         trump = np.int64(sc[SC_TRUMP])
-    elif pol_d == 0:
+    elif random_d:
         trump = uniform_int(prng, 5 if allow_nt else 4)
     else:
         trump = heuristic_trump(own, allow_nt)
@@ -276,7 +284,7 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
         return
     tmask = trump_suit(trump)
     if rp[P_FIRST_LEAD] == 0:  # the random policy picks either; the heuristic leads itself
-        leader = (declarer + uniform_int(prng, 2)) % 4 if pol_d == 0 else declarer
+        leader = (declarer + uniform_int(prng, 2)) % 4 if random_d else declarer
     elif rp[P_FIRST_LEAD] == 1:
         leader = declarer
     else:
