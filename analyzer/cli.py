@@ -691,8 +691,9 @@ def _report_time(n: int, seconds: float, policy: str) -> None:
 
 
 def _points_cell(row) -> str:
-    hw = "n/a " if np.isnan(row["points_hw"]) else f"{row['points_hw']:.2f}"
-    return f"{row['points']:.2f} ± {hw}  {100 * row['p_make']:.0f}%"
+    """Points ± half-width and P(make), fixed widths so that the columns line up."""
+    hw = "n/a" if np.isnan(row["points_hw"]) else f"{row['points_hw']:.2f}"
+    return f"{row['points']:6.2f} ± {hw:>5}  {100 * row['p_make']:3.0f}%"
 
 
 def _hand(ctx, param, value: tuple[str, ...]) -> CardSet:
