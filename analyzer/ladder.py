@@ -121,7 +121,8 @@ def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuri
     cols = fam.engine.REC_COLUMNS
     maker = _makers(rules, probe, cols)
     team = maker & 1
-    out = pd.DataFrame({"deal": idx, "maker": maker, "bid": probe[:, cols.index("bid")]})
+    bid = cols.index("bid")
+    out = pd.DataFrame({"deal": idx, "maker": maker, "bid": probe[:, bid]})
     seconds = {}
     for r in rungs:
         pts = np.zeros(deals, dtype=np.int64)
@@ -132,7 +133,8 @@ def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuri
             seats = [r if s % 2 == t else opponents for s in range(4)]
             rec, _ = fam.run_deals(rules, idx[sel], seed, _vector(",".join(seats), worlds,
                                                                   True))
-            if (_makers(rules, rec, cols) != maker[sel]).any():  # the rungs' premise
+            same = (_makers(rules, rec, cols) == maker[sel]) & (rec[:, bid] == probe[sel, bid])
+            if not same.all():  # the rungs' premise
                 raise RuntimeError(f"rung {r!r} played other contracts than the heuristic's")
             pts[sel] = rec[:, cols.index(f"points{t}")]
             made[sel] = rec[:, cols.index("made")] == 1
