@@ -212,6 +212,33 @@ def with_progress(show: bool | None, total: int, work, label: str = "simulating"
         return work(bar.update)
 
 
+# A searching seat (dd, pimc) costs tens of milliseconds a deal where the other policies cost
+# microseconds, so a size option left at its default then plays a run of about a minute here
+# (Pedro simulate 1,000 deals: 18 s; hand 500: 60 s; Rook hand 500: 85 s; match 200: 25 s).
+SEARCH_SIZES = {"simulate": 1_000, "compare": 1_000, "match": 200, "hand": 500,
+                "bid-chart": 5_000}
+
+
+def sized_help(text: str, default: int, command: str) -> str:
+    """An option's help with both of its defaults (click's show_default knows only one)."""
+    return (f"{text}  [default: {default:,}; {SEARCH_SIZES[command]:,} when a seat searches "
+            "(dd, pimc)]")
+
+
+def search_sized(ctx: click.Context, name: str, value: int, policy: str) -> int:
+    """The size option ``name``: as given, else its default, or the command's SEARCH_SIZES
+    entry when a seat searches; that choice is said on stderr, since it changes n."""
+    if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
+        return value
+    if not common.searches(common.parse_policies(policy)):
+        return value
+    small = SEARCH_SIZES[ctx.info_name]
+    flag = next(opt for p in ctx.command.params if p.name == name for opt in p.opts)
+    click.echo(f"policy {policy_label(policy)} searches (milliseconds a card): {flag} "
+               f"defaults to {small:,} rather than {value:,}; set {flag} for more", err=True)
+    return small
+
+
 def resolve_rules(game, pairs: tuple[tuple[str, str], ...]):
     """GAME with the --rule flags applied (RuleError names the flag and its allowed values)."""
     if not pairs:
@@ -309,8 +336,8 @@ def rules_cmd(game, rule_pairs) -> None:
 
 @main.command()
 @game_argument
-@click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True,
-              help="Number of deals to simulate (at least 1).")
+@click.option("--deals", type=click.IntRange(min=1), default=100_000,
+              help=sized_help("Number of deals to simulate.", 100_000, "simulate"))
 @seed_option
 @policy_option
 @rule_option
@@ -323,7 +350,9 @@ def rules_cmd(game, rule_pairs) -> None:
               help="King only: simulate single hands of this contract (no-tricks, no-hearts, "
                    "no-kings-jacks, no-queens, no-king-of-hearts, last-two, positive) instead "
                    "of whole 10-hand games.")
-def simulate(game, deals, seed, policy, rule_pairs, first, out, progress, contract) -> None:
+@click.pass_context
+def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, progress,
+             contract) -> None:
     """Simulate DEALS deals of GAME; print a summary with n and 95% intervals.
 
     The summary gives the points of the bidding side and the other side, the
@@ -342,6 +371,7 @@ def simulate(game, deals, seed, policy, rule_pairs, first, out, progress, contra
       bidlab simulate king --deals 1000000 --contract no-hearts
     """
     rules = resolve_rules(game, rule_pairs)
+    deals = search_sized(ctx, "deals", deals, policy)
     if first + deals - 1 > MAX_INDEX:
         raise click.UsageError(
             f"--first + --deals must not pass the last deal index 2**63-1; got --first {first} "
@@ -371,11 +401,13 @@ def simulate(game, deals, seed, policy, rule_pairs, first, out, progress, contra
 @main.command()
 @click.argument("variant_a", type=GAME, metavar="A")
 @click.argument("variant_b", type=GAME, metavar="B")
-@click.option("--deals", type=click.IntRange(min=2), default=1_000_000, show_default=True,
-              help="Deals played under both variants (the same deals).")
+@click.option("--deals", type=click.IntRange(min=2), default=1_000_000,
+              help=sized_help("Deals played under both variants (the same deals).", 1_000_000,
+                              "compare"))
 @seed_option
 @policy_option
-def compare(variant_a, variant_b, deals, seed, policy) -> None:
+@click.pass_context
+def compare(ctx, variant_a, variant_b, deals, seed, policy) -> None:
     """What a rule change does: variants A and B on identical deals, paired differences.
 
     Deal i of the seed is the same deal under every variant, so each measure's
@@ -392,6 +424,7 @@ def compare(variant_a, variant_b, deals, seed, policy) -> None:
     """
     from .compare import compare_variants
 
+    deals = search_sized(ctx, "deals", deals, policy)
     c = compare_variants(variant_a, variant_b, deals, seed, policy)
     p = c.provenance
     click.echo(f"A = {p['a']}   B = {p['b']}   policy {policy_label(p['policy'])}, "
@@ -411,13 +444,14 @@ def compare(variant_a, variant_b, deals, seed, policy) -> None:
 @main.command()
 @game_argument
 @click.option("--games", "n_games", type=click.IntRange(min=1), default=10_000,
-              show_default=True, help="Number of whole games to the target.")
+              help=sized_help("Number of whole games to the target.", 10_000, "match"))
 @seed_option
 @policy_option
 @rule_option
 @click.option("--out", type=OUT_PATH, default=None,
               help="Write one row per game to this .parquet or .csv file (atomically).")
-def match(game, n_games, seed, policy, rule_pairs, out) -> None:
+@click.pass_context
+def match(ctx, game, n_games, seed, policy, rule_pairs, out) -> None:
     """Play whole games to the target (rule flag target, default 51); who wins, how fast.
 
     Each game starts with dealer g % 4 and passes the deal to the left; scores
@@ -435,6 +469,7 @@ def match(game, n_games, seed, policy, rule_pairs, out) -> None:
 
     rules = resolve_rules(game, rule_pairs)
     require_pedro_family(rules, "match")
+    n_games = search_sized(ctx, "n_games", n_games, policy)
     df = pedro.simulate_games(rules, n_games, seed, policy)
     decided = df[df["winner"] >= 0]
     rows = []
@@ -735,8 +770,9 @@ def check_game_hand(hand: str, rules) -> None:
 @click.argument("hand", nargs=-1, required=True, callback=_hand_text, metavar="HAND")
 @click.option("--seat", type=click.Choice(list(pedro.SEAT_OFFSETS)), default="eldest",
               show_default=True, help="Where HAND sits, counted from the dealer.")
-@click.option("--deals", type=click.IntRange(min=1), default=20_000, show_default=True,
-              help="Fixed number of deals (without --target-ci or --time-budget).")
+@click.option("--deals", type=click.IntRange(min=1), default=20_000,
+              help=sized_help("Fixed number of deals (without --target-ci or --time-budget).",
+                              20_000, "hand"))
 @seed_option
 @policy_option
 @rule_option
@@ -814,6 +850,8 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
                                "use --deals for a fixed count")
     rules = resolve_rules(game, rule_pairs)
     check_game_hand(hand, rules)
+    if not adaptive:
+        deals = search_sized(ctx, "deals", deals, policy)
     if (contract is not None) != (rules.game == "king") and contract is not None:
         raise click.UsageError(f"--contract applies to king only; got {rules.game}")
     known: dict[str, str] = {}
@@ -886,8 +924,9 @@ def _game_features(by: tuple[str, ...] | None, game: str) -> tuple[str, ...]:
 
 @main.command("bid-chart")
 @game_argument
-@click.option("--deals", type=click.IntRange(min=1), default=2_000_000, show_default=True,
-              help="Deals to simulate; only the trump maker's hand of each is classified.")
+@click.option("--deals", type=click.IntRange(min=1), default=2_000_000,
+              help=sized_help("Deals to simulate; only the trump maker's hand of each is "
+                              "classified.", 2_000_000, "bid-chart"))
 @seed_option
 @policy_option
 @rule_option
@@ -898,7 +937,8 @@ def _game_features(by: tuple[str, ...] | None, game: str) -> tuple[str, ...]:
               help="Write chart.parquet, chart.csv, classes.csv, guide.csv, heatmap.png and "
                    "manifest.json here (created if missing; files replaced atomically).")
 @progress_option
-def bid_chart_cmd(game, deals, seed, policy, rule_pairs, by, out_dir, progress) -> None:
+@click.pass_context
+def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, progress) -> None:
     """Bid-value chart: for each class of trump-maker hand, P(make b) and EV(b) for every b.
 
     Every deal is played out by the policy, auction included; the hand of the
@@ -926,6 +966,7 @@ def bid_chart_cmd(game, deals, seed, policy, rule_pairs, by, out_dir, progress) 
     from .bidchart import bid_chart
 
     rules = resolve_rules(game, rule_pairs)
+    deals = search_sized(ctx, "deals", deals, policy)
     if rules.game == "king":
         from .kingchart import king_chart, render_king_chart, write_king_chart
 

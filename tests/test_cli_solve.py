@@ -119,3 +119,31 @@ def test_ladder_bad_input():
     assert_bad_input(run("ladder", "pedro", "--rungs", "random,genius"), "bad policy")
     assert_bad_input(run("ladder", "king", "--deals", "5"), "bidding side")
     assert_bad_input(run("simulate", "pedro", "--policy", "pimc:0"), "pimc:W")
+
+
+@pytest.mark.parametrize("command, name, argv, expected", [
+    ("simulate", "deals", ["pedro", "--policy", "pimc"], 1_000),
+    ("simulate", "deals", ["pedro", "--policy", "pimc", "--deals", "7"], 7),
+    ("simulate", "deals", ["pedro"], 100_000),
+    ("simulate", "deals", ["rook", "--policy", "heuristic,dd,heuristic,heuristic"], 1_000),
+    ("compare", "deals", ["pedro", "cinch", "--policy", "dd"], 1_000),
+    ("match", "n_games", ["pedro", "--policy", "pimc:5"], 200),
+    ("match", "n_games", ["pedro", "--policy", "random"], 10_000),
+    ("hand", "deals", ["pedro", "AS", "--policy", "dd"], 500),
+    ("hand", "deals", ["pedro", "AS", "--policy", "dd", "--deals", "20000"], 20_000),
+    ("bid-chart", "deals", ["pedro", "--policy", "dd"], 5_000),
+])
+def test_size_defaults_shrink_when_a_seat_searches(command, name, argv, expected):
+    """A size left at its default plays about a minute when a seat searches; one given is
+    kept, and the fast policies keep the large default."""
+    from analyzer import cli
+
+    ctx = cli.main.commands[command].make_context(command, list(argv))
+    assert cli.search_sized(ctx, name, ctx.params[name], ctx.params["policy"]) == expected
+
+
+def test_searching_simulate_says_its_smaller_default():
+    r = run("simulate", "pedro", "--policy", "dd")
+    assert r.exit_code == 0, r.stderr
+    assert "--deals defaults to 1,000 rather than 100,000" in r.stderr
+    assert "n=1000 deals" in r.stdout

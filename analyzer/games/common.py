@@ -73,7 +73,7 @@ def parse_policies(spec: str | Sequence[str], default_worlds: int = DEFAULT_WORL
 
 
 def searches(pols: np.ndarray) -> bool:
-    """Whether a seat plays by search (dd, pimc): then a deal costs 0.1-1 s, not 1 us."""
+    """Whether a seat plays by search (dd, pimc): then a deal costs milliseconds, not 1 us."""
     return any(POLICY_NAMES[p] in SEARCH_POLICIES for p in pols[:4])
 
 
