@@ -214,7 +214,8 @@ def with_progress(show: bool | None, total: int, work, label: str = "simulating"
 
 # A searching seat (dd, pimc) costs tens of milliseconds a deal where the other policies cost
 # microseconds, so a size option left at its default then plays a run of about a minute here
-# (Pedro simulate 1,000 deals: 18 s; hand 500: 60 s; Rook hand 500: 85 s; match 200: 25 s).
+# (pimc:20 on two cores: Pedro simulate 1,000 deals 18 s, hand 500 52 s, match 200 games 23 s,
+# bid-chart 5,000 76 s; Rook hand 500 80 s; King hand 500 35 s, simulate 1,000 games 78 s).
 SEARCH_SIZES = {"simulate": 1_000, "compare": 1_000, "match": 200, "hand": 500,
                 "bid-chart": 5_000}
 
