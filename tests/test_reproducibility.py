@@ -18,6 +18,7 @@ import pytest
 
 from analyzer.cards import SPADES, CardSet, card
 from analyzer.games import family, parse_game, pedro
+from analyzer.games._pimc import P_NODES
 from analyzer.games.common import SEARCH_CHUNK, chunk_for, parse_policies
 from analyzer.games.pedro_rules import PRESET_NAMES, PRESETS, Rules, one_flag_variants
 
@@ -295,3 +296,18 @@ def test_dealer_cycles_by_deal_index(deals):
     later = pedro.simulate(PRESETS["cinch"], 9, seed=SEED, first=6)
     assert later["dealer"].tolist() == [2, 3, 0, 1, 2, 3, 0, 1, 2]
     assert later["deal"].tolist() == list(range(6, 15))
+
+
+@pytest.mark.parametrize("game, policy, budget", [("pedro", "dd,heuristic,pimc:3,heuristic", 3_000),
+                                                  ("rook", "dd,heuristic,pimc:2,heuristic", 3_000),
+                                                  ("king", "pimc:2,dd,heuristic,heuristic", 3_000)])
+def test_search_budget_is_met_or_missed_alike_in_any_chunk(game, policy, budget):
+    """With a node budget that many solves exceed, which ones do (and fall back to the
+    heuristic or drop a world) depends on the position alone, not on the deals solved
+    before it in its chunk: the search's move-ordering memory starts afresh each deal."""
+    rules, pols = parse_game(game), parse_policies(policy)
+    pols[P_NODES] = budget
+    fam = family(rules)
+    apart = fam.run_batch(rules, 50, 12, SEED, pols, chunk=1)
+    together = fam.run_batch(rules, 50, 12, SEED, pols, chunk=12)
+    assert np.array_equal(apart[0], together[0]) and np.array_equal(apart[1], together[1])

@@ -30,6 +30,7 @@ from ._dd import (
     MAXMOVES,
     MAXPLY,
     NF,
+    NLST,
     NQ,
     NRES,
     NT,
@@ -95,7 +96,7 @@ def make_workspace(tt_bits):
     rows = 1 << tt_bits if tt_bits > 0 else 1
     return (np.zeros((rows, NT), dtype=np.uint64), np.zeros((MAXPLY, NF), dtype=np.int64),
             np.zeros((MAXPLY, NU), dtype=np.uint64),
-            np.zeros((MAXPLY + 4, max(64, 2 * MAXMOVES)), dtype=np.int64),
+            np.zeros((NLST, max(64, 2 * MAXMOVES)), dtype=np.int64),
             np.zeros(NRES, dtype=np.int64), np.zeros(64, dtype=np.int64),
             np.zeros(64, dtype=np.int64), np.zeros(4, dtype=np.uint64),
             np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
