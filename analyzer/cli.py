@@ -220,10 +220,14 @@ SEARCH_SIZES = {"simulate": 1_000, "compare": 1_000, "match": 200, "hand": 500,
                 "bid-chart": 5_000}
 
 
-def sized_help(text: str, default: int, command: str) -> str:
-    """An option's help with both of its defaults (click's show_default knows only one)."""
-    return (f"{text}  [default: {default:,}; {SEARCH_SIZES[command]:,} when a seat searches "
-            "(dd, pimc)]")
+def size_option(command: str, flag: str, default: int, text: str, least: int = 1,
+                name: str | None = None):
+    """A size option of ``command`` whose help shows both of its defaults (click's
+    show_default knows only one); the command applies them with ``search_sized``."""
+    args = (flag, name) if name else (flag,)
+    return click.option(*args, type=click.IntRange(min=least), default=default,
+                        help=f"{text}  [default: {default:,}; {SEARCH_SIZES[command]:,} when a "
+                             "seat searches (dd, pimc)]")
 
 
 def search_sized(ctx: click.Context, name: str, value: int, policy: str) -> int:
@@ -337,8 +341,7 @@ def rules_cmd(game, rule_pairs) -> None:
 
 @main.command()
 @game_argument
-@click.option("--deals", type=click.IntRange(min=1), default=100_000,
-              help=sized_help("Number of deals to simulate.", 100_000, "simulate"))
+@size_option("simulate", "--deals", 100_000, "Number of deals to simulate.")
 @seed_option
 @policy_option
 @rule_option
@@ -402,9 +405,8 @@ def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, progress,
 @main.command()
 @click.argument("variant_a", type=GAME, metavar="A")
 @click.argument("variant_b", type=GAME, metavar="B")
-@click.option("--deals", type=click.IntRange(min=2), default=1_000_000,
-              help=sized_help("Deals played under both variants (the same deals).", 1_000_000,
-                              "compare"))
+@size_option("compare", "--deals", 1_000_000, "Deals played under both variants (the same "
+             "deals).", least=2)
 @seed_option
 @policy_option
 @click.pass_context
@@ -444,8 +446,8 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy) -> None:
 
 @main.command()
 @game_argument
-@click.option("--games", "n_games", type=click.IntRange(min=1), default=10_000,
-              help=sized_help("Number of whole games to the target.", 10_000, "match"))
+@size_option("match", "--games", 10_000, "Number of whole games to the target.",
+             name="n_games")
 @seed_option
 @policy_option
 @rule_option
@@ -771,9 +773,8 @@ def check_game_hand(hand: str, rules) -> None:
 @click.argument("hand", nargs=-1, required=True, callback=_hand_text, metavar="HAND")
 @click.option("--seat", type=click.Choice(list(pedro.SEAT_OFFSETS)), default="eldest",
               show_default=True, help="Where HAND sits, counted from the dealer.")
-@click.option("--deals", type=click.IntRange(min=1), default=20_000,
-              help=sized_help("Fixed number of deals (without --target-ci or --time-budget).",
-                              20_000, "hand"))
+@size_option("hand", "--deals", 20_000,
+             "Fixed number of deals (without --target-ci or --time-budget).")
 @seed_option
 @policy_option
 @rule_option
@@ -925,9 +926,8 @@ def _game_features(by: tuple[str, ...] | None, game: str) -> tuple[str, ...]:
 
 @main.command("bid-chart")
 @game_argument
-@click.option("--deals", type=click.IntRange(min=1), default=2_000_000,
-              help=sized_help("Deals to simulate; only the trump maker's hand of each is "
-                              "classified.", 2_000_000, "bid-chart"))
+@size_option("bid-chart", "--deals", 2_000_000,
+             "Deals to simulate; only the trump maker's hand of each is classified.")
 @seed_option
 @policy_option
 @rule_option
