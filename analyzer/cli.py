@@ -218,6 +218,7 @@ def with_progress(show: bool | None, total: int, work, label: str = "simulating"
 # bid-chart 5,000 76 s; Rook hand 500 80 s; King hand 500 35 s, simulate 1,000 games 78 s).
 SEARCH_SIZES = {"simulate": 1_000, "compare": 1_000, "match": 200, "hand": 500,
                 "bid-chart": 5_000}
+KING_SEARCH_SIZES = {"bid-chart": 500}  # whole 10-hand games: 500 take 65 s
 
 
 def size_option(command: str, flag: str, default: int, text: str, least: int = 1,
@@ -225,19 +226,25 @@ def size_option(command: str, flag: str, default: int, text: str, least: int = 1
     """A size option of ``command`` whose help shows both of its defaults (click's
     show_default knows only one); the command applies them with ``search_sized``."""
     args = (flag, name) if name else (flag,)
+    king = (f", King {KING_SEARCH_SIZES[command]:,} games" if command in KING_SEARCH_SIZES
+            else "")
     return click.option(*args, type=click.IntRange(min=least), default=default,
                         help=f"{text}  [default: {default:,}; {SEARCH_SIZES[command]:,} when a "
-                             "seat searches (dd, pimc)]")
+                             f"seat searches (dd, pimc){king}]")
 
 
-def search_sized(ctx: click.Context, name: str, value: int, policy: str) -> int:
+def search_sized(ctx: click.Context, name: str, value: int, policy: str,
+                 game: str = "") -> int:
     """The size option ``name``: as given, else its default, or the command's SEARCH_SIZES
-    entry when a seat searches; that choice is said on stderr, since it changes n."""
+    (KING_SEARCH_SIZES) entry when a seat searches; that choice is said on stderr, since it
+    changes n."""
     if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
         return value
     if not common.searches(common.parse_policies(policy)):
         return value
     small = SEARCH_SIZES[ctx.info_name]
+    if game == "king":
+        small = KING_SEARCH_SIZES.get(ctx.info_name, small)
     flag = next(opt for p in ctx.command.params if p.name == name for opt in p.opts)
     click.echo(f"policy {policy_label(policy)} searches (milliseconds a card): {flag} "
                f"defaults to {small:,} rather than {value:,}; set {flag} for more", err=True)
@@ -967,7 +974,7 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, progr
     from .bidchart import bid_chart
 
     rules = resolve_rules(game, rule_pairs)
-    deals = search_sized(ctx, "deals", deals, policy)
+    deals = search_sized(ctx, "deals", deals, policy, rules.game)
     if rules.game == "king":
         from .kingchart import king_chart, render_king_chart, write_king_chart
 

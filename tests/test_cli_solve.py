@@ -132,6 +132,7 @@ def test_ladder_bad_input():
     ("hand", "deals", ["pedro", "AS", "--policy", "dd"], 500),
     ("hand", "deals", ["pedro", "AS", "--policy", "dd", "--deals", "20000"], 20_000),
     ("bid-chart", "deals", ["pedro", "--policy", "dd"], 5_000),
+    ("bid-chart", "deals", ["king", "--policy", "dd"], 500),
 ])
 def test_size_defaults_shrink_when_a_seat_searches(command, name, argv, expected):
     """A size left at its default plays about a minute when a seat searches; one given is
@@ -139,7 +140,9 @@ def test_size_defaults_shrink_when_a_seat_searches(command, name, argv, expected
     from analyzer import cli
 
     ctx = cli.main.commands[command].make_context(command, list(argv))
-    assert cli.search_sized(ctx, name, ctx.params[name], ctx.params["policy"]) == expected
+    game = ctx.params["game"].game if "game" in ctx.params else ""
+    assert cli.search_sized(ctx, name, ctx.params[name], ctx.params["policy"],
+                            game) == expected
 
 
 def test_searching_simulate_says_its_smaller_default():
