@@ -233,17 +233,16 @@ def size_option(command: str, flag: str, default: int, text: str, least: int = 1
                              f"seat searches (dd, pimc){king}]")
 
 
-def search_sized(ctx: click.Context, name: str, value: int, policy: str,
-                 game: str = "") -> int:
+def search_sized(ctx: click.Context, name: str, value: int, policy: str) -> int:
     """The size option ``name``: as given, else its default, or the command's SEARCH_SIZES
-    (KING_SEARCH_SIZES) entry when a seat searches; that choice is said on stderr, since it
-    changes n."""
+    (KING_SEARCH_SIZES for a King GAME) entry when a seat searches; that choice is said on
+    stderr, since it changes n."""
     if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
         return value
     if not common.searches(common.parse_policies(policy)):
         return value
     small = SEARCH_SIZES[ctx.info_name]
-    if game == "king":
+    if getattr(ctx.params.get("game"), "game", "") == "king":
         small = KING_SEARCH_SIZES.get(ctx.info_name, small)
     flag = next(opt for p in ctx.command.params if p.name == name for opt in p.opts)
     click.echo(f"policy {policy_label(policy)} searches (milliseconds a card): {flag} "
@@ -974,7 +973,7 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, progr
     from .bidchart import bid_chart
 
     rules = resolve_rules(game, rule_pairs)
-    deals = search_sized(ctx, "deals", deals, policy, rules.game)
+    deals = search_sized(ctx, "deals", deals, policy)
     if rules.game == "king":
         from .kingchart import king_chart, render_king_chart, write_king_chart
 

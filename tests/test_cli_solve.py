@@ -140,9 +140,7 @@ def test_size_defaults_shrink_when_a_seat_searches(command, name, argv, expected
     from analyzer import cli
 
     ctx = cli.main.commands[command].make_context(command, list(argv))
-    game = ctx.params["game"].game if "game" in ctx.params else ""
-    assert cli.search_sized(ctx, name, ctx.params[name], ctx.params["policy"],
-                            game) == expected
+    assert cli.search_sized(ctx, name, ctx.params[name], ctx.params["policy"]) == expected
 
 
 def test_searching_simulate_says_its_smaller_default():
