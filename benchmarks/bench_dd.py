@@ -2,11 +2,12 @@
 
 Pedro: the start of play of ``--positions`` simulated deals (heuristic bidding and draw),
 solved for the trump maker's side, one call each from Python. Each solve is timed alone,
-so the report has the mean, p50, p99 and max; the cost of one call into numba (a one-card
-position) is measured in the same run and reported beside them. Where a C compiler is
-found, ``c/pedro_dd.c`` (a plain C alpha-beta with a small table, the yardstick of the
-issue) solves the same positions in the same run: its times, node counts and the ratio,
-and a check that every value agrees with the numba solver's. Rook and King: random deals
+so the report has the mean, p50, p99 and max, and the time a node (total over total);
+the cost of one call into numba (a one-card position) is measured in the same run and
+reported beside them. Where a C compiler is found, ``c/pedro_dd.c`` (a plain C
+alpha-beta with a small table, the yardstick of the issue) solves the same positions in
+the same run: its times, node counts and the ratio, and a check that every value agrees
+with the numba solver's. Rook and King: random deals
 of k cards a hand (k up to 13), value only, with a node budget so a run ends.
 
     python benchmarks/bench_dd.py --positions 5000
@@ -50,7 +51,8 @@ def _report(name: str, secs: list[float], nodes: list[int], unsolved: int) -> No
     nd = np.array(nodes)
     print(f"{name}: n={len(ms)}  mean {ms.mean():.3f} ms  p50 {np.median(ms):.3f}  "
           f"p99 {np.percentile(ms, 99):.3f}  max {ms.max():.3f}  |  nodes mean {nd.mean():,.0f}"
-          f"  p99 {np.percentile(nd, 99):,.0f}  max {nd.max():,}  |  over budget {unsolved}")
+          f"  p99 {np.percentile(nd, 99):,.0f}  max {nd.max():,}  |  over budget {unsolved}"
+          f"  |  {ms.sum() * 1e6 / max(nd.sum(), 1):.1f} ns a node")
 
 
 def pedro_start_positions(n: int, seed: int, variant: str = "pedro") -> np.ndarray:
