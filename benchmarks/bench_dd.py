@@ -7,8 +7,8 @@ the cost of one call into numba (a one-card position) is measured in the same ru
 reported beside them. Where a C compiler is found, ``c/pedro_dd.c`` (a plain C
 alpha-beta with a small table, the yardstick of the issue) solves the same positions in
 the same run: its times, node counts and the ratio, and a check that every value agrees
-with the numba solver's. Rook and King: random deals
-of k cards a hand (k up to 13), value only, with a node budget so a run ends.
+with the numba solver's. Rook and King: random deals of k cards a hand (k up to 13),
+value only, with a node budget so a run ends.
 
     python benchmarks/bench_dd.py --positions 5000
     python benchmarks/bench_dd.py --positions 1000 --deep 6,8,10 --deep-positions 10
