@@ -193,6 +193,40 @@ def _nth_bit_jit(m, k):
     return loop
 
 
+def pdep(x, m):
+    """The low bits of ``x`` deposited, in order, at the set positions of ``m`` (BMI2's
+    PDEP, the inverse of :func:`pext`): relative ranks back to cards."""
+    x, m = int(x), int(m)
+    out = 0
+    while m:
+        low = m & -m
+        if x & 1:
+            out |= low
+        x >>= 1
+        m ^= low
+    return out
+
+
+@overload(pdep, inline="always")
+def _pdep_jit(x, m):
+    if FAST_PEXT:
+        return lambda x, m: _pdep_bmi2(np.uint64(x), np.uint64(m))
+
+    def loop(x, m):
+        x = np.uint64(x)
+        m = np.uint64(m)
+        out = ZERO
+        while m != ZERO:
+            low = m & (~m + ONE)
+            if x & ONE:
+                out |= low
+            x >>= ONE
+            m ^= low
+        return out
+
+    return loop
+
+
 def prefetch_row(table, row):
     """Ask the CPU to start loading row ``row`` of a 2-D C-contiguous array into the cache
     (a hint: no effect on results, nothing in pure Python). The double-dummy search issues
@@ -224,3 +258,92 @@ def _prefetch_row(typingctx, table, row):
 @overload(prefetch_row, inline="always")
 def _prefetch_row_jit(table, row):
     return lambda table, row: _prefetch_row(table, np.int64(row))
+
+
+# ---- raw memory words ----------------------------------------------------------------------
+# The recursive double-dummy search takes only scalars (numba increments and decrements a
+# reference count for every array passed to a call, and the search makes one a card
+# played), so it reaches its transposition table by address. ``addr`` is an array's
+# ``.ctypes.data``; the caller keeps the array alive for the call.
+def load_word(addr, i):
+    """The uint64 word ``i`` of the memory at ``addr``."""
+    import ctypes
+
+    return np.uint64(ctypes.c_uint64.from_address(int(addr) + 8 * int(i)).value)
+
+
+def store_word(addr, i, value):
+    """Write ``value`` into the uint64 word ``i`` of the memory at ``addr``."""
+    import ctypes
+
+    ctypes.c_uint64.from_address(int(addr) + 8 * int(i)).value = int(value) & (2**64 - 1)
+
+
+def word(src, i):
+    """Word ``i`` of ``src``: a uint64 array, or an address as for :func:`load_word`. Rules
+    written with it read a game's parameters from an array or from the search's block."""
+    if isinstance(src, np.ndarray):
+        return src[i]
+    return load_word(src, i)
+
+
+def prefetch_word(addr, i):
+    """Ask the CPU to start loading word ``i`` at ``addr`` (a hint; nothing in Python)."""
+
+
+def _word_pointer(builder, addr, i):
+    base = builder.inttoptr(addr, ir.IntType(64).as_pointer())
+    return builder.gep(base, [i])
+
+
+@intrinsic
+def _load_word(typingctx, addr, i):
+    def codegen(context, builder, signature, args):
+        return builder.load(_word_pointer(builder, *args))
+
+    return types.uint64(types.uint64, types.int64), codegen
+
+
+@intrinsic
+def _store_word(typingctx, addr, i, value):
+    def codegen(context, builder, signature, args):
+        builder.store(args[2], _word_pointer(builder, args[0], args[1]))
+        return context.get_dummy_value()
+
+    return types.void(types.uint64, types.int64, types.uint64), codegen
+
+
+@intrinsic
+def _prefetch_word(typingctx, addr, i):
+    def codegen(context, builder, signature, args):
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = builder.module.declare_intrinsic(
+            "llvm.prefetch", [i8p], ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]))
+        ptr = builder.bitcast(_word_pointer(builder, *args), i8p)
+        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return types.void(types.uint64, types.int64), codegen
+
+
+@overload(load_word, inline="always")
+def _load_word_jit(addr, i):
+    return lambda addr, i: _load_word(np.uint64(addr), np.int64(i))
+
+
+@overload(store_word, inline="always")
+def _store_word_jit(addr, i, value):
+    return lambda addr, i, value: _store_word(np.uint64(addr), np.int64(i), np.uint64(value))
+
+
+@overload(prefetch_word, inline="always")
+def _prefetch_word_jit(addr, i):
+    return lambda addr, i: _prefetch_word(np.uint64(addr), np.int64(i))
+
+
+@overload(word, inline="always")
+def _word_jit(src, i):
+    if isinstance(src, types.Array):
+        return lambda src, i: src[i]
+    return lambda src, i: _load_word(np.uint64(src), np.int64(i))

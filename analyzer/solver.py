@@ -95,16 +95,18 @@ class Solution:
 
 
 class Scratch:
-    """Search stacks and a transposition table, allocated once and reused by solves."""
+    """The search's parameter block and transposition table, allocated once and reused by
+    solves."""
 
     def __init__(self, tt_bits: int = 18):
-        from .games._pimc import make_workspace
+        from .games._pimc import WS_PAR, WS_RES, WS_TT, make_workspace
 
-        self.tt, self.st, self.su, self.lst, self.res = make_workspace(tt_bits)[:5]
+        ws = make_workspace(tt_bits)
+        self.tt, self.par, self.res = ws[WS_TT], ws[WS_PAR], ws[WS_RES]
         self.gen = 0
 
     def next_gen(self) -> int:
-        self.gen = (self.gen + 1) % (1 << 40)
+        self.gen = (self.gen + 1) % (1 << 38)  # the generation bits of the table's key
         return self.gen + 1
 
 
@@ -346,7 +348,7 @@ def solve(game, hands, trump=None, leader=0, played: str = "", side=None, contra
     vals = np.zeros(64, dtype=np.int64)
     t0 = time.perf_counter()
     dd.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv, sc.tt,
-                   sc.next_gen(), sc.st, sc.su, sc.lst, max_nodes, sc.res, vals)
+                   sc.next_gen(), sc.par, max_nodes, sc.res, vals)
     seconds = time.perf_counter() - t0
     if not sc.res[dd.RES_SOLVED]:
         raise SolveBudgetError(f"position not solved within {max_nodes:,} nodes; a smaller "

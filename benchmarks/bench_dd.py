@@ -41,8 +41,8 @@ C_WORDS = 72  # a position in pedro_dd.c's input: hands, trump mask, side, leade
 
 def _timed(sc: Scratch, hands, leader, q, cpts, tv, budget) -> tuple[float, int, bool]:
     t0 = time.perf_counter()
-    dd.solve_value(hands, leader, EMPTY, EMPTY, 0, q, cpts, tv, sc.tt, sc.next_gen(), sc.st,
-                   sc.su, sc.lst, budget, sc.res)
+    dd.solve_value(hands, leader, EMPTY, EMPTY, 0, q, cpts, tv, sc.tt, sc.next_gen(), sc.par,
+                   budget, sc.res)
     return time.perf_counter() - t0, int(sc.res[dd.RES_NODES]), bool(sc.res[dd.RES_SOLVED])
 
 

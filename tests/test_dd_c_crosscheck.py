@@ -36,7 +36,7 @@ def test_numba_and_c_solvers_agree_on_whole_post_draw_positions(variant):
     for row in positions:
         hands, leader, q, cpts, tv = bench_dd.search_problem(row)
         dd.solve_value(hands, leader, EMPTY, EMPTY, 0, q, cpts, tv, sc.tt, sc.next_gen(),
-                       sc.st, sc.su, sc.lst, 50_000_000, sc.res)
+                       sc.par, 50_000_000, sc.res)
         assert sc.res[dd.RES_SOLVED]
         ours.append(int(sc.res[dd.RES_VALUE]))
     ours = np.array(ours)

@@ -19,25 +19,29 @@ longest hand held ``k`` cards (Rook's last-trick bonus, King's per-trick and
 last-two penalties). Every value of one position has one sign, so
 ``[0, remaining]`` (or ``[remaining, 0]``) bounds it.
 
-The search is iterative over an explicit stack (``st``/``su``/``lst`` rows per
-card played), so nothing is passed through recursive calls. Techniques:
+The search (``_node``) is a recursive function of scalars only: the four hands
+seen from the trick's leader, the side, the window and the trick so far. It
+passes no arrays (numba counts references to every array handed to a call, and
+there is a call for most cards played); the game's parameters, the counters and
+the transposition table are read by address from a parameter block ``par``
+(``P_*`` words, filled by ``prepare``). Card values reach it as up to four
+*value planes* (the cards worth each distinct value), so the points of a trick
+are four popcounts. Techniques:
 
-* a transposition table probed and stored at trick boundaries with lower and
-  upper bounds; its key is the four hands, the leader and the side, and its
-  entries stay valid across solves with the same game parameters (callers bump
-  the generation when those change); the key packs each hand into relative ranks
-  with ``pext`` (one instruction where the CPU has a fast one);
+* a transposition table probed and stored at trick starts with lower and upper
+  bounds; its key is the position in relative ranks (below), the side and the
+  cards out per suit, so its entries stay valid across solves with the same game
+  parameters (callers bump the generation when those change);
 * bounds at every trick start from the scoring trumps no trick can take from
   their side (above every trump the other side holds), kept through the trick;
-* two tricks from the end, the first trick's lines are played in nested loops and
-  the last trick plays itself (``_two_tricks``): no stack, no ordering, and the
-  whole endgame counts as one node;
 * equivalent cards: touching cards of one suit in one hand (no card of another
   hand or of the current trick between them) with the same point value are
-  searched once;
-* move ordering: cheapest winner first when winning is wanted, smearing points
-  onto a partner's trick, otherwise the cheapest card; in King's penalty contracts
-  the history heuristic first (the cards that caused cutoffs earlier in the deal);
+  searched once, found for a whole hand at once in relative ranks (``pext``);
+* move ordering by tiers of cards: leads of high trumps, then low side cards;
+  a follower whose partner is winning smears points, one facing a winning
+  opponent beats it as cheaply as it can, else plays its cheapest card;
+* the trick's last seat is searched inside its predecessor's loop, and the last
+  trick plays itself, so most cards cost no call;
 * a node budget, so a pathological position returns "unsolved" instead of
   hanging.
 """
@@ -47,7 +51,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from ..bits import ONE, ZERO, bit, lsb, msb, pext, popcount, prefetch_row
+from ..bits import (
+    ONE,
+    ZERO,
+    bit,
+    load_word,
+    lsb,
+    msb,
+    pdep,
+    pext,
+    popcount,
+    prefetch_word,
+    store_word,
+    word,
+)
 
 # ---- game parameters (uint64 vector q) ----------------------------------------------------
 # Q_TM trump suit mask; Q_FREE cards legal at any time (Rook's free Rook); Q_TRUMP_ANY 1 when
@@ -59,38 +76,33 @@ from ..bits import ONE, ZERO, bit, lsb, msb, pext, popcount, prefetch_row
 Q_TM, Q_FREE, Q_TRUMP_ANY, Q_BAN, Q_FORCE, Q_ACE, Q_SIDE = range(7)
 NQ = 7
 
-# ---- per-ply stack fields ------------------------------------------------------------------
-(F_SEAT, F_ALPHA, F_BETA, F_BEST, F_IDX, F_CNT, F_CARD, F_REWARD, F_LEADER, F_LEAD, F_BSEAT,
- F_BPOW, F_PTS, F_K, F_LO, F_HI, F_TT, F_A0, F_B0) = range(19)  # fmt: skip
-NF = 19
-U_TRICK, U_NEED, U_KEY = 0, 1, 2  # U_KEY .. U_KEY + 6: the TT key at a trick start
-NU = U_KEY + 7
-MAXPLY = 56
-MAXMOVES = 16
-TT_MIN_K = 2  # a trick started with one card a hand plays itself (see _last_trick)
-# lst rows HIST + seat: cutoffs each card caused (the history heuristic), which orders the moves
-# of King's penalty contracts, where the static order knows little (nine-card no-hearts deals:
-# 207,345 nodes with it, 299,289 without). Where tricks and points are wanted the static order
-# alone searches less (Pedro post-draw 22,929 nodes against 24,433, Rook nine cards 1.22 M
-# against 1.23 M, King's positive hand 63,727 against 114,333).
-HIST = MAXPLY
-HIST_GEN = HIST + 4  # lst[HIST_GEN, 0]: the generation those counts belong to
-NLST = HIST_GEN + 1  # rows of lst
-HIST_SCALE = 1 << 12
+# ---- the search's parameter block (uint64 words; int64 values stored as their bits) --------
+# Words 0..NQ-1 are q itself, so the rules (``legal``) read either. Then: P_V0..P_V3 the value
+# planes and P_W0..P_W3 their values; P_VALUED every card that scores; the table's address and
+# row mask; P_SPECIALS the cards rules name rather than rank (A♥, the Rook), whose presence the
+# key records; the trick values as tv[k] = P_TVA plus P_TV1 (k = 1) or P_TV2 (k = 2); the
+# table generation; P_NEG 1 when values are negative (King's penalties); and the node counter,
+# its budget and the flag set when the budget runs out.
+(P_V0, P_V1, P_V2, P_V3, P_W0, P_W1, P_W2, P_W3, P_VALUED, P_TT, P_TT_MASK, P_SPECIALS, P_TVA,
+ P_TV1, P_TV2, P_GEN, P_NEG, P_NODES, P_BUDGET, P_ABORT) = range(NQ, NQ + 20)  # fmt: skip
+NPAR = NQ + 20
+PLANES = (P_V0, P_V1, P_V2, P_V3)
+WEIGHTS = (P_W0, P_W1, P_W2, P_W3)
 INF = 1 << 30
 NO_GUESS = -(1 << 40)
+GEN_MASK = np.uint64((1 << 38) - 1)  # the generation's bits in the key's meta word
 
 # ---- transposition table rows (uint64): the key (seven words) and the packed bounds ----------
 # The key is the position in *relative ranks*: the cards still out are numbered 0, 1, ... in
-# index order and each hand becomes the mask of its numbers, so positions that differ only in
-# which lower cards are gone share an entry. With them: the numbers of the cards that score
-# and their value classes, and a meta word (leader, side, cards out per lane, whether the
-# top-ranked special cards are out, generation). Equal keys are positions equal up to renaming
-# cards within a suit, with the same values and rules, hence of equal value.
-K_VALUED, K_CLASSES, K_META = 4, 5, 6
+# index order, and two words give each number's seat (seat bit 0, seat bit 1, seats relative to
+# the trick's leader), so positions that differ only in which lower cards are gone share an
+# entry. With them: each value plane in the same numbering, and a meta word (side, cards out
+# per lane, how many special cards are out, generation). Equal keys are positions equal up to
+# renaming cards within a suit, with the same values and rules, hence of equal value.
 T_BOUNDS = 7
 NT = 8
 BIAS = 1 << 20  # bounds are stored biased so they pack as unsigned
+TT_MIN_K = 2  # the table is used from two cards a hand up (the last trick plays itself)
 
 # ---- results (int64 vector res) --------------------------------------------------------------
 RES_VALUE, RES_NODES, RES_SOLVED, RES_MOVER = 0, 1, 2, 3
@@ -119,24 +131,25 @@ def power(c, led, tm):
 
 @njit(cache=True, inline="always")
 def legal(hand, led, trick, q):
-    """Cards of ``hand`` playable when the led suit's mask is ``led`` (0: on the lead)."""
+    """Cards of ``hand`` playable when the led suit's mask is ``led`` (0: on the lead); ``q``
+    is the game's parameter vector or the search's block."""
     if led == ZERO:
-        ban = q[Q_BAN]
+        ban = word(q, Q_BAN)
         if hand & ban and hand & ~ban:
             return hand & ~ban
         return hand
     follow = hand & led
-    force = q[Q_FORCE]
+    force = word(q, Q_FORCE)
     if follow == ZERO:
         if hand & force:
             return force
         return hand
-    if hand & force and force & led and trick & q[Q_ACE]:
+    if hand & force and force & led and trick & word(q, Q_ACE):
         return force
-    tm = q[Q_TM]
-    if q[Q_TRUMP_ANY] and led != tm:
+    tm = word(q, Q_TM)
+    if word(q, Q_TRUMP_ANY) and led != tm:
         follow |= hand & tm
-    return follow | (hand & q[Q_FREE])
+    return follow | (hand & word(q, Q_FREE))
 
 
 @njit(cache=True, inline="always")
@@ -146,60 +159,107 @@ def between(a, b, suit):
 
 
 @njit(cache=True, inline="always")
-def distinct_moves(moves, outside, tm, cpts):
-    """``moves`` less the cards equivalent to a lower one: same suit, same points and no card
-    of ``outside`` (other hands and the current trick) between them."""
-    out = ZERO
-    rest = moves
-    while rest != ZERO:
-        c = lsb(rest)
-        suit = suit_mask(c, tm)
-        group = rest & suit
-        rest &= ~suit
-        prev = -1
-        while group != ZERO:
-            x = lsb(group)
-            group &= group - ONE
-            if prev < 0 or cpts[x] != cpts[prev] or between(prev, x, suit) & outside:
-                out |= bit(x)
-            prev = x
-    return out
+def _int(par, i):
+    return np.int64(load_word(par, i))
 
 
 @njit(cache=True, inline="always")
-def _score(c, seat, led, bseat, bpow, tm, side, want_win, cpts):
-    """Move-ordering score (higher first)."""
-    if led == ZERO:  # leading: high cards when tricks are wanted, else low ones
-        r = c & 15
-        return r if want_win else -r
-    pw = power(c, led, tm)
-    beats = pw > bpow
-    pts = cpts[c] if cpts[c] >= 0 else -cpts[c]
-    if not want_win:
-        return 3000 + 64 * pts + (c & 15) if not beats else 1000 - (c & 15)
-    friend = bseat >= 0 and ((side >> np.uint64(bseat)) & ONE) == ((side >> np.uint64(seat)) & ONE)
-    if friend:
-        return 2000 + 64 * pts - (c & 15) if not beats else 500 - pw
-    if beats:
-        return 3000 - pw
-    return 1000 - 64 * pts - (c & 15)
-
-
-@njit(cache=True, inline="always")
-def _last_trick(hands, need, leader, lead, bseat, bpow, pts, tm, cpts, tv, side):
-    """The value of a last trick: every seat still to play has one card, so it plays itself."""
+def _points(cards, par):
+    """The points of ``cards``: a popcount a value plane."""
+    total = 0
     for j in range(4):
-        s = (leader + j) & 3
-        if need & bit(s):
-            c = lsb(hands[s])
-            if lead < 0:
-                lead = c
-            pw = power(c, suit_mask(lead, tm), tm)
-            if pw > bpow:
-                bseat, bpow = s, pw
-            pts += cpts[c]
-    if (side >> np.uint64(bseat)) & ONE:
-        return pts + tv[1]
+        total += popcount(cards & load_word(par, PLANES[j])) * _int(par, WEIGHTS[j])
+    return total
+
+
+@njit(cache=True, inline="always")
+def _trick_value(k, par):
+    """tv[k]: what winning the trick started with ``k`` cards in the longest hand adds."""
+    v = _int(par, P_TVA)
+    if k == 1:
+        v += _int(par, P_TV1)
+    elif k == 2:
+        v += _int(par, P_TV2)
+    return v
+
+
+@njit(cache=True, inline="always")
+def _tricks_value(k, par):
+    """tv[1] + ... + tv[k]."""
+    v = k * _int(par, P_TVA) + _int(par, P_TV1)
+    if k >= 2:
+        v += _int(par, P_TV2)
+    return v
+
+
+@njit(cache=True, inline="always")
+def _low_bit(m):
+    return m & (~m + ONE)
+
+
+@njit(cache=True, inline="always")
+def distinct_moves(moves, outside, par):
+    """``moves`` less the cards equivalent to the next lower one: same suit, same points and
+    no card of ``outside`` (the other hands and the trick) between them. In ranks relative to
+    the cards still live a card is merged when the card just below it is also a move, of the
+    same value and suit. ``par``: the parameter block or its address."""
+    live = moves | outside
+    ours = pext(moves, live)
+    merged = ours & (ours << ONE)
+    if merged == ZERO:
+        return moves
+    for j in range(4):
+        x = pext(live & word(par, PLANES[j]), live)
+        merged &= ~(x ^ (x << ONE))
+    tm = word(par, Q_TM)
+    starts = _low_bit(live & tm)  # the lowest live card of each suit starts a new group
+    for lane in range(4):
+        starts |= _low_bit(live & (LANE << np.uint64(16 * lane)) & ~tm)
+    return moves & ~(pdep(merged, live) & ~starts)
+
+
+@njit(cache=True, inline="always")
+def _seat(a0, a1, a2, a3, r):
+    """Hand ``r`` of four."""
+    if r == 0:
+        return a0
+    if r == 1:
+        return a1
+    if r == 2:
+        return a2
+    return a3
+
+
+@njit(cache=True, inline="always")
+def _rotate(a0, a1, a2, a3, sd, w):
+    """The hands and side bits seen from relative seat ``w``."""
+    sd = ((sd >> w) | (sd << (4 - w))) & 15
+    if w == 0:
+        return a0, a1, a2, a3, sd
+    if w == 1:
+        return a1, a2, a3, a0, sd
+    if w == 2:
+        return a2, a3, a0, a1, sd
+    return a3, a0, a1, a2, sd
+
+
+@njit(cache=True, inline="always")
+def _finish(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par):
+    """The value of the rest of a last trick: each seat from ``r`` on holds at most one card,
+    so it plays itself."""
+    tm = load_word(par, Q_TM)
+    for j in range(r, 4):
+        h = _seat(a0, a1, a2, a3, j)
+        if h != ZERO:
+            c = lsb(h)
+            if led == ZERO:
+                led = suit_mask(c, tm)
+            pw = power(c, led, tm)
+            if pw > bp:
+                bw, bp = j, pw
+            trick |= h
+    if (sd >> bw) & 1:
+        return _points(trick, par) + _trick_value(k, par)
     return 0
 
 
@@ -214,150 +274,72 @@ def _above(c):
 
 
 @njit(cache=True, inline="always")
-def _points(cards, cpts):
-    """The points of ``cards``."""
-    total = 0
-    while cards != ZERO:
-        total += cpts[lsb(cards)]
-        cards &= cards - ONE
-    return total
-
-
-@njit(cache=True, inline="always")
-def _sure_bounds(hands, rem, negative, tm, side, valued, cpts):
-    """Bounds (lo, hi) on a trick start's value, ``rem`` being everything still to be won,
-    from the cards no trick can take from their side: scoring trumps above every trump the
-    other side holds (whoever plays what, a trick holding one goes to its side)."""
+def _sure_bounds(a0, a1, a2, a3, sd, k, par):
+    """Bounds (lo, hi) on a trick start's value from the cards no trick can take from their
+    side: scoring trumps above every trump the other side holds (whoever plays what, a trick
+    holding one goes to its side)."""
+    tm = load_word(par, Q_TM)
+    valued = load_word(par, P_VALUED)
     mine = ZERO
     theirs = ZERO
-    for s in range(4):
-        if (side >> np.uint64(s)) & ONE:
-            mine |= hands[s]
+    for r in range(4):
+        h = _seat(a0, a1, a2, a3, r)
+        if (sd >> r) & 1:
+            mine |= h
         else:
-            theirs |= hands[s]
-    sure_mine = _points(mine & tm & valued & _above(msb(theirs & tm)), cpts)
-    sure_theirs = _points(theirs & tm & valued & _above(msb(mine & tm)), cpts)
-    if negative:
+            theirs |= h
+    rem = _tricks_value(k, par) + _points((mine | theirs) & valued, par)
+    sure_mine = _points(mine & tm & valued & _above(msb(theirs & tm)), par)
+    sure_theirs = _points(theirs & tm & valued & _above(msb(mine & tm)), par)
+    if load_word(par, P_NEG):
         return rem - sure_theirs, sure_mine
     return sure_mine, rem - sure_theirs
 
 
 @njit(cache=True, inline="always")
-def _ab(v, best, a, b, maxi):
-    """One child's value into a node's (best, alpha, beta)."""
-    if maxi:
-        if v > best:
-            best = v
-        if best > a:
-            a = best
-    else:
-        if v < best:
-            best = v
-        if best < b:
-            b = best
-    return best, a, b
+def _key(a0, a1, a2, a3, sd, par):
+    """The position's key (see the table's comment) and its hash."""
+    out = a0 | a1 | a2 | a3
+    s1 = pext(a1 | a3, out)
+    s2 = pext(a2 | a3, out)
+    v0 = pext(out & load_word(par, P_V0), out)
+    v1 = pext(out & load_word(par, P_V1), out)
+    v2 = pext(out & load_word(par, P_V2), out)
+    v3 = pext(out & load_word(par, P_V3), out)
+    counts = ZERO
+    for lane in range(4):
+        counts |= np.uint64(popcount(out & (LANE << np.uint64(16 * lane)))) << np.uint64(5 * lane)
+    meta = (np.uint64(sd) | (counts << np.uint64(4))
+            | (np.uint64(popcount(out & load_word(par, P_SPECIALS))) << np.uint64(24))
+            | ((load_word(par, P_GEN) & GEN_MASK) << np.uint64(26)))
+    x = s1 * np.uint64(0x9E3779B97F4A7C15)
+    x ^= s2 * np.uint64(0xC2B2AE3D27D4EB4F) + (x >> np.uint64(29))
+    x ^= (v0 ^ (v1 << np.uint64(7))) * np.uint64(0x165667B19E3779F9) + (x >> np.uint64(31))
+    x ^= (v2 ^ (v3 << np.uint64(11))) * np.uint64(0xD6E8FEB86659FD93) + (x >> np.uint64(27))
+    x ^= meta * np.uint64(0xFF51AFD7ED558CCD)
+    x ^= x >> np.uint64(33)
+    return (s1, s2, v0, v1, v2, v3, meta), x
 
 
 @njit(cache=True, inline="always")
-def _open(hands, seat, active, led, trick, q, maxi):
-    """A follower's node in ``_two_tricks``: (its best so far, its legal cards, its number of
-    lines: one, playing nothing, for a seat out of cards)."""
-    best = -INF if maxi else INF
-    if not active:
-        return best, ZERO, 1
-    moves = legal(hands[seat], led, trick, q)
-    return best, moves, popcount(moves)
-
-
-@njit(cache=True, inline="always")
-def _follow(hands, seat, moves, led, tm, trick, win, pw):
-    """``seat`` plays the lowest of ``moves`` to the trick: (the card, the moves left, the
-    trick, its winning seat and that card's power)."""
-    c = lsb(moves)
-    hands[seat] &= ~bit(c)
-    p = power(c, led, tm)
-    if p > pw:
-        win, pw = seat, p
-    return c, moves & (moves - ONE), trick | bit(c), win, pw
-
-
-@njit(cache=True, inline="always")
-def _two_tricks(hands, leader, q, cpts, tv, side, alpha, beta):
-    """Fail-soft alpha-beta value in (alpha, beta) of a trick start where no hand holds more
-    than two cards: the first trick's (at most 16) lines in nested loops, one a seat, and the
-    last trick played out; the loops are written out because a stack costs more than these
-    few nodes. ``leader`` holds a card; ``hands`` is restored on return."""
-    tm = q[Q_TM]
-    s0, s1, s2, s3 = leader, (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3
-    act1, act2, act3 = hands[s1] != ZERO, hands[s2] != ZERO, hands[s3] != ZERO
-    mx0 = ((side >> np.uint64(s0)) & ONE) == ONE
-    mx1 = ((side >> np.uint64(s1)) & ONE) == ONE
-    mx2 = ((side >> np.uint64(s2)) & ONE) == ONE
-    mx3 = ((side >> np.uint64(s3)) & ONE) == ONE
-    best0 = -INF if mx0 else INF
-    a0, b0 = alpha, beta
-    x0 = legal(hands[s0], ZERO, ZERO, q)
-    while x0 != ZERO and a0 < b0:
-        c0 = lsb(x0)
-        led = suit_mask(c0, tm)
-        c0, x0, t0, w0, p0 = _follow(hands, s0, x0, led, tm, ZERO, -1, -1)
-        best1, x1, n1 = _open(hands, s1, act1, led, t0, q, mx1)
-        a1, b1 = a0, b0
-        for _ in range(n1):
-            if a1 >= b1:
-                break
-            c1, t1, w1, p1 = -1, t0, w0, p0
-            if act1:
-                c1, x1, t1, w1, p1 = _follow(hands, s1, x1, led, tm, t0, w0, p0)
-            best2, x2, n2 = _open(hands, s2, act2, led, t1, q, mx2)
-            a2, b2 = a1, b1
-            for _ in range(n2):
-                if a2 >= b2:
-                    break
-                c2, t2, w2, p2 = -1, t1, w1, p1
-                if act2:
-                    c2, x2, t2, w2, p2 = _follow(hands, s2, x2, led, tm, t1, w1, p1)
-                best3, x3, n3 = _open(hands, s3, act3, led, t2, q, mx3)
-                a3, b3 = a2, b2
-                for _ in range(n3):
-                    if a3 >= b3:
-                        break
-                    c3, t3, w3 = -1, t2, w2
-                    if act3:
-                        c3, x3, t3, w3, _p3 = _follow(hands, s3, x3, led, tm, t2, w2, p2)
-                    v = 0
-                    if (side >> np.uint64(w3)) & ONE:
-                        v = _points(t3, cpts) + tv[2]
-                    need, _k = holders(hands)
-                    if need != ZERO:
-                        v += _last_trick(hands, need, w3, -1, -1, -1, 0, tm, cpts, tv, side)
-                    if act3:
-                        hands[s3] |= bit(c3)
-                    best3, a3, b3 = _ab(v, best3, a3, b3, mx3)
-                if act2:
-                    hands[s2] |= bit(c2)
-                best2, a2, b2 = _ab(best3, best2, a2, b2, mx2)
-            if act1:
-                hands[s1] |= bit(c1)
-            best1, a1, b1 = _ab(best2, best1, a1, b1, mx1)
-        hands[s0] |= bit(c0)
-        best0, a0, b0 = _ab(best1, best0, a0, b0, mx0)
-    return best0
-
-
-@njit(cache=True, inline="always")
-def _probe(tt, slot, key):
-    """True when the slot holds the position of ``key`` (seven words)."""
+def _holds(tt, row, key):
+    """True when table row ``row`` (its first word's index) holds the position of ``key``."""
     for w in range(7):
-        if tt[slot, w] != key[w]:
+        if load_word(tt, row + w) != key[w]:
             return False
     return True
 
 
 @njit(cache=True, inline="always")
-def _store(tt, slot, key, v, a0, b0):
-    """Record ``v`` found with window (a0, b0) as bounds, merged with the slot's own when the
-    slot holds the same position; otherwise the slot is replaced."""
+def _bounds(tt, row):
+    b = load_word(tt, row + T_BOUNDS)
+    return np.int64(b >> np.uint64(32)) - BIAS, np.int64(b & np.uint64(0xFFFFFFFF)) - BIAS
+
+
+@njit(cache=True, inline="always")
+def _record(tt, row, key, v, a0, b0):
+    """Record ``v`` found with window (a0, b0) as bounds, merged with the row's own when the
+    row holds the same position; otherwise the row is replaced."""
     lo = -BIAS + 1
     hi = BIAS - 1
     if v <= a0:
@@ -367,53 +349,274 @@ def _store(tt, slot, key, v, a0, b0):
     else:
         lo = v
         hi = v
-    if _probe(tt, slot, key):
-        b = tt[slot, T_BOUNDS]
-        lo = max(lo, np.int64(b >> np.uint64(32)) - BIAS)
-        hi = min(hi, np.int64(b & np.uint64(0xFFFFFFFF)) - BIAS)
+    if _holds(tt, row, key):
+        old_lo, old_hi = _bounds(tt, row)
+        lo = max(lo, old_lo)
+        hi = min(hi, old_hi)
     else:
         for w in range(7):
-            tt[slot, w] = key[w]
-    tt[slot, T_BOUNDS] = (np.uint64(lo + BIAS) << np.uint64(32)) | np.uint64(hi + BIAS)
+            store_word(tt, row + w, key[w])
+    store_word(tt, row + T_BOUNDS, (np.uint64(lo + BIAS) << np.uint64(32)) | np.uint64(hi + BIAS))
 
 
 @njit(cache=True, inline="always")
-def _relative_key(hands, cls, vmask, specials, leader, side, gen, key):
-    """Write the position's key (see the TT comment) into ``key``; return its hash. ``vmask``
-    holds the cards that score."""
-    out = hands[0] | hands[1] | hands[2] | hands[3]
-    s0 = pext(hands[0], out)
-    s1 = pext(hands[1], out)
-    s2 = pext(hands[2], out)
-    s3 = pext(hands[3], out)
-    classes = ZERO
-    nv = 0
-    x = out & vmask
-    while x != ZERO:
-        classes |= np.uint64(cls[lsb(x)]) << np.uint64(3 * nv)
-        nv += 1
-        x &= x - ONE
-    valued = pext(out & vmask, out)
-    counts = ZERO
-    for lane in range(4):
-        counts |= np.uint64(popcount(out & (LANE << np.uint64(16 * lane)))) << np.uint64(5 * lane)
-    meta = (np.uint64(leader) | (side << np.uint64(2)) | (counts << np.uint64(6))
-            | (np.uint64(popcount(out & specials)) << np.uint64(26))
-            | (np.uint64(gen) << np.uint64(29)))
-    key[0] = s0
-    key[1] = s1
-    key[2] = s2
-    key[3] = s3
-    key[K_VALUED] = valued
-    key[K_CLASSES] = classes
-    key[K_META] = meta
-    x = s0 * np.uint64(0x9E3779B97F4A7C15)
-    x ^= s1 * np.uint64(0xC2B2AE3D27D4EB4F) + (x >> np.uint64(29))
-    x ^= s2 * np.uint64(0x165667B19E3779F9) + (x >> np.uint64(31))
-    x ^= valued * np.uint64(0xD6E8FEB86659FD93) + (x >> np.uint64(27))
-    x ^= meta * np.uint64(0xFF51AFD7ED558CCD)
-    x ^= x >> np.uint64(33)
-    return x
+def _order(a0, a1, a2, a3, sd, trick, led, bw, bp, r, par):
+    """Seat ``r``'s distinct legal cards in up to four tiers tried in turn, each lowest card
+    first unless its bit is set in ``down`` (see the module doc for the order)."""
+    tm = load_word(par, Q_TM)
+    valued = load_word(par, P_VALUED)
+    h = _seat(a0, a1, a2, a3, r)
+    moves = distinct_moves(legal(h, led, trick, par), (a0 | a1 | a2 | a3 | trick) & ~h, par)
+    want = load_word(par, P_NEG) == ZERO
+    if led == ZERO:
+        if want:
+            return moves & tm, moves & ~tm, ZERO, ZERO, 1
+        return moves, ZERO, ZERO, ZERO, 0
+    if bp >= 100:
+        beat = moves & tm & _above(bp - 100)
+    else:
+        beat = (moves & tm) | (moves & led & _above(bp))
+    keep = moves & ~beat
+    if not want:  # penalties: shed the dearest card that loses, else win as low as possible
+        return keep & valued, keep & ~valued, beat & ~tm, beat & tm, 3
+    if ((sd >> bw) & 1) == ((sd >> r) & 1):
+        return keep & valued, keep & ~valued, beat & ~tm, beat & tm, 1
+    return beat & ~tm, beat & tm, keep & ~valued, keep & valued, 0
+
+
+@njit(cache=True, inline="always")
+def _pop(m1, m2, m3, m4, down):
+    """The next card of the tiers, and the tiers without it."""
+    if m1:
+        c = msb(m1) if down & 1 else lsb(m1)
+        m1 ^= bit(c)
+    elif m2:
+        c = msb(m2) if down & 2 else lsb(m2)
+        m2 ^= bit(c)
+    elif m3:
+        c = lsb(m3)
+        m3 ^= bit(c)
+    else:
+        c = lsb(m4)
+        m4 ^= bit(c)
+    return c, m1, m2, m3, m4
+
+
+@njit(cache=True, inline="always")
+def _play(a0, a1, a2, a3, trick, led, bw, bp, r, c, tm):
+    """Seat ``r`` plays ``c``: the hands and the trick's state after it."""
+    b = bit(c)
+    if r == 0:
+        a0 ^= b
+    elif r == 1:
+        a1 ^= b
+    elif r == 2:
+        a2 ^= b
+    else:
+        a3 ^= b
+    if led == ZERO:
+        led = suit_mask(c, tm)
+    pw = power(c, led, tm)
+    if pw > bp:
+        bw, bp = r, pw
+    return a0, a1, a2, a3, trick | b, led, bw, bp
+
+
+@njit(cache=True, inline="always")
+def _next_seat(a0, a1, a2, a3, r):
+    """The seat after ``r`` still to play to the trick (4: none)."""
+    r += 1
+    while r < 4 and _seat(a0, a1, a2, a3, r) == ZERO:
+        r += 1
+    return r
+
+
+@njit(cache=True, inline="always")
+def _ab(v, best, alpha, beta, maxi):
+    """One child's value into a node's (best, alpha, beta)."""
+    if maxi:
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+    else:
+        if v < best:
+            best = v
+            if v < beta:
+                beta = v
+    return best, alpha, beta
+
+
+@njit(cache=True, inline="always")
+def _count_node(par):
+    n = load_word(par, P_NODES) + ONE
+    store_word(par, P_NODES, n)
+    return n
+
+
+@njit(cache=True, inline="always")
+def _trick_done(a0, a1, a2, a3, sd, k, alpha, beta, trick, bw, par):
+    """The value once the trick's last card is down: its reward and the tricks after it."""
+    reward = 0
+    if (sd >> bw) & 1:
+        reward = _points(trick, par) + _trick_value(k, par)
+    a0, a1, a2, a3, sd = _rotate(a0, a1, a2, a3, sd, bw)
+    if k == 2:
+        while a0 == ZERO:
+            a0, a1, a2, a3, sd = _rotate(a0, a1, a2, a3, sd, 1)
+        return reward + _finish(a0, a1, a2, a3, sd, 1, ZERO, ZERO, -1, -1, 0, par)
+    none = np.int64(-1)  # typed, not literal, arguments: a call with literals would compile
+    zero = np.int64(0)   # a second signature that the on-disk cache cannot link
+    return reward + _node(a0, a1, a2, a3, sd, k - 1, alpha - reward, beta - reward, zero, zero,
+                          ZERO, ZERO, none, none, zero, par)
+
+
+@njit(cache=True, inline="always")
+def _last_seat(a0, a1, a2, a3, sd, k, alpha, beta, lo, hi, trick, led, bw, bp, r, par):
+    """``_node`` for the trick's last seat, written into its caller's loop: each of its cards
+    ends the trick."""
+    _count_node(par)
+    if lo >= beta or lo == hi:
+        return lo
+    if hi <= alpha:
+        return hi
+    alpha = max(alpha, lo)
+    beta = min(beta, hi)
+    tm = load_word(par, Q_TM)
+    m1, m2, m3, m4, down = _order(a0, a1, a2, a3, sd, trick, led, bw, bp, r, par)
+    maxi = (sd >> r) & 1
+    best = -INF if maxi else INF
+    while m1 | m2 | m3 | m4:
+        c, m1, m2, m3, m4 = _pop(m1, m2, m3, m4, down)
+        n0, n1, n2, n3, nt, nl, nbw, nbp = _play(a0, a1, a2, a3, trick, led, bw, bp, r, c, tm)
+        v = _trick_done(n0, n1, n2, n3, sd, k, alpha, beta, nt, nbw, par)
+        if load_word(par, P_ABORT):
+            return 0
+        best, alpha, beta = _ab(v, best, alpha, beta, maxi)
+        if alpha >= beta:
+            break
+    return best
+
+
+_u, _i = types.uint64, types.int64
+_NODE_SIG = types.int64(_u, _u, _u, _u, _i, _i, _i, _i, _i, _i, _u, _u, _i, _i, _i, _u)
+
+
+@njit(_NODE_SIG, cache=True)
+def _node(a0, a1, a2, a3, sd, k, alpha, beta, lo, hi, trick, led, bw, bp, r, par):
+    """Fail-soft value in (alpha, beta) of the rest of the deal for the side ``sd``.
+
+    Seats are relative to the trick's leader (seat 0): ``a0..a3`` their hands, ``sd`` bit r
+    set when seat r is on the maximising side, ``k`` the longest hand when the trick began.
+    The trick so far: its cards ``trick``, the led suit's mask ``led`` (0: none yet), the
+    winning seat ``bw`` and that card's power ``bp``; seat ``r`` is to play. ``lo``/``hi``
+    bound the value through a trick (ignored at its start, where they are found).
+    """
+    n = _count_node(par)
+    tm = load_word(par, Q_TM)
+    tt = load_word(par, P_TT)
+    row = -1
+    key = (ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
+    if trick == ZERO:  # a trick starts
+        if n > load_word(par, P_BUDGET):
+            store_word(par, P_ABORT, ONE)
+            return 0
+        if a0 | a1 | a2 | a3 == ZERO:
+            return 0
+        while a0 == ZERO:  # the lead passes to the next seat holding cards
+            a0, a1, a2, a3, sd = _rotate(a0, a1, a2, a3, sd, 1)
+        if k == 1:
+            return _finish(a0, a1, a2, a3, sd, k, trick, led, bw, bp, 0, par)
+        if k >= TT_MIN_K:  # the row starts loading while the bounds are found
+            key, h = _key(a0, a1, a2, a3, sd, par)
+            row = np.int64(h & load_word(par, P_TT_MASK)) * NT
+            prefetch_word(tt, row)
+        lo, hi = _sure_bounds(a0, a1, a2, a3, sd, k, par)
+        if row >= 0 and lo < beta and hi > alpha and lo < hi and _holds(tt, row, key):
+            t_lo, t_hi = _bounds(tt, row)
+            lo = max(lo, t_lo)
+            hi = min(hi, t_hi)
+    elif k == 1:
+        return _finish(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par)
+    # the value lies in [lo, hi]: a cutoff, or a narrower window
+    if lo >= beta or lo == hi:
+        return lo
+    if hi <= alpha:
+        return hi
+    alpha = max(alpha, lo)
+    beta = min(beta, hi)
+    a_in, b_in = alpha, beta
+    nr = _next_seat(a0, a1, a2, a3, r)
+    last = _next_seat(a0, a1, a2, a3, nr) == 4  # the next seat ends the trick
+    m1, m2, m3, m4, down = _order(a0, a1, a2, a3, sd, trick, led, bw, bp, r, par)
+    maxi = (sd >> r) & 1
+    best = -INF if maxi else INF
+    while m1 | m2 | m3 | m4:
+        c, m1, m2, m3, m4 = _pop(m1, m2, m3, m4, down)
+        n0, n1, n2, n3, nt, nl, nbw, nbp = _play(a0, a1, a2, a3, trick, led, bw, bp, r, c, tm)
+        if nr == 4:
+            v = _trick_done(n0, n1, n2, n3, sd, k, alpha, beta, nt, nbw, par)
+        elif last:
+            v = _last_seat(n0, n1, n2, n3, sd, k, alpha, beta, lo, hi, nt, nl, nbw, nbp, nr,
+                           par)
+        else:
+            v = _node(n0, n1, n2, n3, sd, k, alpha, beta, lo, hi, nt, nl, nbw, nbp, nr, par)
+        if load_word(par, P_ABORT):
+            return 0
+        best, alpha, beta = _ab(v, best, alpha, beta, maxi)
+        if alpha >= beta:
+            break
+    if row >= 0:
+        _record(tt, row, key, best, a_in, b_in)
+    return best
+
+
+@njit(cache=True)
+def prepare(q, cpts, tv, tt, gen, max_nodes, par):
+    """Fill the parameter block ``par`` for a search of the game (``q``, ``cpts``, ``tv``)
+    with table ``tt`` (kept alive by the caller) and reset its counters. Card values must
+    take at most four distinct values, and tv[k] must be one value for every k >= 3; every
+    game here meets both."""
+    for j in range(NQ):
+        par[j] = q[j]
+    for j in range(4):
+        par[PLANES[j]] = ZERO
+        par[WEIGHTS[j]] = ZERO
+    n_values = 0
+    negative = False
+    valued = ZERO
+    for c in range(64):
+        v = cpts[c]
+        if v == 0:
+            continue
+        negative |= v < 0
+        valued |= bit(c)
+        j = 0
+        while j < n_values and np.int64(par[WEIGHTS[j]]) != v:
+            j += 1
+        if j == n_values:
+            if n_values == 4:
+                raise ValueError("card values: more than four distinct values")
+            par[WEIGHTS[j]] = np.uint64(v)
+            n_values += 1
+        par[PLANES[j]] |= bit(c)
+    tva = tv[3]
+    for k in range(1, tv.shape[0]):
+        negative |= tv[k] < 0
+        if k >= 3 and tv[k] != tva:
+            raise ValueError("trick values: tv[k] differs between k >= 3")
+    par[P_VALUED] = valued
+    par[P_TT] = np.uint64(tt.ctypes.data)
+    par[P_TT_MASK] = np.uint64(tt.shape[0] - 1)
+    par[P_SPECIALS] = q[Q_ACE] | (ONE << np.uint64(63))  # A♥ and Rook: rules name them
+    par[P_TVA] = np.uint64(tva)
+    par[P_TV1] = np.uint64(tv[1] - tva)
+    par[P_TV2] = np.uint64(tv[2] - tva)
+    par[P_GEN] = np.uint64(gen)
+    par[P_NEG] = ONE if negative else ZERO
+    par[P_NODES] = ZERO
+    par[P_BUDGET] = np.uint64(max(max_nodes, 0))
+    par[P_ABORT] = ZERO
 
 
 @njit(cache=True)
@@ -507,292 +710,53 @@ def remaining(hands, trick_cards, n_played, k_max, cpts, tv):
         total += tv[k]
     for j in range(n_played):
         total += cpts[trick_cards[j]]
-    return total + _points(hands[0] | hands[1] | hands[2] | hands[3], cpts)
+    cards = hands[0] | hands[1] | hands[2] | hands[3]
+    while cards != ZERO:
+        total += cpts[lsb(cards)]
+        cards &= cards - ONE
+    return total
 
 
-# Contiguous arrays only: with layout "A" every row access multiplies by a stride read at run
-# time, which cost the search 18%.
-_V = types.Array(types.int64, 1, "C")
-_U = types.Array(types.uint64, 1, "C")
-_SEARCH_SIG = types.void(
-    _U, types.int64, _V, _V, types.int64, _U, _V, _V, types.Array(types.uint64, 2, "C"),
-    types.int64, types.Array(types.int64, 2, "C"), types.Array(types.uint64, 2, "C"),
-    types.Array(types.int64, 2, "C"), types.int64, types.int64, types.int64, _V,
-)
+@njit(cache=True)
+def search(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, alpha0, beta0, res):
+    """Alpha-beta value of the position inside the window (alpha0, beta0), fail-soft, with
+    ``par`` filled by :func:`prepare` (its node count goes on from there).
 
-
-@njit(_SEARCH_SIG, cache=True)
-def search(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, gen, st, su, lst,
-           alpha0, beta0, max_nodes, res):
-    """Alpha-beta value of the position inside the window (alpha0, beta0), fail-soft.
-
-    The position is ``hands`` (four masks, restored on return), the current trick's leader
-    and its first ``n_played`` cards and their seats in play order. ``res`` gets the value,
-    the node count, 1 when solved within ``max_nodes`` and the seat to move.
+    The position is ``hands`` (four masks), the current trick's leader and its first
+    ``n_played`` cards and their seats in play order. ``res`` gets the value, the node count
+    so far, 1 when solved within the budget and the seat to move.
     """
-    tm = q[Q_TM]
-    side = q[Q_SIDE]
-    negative = False
-    for c in range(64):
-        if cpts[c] < 0:
-            negative = True
-    for k in range(tv.shape[0]):
-        if tv[k] < 0:
-            negative = True
-    want_win = not negative
-    tv_upto = np.zeros(tv.shape[0], dtype=np.int64)  # tv[1] + ... + tv[k]
-    for k in range(1, tv.shape[0]):
-        tv_upto[k] = tv_upto[k - 1] + tv[k]
-    valued = ZERO
-    for c in range(64):
-        if cpts[c] != 0:
-            valued |= bit(c)
-    size_mask = np.uint64(tt.shape[0] - 1)
-    # value classes 1..7 of the scoring cards, for the relative-rank key
-    cls = np.zeros(64, dtype=np.int64)
-    values = np.zeros(8, dtype=np.int64)
-    n_cls = 0
-    for c in range(64):
-        if cpts[c] != 0:
-            k = 1
-            while k <= n_cls and values[k] != cpts[c]:
-                k += 1
-            if k > n_cls:
-                n_cls = min(n_cls + 1, 7)  # more than 7 values cannot occur in these games
-                k = n_cls
-                values[k] = cpts[c]
-            cls[c] = k
-    specials = q[Q_ACE] | (ONE << np.uint64(63))  # A♥ and Rook: rules name them, not ranks
-
-    # The history counts live as long as the table's generation (a deal, or one solve): kept
-    # longer, they would carry over from whatever was solved before, so whether a solve fits
-    # its node budget, and the play that follows, would depend on the run's chunking.
-    if lst[HIST_GEN, 0] != gen:
-        lst[HIST:HIST_GEN, :] = 0
-        lst[HIST_GEN, 0] = gen
+    tm = par[Q_TM]
+    side = par[Q_SIDE]
     need, k_max, lead, bseat, bpow, pts = trick_state(hands, leader, trick_cards, trick_seats,
                                                       n_played, tm, cpts)
-    trick = ZERO
-    for j in range(n_played):
-        trick |= bit(trick_cards[j])
-    d = 0
-    st[0, F_LEADER] = leader
-    st[0, F_LEAD] = lead
-    st[0, F_BSEAT] = bseat
-    st[0, F_BPOW] = bpow
-    st[0, F_PTS] = pts
-    st[0, F_K] = k_max
-    rem = remaining(hands, trick_cards, n_played, k_max, cpts, tv)
-    st[0, F_LO] = min(rem, 0)
-    st[0, F_HI] = max(rem, 0)
-    su[0, U_TRICK] = trick
-    su[0, U_NEED] = need
-    st[0, F_ALPHA] = alpha0
-    st[0, F_BETA] = beta0
-    nodes = 0
-    solved = 1
-    ret = 0
-    mode = 0  # 0 enter ply d, 1 try the next move at d, 2 return ``ret`` from ply d
-    res[RES_MOVER] = -1
-    while True:
-        if mode == 0:
-            nodes += 1
-            if nodes > max_nodes:
-                solved = 0
-                break
-            trick = su[d, U_TRICK]
-            alpha = st[d, F_ALPHA]
-            beta = st[d, F_BETA]
-            st[d, F_TT] = -1
-            if trick == ZERO:  # a trick starts
-                need, k_max = holders(hands)
-                if need == ZERO:
-                    ret = 0
-                    mode = 2
-                    continue
-                su[d, U_NEED] = need
-                st[d, F_K] = k_max
-                ldr = st[d, F_LEADER]
-                if k_max == 1:
-                    ret = _last_trick(hands, need, ldr, -1, -1, -1, 0, tm, cpts, tv, side)
-                    mode = 2
-                    continue
-                while hands[ldr] == ZERO:
-                    ldr = (ldr + 1) & 3
-                st[d, F_LEADER] = ldr
-                slot = -1
-                if k_max >= TT_MIN_K:  # the table row starts loading while the bounds are found
-                    key = su[d, U_KEY:U_KEY + 7]
-                    slot = np.int64(_relative_key(hands, cls, valued, specials, ldr, side, gen, key)
-                                    & size_mask)
-                    prefetch_row(tt, slot)
-                rem = tv_upto[k_max] + _points((hands[0] | hands[1] | hands[2] | hands[3])
-                                               & valued, cpts)
-                lo, hi = _sure_bounds(hands, rem, negative, tm, side, valued, cpts)
-                st[d, F_LO] = lo  # they hold for every line of play, so through the trick
-                st[d, F_HI] = hi
-                # the row only when the sure bounds leave the window open
-                if slot >= 0 and lo < beta and hi > alpha and lo < hi:
-                    if _probe(tt, slot, su[d, U_KEY:U_KEY + 7]):
-                        b = tt[slot, T_BOUNDS]
-                        lo = max(lo, np.int64(b >> np.uint64(32)) - BIAS)
-                        hi = min(hi, np.int64(b & np.uint64(0xFFFFFFFF)) - BIAS)
-                st[d, F_TT] = slot
-            else:
-                if st[d, F_K] == 1:
-                    ret = _last_trick(hands, su[d, U_NEED], st[d, F_LEADER], st[d, F_LEAD],
-                                      st[d, F_BSEAT], st[d, F_BPOW], st[d, F_PTS], tm, cpts, tv,
-                                      side)
-                    mode = 2
-                    continue
-                lo = st[d, F_LO]
-                hi = st[d, F_HI]
-            # the value lies in [lo, hi]: a cutoff, or a narrower window
-            if lo >= beta or lo == hi:
-                ret = lo
-                mode = 2
-                continue
-            if hi <= alpha:
-                ret = hi
-                mode = 2
-                continue
-            alpha = max(alpha, lo)
-            beta = min(beta, hi)
-            if trick == ZERO and st[d, F_K] == 2:  # two tricks left: no stack needed
-                ret = _two_tricks(hands, st[d, F_LEADER], q, cpts, tv, side, alpha, beta)
-                slot = st[d, F_TT]
-                if slot >= 0:
-                    _store(tt, slot, su[d, U_KEY:U_KEY + 7], ret, alpha, beta)
-                mode = 2
-                continue
-            # the seat to move: the first seat still to play, clockwise from the leader
-            need = su[d, U_NEED]
-            ldr = st[d, F_LEADER]
-            seat = first_to_play(need, ldr)
-            st[d, F_SEAT] = seat
-            st[d, F_ALPHA] = alpha
-            st[d, F_BETA] = beta
-            st[d, F_A0] = alpha
-            st[d, F_B0] = beta
-            if d == 0:
-                res[RES_MOVER] = seat
-            lead = st[d, F_LEAD]
-            led = ZERO if lead < 0 else suit_mask(lead, tm)
-            h = hands[seat]
-            moves = legal(h, led, trick, q)
-            outside = (hands[0] | hands[1] | hands[2] | hands[3] | trick) & ~h
-            moves = distinct_moves(moves, outside, tm, cpts)
-            # order the moves: insertion sort on the score
-            n = 0
-            bs = st[d, F_BSEAT]
-            bp = st[d, F_BPOW]
-            while moves != ZERO:
-                c = lsb(moves)
-                moves &= moves - ONE
-                sc = _score(c, seat, led, bs, bp, tm, side, want_win, cpts)
-                if negative:
-                    sc += lst[HIST + seat, c] * 8192
-                j = n
-                while j > 0 and lst[d, 2 * j - 1] < sc:
-                    lst[d, 2 * j] = lst[d, 2 * j - 2]
-                    lst[d, 2 * j + 1] = lst[d, 2 * j - 1]
-                    j -= 1
-                lst[d, 2 * j] = c
-                lst[d, 2 * j + 1] = sc
-                n += 1
-            st[d, F_CNT] = n
-            st[d, F_IDX] = 0
-            st[d, F_BEST] = -INF if (side >> np.uint64(seat)) & ONE else INF
-            mode = 1
-        elif mode == 1:
-            i = st[d, F_IDX]
-            if i == st[d, F_CNT]:
-                ret = st[d, F_BEST]
-                slot = st[d, F_TT]
-                if slot >= 0:
-                    _store(tt, slot, su[d, U_KEY:U_KEY + 7], ret, st[d, F_A0], st[d, F_B0])
-                mode = 2
-                continue
-            st[d, F_IDX] = i + 1
-            c = lst[d, 2 * i]
-            seat = st[d, F_SEAT]
-            st[d, F_CARD] = c
-            hands[seat] &= ~bit(c)
-            lead = st[d, F_LEAD]
-            if lead < 0:
-                lead = c
-            pw = power(c, suit_mask(lead, tm), tm)
-            bs = st[d, F_BSEAT]
-            bp = st[d, F_BPOW]
-            if pw > bp:
-                bs, bp = seat, pw
-            trick = su[d, U_TRICK] | bit(c)
-            pts = st[d, F_PTS] + cpts[c]
-            need = su[d, U_NEED] & ~bit(seat)
-            e = d + 1
-            if need == ZERO:  # the trick is complete: its winner leads the next
-                reward = 0
-                if (side >> np.uint64(bs)) & ONE:
-                    reward = pts + tv[st[d, F_K]]
-                st[d, F_REWARD] = reward
-                st[e, F_LEADER] = bs
-                st[e, F_LEAD] = -1
-                st[e, F_BSEAT] = -1
-                st[e, F_BPOW] = -1
-                st[e, F_PTS] = 0
-                su[e, U_TRICK] = ZERO
-            else:
-                reward = 0
-                st[d, F_REWARD] = 0
-                st[e, F_LEADER] = st[d, F_LEADER]
-                st[e, F_LEAD] = lead
-                st[e, F_BSEAT] = bs
-                st[e, F_BPOW] = bp
-                st[e, F_PTS] = pts
-                st[e, F_K] = st[d, F_K]
-                st[e, F_LO] = st[d, F_LO]
-                st[e, F_HI] = st[d, F_HI]
-                su[e, U_TRICK] = trick
-                su[e, U_NEED] = need
-            st[e, F_ALPHA] = st[d, F_ALPHA] - reward
-            st[e, F_BETA] = st[d, F_BETA] - reward
-            d = e
-            mode = 0
-        else:
-            if d == 0:
-                break
-            d -= 1
-            v = ret + st[d, F_REWARD]
-            seat = st[d, F_SEAT]
-            c = st[d, F_CARD]
-            hands[seat] |= bit(c)
-            if (side >> np.uint64(seat)) & ONE:
-                if v > st[d, F_BEST]:
-                    st[d, F_BEST] = v
-                    if v > st[d, F_ALPHA]:
-                        st[d, F_ALPHA] = v
-            else:
-                if v < st[d, F_BEST]:
-                    st[d, F_BEST] = v
-                    if v < st[d, F_BETA]:
-                        st[d, F_BETA] = v
-            if st[d, F_ALPHA] >= st[d, F_BETA]:
-                if negative:
-                    lst[HIST + seat, c] = min(lst[HIST + seat, c] + st[d, F_K] * st[d, F_K],
-                                              HIST_SCALE - 1)
-                ret = st[d, F_BEST]
-                slot = st[d, F_TT]
-                if slot >= 0:
-                    _store(tt, slot, su[d, U_KEY:U_KEY + 7], ret, st[d, F_A0], st[d, F_B0])
-                mode = 2
-                continue
-            mode = 1
-    if solved == 0:  # unwind: put back every card on the stack
-        for j in range(d - 1, -1, -1):
-            hands[st[j, F_SEAT]] |= bit(st[j, F_CARD])
-    res[RES_VALUE] = ret
-    res[RES_NODES] = nodes
-    res[RES_SOLVED] = solved
+    mover = first_to_play(need, leader)
+    res[RES_MOVER] = mover
+    sd = 0
+    for r in range(4):
+        sd |= np.int64((side >> np.uint64((leader + r) & 3)) & ONE) << r
+    a0, a1, a2, a3 = (hands[leader], hands[(leader + 1) & 3], hands[(leader + 2) & 3],
+                      hands[(leader + 3) & 3])
+    address = np.uint64(par.ctypes.data)
+    if n_played == 0:
+        v = _node(a0, a1, a2, a3, np.int64(sd), np.int64(k_max), np.int64(alpha0),
+                  np.int64(beta0), np.int64(0), np.int64(0), ZERO, ZERO, np.int64(-1),
+                  np.int64(-1), np.int64(0), address)
+    elif mover < 0:  # the trick is complete and the rest starts from its winner
+        v = 0
+    else:
+        trick = ZERO
+        for j in range(n_played):
+            trick |= bit(trick_cards[j])
+        rem = remaining(hands, trick_cards, n_played, k_max, cpts, tv)
+        v = _node(a0, a1, a2, a3, np.int64(sd), np.int64(k_max), np.int64(alpha0),
+                  np.int64(beta0), np.int64(min(rem, 0)), np.int64(max(rem, 0)), trick,
+                  suit_mask(lead, tm), np.int64((bseat - leader) & 3), np.int64(bpow),
+                  np.int64((mover - leader) & 3), address)
+    res[RES_VALUE] = v
+    res[RES_NODES] = np.int64(par[P_NODES])
+    # the budget is checked at trick starts, so a search may end a few nodes over it
+    res[RES_SOLVED] = 1 if par[P_ABORT] == ZERO and par[P_NODES] <= par[P_BUDGET] else 0
 
 
 @njit(cache=True)
@@ -814,8 +778,8 @@ def value_step(cpts, tv):
 
 
 @njit(cache=True)
-def solve_value(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, gen, st, su,
-                lst, max_nodes, res, guess=NO_GUESS):
+def solve_value(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, gen, par,
+                max_nodes, res, guess=NO_GUESS):
     """The exact value, by null-window searches (MTD-style): each search only asks "at least
     t?", which cuts far more than one wide window, and the bounds they leave in the table
     carry over to the next. With a ``guess`` (a sibling's value) the first two ask "at least
@@ -826,7 +790,7 @@ def solve_value(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
     rem = remaining(hands, trick_cards, n_played, k_max, cpts, tv)
     lo = min(rem, 0)
     hi = max(rem, 0)
-    nodes = 0
+    prepare(q, cpts, tv, tt, gen, max_nodes, par)
     solved = 1
     mover = first_to_play(need, leader)
     g = value_step(cpts, tv)
@@ -839,9 +803,7 @@ def solve_value(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
             else:
                 t = lo + g if lo >= guess else hi  # the guess held: one above; else at hi
         probes += 1
-        search(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, gen, st, su,
-               lst, t - 1, t, max_nodes - nodes, res)
-        nodes += res[RES_NODES]
+        search(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, t - 1, t, res)
         if res[RES_SOLVED] == 0:
             solved = 0
             break
@@ -851,14 +813,14 @@ def solve_value(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
         else:
             hi = v
     res[RES_VALUE] = lo
-    res[RES_NODES] = nodes
+    res[RES_NODES] = np.int64(par[P_NODES])
     res[RES_SOLVED] = solved
     res[RES_MOVER] = mover
 
 
 @njit(cache=True)
-def solve_moves(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, gen, st, su,
-                lst, max_nodes, res, out_vals):
+def solve_moves(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, gen, par,
+                max_nodes, res, out_vals):
     """The exact value after each legal card of the seat to move, in ``out_vals[card]``
     (-INF for cards it may not play); ``res`` as for :func:`solve_value`, with the best of
     them as the value. ``trick_cards``/``trick_seats`` need room for one more card."""
@@ -882,7 +844,8 @@ def solve_moves(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
     led = ZERO if lead < 0 else suit_mask(lead, tm)
     legal_set = legal(h, led, trick, q)
     outside = (hands[0] | hands[1] | hands[2] | hands[3] | trick) & ~h
-    moves = distinct_moves(legal_set, outside, tm, cpts)
+    prepare(q, cpts, tv, tt, gen, max_nodes, par)  # the value planes distinct_moves reads
+    moves = distinct_moves(legal_set, outside, par)
     maximise = (side >> np.uint64(seat)) & ONE
     best = -INF if maximise else INF
     nodes = 0
@@ -900,12 +863,12 @@ def solve_moves(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
             pw = power(c, suit_mask(lc, tm), tm)
             win = seat if pw > bpow else bseat
             reward = pts + cpts[c] + tv[k_max] if (side >> np.uint64(win)) & ONE else 0
-            solve_value(hands, win, trick_cards, trick_seats, 0, q, cpts, tv, tt, gen, st, su,
-                        lst, max_nodes - nodes, res, guess - reward if have else NO_GUESS)
+            solve_value(hands, win, trick_cards, trick_seats, 0, q, cpts, tv, tt, gen, par,
+                        max_nodes - nodes, res, guess - reward if have else NO_GUESS)
         else:
             reward = 0
             solve_value(hands, leader, trick_cards, trick_seats, n_played + 1, q, cpts, tv, tt,
-                        gen, st, su, lst, max_nodes - nodes, res, guess if have else NO_GUESS)
+                        gen, par, max_nodes - nodes, res, guess if have else NO_GUESS)
         hands[seat] = h
         nodes += res[RES_NODES]
         if res[RES_SOLVED] == 0:

@@ -43,6 +43,10 @@ from ._pimc import (
     KN_MIN,
     KN_MIN_MASK,
     POLICY_DD,
+    WS_KN,
+    WS_Q,
+    WS_TCARDS,
+    WS_TSEATS,
     make_workspace,
     note_play,
     search_depth,
@@ -268,7 +272,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
     for s in range(4):
         if pols[s] >= POLICY_DD:
             searching = True
-    kn = ws[10]
+    kn = ws[WS_KN]
     depth = search_depth(pols)
     if searching:
         for s in range(4):
@@ -304,10 +308,10 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                 else:
                     c = negative_play(h, legal, led_suit, best_card, pos, contract)
                 if searching:
-                    ws[8][pos] = c
-                    ws[9][pos] = seat
+                    ws[WS_TCARDS][pos] = c
+                    ws[WS_TSEATS][pos] = seat
                     led = ZERO if led_suit < 0 else LANE[led_suit]
-                    kn[KN_FORBID + seat] = note_play(kn[KN_FORBID + seat], c, led, ws[11])
+                    kn[KN_FORBID + seat] = note_play(kn[KN_FORBID + seat], c, led, ws[WS_Q])
                 if led_suit < 0:
                     led_suit = c >> 4
                 pw = _power(c, led_suit, tr)

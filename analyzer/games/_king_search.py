@@ -12,7 +12,18 @@ import numpy as np
 from numba import njit
 
 from ._dd_games import king_setup
-from ._pimc import KN_POOL, P_WORLDS, POLICY_DD, dd_choose, node_budget, pimc_choose
+from ._pimc import (
+    KN_POOL,
+    P_WORLDS,
+    POLICY_DD,
+    WS_CPTS,
+    WS_KN,
+    WS_Q,
+    WS_TV,
+    dd_choose,
+    node_budget,
+    pimc_choose,
+)
 
 ALL_CARDS = np.uint64(0x1FFF_1FFF_1FFF_1FFF)
 
@@ -22,7 +33,7 @@ def king_search_card(pols, seat, hands, leader, n_played, legal, ws, gen, contra
                      kh_force_ace, trump, seen, prng):
     """The card a dd or pimc seat plays; -1 if the search gave none. ``seen``: every card
     played so far, the current trick's included."""
-    q, cpts, tv, kn = ws[11], ws[12], ws[13], ws[10]
+    q, cpts, tv, kn = ws[WS_Q], ws[WS_CPTS], ws[WS_TV], ws[WS_KN]
     king_setup(contract, kh_force_ace, trump, seat, q, cpts, tv)
     nodes = node_budget(pols)
     if pols[seat] == POLICY_DD:

@@ -57,6 +57,12 @@ from ._pimc import (
     P_PLAY_ONLY,
     P_WORLDS,
     POLICY_DD,
+    WS_CPTS,
+    WS_KN,
+    WS_Q,
+    WS_TCARDS,
+    WS_TSEATS,
+    WS_TV,
     dd_choose,
     make_workspace,
     node_budget,
@@ -168,7 +174,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
         if pols[s] >= POLICY_DD:
             searching = True
     play_only = pols.shape[0] > P_PLAY_ONLY and pols[P_PLAY_ONLY] == 1
-    kn = ws[10]
+    kn = ws[WS_KN]
     dealer = index % 4
     eldest = (dealer + 1) % 4
     min_bid = rp[P_MIN_BID]
@@ -322,7 +328,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
     won1 = ZERO
     leader = maker
     n_tricks = 0
-    q, cpts, tv = ws[11], ws[12], ws[13]
+    q, cpts, tv = ws[WS_Q], ws[WS_CPTS], ws[WS_TV]
     if searching:  # team 0's trick points are the search's value; seats of team 1 minimise
         pedro_setup(rp, pedro_low_card(held0 | held1, rp[P_HIGH_LOW]), 0, q, cpts, tv)
         kn[KN_MIN_MASK] = TRUMPS
@@ -363,8 +369,8 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                     c = heuristic_play(h, legal, lead_lane, best_seat, best, trick, pos,
                                        n_active, seat, unseen, low_to_winner, maker)
             if searching:
-                ws[8][pos] = c
-                ws[9][pos] = seat
+                ws[WS_TCARDS][pos] = c
+                ws[WS_TSEATS][pos] = seat
                 led = q[Q_TM] if lead_lane == 3 else (np.uint64(0x1FFF) << np.uint64(16 * lead_lane)
                                                       if lead_lane >= 0 else ZERO)
                 kn[KN_FORBID + seat] = note_play(kn[KN_FORBID + seat], c, led, q)
@@ -479,7 +485,7 @@ ALL_CARDS = np.uint64(0x3FFF_1FFF_1FFF_1FFF)  # the 52 cards in the trump-normal
 def _search_card(pols, seat, hands, leader, n_played, legal, ws, gen, nodes, prng, seen,
                  known_out, dealer, stock_left):
     """The card of a ``dd`` or ``pimc`` seat (-1: the search gave none; use the heuristic)."""
-    q, cpts, tv, kn = ws[11], ws[12], ws[13], ws[10]
+    q, cpts, tv, kn = ws[WS_Q], ws[WS_CPTS], ws[WS_TV], ws[WS_KN]
     if pols[seat] == POLICY_DD:
         return dd_choose(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen, nodes)
     # unseen by this seat: not its own, not played, not known discards or its own discards

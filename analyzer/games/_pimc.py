@@ -27,14 +27,10 @@ from ..bits import ONE, ZERO, bit, lsb, popcount
 from ._choice import random_subset
 from ._dd import (
     INF,
-    MAXMOVES,
-    MAXPLY,
-    NF,
-    NLST,
+    NPAR,
     NQ,
     NRES,
     NT,
-    NU,
     Q_FREE,
     Q_SIDE,
     Q_TM,
@@ -44,6 +40,9 @@ from ._dd import (
 )
 from ._dd_games import NTV
 
+# the searching players' workspace (``make_workspace``), by position in its tuple
+(WS_TT, WS_PAR, WS_RES, WS_VALS, WS_ACC, WS_WORLD, WS_TCARDS, WS_TSEATS, WS_KN, WS_Q, WS_CPTS,
+ WS_TV) = range(12)  # fmt: skip
 KN_POOL, KN_FORBID, KN_KNOWN, KN_MIN, KN_MIN_MASK, KN_DISCARDS = 0, 1, 5, 9, 13, 14
 NKN = 18  # KN_DISCARDS + seat: the seat's own discards (Pedro), which only it has seen
 POLICY_DD, POLICY_PIMC = 2, 3
@@ -90,13 +89,11 @@ def search_tt_bits(pols):
 
 @njit(cache=True)
 def make_workspace(tt_bits):
-    """Scratch for the searching players: (tt, st, su, lst, res, vals, acc, world, tcards,
-    tseats, kn, q, cpts, tv). Allocated once per chunk; ``tt_bits`` 0 gives a small one for
+    """Scratch for the searching players: (tt, par, res, vals, acc, world, tcards, tseats, kn,
+    q, cpts, tv), see WS_*. Allocated once per chunk; ``tt_bits`` 0 gives a small one for
     kernels whose seats do not search."""
     rows = 1 << tt_bits if tt_bits > 0 else 1
-    return (np.zeros((rows, NT), dtype=np.uint64), np.zeros((MAXPLY, NF), dtype=np.int64),
-            np.zeros((MAXPLY, NU), dtype=np.uint64),
-            np.zeros((NLST, max(64, 2 * MAXMOVES)), dtype=np.int64),
+    return (np.zeros((rows, NT), dtype=np.uint64), np.zeros(NPAR, dtype=np.uint64),
             np.zeros(NRES, dtype=np.int64), np.zeros(64, dtype=np.int64),
             np.zeros(64, dtype=np.int64), np.zeros(4, dtype=np.uint64),
             np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
@@ -124,9 +121,10 @@ def _best(vals, legal_set, maximise):
 @njit(cache=True)
 def dd_choose(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen, max_nodes):
     """The clairvoyant card: best double-dummy value on the true hands (-1: over budget)."""
-    tt, st, su, lst, res, vals, acc, world, tcards, tseats, kn = ws[:11]
-    solve_moves(hands, leader, tcards, tseats, n_played, q, cpts, tv, tt, gen, st, su, lst,
-                max_nodes, res, vals)
+    tt, par, res, vals, tcards, tseats = (ws[WS_TT], ws[WS_PAR], ws[WS_RES], ws[WS_VALS],
+                                          ws[WS_TCARDS], ws[WS_TSEATS])
+    solve_moves(hands, leader, tcards, tseats, n_played, q, cpts, tv, tt, gen, par, max_nodes,
+                res, vals)
     if res[RES_SOLVED] == 0:
         return -1
     return _best(vals, legal_set, (q[Q_SIDE] >> np.uint64(seat)) & ONE)
@@ -168,7 +166,8 @@ def pimc_choose(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen, 
                 max_nodes, prng):
     """The card with the best total double-dummy value over ``worlds`` sampled deals of the
     unseen cards (see the module doc); -1 when no world could be solved."""
-    tt, st, su, lst, res, vals, acc, world, tcards, tseats, kn = ws[:11]
+    tt, par, res, vals, acc = ws[WS_TT], ws[WS_PAR], ws[WS_RES], ws[WS_VALS], ws[WS_ACC]
+    world, tcards, tseats, kn = ws[WS_WORLD], ws[WS_TCARDS], ws[WS_TSEATS], ws[WS_KN]
     for c in range(64):
         acc[c] = 0
     solved = 0
@@ -180,7 +179,7 @@ def pimc_choose(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen, 
             attempts += 1
             relax = 0 if attempts < MAX_ATTEMPTS else (1 if attempts < 2 * MAX_ATTEMPTS else 2)
             ok = sample_world(hands, seat, kn, relax, prng, world)
-        solve_moves(world, leader, tcards, tseats, n_played, q, cpts, tv, tt, gen, st, su, lst,
+        solve_moves(world, leader, tcards, tseats, n_played, q, cpts, tv, tt, gen, par,
                     max_nodes, res, vals)
         if res[RES_SOLVED] == 0:
             continue

@@ -29,6 +29,12 @@ from ._pimc import (
     KN_MIN_MASK,
     P_PLAY_ONLY,
     POLICY_DD,
+    WS_CPTS,
+    WS_KN,
+    WS_Q,
+    WS_TCARDS,
+    WS_TSEATS,
+    WS_TV,
     make_workspace,
     note_play,
     search_depth,
@@ -301,10 +307,10 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
     won1 = ZERO
     first_leader = leader
     last_team = 0
-    sq, kn = ws[11], ws[10]
+    sq, kn = ws[WS_Q], ws[WS_KN]
     depth = search_depth(pols)
     if searching:  # team 0's points are the search's value; seats of team 1 minimise
-        rook_setup(rp, trump, 0, sq, ws[12], ws[13])
+        rook_setup(rp, trump, 0, sq, ws[WS_CPTS], ws[WS_TV])
         for s in range(4):
             kn[KN_FORBID + s] = ZERO
             kn[KN_KNOWN + s] = ZERO
@@ -347,9 +353,9 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
                                        hand_size - t, counters)
             if searching:
                 cs = lsb(rook_to_search(bit(c), trump, rook_pos))
-                ws[8][pos] = cs
-                ws[9][pos] = seat
-                led_s = ZERO if pos == 0 else suit_mask(ws[8][0], sq[Q_TM])
+                ws[WS_TCARDS][pos] = cs
+                ws[WS_TSEATS][pos] = seat
+                led_s = ZERO if pos == 0 else suit_mask(ws[WS_TCARDS][0], sq[Q_TM])
                 kn[KN_FORBID + seat] = note_play(kn[KN_FORBID + seat], cs, led_s, sq)
             if led == ZERO:
                 led = suit_of(c, tmask)

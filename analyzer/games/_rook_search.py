@@ -17,6 +17,10 @@ from ._pimc import (
     KN_POOL,
     P_WORLDS,
     POLICY_DD,
+    WS_CPTS,
+    WS_KN,
+    WS_Q,
+    WS_TV,
     dd_choose,
     node_budget,
     pimc_choose,
@@ -31,7 +35,7 @@ def rook_search_card(pols, seat, hands, leader, n_played, legal, ws, gen, trump,
     ``unseen`` is every card not yet played (hands, the widow or drop); ``drop`` is the
     dropped card when ``seat`` is the declarer (-1 otherwise).
     """
-    q, cpts, tv, kn = ws[11], ws[12], ws[13], ws[10]
+    q, cpts, tv, kn = ws[WS_Q], ws[WS_CPTS], ws[WS_TV], ws[WS_KN]
     sh = np.empty(4, dtype=np.uint64)  # the search-layout hands
     for s in range(4):
         sh[s] = rook_to_search(hands[s], trump, rook_pos)
