@@ -227,39 +227,6 @@ def _pdep_jit(x, m):
     return loop
 
 
-def prefetch_row(table, row):
-    """Ask the CPU to start loading row ``row`` of a 2-D C-contiguous array into the cache
-    (a hint: no effect on results, nothing in pure Python). The double-dummy search issues
-    it for a transposition-table row as soon as it knows which row it will read, and
-    computes its bounds while the line arrives."""
-
-
-@intrinsic
-def _prefetch_row(typingctx, table, row):
-    sig = types.void(table, types.int64)
-
-    def codegen(context, builder, signature, args):
-        arr = context.make_array(signature.args[0])(context, builder, args[0])
-        zero = ir.Constant(ir.IntType(64), 0)
-        ptr = cgutils.get_item_pointer(context, builder, signature.args[0], arr,
-                                       [args[1], zero], wraparound=False)
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fn = builder.module.declare_intrinsic(
-            "llvm.prefetch", [i8p], ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]))
-        # read, highest locality (keep in every cache level), data cache
-        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
-                          ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-@overload(prefetch_row, inline="always")
-def _prefetch_row_jit(table, row):
-    return lambda table, row: _prefetch_row(table, np.int64(row))
-
-
 # ---- raw memory words ----------------------------------------------------------------------
 # The recursive double-dummy search takes only scalars (numba increments and decrements a
 # reference count for every array passed to a call, and the search makes one a card
@@ -288,7 +255,10 @@ def word(src, i):
 
 
 def prefetch_word(addr, i):
-    """Ask the CPU to start loading word ``i`` at ``addr`` (a hint; nothing in Python)."""
+    """Ask the CPU to start loading word ``i`` at ``addr`` into the cache (a hint: no effect
+    on results, nothing in pure Python). The double-dummy search issues it for a
+    transposition-table row as soon as it knows which row it will read, and computes its
+    bounds while the line arrives."""
 
 
 def _word_pointer(builder, addr, i):

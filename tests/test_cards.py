@@ -445,19 +445,55 @@ def test_pext_everywhere_matches_naive(monkeypatch):
             assert int(loop(np.uint64(x), np.uint64(m))) == want, (hex(x), hex(m))
 
 
+def _naive_pdep(x: int, m: int) -> int:
+    return sum(1 << i for k, i in enumerate(_naive_bits(m)) if x >> k & 1)
+
+
+@njit
+def _jit_pdep(xs, ms, out):
+    for i in range(xs.shape[0]):
+        out[i] = bits.pdep(xs[i], ms[i])
+
+
+def test_pdep_everywhere_matches_naive_and_inverts_pext(monkeypatch):
+    """pdep in Python, compiled and the loop run as Python deposit the low bits of x at the
+    set bits of m in order; pdep(pext(x, m), m) is x under m."""
+    xs, ms = MASKS, np.roll(MASKS, 11)
+    out = np.empty(len(xs), dtype=np.uint64)
+    _jit_pdep(xs, ms, out)
+    monkeypatch.setattr(bits, "FAST_PEXT", False)
+    loop = bits._pdep_jit(None, None)
+    with np.errstate(over="ignore"):
+        for i, (x, m) in enumerate(zip(xs.tolist(), ms.tolist(), strict=True)):
+            want = _naive_pdep(x, m)
+            assert bits.pdep(x, m) == want, (hex(x), hex(m))
+            assert int(out[i]) == want, (hex(x), hex(m))
+            assert int(loop(np.uint64(x), np.uint64(m))) == want, (hex(x), hex(m))
+            assert bits.pdep(bits.pext(x, m), m) == x & m
+
+
 @njit(cache=True)
-def _prefetch_then_read(table, row):
-    bits.prefetch_row(table, row)
-    return table[row, 3]
+def _words_by_address(table, i, value):
+    addr = np.uint64(table.ctypes.data)
+    bits.prefetch_word(addr, i)
+    before = bits.load_word(addr, i)
+    bits.store_word(addr, i, value)
+    return before, bits.word(addr, i), bits.word(table, i)
 
 
-def test_prefetch_row_is_only_a_hint():
-    """The prefetch compiles to the CPU's prefetch instruction, changes nothing it touches,
-    and in Python does nothing at all."""
-    table = np.arange(64, dtype=np.uint64).reshape(8, 8)
-    before = table.copy()
-    assert [int(_prefetch_then_read(table, r)) for r in range(8)] == [8 * r + 3 for r in range(8)]
-    assert np.array_equal(table, before)
-    assert bits.prefetch_row(table, 2) is None
-    asm = _prefetch_then_read.inspect_asm(_prefetch_then_read.signatures[0])
+def test_words_by_address_compiled_and_in_python():
+    """load_word/store_word reach an array's words through its address, compiled and in
+    Python; word reads an array or an address alike; the prefetch is only a hint (the
+    compiled code holds the instruction, Python does nothing)."""
+    table = np.arange(16, dtype=np.uint64) * np.uint64(3)
+    assert [int(v) for v in _words_by_address(table, 5, np.uint64(2**63 + 1))] == [
+        15, 2**63 + 1, 2**63 + 1]
+    assert int(table[5]) == 2**63 + 1 and int(table[4]) == 12 and int(table[6]) == 18
+    addr = table.ctypes.data
+    assert bits.prefetch_word(addr, 2) is None
+    assert bits.load_word(addr, 7) == 21
+    bits.store_word(addr, 7, 2**64 - 1)
+    assert int(table[7]) == 2**64 - 1
+    assert bits.word(addr, 7) == bits.word(table, 7) == 2**64 - 1
+    asm = _words_by_address.inspect_asm(_words_by_address.signatures[0])
     assert "prefetch" in asm
