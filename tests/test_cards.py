@@ -472,7 +472,7 @@ def test_pdep_everywhere_matches_naive_and_inverts_pext(monkeypatch):
             assert bits.pdep(bits.pext(x, m), m) == x & m
 
 
-@njit(cache=True)
+@njit  # not cached: inspect_asm has nothing to show for code loaded from the cache
 def _words_by_address(table, i, value):
     addr = np.uint64(table.ctypes.data)
     bits.prefetch_word(addr, i)

@@ -39,7 +39,11 @@ are four popcounts. Techniques:
   searched once, found for a whole hand at once in relative ranks (``pext``);
 * move ordering by tiers of cards: leads of high trumps, then low side cards;
   a follower whose partner is winning smears points, one facing a winning
-  opponent beats it as cheaply as it can, else plays its cheapest card;
+  opponent beats it as cheaply as it can, else plays its cheapest card; but the
+  second seat plays low when the trick is worth nothing by itself and its led
+  suit holds no points (Pedro's side suits), leaving the trick to its partner,
+  who plays last (Pedro post-draw positions: 15,815 nodes against 18,058;
+  Rook and King, where tricks or every suit score, keep the first order);
 * the trick's last seat is searched inside its predecessor's loop, and the last
   trick plays itself, so most cards cost no call;
 * a node budget, so a pathological position returns "unsolved" instead of
@@ -360,7 +364,7 @@ def _record(tt, row, key, v, a0, b0):
 
 
 @njit(cache=True, inline="always")
-def _order(a0, a1, a2, a3, sd, trick, led, bw, bp, r, par):
+def _order(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par):
     """Seat ``r``'s distinct legal cards in up to four tiers tried in turn, each lowest card
     first unless its bit is set in ``down`` (see the module doc for the order)."""
     tm = load_word(par, Q_TM)
@@ -381,6 +385,9 @@ def _order(a0, a1, a2, a3, sd, trick, led, bw, bp, r, par):
         return keep & valued, keep & ~valued, beat & ~tm, beat & tm, 3
     if ((sd >> bw) & 1) == ((sd >> r) & 1):
         return keep & valued, keep & ~valued, beat & ~tm, beat & tm, 1
+    if r == 1 and led & valued == ZERO and _trick_value(k, par) == 0 and a3 != ZERO:
+        # second hand low: nothing to win in this trick but the lead, and the partner plays last
+        return keep & ~valued, beat & ~tm, beat & tm, keep & valued, 0
     return beat & ~tm, beat & tm, keep & ~valued, keep & valued, 0
 
 
@@ -483,7 +490,7 @@ def _last_seat(a0, a1, a2, a3, sd, k, alpha, beta, lo, hi, trick, led, bw, bp, r
     alpha = max(alpha, lo)
     beta = min(beta, hi)
     tm = load_word(par, Q_TM)
-    m1, m2, m3, m4, down = _order(a0, a1, a2, a3, sd, trick, led, bw, bp, r, par)
+    m1, m2, m3, m4, down = _order(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par)
     maxi = (sd >> r) & 1
     best = -INF if maxi else INF
     while m1 | m2 | m3 | m4:
@@ -548,7 +555,7 @@ def _node(a0, a1, a2, a3, sd, k, alpha, beta, lo, hi, trick, led, bw, bp, r, par
     a_in, b_in = alpha, beta
     nr = _next_seat(a0, a1, a2, a3, r)
     last = _next_seat(a0, a1, a2, a3, nr) == 4  # the next seat ends the trick
-    m1, m2, m3, m4, down = _order(a0, a1, a2, a3, sd, trick, led, bw, bp, r, par)
+    m1, m2, m3, m4, down = _order(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par)
     maxi = (sd >> r) & 1
     best = -INF if maxi else INF
     while m1 | m2 | m3 | m4:
