@@ -455,6 +455,17 @@ def _ab(v, best, alpha, beta, maxi):
 
 
 @njit(cache=True, inline="always")
+def _narrow(lo, hi, alpha, beta):
+    """The node's value lies in [lo, hi]: (True, that value) when the bounds decide the
+    node, else (False, 0) and the window narrowed to them."""
+    if lo >= beta or lo == hi:
+        return True, lo, alpha, beta
+    if hi <= alpha:
+        return True, hi, alpha, beta
+    return False, 0, max(alpha, lo), min(beta, hi)
+
+
+@njit(cache=True, inline="always")
 def _count_node(par):
     n = load_word(par, P_NODES) + ONE
     store_word(par, P_NODES, n)
@@ -483,12 +494,9 @@ def _last_seat(a0, a1, a2, a3, sd, k, alpha, beta, lo, hi, trick, led, bw, bp, r
     """``_node`` for the trick's last seat, written into its caller's loop: each of its cards
     ends the trick."""
     _count_node(par)
-    if lo >= beta or lo == hi:
-        return lo
-    if hi <= alpha:
-        return hi
-    alpha = max(alpha, lo)
-    beta = min(beta, hi)
+    decided, v, alpha, beta = _narrow(lo, hi, alpha, beta)
+    if decided:
+        return v
     tm = load_word(par, Q_TM)
     m1, m2, m3, m4, down = _order(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par)
     maxi = (sd >> r) & 1
@@ -545,13 +553,9 @@ def _node(a0, a1, a2, a3, sd, k, alpha, beta, lo, hi, trick, led, bw, bp, r, par
             hi = min(hi, t_hi)
     elif k == 1:
         return _finish(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par)
-    # the value lies in [lo, hi]: a cutoff, or a narrower window
-    if lo >= beta or lo == hi:
-        return lo
-    if hi <= alpha:
-        return hi
-    alpha = max(alpha, lo)
-    beta = min(beta, hi)
+    decided, v, alpha, beta = _narrow(lo, hi, alpha, beta)
+    if decided:
+        return v
     a_in, b_in = alpha, beta
     nr = _next_seat(a0, a1, a2, a3, r)
     last = _next_seat(a0, a1, a2, a3, nr) == 4  # the next seat ends the trick
