@@ -796,12 +796,19 @@ def solve_value(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
     carry over to the next. With a ``guess`` (a sibling's value) the first two ask "at least
     the guess?" and then one step beyond it, which settles a good guess in two searches;
     otherwise, and after those, t bisects the range still open."""
+    prepare(q, cpts, tv, tt, gen, max_nodes, par)
+    _bisect(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, guess)
+
+
+@njit(cache=True)
+def _bisect(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, guess):
+    """:func:`solve_value`'s searches with ``par`` prepared; its node count and budget go on
+    from where they are."""
     need, k_max, lead, bseat, bpow, pts = trick_state(hands, leader, trick_cards, trick_seats,
-                                                      n_played, q[Q_TM], cpts)
+                                                      n_played, par[Q_TM], cpts)
     rem = remaining(hands, trick_cards, n_played, k_max, cpts, tv)
     lo = min(rem, 0)
     hi = max(rem, 0)
-    prepare(q, cpts, tv, tt, gen, max_nodes, par)
     solved = 1
     mover = first_to_play(need, leader)
     g = value_step(cpts, tv)
@@ -855,11 +862,10 @@ def solve_moves(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
     led = ZERO if lead < 0 else suit_mask(lead, tm)
     legal_set = legal(h, led, trick, q)
     outside = (hands[0] | hands[1] | hands[2] | hands[3] | trick) & ~h
-    prepare(q, cpts, tv, tt, gen, max_nodes, par)  # the value planes distinct_moves reads
+    prepare(q, cpts, tv, tt, gen, max_nodes, par)  # once: every move's searches share it
     moves = distinct_moves(legal_set, outside, par)
     maximise = (side >> np.uint64(seat)) & ONE
     best = -INF if maximise else INF
-    nodes = 0
     solved = 1
     guess = 0
     have = False
@@ -874,14 +880,13 @@ def solve_moves(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
             pw = power(c, suit_mask(lc, tm), tm)
             win = seat if pw > bpow else bseat
             reward = pts + cpts[c] + tv[k_max] if (side >> np.uint64(win)) & ONE else 0
-            solve_value(hands, win, trick_cards, trick_seats, 0, q, cpts, tv, tt, gen, par,
-                        max_nodes - nodes, res, guess - reward if have else NO_GUESS)
+            _bisect(hands, win, trick_cards, trick_seats, 0, cpts, tv, par, res,
+                    guess - reward if have else NO_GUESS)
         else:
             reward = 0
-            solve_value(hands, leader, trick_cards, trick_seats, n_played + 1, q, cpts, tv, tt,
-                        gen, par, max_nodes - nodes, res, guess if have else NO_GUESS)
+            _bisect(hands, leader, trick_cards, trick_seats, n_played + 1, cpts, tv, par, res,
+                    guess if have else NO_GUESS)
         hands[seat] = h
-        nodes += res[RES_NODES]
         if res[RES_SOLVED] == 0:
             solved = 0
             break
@@ -893,6 +898,6 @@ def solve_moves(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
     if solved:
         _fill_equivalents(hands, seat, trick_cards, n_played, q, cpts, out_vals)
     res[RES_VALUE] = best
-    res[RES_NODES] = nodes
+    res[RES_NODES] = np.int64(par[P_NODES])
     res[RES_SOLVED] = solved
     res[RES_MOVER] = seat
