@@ -87,11 +87,12 @@ NQ = 7
 # planes and P_W0..P_W3 their values; P_VALUED every card that scores; the table's address and
 # row mask; P_SPECIALS the cards rules name rather than rank (A♥, the Rook), whose presence the
 # key records; the trick values as tv[k] = P_TVA plus P_TV1 (k = 1) or P_TV2 (k = 2); the
-# table generation; P_NEG 1 when values are negative (King's penalties); and the node counter,
-# its budget and the flag set when the budget runs out.
+# table generation; P_NEG 1 when values are negative (King's penalties); P_CASH 1 when side-suit
+# cards or tricks score and values are positive (Rook, King's positive hand: leads cash side-suit
+# winners first); and the node counter, its budget and the flag set when the budget runs out.
 (P_V0, P_V1, P_V2, P_V3, P_W0, P_W1, P_W2, P_W3, P_VALUED, P_TT, P_TT_MASK, P_SPECIALS, P_TVA,
- P_TV1, P_TV2, P_GEN, P_NEG, P_NODES, P_BUDGET, P_ABORT) = range(NQ, NQ + 20)  # fmt: skip
-NPAR = NQ + 20
+ P_TV1, P_TV2, P_GEN, P_NEG, P_CASH, P_NODES, P_BUDGET, P_ABORT) = range(NQ, NQ + 21)  # fmt: skip
+NPAR = NQ + 21
 PLANES = (P_V0, P_V1, P_V2, P_V3)
 WEIGHTS = (P_W0, P_W1, P_W2, P_W3)
 INF = 1 << 30
@@ -383,7 +384,7 @@ def _cash_first(a0, a1, a2, a3, sd, moves, tm):
                 safe = False
         if safe:
             tops |= bit(msb(suit))
-    return moves & tops & ~tm, moves & ~tm & ~tops
+    return moves & tops, moves & ~tm & ~tops
 
 
 @njit(cache=True, inline="always")
@@ -398,7 +399,7 @@ def _order(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par):
     if led == ZERO:
         if not want:
             return moves, ZERO, ZERO, ZERO, 0
-        if valued & ~tm == ZERO and _trick_value(k, par) == 0:
+        if load_word(par, P_CASH) == ZERO:
             return moves & tm, moves & ~tm, ZERO, ZERO, 1
         winners, rest = _cash_first(a0, a1, a2, a3, sd, moves, tm)
         return winners, moves & tm, rest, ZERO, 3
@@ -638,8 +639,10 @@ def prepare(q, cpts, tv, tt, gen, max_nodes, par):
             n_values += 1
         par[PLANES[j]] |= bit(c)
     tva = tv[3]
+    tricks_score = False
     for k in range(1, tv.shape[0]):
         negative |= tv[k] < 0
+        tricks_score |= tv[k] != 0
         if k >= 3 and tv[k] != tva:
             raise ValueError("trick values: tv[k] differs between k >= 3")
     par[P_VALUED] = valued
@@ -651,6 +654,7 @@ def prepare(q, cpts, tv, tt, gen, max_nodes, par):
     par[P_TV2] = np.uint64(tv[2] - tva)
     par[P_GEN] = np.uint64(gen)
     par[P_NEG] = ONE if negative else ZERO
+    par[P_CASH] = ONE if not negative and (valued & ~q[Q_TM] or tricks_score) else ZERO
     par[P_NODES] = ZERO
     par[P_BUDGET] = np.uint64(max(max_nodes, 0))
     par[P_ABORT] = ZERO
