@@ -642,22 +642,28 @@ def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_d
               help="Worlds per pimc decision for a bare pimc (pimc:W keeps its W).")
 @click.option("--duplicate", "dup", is_flag=True,
               help="Also play each pair of neighbouring rungs as a duplicate match.")
+@click.option("--contract", default=None, metavar="NAME",
+              help="King only: the contract's single hands (default positive; a negative "
+                   "one, e.g. no-hearts, ladders one seat's penalty).")
 @click.option("--out-dir", type=OUT_DIR, default=None,
               help="Write deals.parquet, summary.csv, by_bid.csv and by_bid.png here.")
 @progress_option
-def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, out_dir,
+def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contract, out_dir,
            progress) -> None:
     """How much the card player moves each bid's value: the policy ladder.
 
     The same deals are played with the trump maker's side choosing cards by
-    each rung against fixed opponents (Pedro, Cinch, Rook). Everyone bids,
-    names trump and discards (Rook: drops and passes) by the heuristic, so
-    every rung plays the same contracts. The
-    table gives the mean bidding-side points and P(make) per bid level, and
-    each rung's paired difference from the heuristic. dd is clairvoyant (it
-    sees every hand): an upper bound, not a legal player. pimc solves WORLDS
-    sampled deals per decision; it is slow (seconds per deal), so size
-    --deals with that in mind.
+    each rung against fixed opponents. Everyone bids, names trump and
+    discards (Rook: drops and passes) by the heuristic, so every rung plays
+    the same contracts. The table gives the mean bidding-side points and
+    P(make) per bid level, and each rung's paired difference from the
+    heuristic. In King the rung plays the positive hand's trump chooser (its
+    bid is the price paid in tricks, its measure the tricks it takes; hands
+    declined 4-3-3-3 are not played), or with a negative --contract one seat
+    in turn, measured by its penalty. dd is clairvoyant (it sees every hand):
+    an upper bound, not a legal player. pimc solves WORLDS sampled deals per
+    decision; it is slow (seconds per deal), so size --deals with that in
+    mind.
 
     \b
     Examples:
@@ -665,6 +671,8 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, out_dir
       bidlab ladder pedro --deals 200 --worlds 20 --duplicate
       bidlab ladder cinch --deals 1000 --rungs heuristic,dd --out-dir reports/ladder
       bidlab ladder rook --deals 2000 --rungs random,heuristic --duplicate
+      bidlab ladder king --deals 2000 --rungs random,heuristic,dd
+      bidlab ladder king --deals 2000 --contract no-hearts --rungs random,heuristic
     """
     from . import ladder as lad
     from . import plotting
@@ -673,29 +681,44 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, out_dir
     names = tuple(r.strip() for r in rungs.split(",") if r.strip())
     for r in names:
         common.parse_policies(r)
+    if rules.game != "king" and contract is not None:
+        raise click.UsageError(f"--contract applies to king only; got {rules.game}")
+    if rules.game == "king":
+        from .games.king_rules import parse_contract
+
+        parse_contract(contract or "positive")  # RuleError names the contracts
+        if dup:
+            raise click.UsageError("--duplicate needs partnerships: pedro, cinch or rook")
     result = with_progress(progress, len(names), lambda bar: lad.ladder(
-        rules, deals, seed, names, opponents, worlds, progress=bar), "playing the rungs")
+        rules, deals, seed, names, opponents, worlds, progress=bar, contract=contract),
+        "playing the rungs")
     summ = result.summary()
-    click.echo(f"bidlab ladder  {rules}  seed {seed}  deals {deals:,}  opponents {opponents}"
-               f"  pimc worlds {worlds}")
+    what = f"  contract {result.provenance['contract']}" if "contract" in result.provenance else ""
+    click.echo(f"bidlab ladder  {rules}{what}  seed {seed}  deals {deals:,}  opponents "
+               f"{opponents}  pimc worlds {worlds}")
     click.echo("auction: heuristic for every seat and rung; rungs differ in card play only")
+    if "declined" in result.provenance:
+        click.echo(f"{result.provenance['declined']:,} hands declined 4-3-3-3 (not played) "
+                   "are left out")
     click.echo("")
     rows = [[r.rung, r.n, f"{r.points:.3f}", f"[{r.points_lo:.3f}, {r.points_hi:.3f}]",
-             f"{100 * r.p_make:.1f}%", f"[{100 * r.p_make_lo:.1f}, {100 * r.p_make_hi:.1f}]",
+             *((f"{100 * r.p_make:.1f}%", f"[{100 * r.p_make_lo:.1f}, {100 * r.p_make_hi:.1f}]")
+               if r.contracts else ("n/a", "")),
              f"{r.diff:+.3f} [{r.diff_lo:+.3f}, {r.diff_hi:+.3f}]" if "diff" in summ else "",
              f"{r.seconds:.1f}"] for r in summ.itertuples()]
-    click.echo(render_table(["rung", "n", "bid-side pts", "95% CI", "P(make)", "95% CI",
+    click.echo(render_table(["rung", "n", result.measure, "95% CI", "P(make)", "95% CI",
                              "vs heuristic (paired)", "s"], rows))
     by_bid = result.by_bid()
-    click.echo("")
-    click.echo("by bid level: bid-side points (± 95% half-width) and P(make)")
-    table = by_bid.pivot(index="bid", columns="rung", values="points")
-    rows = []
-    for b in table.index:
-        g = by_bid[by_bid["bid"] == b].set_index("rung")
-        rows.append([int(b), int(g["n"].iloc[0])] + [
-            _points_cell(g.loc[lad.label(r)]) for r in names])
-    click.echo(render_table(["bid", "n", *[lad.label(r) for r in names]], rows))
+    if len(by_bid):
+        click.echo("")
+        click.echo(f"by bid level: {result.measure} (± 95% half-width) and P(make)")
+        table = by_bid.pivot(index="bid", columns="rung", values="points")
+        rows = []
+        for b in table.index:
+            g = by_bid[by_bid["bid"] == b].set_index("rung")
+            rows.append([int(b), int(g["n"].iloc[0])] + [
+                _points_cell(g.loc[lad.label(r)]) for r in names])
+        click.echo(render_table(["bid", "n", *[lad.label(r) for r in names]], rows))
     dups = []
     if dup:
         click.echo("")
@@ -711,15 +734,19 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, out_dir
         meta = {k: str(v) for k, v in result.provenance.items()}
         io.write_table(result.deals, out_dir / "deals.parquet", meta)
         io.write_table(summ, out_dir / "summary.csv", meta)
-        io.write_table(by_bid, out_dir / "by_bid.csv", meta)
         if dups:
             import pandas as pd
 
             io.write_table(pd.DataFrame(dups), out_dir / "duplicate.csv", meta)
-        fig = plotting.ladder_by_bid(by_bid, title=f"policy ladder: {rules}, seed {seed}, "
-                                                   f"n={deals:,}")
-        plotting.save_figure(fig, out_dir / "by_bid.png")
-        click.echo(f"wrote {out_dir}/deals.parquet, summary.csv, by_bid.csv, by_bid.png")
+        written = "deals.parquet, summary.csv" + (", duplicate.csv" if dups else "")
+        if len(by_bid):  # a negative King contract has no bid levels
+            io.write_table(by_bid, out_dir / "by_bid.csv", meta)
+            fig = plotting.ladder_by_bid(by_bid, title=f"policy ladder: {rules}{what}, seed "
+                                                       f"{seed}, n={deals:,}",
+                                         measure=result.measure)
+            plotting.save_figure(fig, out_dir / "by_bid.png")
+            written += ", by_bid.csv, by_bid.png"
+        click.echo(f"wrote {out_dir}/{written}")
 
 
 def _report_time(n: int, seconds: float, policy: str) -> None:

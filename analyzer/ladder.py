@@ -5,8 +5,13 @@ plays the same deals with the bidding side's cards chosen by each rung (random,
 heuristic, pimc, dd) against fixed opponents, on one auction: every seat bids,
 names trump and discards (in Rook: drops and passes) by the heuristic, so each
 rung plays exactly the same contracts and the rungs differ only in card play.
-Pedro, Cinch and Rook; King has no bidding side. ``dd`` is clairvoyant (it sees
-all four hands): its rung is an upper bound, not a legal player.
+In King the rung plays the seat holding the trump right of a positive hand (the buyer,
+or the benefited dealer playing it himself; hands declined 4-3-3-3 are not played and
+are left out), its "bid" is the price in tricks, and the measure is the tricks it takes:
+the offer tables are priced in tricks. In a negative contract it plays one seat against
+three fixed players (the seat cycles through the four positions from the dealer), and the
+measure is that seat's points. ``dd`` is clairvoyant (it sees all four hands): its rung
+is an upper bound, not a legal player.
 
 A duplicate match plays each deal twice with the partnerships swapped (A at
 seats 0 and 2, then B there), whole players this time, bidding included; A's
@@ -57,6 +62,7 @@ class Ladder:
     rungs: tuple[str, ...]
     provenance: dict
     seconds: dict[str, float] = field(default_factory=dict)
+    measure: str = "bid-side points"  # what points_<rung> counts (King: tricks or a seat's)
 
     def summary(self, baseline: str = "heuristic") -> pd.DataFrame:
         """One row per rung: mean bid-side points, P(make) over contract deals, and the paired
@@ -102,21 +108,24 @@ def _makers(rules, rec: np.ndarray, cols: tuple[str, ...]) -> np.ndarray:
 
 
 def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuristic",
-           worlds: int = common.DEFAULT_WORLDS, first: int = 0, progress=None) -> Ladder:
-    """Play deals first .. first+deals-1 with each rung as the trump maker's side (Pedro,
-    Cinch and Rook). The auction (and Rook's drop and pass) is the heuristic's for every
-    rung, so rung i and rung j play the same contracts; ``opponents`` plays the other
-    side's cards."""
+           worlds: int = common.DEFAULT_WORLDS, first: int = 0, progress=None,
+           contract: str | None = None) -> Ladder:
+    """Play deals first .. first+deals-1 with each rung as the trump maker's side. The
+    auction (and Rook's drop and pass) is the heuristic's for every rung, so rung i and
+    rung j play the same contracts; ``opponents`` plays the other side's cards. King plays
+    single hands of ``contract`` (default ``positive``; see the module doc)."""
     from .games import family
 
     rules = _rules(game)
-    if rules.game == "king":
-        raise common.PolicyError("the ladder needs a bidding side: pedro, cinch or rook (King "
-                                 "has neither bids nor partnerships)")
     for spec in (*rungs, opponents):
         common.parse_policies(spec)  # names them in the error if unknown
-    fam = family(rules)
     idx = np.arange(first, first + deals, dtype=np.int64)
+    if rules.game == "king":
+        return _king_ladder(rules, idx, seed, tuple(rungs), opponents, worlds, contract,
+                            progress)
+    if contract is not None:
+        raise common.PolicyError(f"--contract is King's; {rules.game} has none")
+    fam = family(rules)
     probe, _ = fam.run_deals(rules, idx, seed, _vector("heuristic", worlds, True))
     cols = fam.engine.REC_COLUMNS
     maker = _makers(rules, probe, cols)
@@ -147,6 +156,56 @@ def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuri
             "deals": deals, "opponents": opponents, "worlds": worlds,
             "auction": "heuristic for every seat and rung (rungs differ in card play only)"}
     return Ladder(out, tuple(rungs), prov, seconds)
+
+
+def _king_ladder(rules, idx, seed, rungs, opponents, worlds, contract, progress) -> Ladder:
+    """The ladder on King hands of ``contract``: the rung plays the trump right's holder
+    (positive) or one seat cycling through the positions (negative contracts)."""
+    from .games import _king_engine as eng
+    from .games import king
+
+    first, asked = int(idx[0]), len(idx)
+    code = king.parse_contract(contract or "positive")
+    positive = code == king.POSITIVE
+    heur = _vector("heuristic", worlds, True)
+    probe, _ = king.run_deals(rules, idx, seed, heur, contract=code)
+    if positive:
+        played = probe[:, eng.R_OUTCOME] != eng.OUT_DECLINE  # a declined hand is not played
+        idx, probe = idx[played], probe[played]
+        maker = probe[:, eng.R_CHOOSER].astype(np.int64)
+        bid = np.where(probe[:, eng.R_OUTCOME] == eng.OUT_SELL, probe[:, eng.R_PRICE], 0)
+    else:
+        maker = (idx + idx // 4) % 4  # dealer idx % 4, then each position in turn
+        bid = np.zeros(len(idx), dtype=np.int64)
+    out = pd.DataFrame({"deal": idx, "maker": maker, "bid": bid})
+    seconds = {}
+    for r in rungs:
+        pts = np.zeros(len(idx), dtype=np.int64)
+        t0 = time.perf_counter()
+        for s in range(4):
+            sel = np.flatnonzero(maker == s)
+            seats = [r if j == s else opponents for j in range(4)]
+            rec, _ = king.run_deals(rules, idx[sel], seed, _vector(",".join(seats), worlds, True),
+                                    contract=code)
+            same = ((rec[:, eng.R_CHOOSER] == probe[sel, eng.R_CHOOSER])
+                    & (rec[:, eng.R_PRICE] == probe[sel, eng.R_PRICE]))
+            if not same.all():  # the rungs' premise
+                raise RuntimeError(f"rung {r!r} played other contracts than the heuristic's")
+            pts[sel] = rec[:, (eng.R_TRICKS if positive else eng.R_POINTS) + s]
+        seconds[r] = time.perf_counter() - t0
+        out[f"points_{r}"] = pts
+        out[f"made_{r}"] = (pts >= bid) & (bid > 0)
+        if progress:
+            progress(1)
+    name = king.contract_name(code).replace("_", "-")
+    measure = "trump chooser's tricks" if positive else f"the seat's {name} points"
+    prov = {"game": rules.game, "rules": str(rules), "seed": seed, "first": first,
+            "deals": asked, "contract": name, "opponents": opponents, "worlds": worlds,
+            "measure": measure,
+            "auction": "heuristic for every seat and rung (rungs differ in card play only)"}
+    if positive:
+        prov["declined"] = int((~played).sum())
+    return Ladder(out, rungs, prov, seconds, measure)
 
 
 @dataclass

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from . import io
 
@@ -229,8 +230,10 @@ def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
 
 
 @styled
-def ladder_by_bid(by_bid: pd.DataFrame, title: str | None = None) -> Figure:
-    """Mean bid-side points by bid level, one line per ladder rung, with 95% error bars.
+def ladder_by_bid(by_bid: pd.DataFrame, title: str | None = None,
+                  measure: str = "bidding side's points") -> Figure:
+    """Mean bid-side points (``measure``: King's trump chooser counts tricks) by bid level,
+    one line per ladder rung, with 95% error bars.
 
     ``by_bid`` is :meth:`analyzer.ladder.Ladder.by_bid`. The gap between rungs at a
     bid level is how much that bid's value depends on who plays the cards.
@@ -243,9 +246,10 @@ def ladder_by_bid(by_bid: pd.DataFrame, title: str | None = None) -> Figure:
         ax.errorbar(x, g["points"], yerr=g["points_hw"].fillna(0), marker="o", ms=3,
                     capsize=2, label=rung)
     bids = sorted(by_bid["bid"].unique())
-    ax.plot(bids, bids, color="0.6", lw=0.8, ls="--", label="points = bid (just made)")
+    ax.plot(bids, bids, color="0.6", lw=0.8, ls="--", label="= bid (just made)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # bids are whole numbers
     ax.set_xlabel("bid")
-    ax.set_ylabel("bidding side's points (mean, 95% CI)")
+    ax.set_ylabel(f"{measure} (mean, 95% CI)")
     ax.legend(loc="upper left")
     if title:
         ax.set_title(title)

@@ -115,9 +115,25 @@ def test_ladder_rook():
     assert bids and all(int(b) % 5 == 0 and 70 <= int(b) <= 200 for b in bids)
 
 
+def test_ladder_king(tmp_path):
+    r = run("ladder", "king", "--deals", "60", "--rungs", "random,heuristic", "--out-dir",
+            str(tmp_path))
+    assert r.exit_code == 0, r.stderr
+    assert "trump chooser's tricks" in r.stdout and "declined 4-3-3-3" in r.stdout
+    assert (tmp_path / "by_bid.png").exists()
+    r = run("ladder", "king", "--deals", "40", "--rungs", "heuristic", "--contract",
+            "no-queens", "--out-dir", str(tmp_path / "neg"))
+    assert r.exit_code == 0, r.stderr
+    assert "no-queens points" in r.stdout and "n/a" in r.stdout
+    assert sorted(p.name for p in (tmp_path / "neg").iterdir()) == ["deals.parquet",
+                                                                    "summary.csv"]
+
+
 def test_ladder_bad_input():
     assert_bad_input(run("ladder", "pedro", "--rungs", "random,genius"), "bad policy")
-    assert_bad_input(run("ladder", "king", "--deals", "5"), "bidding side")
+    assert_bad_input(run("ladder", "king", "--deals", "5", "--duplicate"), "partnerships")
+    assert_bad_input(run("ladder", "king", "--contract", "no-spades"), "contracts:")
+    assert_bad_input(run("ladder", "rook", "--contract", "positive"), "king only")
     assert_bad_input(run("simulate", "pedro", "--policy", "pimc:0"), "pimc:W")
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from analyzer import ladder
-from analyzer.games import common, rook
+from analyzer.games import common, king, rook
 from analyzer.games._pimc import P_PLAY_ONLY
 from analyzer.games.common import PolicyError
 
@@ -49,6 +49,76 @@ def test_rook_ladder_rungs_share_contracts_and_rank():
     assert set(by_bid["bid"]) <= set(range(70, 205, 5)) and by_bid["n"].min() >= 1
 
 
-def test_king_has_no_ladder():
-    with pytest.raises(PolicyError, match="bidding side"):
-        ladder.ladder("king", deals=5)
+KING = king.parse_rules("king")
+KCOLS = king.engine.REC_COLUMNS
+KING_CALLS = ("outcome", "buyer", "price", "trump", "chooser", "leader", "n_calls")
+
+
+def _king(spec: str, play_only: bool, n: int = 400) -> np.ndarray:
+    pols = common.parse_policies(spec)
+    pols[P_PLAY_ONLY] = int(play_only)
+    rec, _ = king.run_batch(KING, 0, n, 11, pols, contract="positive")
+    return rec
+
+
+def test_king_play_only_random_seats_call_like_the_heuristic():
+    heur = _king("heuristic", True)
+    rand = _king("random", True)
+    for name in KING_CALLS:  # offers, answers, decline, trump and leader: all the same
+        j = KCOLS.index(name)
+        assert (rand[:, j] == heur[:, j]).all(), name
+    played = heur[:, KCOLS.index("outcome")] != king.engine.OUT_DECLINE
+    tricks = KCOLS.index("tricks0")
+    assert (rand[played, tricks] != heur[played, tricks]).mean() > 0.3  # random cards
+    free = _king("random", False)  # without the flag a random seat offers at random
+    assert (free[:, KCOLS.index("n_calls")] != heur[:, KCOLS.index("n_calls")]).mean() > 0.3
+
+
+def test_king_run_deals_is_run_batch_for_any_indices():
+    pols = common.parse_policies("heuristic")
+    whole, hands = king.run_batch(KING, 0, 60, 4, pols, contract="no-queens")
+    pick = np.array([59, 3, 17, 17, 0])
+    rec, h = king.run_deals(KING, pick, 4, pols, contract="no-queens")
+    assert (rec == whole[pick]).all() and (h == hands[pick]).all()
+
+
+def test_king_ladder_plays_the_trump_chooser_on_the_heuristic_contracts():
+    n = 400
+    lad = ladder.ladder("king", deals=n, seed=3, rungs=("random", "heuristic"))
+    rec, _ = king.run_batch(KING, 0, n, 3, common.parse_policies("heuristic"),
+                            contract="positive")
+    out = rec[:, KCOLS.index("outcome")]
+    played = np.flatnonzero(out != king.engine.OUT_DECLINE)
+    df = lad.deals
+    assert (df["deal"].to_numpy() == played).all()  # declined hands are left out
+    assert lad.provenance["declined"] == n - len(played)
+    assert (df["maker"].to_numpy() == rec[played, KCOLS.index("chooser")]).all()
+    sold = out[played] == king.engine.OUT_SELL
+    assert (df["bid"].to_numpy() == np.where(sold, rec[played, KCOLS.index("price")], 0)).all()
+    # the heuristic rung is the heuristic's own hand: the chooser's tricks as recorded
+    chooser = rec[played, KCOLS.index("chooser")]
+    own = rec[played, KCOLS.index("tricks0") + chooser]
+    assert (df["points_heuristic"].to_numpy() == own).all()
+    assert (df["made_heuristic"] == ((own >= df["bid"]) & (df["bid"] > 0))).all()
+    summ = lad.summary().set_index("rung")
+    assert summ.loc["random", "diff_hi"] < 0  # random card play takes fewer tricks
+    assert set(lad.by_bid()["bid"]) <= set(range(1, 14))
+
+
+def test_king_negative_ladder_cycles_the_seat_and_keeps_the_penalty():
+    n = 192  # twelve blocks of 16 deals: each offset from the dealer four times a block
+    lad = ladder.ladder("king", deals=n, seed=5, rungs=("random", "heuristic"),
+                        contract="no-hearts")
+    df = lad.deals
+    rel = (df["maker"] - df["deal"] % 4) % 4  # the seat's offset from the dealer
+    assert sorted(rel.value_counts().tolist()) == [n // 4] * 4
+    assert df["points_random"].between(-260, 0).all()
+    assert (df["bid"] == 0).all() and lad.by_bid().empty
+    summ = lad.summary().set_index("rung")
+    assert np.isnan(summ.loc["heuristic", "p_make"])
+    assert summ.loc["random", "diff_hi"] < 0  # random play takes more hearts
+
+
+def test_the_ladder_contract_is_king_only():
+    with pytest.raises(PolicyError, match="King's"):
+        ladder.ladder("pedro", deals=5, contract="positive")

@@ -42,6 +42,7 @@ from ._pimc import (
     KN_KNOWN,
     KN_MIN,
     KN_MIN_MASK,
+    P_PLAY_ONLY,
     POLICY_DD,
     WS_KN,
     WS_Q,
@@ -158,11 +159,14 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
 
     ``ws`` is the searching players' workspace (``_pimc.make_workspace``): dd and pimc
     seats offer and name trump by the heuristic and choose cards by a paranoid search (the
-    seat against the other three) once hands are down to the search depth.
+    seat against the other three) once hands are down to the search depth. With
+    ``pols[P_PLAY_ONLY]`` set the policies choose cards only: every seat offers, answers and
+    names trump by the heuristic (the ladder's rungs play the same contracts).
 
     ``slot`` keeps a game's hands apart: hand k of game g uses the deal stream
     DEAL_STREAM + k and the policy stream POLICY_STREAM + k of deal index g.
     """
+    play_only = pols.shape[0] > P_PLAY_ONLY and pols[P_PLAY_ONLY] == 1
     drng[0] = stream_key(seed, index, DEAL_STREAM + slot)
     prng[0] = stream_key(seed, index, POLICY_STREAM + slot)
     deal(sc, SC_KNOWN, dealer, drng, deck, DECK_52, 13, hands)
@@ -184,7 +188,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
         chooser = me if choose == CHOOSE_SELF else (me + 1 + index % 3) & 3
         if choose == CHOOSE_SELF and sc[SC_TRUMP] != TRUMP_BY_POLICY:
             trump = np.int64(sc[SC_TRUMP])
-        elif pols[chooser] == 0:
+        elif pols[chooser] == 0 and not play_only:
             trump = uniform_int(prng, 5 if allow_nt else 4)
         else:
             trump = best_trump(hands[chooser], allow_nt)
@@ -200,7 +204,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                 p = (dealer + 1 + j) & 3
                 prio = holder >= 0 and j < ((holder - dealer - 1) & 3) and high > floor
                 if sealed:
-                    if pols[p] == 0:
+                    if pols[p] == 0 and not play_only:
                         x = uniform_int(prng, max_offer + 1)
                     else:
                         x = min(trump_value(hands[p], allow_nt), max_offer)
@@ -208,7 +212,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                     if x > high:
                         high, holder = x, p
                     new_offer = new_offer or x > 0
-                elif pols[p] == 0:
+                elif pols[p] == 0 and not play_only:
                     x = _random_offer(high, floor, prio, max_offer, prng)
                 else:
                     x = heuristic_offer(hands[p], high, floor, prio, max_offer, allow_nt)
@@ -222,7 +226,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                     last_answer = -1
             if not new_offer:
                 break
-            if pols[dealer] == 0:
+            if pols[dealer] == 0 and not play_only:
                 accept = uniform_int(prng, 2) == 1
             else:
                 accept = high > trump_value(hands[dealer], allow_nt)
@@ -240,7 +244,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
         if high >= 1 and last_answer == 1:
             outcome, buyer, price = OUT_SELL, holder, high
         elif high <= 1:
-            if pols[dealer] == 0:
+            if pols[dealer] == 0 and not play_only:
                 decline = uniform_int(prng, 2) == 1
             else:
                 decline = trick_estimate(hands[dealer], best_trump(hands[dealer], allow_nt)) < 16
@@ -249,7 +253,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
             outcome = OUT_PLAY
         if outcome != OUT_DECLINE:  # a declined hand is not played: no trump, no leader
             chooser = buyer if outcome == OUT_SELL else dealer
-            if pols[chooser] == 0:
+            if pols[chooser] == 0 and not play_only:
                 trump = uniform_int(prng, 5 if allow_nt else 4)
             else:
                 trump = best_trump(hands[chooser], allow_nt)
@@ -399,14 +403,15 @@ def first_dealer(seed, game, rp, pols):
     return d0
 
 
-_HANDS_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64,
-                        types.int64[:], types.int64[:], types.uint64[:], types.int16[:, :],
-                        types.uint64[:, :])
+_HANDS_SIG = types.void(types.int64, types.int64[:], types.int64, types.int64, types.int64[:],
+                        types.int64[:], types.uint64[:], types.int16[:, :], types.uint64[:, :])
 
 
 @njit(_HANDS_SIG, cache=True, parallel=True)
-def hands_kernel(seed, first, n, chunk, contract, rp, pols, sc, rec, hands_out):
-    """Single hands first .. first+n-1 of ``contract`` (dealer = index % 4) in scenario sc."""
+def hands_kernel(seed, indices, chunk, contract, rp, pols, sc, rec, hands_out):
+    """Single hands ``indices`` of ``contract`` (dealer = index % 4) in scenario sc, in the
+    order given."""
+    n = indices.shape[0]
     n_chunks = (n + chunk - 1) // chunk
     for ci in prange(n_chunks):
         deck = np.empty(104, dtype=np.int64)
@@ -417,7 +422,7 @@ def hands_kernel(seed, first, n, chunk, contract, rp, pols, sc, rec, hands_out):
         lu = np.empty(1, dtype=np.uint64)
         ws = make_workspace(search_tt_bits(pols))
         for i in range(ci * chunk, min(n, ci * chunk + chunk)):
-            play_hand(seed, first + i, 0, (first + i) % 4, contract, rp, pols, sc, deck, hands,
+            play_hand(seed, indices[i], 0, indices[i] % 4, contract, rp, pols, sc, deck, hands,
                       prng, drng, rec, i, hands_out[i], li, lu, False, ws)
 
 

@@ -43,7 +43,8 @@ from .king_rules import (
 )
 
 __all__ = ["PRESETS", "PRESET_NAMES", "Rules", "parse_rules", "parse_contract", "run_batch",
-           "run_games", "simulate", "play_logged", "play_game_logged", "CONTRACT_CODES"]
+           "run_deals", "run_games", "simulate", "play_logged", "play_game_logged",
+           "CONTRACT_CODES"]
 
 DEFAULT_CHUNK = 1024
 GAMES_CHUNK = 256  # whole games a chunk: each is ten hands
@@ -82,13 +83,23 @@ def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
               ) -> tuple[np.ndarray, np.ndarray]:
     """Single hands first .. first+n-1 of a contract: (records int16[n, NREC], hands u64[n, 4]),
     in the first n rows of ``out`` when given (see ``common.output_arrays``)."""
-    code = parse_contract(contract) if isinstance(contract, str) else int(contract)
     if n < 0 or first < 0:
         raise ValueError(f"need n >= 0 and first >= 0; got {n}, {first}")
+    return run_deals(rules, np.arange(first, first + n, dtype=np.int64), seed, pols, chunk,
+                     contract, scenario, out)
+
+
+def run_deals(rules: Rules, indices: np.ndarray, seed: int, pols: np.ndarray,
+              chunk: int | None = None, contract: int | str = "no-tricks",
+              scenario: Scenario = NO_SCENARIO, out: tuple[np.ndarray, np.ndarray] | None = None,
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Like run_batch for any hand indices (records and hands in the order given)."""
+    code = parse_contract(contract) if isinstance(contract, str) else int(contract)
     chunk = chunk_for(pols, chunk, DEFAULT_CHUNK)
-    rec, hands = output_arrays(n, engine.NREC, np.int16, 4, out)
-    if n:
-        engine.hands_kernel(seed, first, n, chunk, code, kernel_params(rules), pols,
+    idx = np.ascontiguousarray(indices, dtype=np.int64)
+    rec, hands = output_arrays(len(idx), engine.NREC, np.int16, 4, out)
+    if len(idx):
+        engine.hands_kernel(seed, idx, chunk, code, kernel_params(rules), pols,
                             scenario.vector(), rec, hands)
     return rec, hands
 
