@@ -12,6 +12,7 @@ value only, with a node budget so a run ends.
 
     python benchmarks/bench_dd.py --positions 5000
     python benchmarks/bench_dd.py --positions 1000 --deep 6,8,10 --deep-positions 10
+    python benchmarks/bench_dd.py --positions 0 --deep 13 --king-contracts all
 """
 
 from __future__ import annotations
@@ -139,7 +140,13 @@ def pedro_positions(n: int, seed: int, budget: int) -> None:
           f" values that differ: {differ} of {len(values)}")
 
 
-def deep(game: str, k: int, n: int, seed: int, budget: int) -> None:
+KING_CONTRACTS = ("no-tricks", "no-hearts", "no-kings-jacks", "no-queens", "no-king-of-hearts",
+                  "last-two", "positive")
+
+
+def deep(game: str, k: int, n: int, seed: int, budget: int, contract: str | None = None,
+         quiet: bool = False) -> None:
+    """``n`` random deals of ``k`` cards a hand (the same deals for every King contract)."""
     rng = np.random.default_rng(seed + k)
     sc = Scratch(20)
     secs, nodes, unsolved = [], [], 0
@@ -148,15 +155,15 @@ def deep(game: str, k: int, n: int, seed: int, budget: int) -> None:
         rng.shuffle(deck)
         text = "/".join(" ".join(format_card(c) for c in deck[j * k:(j + 1) * k])
                         for j in range(4))
-        trump = "S" if game == "rook" else None
-        contract = "no_hearts" if game == "king" else None
+        trump = "S" if game == "rook" or contract == "positive" else None
         _, _, p, *_ = _prepare(game, text, trump, 0, "", None, contract)
         t, nd, ok = _timed(sc, p.hands, 0, p.q, p.cpts, p.tv, budget)
         secs.append(t)
         nodes.append(nd)
         unsolved += not ok
-    _report(f"{game}{' no-hearts' if game == 'king' else ' trump S'} k={k}", secs, nodes,
-            unsolved)
+    what = f"{contract}{' trump S' if contract == 'positive' else ''}" if contract else "trump S"
+    if not quiet:
+        _report(f"{game} {what} k={k}", secs, nodes, unsolved)
 
 
 def main() -> None:
@@ -166,11 +173,23 @@ def main() -> None:
     ap.add_argument("--budget", type=int, default=50_000_000, help="nodes per solve")
     ap.add_argument("--deep", default="6,8,10,13", help="Rook/King cards a hand")
     ap.add_argument("--deep-positions", type=int, default=5)
+    ap.add_argument("--king-contracts", default="no-hearts",
+                    help=f"King contracts of the deep deals, comma-separated, or all "
+                         f"({', '.join(KING_CONTRACTS)})")
     args = ap.parse_args()
-    pedro_positions(args.positions, args.seed, args.budget)
+    kings = (KING_CONTRACTS if args.king_contracts == "all"
+             else tuple(c for c in args.king_contracts.split(",") if c))
+    for c in kings:
+        if c not in KING_CONTRACTS:
+            ap.error(f"unknown King contract {c!r}; contracts: {', '.join(KING_CONTRACTS)}")
+    if args.positions:
+        pedro_positions(args.positions, args.seed, args.budget)
+    else:  # the first solve loads the compiled code: keep it out of the timings
+        deep("rook", 1, 1, args.seed, args.budget, quiet=True)
     for k in (int(x) for x in args.deep.split(",") if x):
-        for game in ("rook", "king"):
-            deep(game, k, args.deep_positions, args.seed, args.budget)
+        deep("rook", k, args.deep_positions, args.seed, args.budget)
+        for c in kings:
+            deep("king", k, args.deep_positions, args.seed, args.budget, c)
 
 
 if __name__ == "__main__":
