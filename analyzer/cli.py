@@ -219,6 +219,7 @@ def with_progress(show: bool | None, total: int, work, label: str = "simulating"
 SEARCH_SIZES = {"simulate": 1_000, "compare": 1_000, "match": 200, "hand": 500,
                 "bid-chart": 5_000}
 KING_SEARCH_SIZES = {"bid-chart": 500}  # whole 10-hand games: 500 take 65 s
+SEARCH_MAX_DEALS = 5_000  # hand --target-ci's cap when a seat searches: about ten minutes
 
 
 def size_option(command: str, flag: str, default: int, text: str, least: int = 1,
@@ -233,17 +234,19 @@ def size_option(command: str, flag: str, default: int, text: str, least: int = 1
                              f"seat searches (dd, pimc){king}]")
 
 
-def search_sized(ctx: click.Context, name: str, value: int, policy: str) -> int:
-    """The size option ``name``: as given, else its default, or the command's SEARCH_SIZES
-    (KING_SEARCH_SIZES for a King GAME) entry when a seat searches; that choice is said on
-    stderr, since it changes n."""
+def search_sized(ctx: click.Context, name: str, value: int, policy: str,
+                 small: int | None = None) -> int:
+    """The size option ``name``: as given, else its default, or when a seat searches
+    ``small``, by default the command's SEARCH_SIZES (KING_SEARCH_SIZES for a King GAME)
+    entry; that choice is said on stderr, since it changes n."""
     if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
         return value
     if not common.searches(common.parse_policies(policy)):
         return value
-    small = SEARCH_SIZES[ctx.info_name]
-    if getattr(ctx.params.get("game"), "game", "") == "king":
-        small = KING_SEARCH_SIZES.get(ctx.info_name, small)
+    if small is None:
+        small = SEARCH_SIZES[ctx.info_name]
+        if getattr(ctx.params.get("game"), "game", "") == "king":
+            small = KING_SEARCH_SIZES.get(ctx.info_name, small)
     flag = next(opt for p in ctx.command.params if p.name == name for opt in p.opts)
     click.echo(f"policy {policy_label(policy)} searches (milliseconds a card): {flag} "
                f"defaults to {small:,} rather than {value:,}; set {flag} for more", err=True)
@@ -817,8 +820,9 @@ def check_game_hand(hand: str, rules) -> None:
 @click.option("--time-budget", type=click.FloatRange(min=0, min_open=True), default=None,
               metavar="SECONDS",
               help="Play batches of 10,000 deals (50 when a seat searches) for about this long.")
-@click.option("--max-deals", type=click.IntRange(min=1), default=1_000_000, show_default=True,
-              help="Most deals --target-ci or --time-budget may play.")
+@click.option("--max-deals", type=click.IntRange(min=1), default=1_000_000,
+              help=f"Most deals --target-ci or --time-budget may play.  [default: 1,000,000; "
+                   f"{SEARCH_MAX_DEALS:,} when a seat searches (dd, pimc)]")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON document: provenance and every table.")
 @click.option("--csv", "as_csv", is_flag=True,
@@ -887,6 +891,8 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
     check_game_hand(hand, rules)
     if not adaptive:
         deals = search_sized(ctx, "deals", deals, policy)
+    else:  # a million searched deals would take a day or more
+        max_deals = search_sized(ctx, "max_deals", max_deals, policy, SEARCH_MAX_DEALS)
     if (contract is not None) != (rules.game == "king") and contract is not None:
         raise click.UsageError(f"--contract applies to king only; got {rules.game}")
     known: dict[str, str] = {}

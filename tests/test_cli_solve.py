@@ -164,3 +164,15 @@ def test_searching_simulate_says_its_smaller_default():
     assert r.exit_code == 0, r.stderr
     assert "--deals defaults to 1,000 rather than 100,000" in r.stderr
     assert "n=1000 deals" in r.stdout
+
+
+def test_searching_target_ci_caps_its_max_deals():
+    """--target-ci with a searching seat stops at 5,000 deals unless told otherwise: its
+    1,000,000 would take days."""
+    hand = ["pedro", "AS", "KS", "5S", "5C", "2S", "9H", "3D", "JC", "7H", "--policy", "dd"]
+    r = run("hand", *hand, "--target-ci", "100")
+    assert r.exit_code == 0, r.stderr
+    assert "--max-deals defaults to 5,000 rather than 1,000,000" in r.stderr
+    r = run("hand", *hand, "--target-ci", "100", "--max-deals", "60")
+    assert r.exit_code == 0, r.stderr
+    assert "--max-deals defaults" not in r.stderr
