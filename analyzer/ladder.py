@@ -21,6 +21,7 @@ cancels and the interval is tight.
 >>> from analyzer.ladder import ladder, duplicate          # doctest: +SKIP
 >>> lad = ladder("pedro", deals=2000, rungs=("random", "heuristic", "pimc"))
 >>> duplicate("pedro", "heuristic", "random", deals=20000).net
+>>> ladder("king", deals=2000, rungs=("random", "heuristic", "dd")).by_bid()
 """
 
 from __future__ import annotations
@@ -172,6 +173,9 @@ def _king_ladder(rules, idx, seed, rungs, opponents, worlds, contract, progress)
     if positive:
         played = probe[:, eng.R_OUTCOME] != eng.OUT_DECLINE  # a declined hand is not played
         idx, probe = idx[played], probe[played]
+        if not len(idx):
+            raise common.PolicyError(f"all {asked:,} hands were declined 4-3-3-3 (not played); "
+                                     f"the ladder needs more deals")
         maker = probe[:, eng.R_CHOOSER].astype(np.int64)
         bid = np.where(probe[:, eng.R_OUTCOME] == eng.OUT_SELL, probe[:, eng.R_PRICE], 0)
     else:

@@ -119,6 +119,14 @@ def test_king_negative_ladder_cycles_the_seat_and_keeps_the_penalty():
     assert summ.loc["random", "diff_hi"] < 0  # random play takes more hearts
 
 
+def test_king_ladder_of_declined_hands_only_says_so():
+    rec, _ = king.run_batch(KING, 0, 40, 1, common.parse_policies("heuristic"),
+                            contract="positive")
+    first = int(np.flatnonzero(rec[:, KCOLS.index("outcome")] == king.engine.OUT_DECLINE)[0])
+    with pytest.raises(PolicyError, match="declined"):
+        ladder.ladder("king", deals=1, seed=1, first=first, rungs=("heuristic",))
+
+
 def test_the_ladder_contract_is_king_only():
     with pytest.raises(PolicyError, match="King's"):
         ladder.ladder("pedro", deals=5, contract="positive")
