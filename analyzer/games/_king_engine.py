@@ -139,6 +139,13 @@ def _power(c, led_suit, trump):
     return -1
 
 
+@njit(cache=True, inline="always")
+def _calls_at_random(pols, seat, play_only):
+    """Whether ``seat`` offers, answers and names trump at random: the random policy, unless
+    the policies choose cards only."""
+    return pols[seat] == 0 and not play_only
+
+
 @njit(cache=True)
 def _random_offer(high, floor, has_priority, max_offer, prng):
     """Pass half the time, else a uniform legal offer (a raise, or the priority match)."""
@@ -188,7 +195,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
         chooser = me if choose == CHOOSE_SELF else (me + 1 + index % 3) & 3
         if choose == CHOOSE_SELF and sc[SC_TRUMP] != TRUMP_BY_POLICY:
             trump = np.int64(sc[SC_TRUMP])
-        elif pols[chooser] == 0 and not play_only:
+        elif _calls_at_random(pols, chooser, play_only):
             trump = uniform_int(prng, 5 if allow_nt else 4)
         else:
             trump = best_trump(hands[chooser], allow_nt)
@@ -204,7 +211,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                 p = (dealer + 1 + j) & 3
                 prio = holder >= 0 and j < ((holder - dealer - 1) & 3) and high > floor
                 if sealed:
-                    if pols[p] == 0 and not play_only:
+                    if _calls_at_random(pols, p, play_only):
                         x = uniform_int(prng, max_offer + 1)
                     else:
                         x = min(trump_value(hands[p], allow_nt), max_offer)
@@ -212,7 +219,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                     if x > high:
                         high, holder = x, p
                     new_offer = new_offer or x > 0
-                elif pols[p] == 0 and not play_only:
+                elif _calls_at_random(pols, p, play_only):
                     x = _random_offer(high, floor, prio, max_offer, prng)
                 else:
                     x = heuristic_offer(hands[p], high, floor, prio, max_offer, allow_nt)
@@ -226,7 +233,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                     last_answer = -1
             if not new_offer:
                 break
-            if pols[dealer] == 0 and not play_only:
+            if _calls_at_random(pols, dealer, play_only):
                 accept = uniform_int(prng, 2) == 1
             else:
                 accept = high > trump_value(hands[dealer], allow_nt)
@@ -244,7 +251,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
         if high >= 1 and last_answer == 1:
             outcome, buyer, price = OUT_SELL, holder, high
         elif high <= 1:
-            if pols[dealer] == 0 and not play_only:
+            if _calls_at_random(pols, dealer, play_only):
                 decline = uniform_int(prng, 2) == 1
             else:
                 decline = trick_estimate(hands[dealer], best_trump(hands[dealer], allow_nt)) < 16
@@ -253,7 +260,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
             outcome = OUT_PLAY
         if outcome != OUT_DECLINE:  # a declined hand is not played: no trump, no leader
             chooser = buyer if outcome == OUT_SELL else dealer
-            if pols[chooser] == 0 and not play_only:
+            if _calls_at_random(pols, chooser, play_only):
                 trump = uniform_int(prng, 5 if allow_nt else 4)
             else:
                 trump = best_trump(hands[chooser], allow_nt)
