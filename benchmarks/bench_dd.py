@@ -171,7 +171,8 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=5000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--budget", type=int, default=50_000_000, help="nodes per solve")
-    ap.add_argument("--deep", default="6,8,10,13", help="Rook/King cards a hand")
+    ap.add_argument("--deep", default="6,8,10,13",
+                    help='Rook/King cards a hand, 1 to 13, comma-separated ("": none)')
     ap.add_argument("--deep-positions", type=int, default=5)
     ap.add_argument("--king-contracts", default="no-hearts",
                     help=f"King contracts of the deep deals, comma-separated, or all "
@@ -182,11 +183,17 @@ def main() -> None:
     for c in kings:
         if c not in KING_CONTRACTS:
             ap.error(f"unknown King contract {c!r}; contracts: {', '.join(KING_CONTRACTS)}")
+    try:
+        depths = [int(x) for x in args.deep.split(",") if x]
+    except ValueError:
+        depths = [0]
+    if any(not 1 <= k <= 13 for k in depths):
+        ap.error(f"--deep {args.deep!r}: cards a hand, 1 to 13, comma-separated")
     if args.positions:
         pedro_positions(args.positions, args.seed, args.budget)
     else:  # the first solve loads the compiled code: keep it out of the timings
         deep("rook", 1, 1, args.seed, args.budget, quiet=True)
-    for k in (int(x) for x in args.deep.split(",") if x):
+    for k in depths:
         deep("rook", k, args.deep_positions, args.seed, args.budget)
         for c in kings:
             deep("king", k, args.deep_positions, args.seed, args.budget, c)
