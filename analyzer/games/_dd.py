@@ -33,7 +33,10 @@ are four popcounts. Techniques:
   cards out per suit, so its entries stay valid across solves with the same game
   parameters (callers bump the generation when those change);
 * bounds at every trick start from the scoring trumps no trick can take from
-  their side (above every trump the other side holds), kept through the trick;
+  their side (above every trump the other side holds), kept through the trick; where
+  tricks score (King's positive hand), also from the sure tricks: the winners the leader
+  can cash before anything else, and a hand's trumps above every trump of the other side
+  (King positive nodes at 10 cards a hand: 569,806 -> 129,850, -77%);
 * equivalent cards: touching cards of one suit in one hand (no card of another
   hand or of the current trick between them) with the same point value are
   searched once, found for a whole hand at once in relative ranks (``pext``);
@@ -289,7 +292,10 @@ def _above(c):
 def _sure_bounds(a0, a1, a2, a3, sd, k, par):
     """Bounds (lo, hi) on a trick start's value from the cards no trick can take from their
     side: scoring trumps above every trump the other side holds (whoever plays what, a trick
-    holding one goes to its side)."""
+    holding one goes to its side). Where every trick scores for its winner (King's positive
+    hand), also from the tricks each side is sure of: the leader's cashable winners
+    (``_cash_count``), and one hand's trumps above every trump of the other side, each a
+    trick of its own."""
     tm = load_word(par, Q_TM)
     valued = load_word(par, P_VALUED)
     mine = ZERO
@@ -305,7 +311,52 @@ def _sure_bounds(a0, a1, a2, a3, sd, k, par):
     sure_theirs = _points(theirs & tm & valued & _above(msb(mine & tm)), par)
     if load_word(par, P_NEG):
         return rem - sure_theirs, sure_mine
+    tva = _int(par, P_TVA)
+    if tva > 0:  # tricks score: each side takes its sure tricks' values
+        m = _cash_count(a0, a1, a2, a3, par)
+        cashed = _tricks_value(k, par) - (_tricks_value(k - m, par) if m < k else 0)
+        # tricks won with trumps above every trump of the other side: one hand's are distinct
+        tv_min = tva + min(0, _int(par, P_TV1), _int(par, P_TV2))
+        n_mine = 0
+        n_theirs = 0
+        for r in range(4):
+            h = _seat(a0, a1, a2, a3, r) & tm
+            if (sd >> r) & 1:
+                n_mine = max(n_mine, popcount(h & _above(msb(theirs & tm))))
+            else:
+                n_theirs = max(n_theirs, popcount(h & _above(msb(mine & tm))))
+        if sd & 1:
+            return sure_mine + max(cashed, tv_min * n_mine), rem - sure_theirs - tv_min * n_theirs
+        return sure_mine + tv_min * n_mine, rem - sure_theirs - max(cashed, tv_min * n_theirs)
     return sure_mine, rem - sure_theirs
+
+
+@njit(cache=True, inline="always")
+def _cash_count(a0, a1, a2, a3, par):
+    """How many tricks the leader takes for certain by cashing winners before anything else:
+    first its trumps above every other trump (each seat must follow), then in each side suit
+    its cards above every other card of the suit, for as many rounds as no other seat can
+    ruff."""
+    tm = load_word(par, Q_TM)
+    ban = load_word(par, Q_BAN)  # cards it may not lead (while it holds others) are left out
+    others = a1 | a2 | a3
+    nt = popcount(a0 & tm & ~ban & _above(msb(others & tm)))
+    m = nt
+    free = load_word(par, Q_FREE)
+    any_time = load_word(par, Q_TRUMP_ANY) != ZERO
+    for lane in range(4):
+        suit = (LANE << np.uint64(16 * lane)) & ~tm & ~ban
+        rounds = popcount(a0 & suit & _above(msb(others & suit)))
+        for j in range(1, 4):
+            if rounds == 0:
+                break
+            h = _seat(a0, a1, a2, a3, j)
+            if h & free:
+                rounds = 0
+            elif popcount(h & tm) > nt:  # it still holds a trump after the trump rounds
+                rounds = 0 if any_time else min(rounds, popcount(h & suit))
+        m += rounds
+    return m
 
 
 @njit(cache=True, inline="always")
