@@ -231,7 +231,7 @@ def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
 
 @styled
 def ladder_by_bid(by_bid: pd.DataFrame, title: str | None = None,
-                  measure: str = "bidding side's points") -> Figure:
+                  measure: str = "bid-side points") -> Figure:
     """Mean bid-side points (``measure``: King's trump chooser counts tricks) by bid level,
     one line per ladder rung, with 95% error bars.
 

@@ -446,7 +446,8 @@ def _cash_first(a0, a1, a2, a3, sd, moves, tm):
 @njit(cache=True, inline="always")
 def _order(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par):
     """Seat ``r``'s distinct legal cards in up to four tiers tried in turn, each lowest card
-    first unless its bit is set in ``down`` (see the module doc for the order)."""
+    first unless its bit is set in ``down``, or all by history score when ``down`` is
+    ``BY_HISTORY`` (see the module doc for the order)."""
     tm = load_word(par, Q_TM)
     valued = load_word(par, P_VALUED)
     h = _seat(a0, a1, a2, a3, r)
@@ -454,7 +455,7 @@ def _order(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par):
     want = load_word(par, P_NEG) == ZERO
     if led == ZERO:
         if not want:
-            return moves, ZERO, ZERO, ZERO, 0
+            return moves, ZERO, ZERO, ZERO, BY_HISTORY
         if load_word(par, P_CASH) == ZERO:
             return moves & tm, moves & ~tm, ZERO, ZERO, 1
         winners, rest = _cash_first(a0, a1, a2, a3, sd, moves, tm)
@@ -472,6 +473,9 @@ def _order(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par):
         # second hand low: nothing to win in this trick but the lead, and the partner plays last
         return keep & ~valued, beat & ~tm, beat & tm, keep & valued, 0
     return beat & ~tm, beat & tm, keep & ~valued, keep & valued, 0
+
+
+BY_HISTORY = 4  # ``_order``'s ``down`` for leads ordered by history score (``_pop_by_history``)
 
 
 @njit(cache=True, inline="always")
@@ -663,7 +667,7 @@ def _node(a0, a1, a2, a3, sd, k, alpha, beta, lo, hi, trick, led, bw, bp, r, par
     m1, m2, m3, m4, down = _order(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par)
     maxi = (sd >> r) & 1
     best = -INF if maxi else INF
-    history = trick == ZERO and load_word(par, P_NEG) != ZERO
+    history = down == BY_HISTORY
     while m1 | m2 | m3 | m4:
         if history:
             c, m1, m2, m3, m4 = _pop_by_history(m1, m2, m3, m4, par)
