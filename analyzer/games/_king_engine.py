@@ -146,6 +146,26 @@ def _calls_at_random(pols, seat, play_only):
     return pols[seat] == 0 and not play_only
 
 
+@njit(cache=True, inline="always")
+def _name_trump(hand, at_random, prng, allow_nt):
+    """The trump the chooser names: uniform over the suits (and no trump where allowed) when
+    it calls at random, else its best suit."""
+    if at_random:
+        return uniform_int(prng, 5 if allow_nt else 4)
+    return best_trump(hand, allow_nt)
+
+
+@njit(cache=True, inline="always")
+def _positive_leader(rule, dealer, chooser):
+    """The positive hand's first leader under ``pos_leader`` (its index in ``rule``): the
+    dealer, the trump's chooser or the dealer's left."""
+    if rule == 0:
+        return dealer
+    if rule == 1:
+        return chooser
+    return (dealer + 1) & 3
+
+
 @njit(cache=True)
 def _random_offer(high, floor, has_priority, max_offer, prng):
     """Pass half the time, else a uniform legal offer (a raise, or the priority match)."""
@@ -195,12 +215,10 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
         chooser = me if choose == CHOOSE_SELF else (me + 1 + index % 3) & 3
         if choose == CHOOSE_SELF and sc[SC_TRUMP] != TRUMP_BY_POLICY:
             trump = np.int64(sc[SC_TRUMP])
-        elif _calls_at_random(pols, chooser, play_only):
-            trump = uniform_int(prng, 5 if allow_nt else 4)
         else:
-            trump = best_trump(hands[chooser], allow_nt)
-        pl = rp[P_POS_LEADER]
-        leader = dealer if pl == 0 else (chooser if pl == 1 else (dealer + 1) & 3)
+            trump = _name_trump(hands[chooser], _calls_at_random(pols, chooser, play_only),
+                                prng, allow_nt)
+        leader = _positive_leader(rp[P_POS_LEADER], dealer, chooser)
     elif positive:
         # -- the trump auction (RULES.md §3.5) ---------------------------------------------------
         high, holder, floor, last_answer = 0, -1, 0, -1
@@ -260,12 +278,9 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
             outcome = OUT_PLAY
         if outcome != OUT_DECLINE:  # a declined hand is not played: no trump, no leader
             chooser = buyer if outcome == OUT_SELL else dealer
-            if _calls_at_random(pols, chooser, play_only):
-                trump = uniform_int(prng, 5 if allow_nt else 4)
-            else:
-                trump = best_trump(hands[chooser], allow_nt)
-            pl = rp[P_POS_LEADER]
-            leader = dealer if pl == 0 else (chooser if pl == 1 else (dealer + 1) & 3)
+            trump = _name_trump(hands[chooser], _calls_at_random(pols, chooser, play_only),
+                                prng, allow_nt)
+            leader = _positive_leader(rp[P_POS_LEADER], dealer, chooser)
     if log:
         for j in range(min(n_calls, MAX_CALLS), MAX_CALLS):
             li[L_CALLS + 2 * j] = -1
