@@ -17,8 +17,8 @@ simulate: $(STAMP)  ## the main job: one million Pedro deals, summary with 95% C
 	mkdir -p runs
 	$(BIN)/bidlab simulate pedro --deals 1000000 --seed 1 --out runs/pedro-seed1.parquet
 
-test: $(STAMP)  ## the whole test suite
-	$(BIN)/python -m pytest -q
+test: $(STAMP)  ## the whole test suite, on up to four cores (tests/conftest.py compiles first)
+	$(BIN)/python -m pytest -q -n auto --maxprocesses 4
 
 lint: $(STAMP)
 	$(BIN)/ruff check analyzer tests benchmarks
