@@ -6,41 +6,52 @@ when a helper it calls from another module changes, so an edit to
 any kernel is imported we hash every numba-using source file of the package and, when the
 hash differs from the one recorded beside the cache, delete the package's
 cached kernels so that they recompile from the current sources.
+
+That recompilation (and the first one after installing) takes minutes with nothing to
+show for it, so it is announced with one line on stderr.
 """
 
 from __future__ import annotations
 
 import hashlib
+import sys
 from pathlib import Path
+from typing import TextIO
 
 _PACKAGE = Path(__file__).resolve().parent
-_STAMP = _PACKAGE / "__pycache__" / "jit-sources.sha256"
+COMPILING_NOTICE = ("bidlab: compiling its numba kernels for this installation "
+                    "(first use only: several minutes, cached afterwards)")
 
 
-def sources_digest() -> str:
+def sources_digest(package: Path = _PACKAGE) -> str:
     h = hashlib.sha256()
-    for path in sorted(_PACKAGE.rglob("*.py")):
+    for path in sorted(package.rglob("*.py")):
         text = path.read_bytes()
         if b"numba" in text:  # only modules that hold or feed kernels
-            h.update(str(path.relative_to(_PACKAGE)).encode())
+            h.update(str(path.relative_to(package)).encode())
             h.update(text)
     return h.hexdigest()
 
 
-def ensure_fresh_cache() -> None:
-    digest = sources_digest()
+def ensure_fresh_cache(package: Path = _PACKAGE, notice: TextIO | None = None) -> bool:
+    """Drop ``package``'s cached kernels when its kernel sources changed since they were
+    cached, saying so on ``notice`` (stderr by default). True when it dropped them."""
+    stamp = package / "__pycache__" / "jit-sources.sha256"
+    digest = sources_digest(package)
     try:
-        if _STAMP.read_text() == digest:
-            return
+        if stamp.read_text() == digest:
+            return False
     except OSError:
         pass
     try:
         for pattern in ("*.nbi", "*.nbc"):
-            for f in _PACKAGE.rglob(pattern):
+            for f in package.rglob(pattern):
                 f.unlink(missing_ok=True)
-        _STAMP.parent.mkdir(exist_ok=True)
-        tmp = _STAMP.with_suffix(".tmp")
+        stamp.parent.mkdir(exist_ok=True)
+        tmp = stamp.with_suffix(".tmp")
         tmp.write_text(digest)
-        tmp.replace(_STAMP)
+        tmp.replace(stamp)
     except OSError:  # read-only install: numba then caches elsewhere, per file
-        pass
+        return False
+    print(COMPILING_NOTICE, file=notice or sys.stderr, flush=True)
+    return True

@@ -1,0 +1,51 @@
+"""The kernel cache is dropped when, and only when, a kernel source changes, and the
+recompilation that follows is announced (on a copy of a package, never the real cache)."""
+
+import io
+
+from analyzer._jit_cache import COMPILING_NOTICE, ensure_fresh_cache
+
+
+def _package(tmp_path):
+    pkg = tmp_path / "pkg"
+    (pkg / "__pycache__").mkdir(parents=True)
+    (pkg / "kernels.py").write_text("from numba import njit\n")
+    (pkg / "plain.py").write_text("X = 1\n")
+    return pkg
+
+
+def _cached(pkg):
+    for name in ("kernels.f-1.py311.nbi", "kernels.f-1.py311.1.nbc"):
+        (pkg / "__pycache__" / name).write_text("compiled")
+
+
+def _run(pkg):
+    out = io.StringIO()
+    dropped = ensure_fresh_cache(pkg, out)
+    return dropped, out.getvalue(), sorted(f.name for f in (pkg / "__pycache__").glob("*.nb?"))
+
+
+def test_first_use_announces_the_compilation_once(tmp_path):
+    pkg = _package(tmp_path)
+    assert _run(pkg)[:2] == (True, COMPILING_NOTICE + "\n")
+    _cached(pkg)
+    dropped, said, left = _run(pkg)
+    assert (dropped, said) == (False, "")
+    assert len(left) == 2  # a cache matching its sources is kept
+
+
+def test_a_kernel_source_edit_drops_the_cache_and_says_so(tmp_path):
+    pkg = _package(tmp_path)
+    _run(pkg)
+    _cached(pkg)
+    (pkg / "kernels.py").write_text("from numba import njit  # edited\n")
+    assert _run(pkg) == (True, COMPILING_NOTICE + "\n", [])
+
+
+def test_an_edit_outside_the_kernels_keeps_the_cache(tmp_path):
+    pkg = _package(tmp_path)
+    _run(pkg)
+    _cached(pkg)
+    (pkg / "plain.py").write_text("X = 2\n")
+    dropped, said, left = _run(pkg)
+    assert (dropped, said, len(left)) == (False, "", 2)
