@@ -38,7 +38,6 @@ import pandas as pd
 
 from . import shared_play
 from .cards import JOKER, SUIT_NAMES, CardSet, parse_cards
-from .evaluate_rook import evaluate_rook_hand
 from .games import _pedro_engine as engine
 from .games import parse_game, pedro
 from .rollout import (
@@ -230,6 +229,8 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
         raise HandError("King hands have contracts, not bids: use "
                         "analyzer.evaluate_king.evaluate_king_hand (bidlab hand king)")
     if rules.game == "rook":
+        from .evaluate_rook import evaluate_rook_hand  # here: Pedro need not compile Rook
+
         return evaluate_rook_hand(rules, hand, seat, deals, seed, policy, target_ci, max_deals,
                                   time_budget, known, progress)
     if seat not in pedro.SEAT_OFFSETS:

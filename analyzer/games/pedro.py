@@ -23,7 +23,6 @@ import pandas as pd
 
 from ..cards import SUITS, cards_of, format_card
 from . import _pedro_engine as engine
-from . import _pedro_games as games_engine
 from .common import (
     POLICY_NAMES,
     SEAT_OFFSETS,
@@ -157,6 +156,8 @@ def simulate_games(rules: Rules, n_games: int, seed: int = 0,
     """
     if n_games < 0 or first < 0:
         raise ValueError(f"need n_games >= 0 and first >= 0; got {n_games}, {first}")
+    from . import _pedro_games as games_engine  # here: single deals need not compile it
+
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
     out = np.empty((n_games, len(games_engine.GAME_COLUMNS)), dtype=np.int64)
     if n_games:
