@@ -123,6 +123,7 @@ TT_MIN_K = 2  # the table is used from two cards a hand up (the last trick plays
 RES_VALUE, RES_NODES, RES_SOLVED, RES_MOVER = 0, 1, 2, 3
 NRES = 4
 LANE = np.uint64(0xFFFF)
+BY_HISTORY = 4  # ``_order``'s ``down`` for leads ordered by history score (``_pop_by_history``)
 
 
 @njit(cache=True, inline="always")
@@ -473,9 +474,6 @@ def _order(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par):
         # second hand low: nothing to win in this trick but the lead, and the partner plays last
         return keep & ~valued, beat & ~tm, beat & tm, keep & valued, 0
     return beat & ~tm, beat & tm, keep & ~valued, keep & valued, 0
-
-
-BY_HISTORY = 4  # ``_order``'s ``down`` for leads ordered by history score (``_pop_by_history``)
 
 
 @njit(cache=True, inline="always")
