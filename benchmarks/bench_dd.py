@@ -183,12 +183,10 @@ def main() -> None:
     for c in kings:
         if c not in KING_CONTRACTS:
             ap.error(f"unknown King contract {c!r}; contracts: {', '.join(KING_CONTRACTS)}")
-    try:
-        depths = [int(x) for x in args.deep.split(",") if x]
-    except ValueError:
-        depths = [0]
-    if any(not 1 <= k <= 13 for k in depths):
+    parts = [x.strip() for x in args.deep.split(",") if x.strip()]
+    if not all(x.isdigit() and 1 <= int(x) <= 13 for x in parts):
         ap.error(f"--deep {args.deep!r}: cards a hand, 1 to 13, comma-separated")
+    depths = [int(x) for x in parts]
     if args.positions:
         pedro_positions(args.positions, args.seed, args.budget)
     else:  # the first solve loads the compiled code: keep it out of the timings

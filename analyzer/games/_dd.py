@@ -308,8 +308,10 @@ def _sure_bounds(a0, a1, a2, a3, sd, k, par):
         else:
             theirs |= h
     rem = _tricks_value(k, par) + _points((mine | theirs) & valued, par)
-    sure_mine = _points(mine & tm & valued & _above(msb(theirs & tm)), par)
-    sure_theirs = _points(theirs & tm & valued & _above(msb(mine & tm)), par)
+    over_theirs = tm & _above(msb(theirs & tm))  # trumps above every trump they hold
+    over_mine = tm & _above(msb(mine & tm))
+    sure_mine = _points(mine & over_theirs & valued, par)
+    sure_theirs = _points(theirs & over_mine & valued, par)
     if load_word(par, P_NEG):
         return rem - sure_theirs, sure_mine
     tva = _int(par, P_TVA)
@@ -321,11 +323,11 @@ def _sure_bounds(a0, a1, a2, a3, sd, k, par):
         n_mine = 0
         n_theirs = 0
         for r in range(4):
-            h = _seat(a0, a1, a2, a3, r) & tm
+            h = _seat(a0, a1, a2, a3, r)
             if (sd >> r) & 1:
-                n_mine = max(n_mine, popcount(h & _above(msb(theirs & tm))))
+                n_mine = max(n_mine, popcount(h & over_theirs))
             else:
-                n_theirs = max(n_theirs, popcount(h & _above(msb(mine & tm))))
+                n_theirs = max(n_theirs, popcount(h & over_mine))
         if sd & 1:
             return sure_mine + max(cashed, tv_min * n_mine), rem - sure_theirs - tv_min * n_theirs
         return sure_mine + tv_min * n_mine, rem - sure_theirs - max(cashed, tv_min * n_theirs)
