@@ -13,6 +13,7 @@ show for it, so it is announced with one line on stderr.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import sys
 from pathlib import Path
@@ -55,3 +56,42 @@ def ensure_fresh_cache(package: Path = _PACKAGE, notice: TextIO | None = None) -
         return False
     print(COMPILING_NOTICE, file=notice or sys.stderr, flush=True)
     return True
+
+
+class FirstCallKernel:
+    """A kernel with an explicit signature, compiled (or loaded from the cache) on its first
+    call instead of at import, so a command that never calls it never waits for it: every
+    engine's log kernel inlines the whole deal engine again, about 40 s of a first
+    ``make simulate`` here, which never logs a trick."""
+
+    def __init__(self, fn, signature, options):
+        self.py_func = fn
+        self.signature = signature
+        self.options = options
+        self._dispatcher = None
+        functools.update_wrapper(self, fn)
+
+    def compile(self):
+        """The numba dispatcher, compiled now if it is not yet."""
+        if self._dispatcher is None:
+            from numba import njit
+
+            self._dispatcher = njit(self.signature, cache=True, **self.options)(self.py_func)
+        return self._dispatcher
+
+    def __call__(self, *args):
+        return self.compile()(*args)
+
+
+def njit_on_first_call(signature, **options):
+    """``njit(signature, cache=True, **options)``, compiled on the first call (see
+    :class:`FirstCallKernel`)."""
+    return lambda fn: FirstCallKernel(fn, signature, options)
+
+
+def compile_first_call_kernels(module) -> None:
+    """Compile every first-call kernel of ``module`` now (the test warm-up does, so that
+    parallel workers find them in the cache)."""
+    for value in vars(module).values():
+        if isinstance(value, FirstCallKernel):
+            value.compile()

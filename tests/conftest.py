@@ -24,8 +24,12 @@ _CHAINS = (("analyzer.games._rook_engine", "analyzer.games._king_engine"),
 
 
 def _compile(modules: tuple[str, ...]) -> None:
-    done = subprocess.run([sys.executable, "-c", "; ".join(f"import {m}" for m in modules)],
-                          capture_output=True, text=True)
+    """Import ``modules`` in a subprocess, compiling their kernels, the ones compiled on first
+    call (the engines' log kernels) too."""
+    code = ["import importlib", "from analyzer._jit_cache import compile_first_call_kernels"]
+    code += [f"compile_first_call_kernels(importlib.import_module({m!r}))" for m in modules]
+    done = subprocess.run([sys.executable, "-c", "; ".join(code)], capture_output=True,
+                          text=True)
     if done.returncode != 0:
         raise RuntimeError(f"compiling {', '.join(modules)} failed:\n{done.stderr}")
 

@@ -1,9 +1,11 @@
 """The kernel cache is dropped when, and only when, a kernel source changes, and the
-recompilation that follows is announced (on a copy of a package, never the real cache)."""
+recompilation that follows is announced (on a copy of a package, never the real cache);
+kernels marked to compile on first call do so, and not at import."""
 
+import importlib.util
 import io
 
-from analyzer._jit_cache import COMPILING_NOTICE, ensure_fresh_cache
+from analyzer._jit_cache import COMPILING_NOTICE, compile_first_call_kernels, ensure_fresh_cache
 
 
 def _package(tmp_path):
@@ -49,3 +51,39 @@ def test_an_edit_outside_the_kernels_keeps_the_cache(tmp_path):
     (pkg / "plain.py").write_text("X = 2\n")
     dropped, said, left = _run(pkg)
     assert (dropped, said, len(left)) == (False, "", 2)
+
+
+_FIRST_CALL_MODULE = """
+from numba import types
+from analyzer._jit_cache import njit_on_first_call
+
+@njit_on_first_call(types.int64(types.int64))
+def plus_one(x):
+    return x + 1
+"""
+
+
+def _load(tmp_path, name):
+    path = tmp_path / f"{name}.py"
+    path.write_text(_FIRST_CALL_MODULE)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_first_call_kernel_compiles_on_its_first_call_not_at_import(tmp_path):
+    # the module lives in tmp_path, so numba caches it there
+    module = _load(tmp_path, "first_call_a")
+    kernel = module.plus_one
+    assert kernel._dispatcher is None and kernel.__name__ == "plus_one"
+    assert kernel(41) == 42
+    assert [str(s) for s in kernel.compile().signatures] == ["(int64,)"]
+
+
+def test_the_warm_up_compiles_every_first_call_kernel_of_a_module(tmp_path):
+    # the module lives in tmp_path, so numba caches it there
+    module = _load(tmp_path, "first_call_b")
+    compile_first_call_kernels(module)
+    assert module.plus_one._dispatcher is not None
+    assert module.plus_one._dispatcher.signatures  # compiled, not only wrapped

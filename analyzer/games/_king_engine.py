@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 
+from .._jit_cache import njit_on_first_call
 from ..bits import ONE, ZERO, bit, lsb, popcount
 from ..cards import DECK_52
 from ..rng import DEAL_STREAM, POLICY_STREAM, stream_key, uniform_int
@@ -490,7 +491,7 @@ _LOG_SIG = types.void(types.int64, types.int64[:], types.int64[:], types.int64[:
                       types.uint64[:, :], types.int16[:, :])
 
 
-@njit(_LOG_SIG, cache=True)
+@njit_on_first_call(_LOG_SIG)
 def log_kernel(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li):
     """The chosen hands (index, slot, dealer, contract), serially, with their logs."""
     deck = np.empty(52, dtype=np.int64)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 
+from .._jit_cache import njit_on_first_call
 from ..bits import ONE, ZERO, bit, lsb, msb, popcount
 from ..cards import DECK_52
 from ..rng import DEAL_STREAM, POLICY_STREAM, stream_key
@@ -529,7 +530,7 @@ _LOG_SIG = types.void(
 )
 
 
-@njit(_LOG_SIG, cache=True)
+@njit_on_first_call(_LOG_SIG)
 def log_kernel(seed, indices, rp, pols, sc, rec, li, lu):
     """The chosen deals, serially, with their trick-by-trick logs."""
     deck = np.empty(96, dtype=np.int64)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 
+from .._jit_cache import njit_on_first_call
 from ..bits import ONE, ZERO, bit, lsb, popcount
 from ..rng import DEAL_STREAM, POLICY_STREAM, stream_key, uniform_int
 from ._choice import random_card, random_subset
@@ -452,7 +453,7 @@ _LOG_SIG = types.void(
 )
 
 
-@njit(_LOG_SIG, cache=True)
+@njit_on_first_call(_LOG_SIG)
 def log_kernel(seed, indices, rp, pols, sc, rec, hands_out, li, lu):
     """The chosen hands, serially, with their trick-by-trick logs."""
     cpts, deck, hands, values, given, prng, drng = _scratch(rp)
