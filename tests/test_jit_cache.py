@@ -64,6 +64,7 @@ def plus_one(x):
 
 
 def _load(tmp_path, name):
+    """The module above, written to tmp_path (so numba caches it there) and imported."""
     path = tmp_path / f"{name}.py"
     path.write_text(_FIRST_CALL_MODULE)
     spec = importlib.util.spec_from_file_location(name, path)
@@ -73,7 +74,6 @@ def _load(tmp_path, name):
 
 
 def test_a_first_call_kernel_compiles_on_its_first_call_not_at_import(tmp_path):
-    # the module lives in tmp_path, so numba caches it there
     module = _load(tmp_path, "first_call_a")
     kernel = module.plus_one
     assert kernel._dispatcher is None and kernel.__name__ == "plus_one"
@@ -82,7 +82,6 @@ def test_a_first_call_kernel_compiles_on_its_first_call_not_at_import(tmp_path):
 
 
 def test_the_warm_up_compiles_every_first_call_kernel_of_a_module(tmp_path):
-    # the module lives in tmp_path, so numba caches it there
     module = _load(tmp_path, "first_call_b")
     compile_first_call_kernels(module)
     assert module.plus_one._dispatcher is not None
