@@ -108,6 +108,29 @@ def _makers(rules, rec: np.ndarray, cols: tuple[str, ...]) -> np.ndarray:
     return np.where(bidder >= 0, bidder, dealer).astype(np.int64)
 
 
+def _play_rungs(out: pd.DataFrame, rungs, opponents: str, groups, play, progress) -> dict:
+    """Add each rung's ``points_<rung>`` and ``made_<rung>`` to ``out`` (one row a deal) and
+    return its seconds. ``groups`` splits the deals: (rows, the seats the rung plays, tag);
+    ``play(rows, policy_spec, tag)`` plays them and gives their points, made flags and
+    whether each played the probe's contract (the rungs' premise)."""
+    seconds = {}
+    for r in rungs:
+        pts = np.zeros(len(out), dtype=np.int64)
+        made = np.zeros(len(out), dtype=bool)
+        t0 = time.perf_counter()
+        for sel, mine, tag in groups:
+            spec = ",".join(r if s in mine else opponents for s in range(4))
+            pts[sel], made[sel], same = play(sel, spec, tag)
+            if not same.all():
+                raise RuntimeError(f"rung {r!r} played other contracts than the heuristic's")
+        seconds[r] = time.perf_counter() - t0
+        out[f"points_{r}"] = pts
+        out[f"made_{r}"] = made
+        if progress:
+            progress(1)
+    return seconds
+
+
 def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuristic",
            worlds: int = common.DEFAULT_WORLDS, first: int = 0, progress=None,
            contract: str | None = None) -> Ladder:
@@ -133,26 +156,14 @@ def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuri
     team = maker & 1
     bid = cols.index("bid")
     out = pd.DataFrame({"deal": idx, "maker": maker, "bid": probe[:, bid]})
-    seconds = {}
-    for r in rungs:
-        pts = np.zeros(deals, dtype=np.int64)
-        made = np.zeros(deals, dtype=np.int64)
-        t0 = time.perf_counter()
-        for t in (0, 1):
-            sel = np.flatnonzero(team == t)
-            seats = [r if s % 2 == t else opponents for s in range(4)]
-            rec, _ = fam.run_deals(rules, idx[sel], seed, _vector(",".join(seats), worlds,
-                                                                  True))
-            same = (_makers(rules, rec, cols) == maker[sel]) & (rec[:, bid] == probe[sel, bid])
-            if not same.all():  # the rungs' premise
-                raise RuntimeError(f"rung {r!r} played other contracts than the heuristic's")
-            pts[sel] = rec[:, cols.index(f"points{t}")]
-            made[sel] = rec[:, cols.index("made")] == 1
-        seconds[r] = time.perf_counter() - t0
-        out[f"points_{r}"] = pts
-        out[f"made_{r}"] = made
-        if progress:
-            progress(1)
+
+    def play(sel, spec, t):
+        rec, _ = fam.run_deals(rules, idx[sel], seed, _vector(spec, worlds, True))
+        same = (_makers(rules, rec, cols) == maker[sel]) & (rec[:, bid] == probe[sel, bid])
+        return rec[:, cols.index(f"points{t}")], rec[:, cols.index("made")] == 1, same
+
+    teams = [(np.flatnonzero(team == t), (t, t + 2), t) for t in (0, 1)]
+    seconds = _play_rungs(out, rungs, opponents, teams, play, progress)
     prov = {"game": rules.game, "rules": str(rules), "seed": seed, "first": first,
             "deals": deals, "opponents": opponents, "worlds": worlds,
             "auction": "heuristic for every seat and rung (rungs differ in card play only)"}
@@ -182,25 +193,17 @@ def _king_ladder(rules, idx, seed, rungs, opponents, worlds, contract, progress)
         maker = (idx + idx // 4) % 4  # dealer idx % 4, then each position in turn
         bid = np.zeros(len(idx), dtype=np.int64)
     out = pd.DataFrame({"deal": idx, "maker": maker, "bid": bid})
-    seconds = {}
-    for r in rungs:
-        pts = np.zeros(len(idx), dtype=np.int64)
-        t0 = time.perf_counter()
-        for s in range(4):
-            sel = np.flatnonzero(maker == s)
-            seats = [r if j == s else opponents for j in range(4)]
-            rec, _ = king.run_deals(rules, idx[sel], seed, _vector(",".join(seats), worlds, True),
-                                    contract=code)
-            same = ((rec[:, eng.R_CHOOSER] == probe[sel, eng.R_CHOOSER])
-                    & (rec[:, eng.R_PRICE] == probe[sel, eng.R_PRICE]))
-            if not same.all():  # the rungs' premise
-                raise RuntimeError(f"rung {r!r} played other contracts than the heuristic's")
-            pts[sel] = rec[:, (eng.R_TRICKS if positive else eng.R_POINTS) + s]
-        seconds[r] = time.perf_counter() - t0
-        out[f"points_{r}"] = pts
-        out[f"made_{r}"] = (pts >= bid) & (bid > 0)
-        if progress:
-            progress(1)
+
+    def play(sel, spec, s):
+        rec, _ = king.run_deals(rules, idx[sel], seed, _vector(spec, worlds, True),
+                                contract=code)
+        same = ((rec[:, eng.R_CHOOSER] == probe[sel, eng.R_CHOOSER])
+                & (rec[:, eng.R_PRICE] == probe[sel, eng.R_PRICE]))
+        pts = rec[:, (eng.R_TRICKS if positive else eng.R_POINTS) + s]
+        return pts, (pts >= bid[sel]) & (bid[sel] > 0), same
+
+    seats = [(np.flatnonzero(maker == s), (s,), s) for s in range(4)]
+    seconds = _play_rungs(out, rungs, opponents, seats, play, progress)
     name = king.contract_name(code).replace("_", "-")
     measure = "trump chooser's tricks" if positive else f"the seat's {name} points"
     prov = {"game": rules.game, "rules": str(rules), "seed": seed, "first": first,
