@@ -632,9 +632,10 @@ def _node(a0, a1, a2, a3, sd, k, alpha, beta, lo, hi, trick, led, bw, bp, r, par
     Seats are relative to the trick's leader (seat 0): ``a0..a3`` their hands, ``sd`` bit r
     set when seat r is on the maximising side, ``k`` (at least 2) the longest hand when the
     trick began: the last trick is played by its predecessor (``_trick_done``), or at the root
-    by ``_last_trick``. The trick so far: its cards ``trick``, the led suit's mask ``led`` (0: none yet), the
-    winning seat ``bw`` and that card's power ``bp``; seat ``r`` is to play. ``lo``/``hi``
-    bound the value through a trick (ignored at its start, where they are found).
+    by ``_last_trick``. The trick so far: its cards ``trick``, the led suit's mask ``led``
+    (0: none yet), the winning seat ``bw`` and that card's power ``bp``; seat ``r`` is to
+    play. ``lo``/``hi`` bound the value through a trick (ignored at its start, where they are
+    found).
     """
     n = _count_node(par)
     tm = load_word(par, Q_TM)
