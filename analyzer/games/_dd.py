@@ -844,22 +844,14 @@ def remaining(hands, trick_cards, n_played, k_max, cpts, tv):
 
 
 @njit(cache=True)
-def _last_trick(a0, a1, a2, a3, sd, trick_cards, n_played, lead, bseat, bpow, leader, mover,
-                par):
-    """The value of a position with at most one card a hand (seats from the trick's leader;
-    ``par`` the parameter block's address)."""
-    if a0 | a1 | a2 | a3 == ZERO or mover < 0:
+def _last_trick(a0, a1, a2, a3, sd, trick, led, bw, bp, r, par):
+    """The value of a position with at most one card a hand (``_node``'s arguments)."""
+    if a0 | a1 | a2 | a3 == ZERO:
         return 0
-    if n_played == 0:
+    if trick == ZERO:
         while a0 == ZERO:
             a0, a1, a2, a3, sd = _rotate(a0, a1, a2, a3, sd, 1)
-        return _finish(a0, a1, a2, a3, sd, 1, ZERO, ZERO, -1, -1, 0, par)
-    trick = ZERO
-    for j in range(n_played):
-        trick |= bit(trick_cards[j])
-    led = suit_mask(lead, load_word(par, Q_TM))
-    return _finish(a0, a1, a2, a3, sd, 1, trick, led, (bseat - leader) & 3, bpow,
-                   (mover - leader) & 3, par)
+    return _finish(a0, a1, a2, a3, sd, 1, trick, led, bw, bp, r, par)
 
 
 @njit(cache=True)
@@ -883,24 +875,22 @@ def search(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, alp
     a0, a1, a2, a3 = (hands[leader], hands[(leader + 1) & 3], hands[(leader + 2) & 3],
                       hands[(leader + 3) & 3])
     address = np.uint64(par.ctypes.data)
-    if k_max <= 1:  # nothing to search: ``_node`` starts at two cards a hand
-        v = _last_trick(a0, a1, a2, a3, np.int64(sd), trick_cards, n_played, lead, bseat,
-                        bpow, leader, mover, address)
-    elif n_played == 0:
-        v = _node(a0, a1, a2, a3, np.int64(sd), np.int64(k_max), np.int64(alpha0),
-                  np.int64(beta0), np.int64(0), np.int64(0), ZERO, ZERO, np.int64(-1),
-                  np.int64(-1), np.int64(0), address)
-    elif mover < 0:  # the trick is complete and the rest starts from its winner
+    trick = ZERO
+    for j in range(n_played):
+        trick |= bit(trick_cards[j])
+    led = ZERO if n_played == 0 else suit_mask(lead, tm)
+    bw = np.int64(-1) if n_played == 0 else np.int64((bseat - leader) & 3)
+    r = np.int64(0) if n_played == 0 else np.int64((mover - leader) & 3)
+    if n_played > 0 and mover < 0:  # the trick is complete and the rest starts from its winner
         v = 0
-    else:
-        trick = ZERO
-        for j in range(n_played):
-            trick |= bit(trick_cards[j])
+    elif k_max <= 1:  # nothing to search: ``_node`` starts at two cards a hand
+        v = _last_trick(a0, a1, a2, a3, np.int64(sd), trick, led, bw, np.int64(bpow), r,
+                        address)
+    else:  # lo/hi bound a trick under way (a trick start finds its own)
         rem = remaining(hands, trick_cards, n_played, k_max, cpts, tv)
         v = _node(a0, a1, a2, a3, np.int64(sd), np.int64(k_max), np.int64(alpha0),
-                  np.int64(beta0), np.int64(min(rem, 0)), np.int64(max(rem, 0)), trick,
-                  suit_mask(lead, tm), np.int64((bseat - leader) & 3), np.int64(bpow),
-                  np.int64((mover - leader) & 3), address)
+                  np.int64(beta0), np.int64(min(rem, 0)), np.int64(max(rem, 0)), trick, led,
+                  bw, np.int64(bpow), r, address)
     res[RES_VALUE] = v
     res[RES_NODES] = np.int64(par[P_NODES])
     # the budget is checked at trick starts, so a search may end a few nodes over it
