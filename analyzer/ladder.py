@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from .games import common, parse_game
-from .games._pimc import P_PLAY_ONLY  # the policies choose cards only
+from .games._search_setup import P_PLAY_ONLY  # the policies choose cards only
 from .stats import mean_ci, paired_diff, wilson
 
 RUNGS = ("random", "heuristic", "pimc", "dd")

@@ -21,7 +21,7 @@ import numpy as np
 from .games import _pedro_engine as engine
 from .games import pedro
 from .games._pedro_policies import RANDOM
-from .games._pimc import P_PLAY_ONLY
+from .games._search_setup import P_PLAY_ONLY
 
 
 def can_share_plays(rules, pols: np.ndarray) -> bool:

@@ -46,8 +46,8 @@ import numpy as np
 
 from .bits import popcount
 from .cards import JOKER, SUITS, CardParseError, format_card, parse_cards
-from .games import _dd as dd
 from .games import _dd_games as ddg
+from .games import _dd_params as ddp
 from .games import family, parse_game
 from .games._pedro_core import NORM, ORIG
 
@@ -99,7 +99,7 @@ class Scratch:
     solves."""
 
     def __init__(self, tt_bits: int = 18):
-        from .games._pimc import WS_PAR, WS_RES, WS_TT, make_workspace
+        from .games._search_setup import WS_PAR, WS_RES, WS_TT, make_workspace
 
         ws = make_workspace(tt_bits)
         self.tt, self.par, self.res = ws[WS_TT], ws[WS_PAR], ws[WS_RES]
@@ -115,7 +115,7 @@ _SCRATCH: dict[int, Scratch] = {}
 
 def _scratch(tricks: int) -> Scratch:
     """The reused scratch for a position of ``tricks`` tricks: up to six, a 1 MB table that
-    stays in cache (``_pimc.search_tt_bits``); deeper positions need the room of 16 MB."""
+    stays in cache (``_search_setup.search_tt_bits``); deeper positions need the room of 16 MB."""
     bits = 14 if tricks <= 6 else 18
     if bits not in _SCRATCH:
         _SCRATCH[bits] = Scratch(bits)
@@ -301,7 +301,7 @@ def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
             raise PositionError("a positive hand at no trump needs allow_no_trump=true")
     _check_cards(fam, rules, start, seen)
     side = plays_side = parse_seat(side) if side is not None else None
-    q = np.zeros(dd.NQ, dtype=np.uint64)
+    q = np.zeros(ddp.NQ, dtype=np.uint64)
     cpts = np.zeros(64, dtype=np.int64)
     tv = np.zeros(ddg.NTV, dtype=np.int64)
     to_search, from_search, setup = _search_layout(fam, rules, trump_code, code, seen, q, cpts,
@@ -327,6 +327,8 @@ def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
     setup(side)
     prep = _Prepared(masks, cards_arr, seats_arr, len(plays), leader, q, cpts, tv, from_search)
     # every played card must have been legal for its seat with the cards it still holds
+    from .games import _dd as dd  # here: importing the search compiles it (about a minute)
+
     bad = dd.first_illegal(masks, cards_arr, seats_arr, len(plays), q)
     if bad >= 0:
         seat, c = plays[bad]
@@ -346,18 +348,20 @@ def solve(game, hands, trump=None, leader=0, played: str = "", side=None, contra
                                                                 played, side, contract)
     sc = scratch or _scratch(max(popcount(int(h)) for h in p.hands))
     vals = np.zeros(64, dtype=np.int64)
+    from .games import _dd as dd  # as in _prepare
+
     t0 = time.perf_counter()
     dd.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv, sc.tt,
                    sc.next_gen(), sc.par, max_nodes, sc.res, vals)
     seconds = time.perf_counter() - t0
-    if not sc.res[dd.RES_SOLVED]:
+    if not sc.res[ddp.RES_SOLVED]:
         raise SolveBudgetError(f"position not solved within {max_nodes:,} nodes; a smaller "
                                "position (fewer cards) solves faster")
     card_values = {format_card(p.from_search(c)): int(vals[c])
-                   for c in range(64) if vals[c] > -dd.INF}
+                   for c in range(64) if vals[c] > -ddp.INF}
     return Solution(game=str(rules),
-                    value=int(sc.res[dd.RES_VALUE]), to_move=mover, side=side,
-                    card_values=card_values, nodes=int(sc.res[dd.RES_NODES]), seconds=seconds,
+                    value=int(sc.res[ddp.RES_VALUE]), to_move=mover, side=side,
+                    card_values=card_values, nodes=int(sc.res[ddp.RES_NODES]), seconds=seconds,
                     trump=None if trump_code == 4 else SUITS[trump_code], contract=contract)
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from analyzer import ladder
 from analyzer.games import common, king, rook
-from analyzer.games._pimc import P_PLAY_ONLY
+from analyzer.games._search_setup import P_PLAY_ONLY
 from analyzer.games.common import PolicyError
 
 RULES = rook.parse_rules("rook")

@@ -18,7 +18,7 @@ import pytest
 
 from analyzer.cards import SPADES, CardSet, card
 from analyzer.games import family, parse_game, pedro
-from analyzer.games._pimc import P_NODES
+from analyzer.games._search_setup import P_NODES
 from analyzer.games.common import SEARCH_CHUNK, chunk_for, parse_policies
 from analyzer.games.pedro_rules import PRESET_NAMES, PRESETS, Rules, one_flag_variants
 

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from ..bits import ONE, ZERO, bit
-from ._dd import Q_ACE, Q_BAN, Q_FORCE, Q_FREE, Q_SIDE, Q_TM, Q_TRUMP_ANY
+from ._dd_params import Q_ACE, Q_BAN, Q_FORCE, Q_FREE, Q_SIDE, Q_TM, Q_TRUMP_ANY
 from ._pedro_core import N_JACK, N_LEFT, N_RIGHT, N_TEN, N_TWO, TRUMPS
 from ._rook_core import NO_TRUMP, ROOK
 from .king_rules import (

@@ -7,6 +7,10 @@ path. :func:`hands_kernel` plays single hands of one contract in parallel
 chunks (hand ``i``: dealer ``i % 4``); :func:`games_kernel` plays whole games
 (game ``g``: first dealer from the game stream, hand k dealt by D0 + k).
 
+These kernels play no ``dd`` or ``pimc`` seat (``play_hand`` takes the card search as an
+argument, here :func:`no_search`), so they compile without the search; ``_king_search``
+has the same kernels with it.
+
 Rule decisions RULES.md leaves open are listed in
 ``tests/reference/KING_LOG_FORMAT.md``; the reference follows the same list.
 """
@@ -37,8 +41,7 @@ from ._king_policies import (
     trick_estimate,
     trump_value,
 )
-from ._king_search import king_search_card
-from ._pimc import (
+from ._search_setup import (
     KN_FORBID,
     KN_KNOWN,
     KN_MIN,
@@ -182,12 +185,13 @@ def _random_offer(high, floor, has_priority, max_offer, prng):
 
 @njit(cache=True, inline="always")
 def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, prng, drng, rec,
-              row, dealt, li, lu, log, ws):
+              row, dealt, li, lu, log, ws, search_card):
     """Deal and play one hand; the record goes to ``rec[row]``, the dealt hands to ``dealt``.
 
-    ``ws`` is the searching players' workspace (``_pimc.make_workspace``): dd and pimc
-    seats offer and name trump by the heuristic and choose cards by a paranoid search (the
-    seat against the other three) once hands are down to the search depth. With
+    ``ws`` is the searching players' workspace (``_search_setup.make_workspace``): dd and
+    pimc seats offer and name trump by the heuristic and choose cards by ``search_card``
+    (``_king_search.search_card``, a paranoid search: the seat against the other three, or
+    :func:`no_search`) once hands are down to the search depth. With
     ``pols[P_PLAY_ONLY]`` set the policies choose cards only: every seat offers, answers and
     names trump by the heuristic (the ladder's rungs play the same contracts).
 
@@ -321,9 +325,9 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                 if legal & (legal - ONE) == ZERO:
                     c = lsb(legal)
                 elif pols[seat] >= POLICY_DD and 13 - t <= depth:
-                    c = king_search_card(pols, seat, hands, leader, pos, legal, ws,
-                                         (index << 4) + slot + 1, contract, kh_force_ace, tr,
-                                         played | trick, prng)
+                    c = search_card(pols, seat, hands, leader, pos, legal, ws,
+                                    (index << 4) + slot + 1, contract, kh_force_ace, tr,
+                                    played | trick, prng)
                 if c >= 0:
                     pass
                 elif pols[seat] == 0:
@@ -426,74 +430,67 @@ def first_dealer(seed, game, rp, pols):
     return d0
 
 
-_HANDS_SIG = types.void(types.int64, types.int64[:], types.int64, types.int64, types.int64[:],
-                        types.int64[:], types.uint64[:], types.int16[:, :], types.uint64[:, :])
+@njit(cache=True)
+def no_search(pols, seat, hands, leader, n_played, legal, ws, gen, contract, kh_force_ace,
+              trump, seen, prng):
+    """``search_card`` of the kernels without the search: no card (the seat plays the
+    heuristic)."""
+    return -1
 
 
-@njit(_HANDS_SIG, cache=True, parallel=True)
-def hands_kernel(seed, indices, chunk, contract, rp, pols, sc, rec, hands_out):
-    """Single hands ``indices`` of ``contract`` (dealer = index % 4) in scenario sc, in the
-    order given."""
-    n = indices.shape[0]
-    n_chunks = (n + chunk - 1) // chunk
-    for ci in prange(n_chunks):
-        deck = np.empty(104, dtype=np.int64)
-        hands = np.empty(4, dtype=np.uint64)
-        prng = np.empty(1, dtype=np.uint64)
-        drng = np.empty(1, dtype=np.uint64)
-        li = np.empty(1, dtype=np.int16)
-        lu = np.empty(1, dtype=np.uint64)
-        ws = make_workspace(search_tt_bits(pols))
-        for i in range(ci * chunk, min(n, ci * chunk + chunk)):
-            play_hand(seed, indices[i], 0, indices[i] % 4, contract, rp, pols, sc, deck, hands,
-                      prng, drng, rec, i, hands_out[i], li, lu, False, ws)
+@njit(cache=True, inline="always")
+def play_hands(seed, indices, lo, hi, contract, rp, pols, sc, rec, hands_out, search_card):
+    """Single hands ``indices[lo:hi]`` of ``contract`` into the same rows of ``rec`` and
+    ``hands_out``, with scratch of their own: one parallel chunk of a hands kernel."""
+    deck = np.empty(104, dtype=np.int64)
+    hands = np.empty(4, dtype=np.uint64)
+    prng = np.empty(1, dtype=np.uint64)
+    drng = np.empty(1, dtype=np.uint64)
+    li = np.empty(1, dtype=np.int16)
+    lu = np.empty(1, dtype=np.uint64)
+    ws = make_workspace(search_tt_bits(pols))
+    for i in range(lo, hi):
+        play_hand(seed, indices[i], 0, indices[i] % 4, contract, rp, pols, sc, deck, hands,
+                  prng, drng, rec, i, hands_out[i], li, lu, False, ws, search_card)
 
 
-_GAMES_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64[:],
-                        types.int64[:], types.int16[:, :])
-
-
-@njit(_GAMES_SIG, cache=True, parallel=True)
-def games_kernel(seed, first, n, chunk, rp, pols, out):
-    """Whole games first .. first+n-1 into out[n, len(GAME_COLUMNS)]."""
-    n_chunks = (n + chunk - 1) // chunk
+@njit(cache=True, inline="always")
+def play_games(seed, first, lo, hi, rp, pols, out, search_card):
+    """Whole games ``first + lo`` .. ``first + hi - 1`` into rows lo .. hi-1 of ``out``: one
+    parallel chunk of a games kernel."""
     n_hands = rp[P_N_HANDS]
     sc = np.zeros(NSC, dtype=np.uint64)
-    for ci in prange(n_chunks):
-        deck = np.empty(52, dtype=np.int64)
-        hands = np.empty(4, dtype=np.uint64)
-        prng = np.empty(1, dtype=np.uint64)
-        drng = np.empty(1, dtype=np.uint64)
-        rec = np.empty((1, NREC), dtype=np.int16)
-        dealt = np.empty(4, dtype=np.uint64)
-        li = np.empty(1, dtype=np.int16)
-        lu = np.empty(1, dtype=np.uint64)
-        ws = make_workspace(search_tt_bits(pols))
-        for i in range(ci * chunk, min(n, ci * chunk + chunk)):
-            g = first + i
-            d0 = first_dealer(seed, g, rp, pols)
-            out[i, G_D0] = d0
+    deck = np.empty(52, dtype=np.int64)
+    hands = np.empty(4, dtype=np.uint64)
+    prng = np.empty(1, dtype=np.uint64)
+    drng = np.empty(1, dtype=np.uint64)
+    rec = np.empty((1, NREC), dtype=np.int16)
+    dealt = np.empty(4, dtype=np.uint64)
+    li = np.empty(1, dtype=np.int16)
+    lu = np.empty(1, dtype=np.uint64)
+    ws = make_workspace(search_tt_bits(pols))
+    for i in range(lo, hi):
+        g = first + i
+        d0 = first_dealer(seed, g, rp, pols)
+        out[i, G_D0] = d0
+        for s in range(4):
+            out[i, G_TOTAL + s] = 0
+        for k in range(MAX_HANDS):
             for s in range(4):
-                out[i, G_TOTAL + s] = 0
-            for k in range(MAX_HANDS):
-                for s in range(4):
-                    out[i, G_HANDS + 4 * k + s] = 0
-            for k in range(n_hands):
-                play_hand(seed, g, k, (d0 + k) & 3, rp[P_CONTRACTS + k], rp, pols, sc, deck,
-                          hands, prng, drng, rec, 0, dealt, li, lu, False, ws)
-                for s in range(4):
-                    out[i, G_HANDS + 4 * k + s] = rec[0, R_POINTS + s]
-                    out[i, G_TOTAL + s] += rec[0, R_POINTS + s]
+                out[i, G_HANDS + 4 * k + s] = 0
+        for k in range(n_hands):
+            play_hand(seed, g, k, (d0 + k) & 3, rp[P_CONTRACTS + k], rp, pols, sc, deck, hands,
+                      prng, drng, rec, 0, dealt, li, lu, False, ws, search_card)
+            for s in range(4):
+                out[i, G_HANDS + 4 * k + s] = rec[0, R_POINTS + s]
+                out[i, G_TOTAL + s] += rec[0, R_POINTS + s]
 
 
-_LOG_SIG = types.void(types.int64, types.int64[:], types.int64[:], types.int64[:],
-                      types.int64[:], types.int64[:], types.int64[:], types.int16[:, :],
-                      types.uint64[:, :], types.int16[:, :])
-
-
-@njit_on_first_call(_LOG_SIG)
-def log_kernel(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li):
-    """The chosen hands (index, slot, dealer, contract), serially, with their logs."""
+@njit(cache=True, inline="always")
+def play_logged(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li,
+                search_card):
+    """The chosen hands (index, slot, dealer, contract), serially, with their logs: a log
+    kernel's body."""
     deck = np.empty(52, dtype=np.int64)
     hands = np.empty(4, dtype=np.uint64)
     prng = np.empty(1, dtype=np.uint64)
@@ -503,4 +500,43 @@ def log_kernel(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_ou
     ws = make_workspace(search_tt_bits(pols))
     for i in range(indices.shape[0]):
         play_hand(seed, indices[i], slots[i], dealers[i], contracts[i], rp, pols, sc, deck,
-                  hands, prng, drng, rec, i, hands_out[i], li[i], lu, True, ws)
+                  hands, prng, drng, rec, i, hands_out[i], li[i], lu, True, ws, search_card)
+
+
+HANDS_SIG = types.void(types.int64, types.int64[:], types.int64, types.int64, types.int64[:],
+                       types.int64[:], types.uint64[:], types.int16[:, :], types.uint64[:, :])
+
+
+@njit_on_first_call(HANDS_SIG, parallel=True)
+def hands_kernel(seed, indices, chunk, contract, rp, pols, sc, rec, hands_out):
+    """Single hands ``indices`` of ``contract`` (dealer = index % 4) in scenario sc, in the
+    order given, in parallel chunks; no seat searches."""
+    n = indices.shape[0]
+    for ci in prange((n + chunk - 1) // chunk):
+        play_hands(seed, indices, ci * chunk, min(n, ci * chunk + chunk), contract, rp, pols,
+                   sc, rec, hands_out, no_search)
+
+
+GAMES_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64[:],
+                       types.int64[:], types.int16[:, :])
+
+
+@njit_on_first_call(GAMES_SIG, parallel=True)
+def games_kernel(seed, first, n, chunk, rp, pols, out):
+    """Whole games first .. first+n-1 into out[n, len(GAME_COLUMNS)]; no seat searches."""
+    for ci in prange((n + chunk - 1) // chunk):
+        play_games(seed, first, ci * chunk, min(n, ci * chunk + chunk), rp, pols, out,
+                   no_search)
+
+
+LOG_SIG = types.void(types.int64, types.int64[:], types.int64[:], types.int64[:],
+                     types.int64[:], types.int64[:], types.int64[:], types.int16[:, :],
+                     types.uint64[:, :], types.int16[:, :])
+
+
+@njit_on_first_call(LOG_SIG)
+def log_kernel(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li):
+    """The chosen hands (index, slot, dealer, contract), serially, with their logs; no seat
+    searches."""
+    play_logged(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li,
+                no_search)

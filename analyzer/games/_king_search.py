@@ -1,4 +1,6 @@
-"""King's dd and pimc card choice (numba): a paranoid search for the seat to move.
+"""King's ``dd`` and ``pimc`` seats (numba): their card choice, a paranoid search for the
+seat to move, and the engine's kernels with it (``_king_engine``'s own play every seat
+without the search and never compile it).
 
 The seat maximises its own points in the contract and the other three play
 together against it (``_dd_games.king_setup``), a lower bound on what it can
@@ -9,28 +11,27 @@ played and the voids revealed; the trump auction is not used.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
+from .._jit_cache import njit_on_first_call
 from ._dd_games import king_setup
-from ._pimc import (
-    KN_POOL,
-    P_WORLDS,
-    POLICY_DD,
-    WS_CPTS,
-    WS_KN,
-    WS_Q,
-    WS_TV,
-    dd_choose,
-    node_budget,
-    pimc_choose,
+from ._king_engine import (
+    GAMES_SIG,
+    HANDS_SIG,
+    LOG_SIG,
+    play_games,
+    play_hands,
+    play_logged,
 )
+from ._pimc import dd_choose, pimc_choose
+from ._search_setup import KN_POOL, P_WORLDS, POLICY_DD, WS_CPTS, WS_KN, WS_Q, WS_TV, node_budget
 
 ALL_CARDS = np.uint64(0x1FFF_1FFF_1FFF_1FFF)
 
 
 @njit(cache=True)
-def king_search_card(pols, seat, hands, leader, n_played, legal, ws, gen, contract,
-                     kh_force_ace, trump, seen, prng):
+def search_card(pols, seat, hands, leader, n_played, legal, ws, gen, contract, kh_force_ace,
+                trump, seen, prng):
     """The card a dd or pimc seat plays; -1 if the search gave none. ``seen``: every card
     played so far, the current trick's included."""
     q, cpts, tv, kn = ws[WS_Q], ws[WS_CPTS], ws[WS_TV], ws[WS_KN]
@@ -41,3 +42,27 @@ def king_search_card(pols, seat, hands, leader, n_played, legal, ws, gen, contra
     kn[KN_POOL] = ~seen & ~hands[seat] & ALL_CARDS
     return pimc_choose(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen,
                        pols[P_WORLDS], nodes, prng)
+
+
+@njit_on_first_call(HANDS_SIG, parallel=True)
+def hands_kernel(seed, indices, chunk, contract, rp, pols, sc, rec, hands_out):
+    """``_king_engine.hands_kernel`` with dd and pimc seats."""
+    n = indices.shape[0]
+    for ci in prange((n + chunk - 1) // chunk):
+        play_hands(seed, indices, ci * chunk, min(n, ci * chunk + chunk), contract, rp, pols,
+                   sc, rec, hands_out, search_card)
+
+
+@njit_on_first_call(GAMES_SIG, parallel=True)
+def games_kernel(seed, first, n, chunk, rp, pols, out):
+    """``_king_engine.games_kernel`` with dd and pimc seats."""
+    for ci in prange((n + chunk - 1) // chunk):
+        play_games(seed, first, ci * chunk, min(n, ci * chunk + chunk), rp, pols, out,
+                   search_card)
+
+
+@njit_on_first_call(LOG_SIG)
+def log_kernel(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li):
+    """``_king_engine.log_kernel`` with dd and pimc seats."""
+    play_logged(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li,
+                search_card)

@@ -6,6 +6,11 @@ the logged deals the reference checks are exactly the deals the batch
 simulator plays). :func:`simulate_kernel` runs it over a range of deal indices
 in parallel chunks; :func:`log_kernel` runs it serially with logging.
 
+These kernels play no ``dd`` or ``pimc`` seat: ``play_deal`` takes the card search as an
+argument, and here it is :func:`no_search`, so they compile without the search, which
+would more than double a first ``bidlab simulate`` here. ``_pedro_search`` has the same
+kernels with the search behind those seats.
+
 Rule decisions RULES.md leaves open are listed in
 ``tests/reference/PEDRO_LOG_FORMAT.md``; the reference follows the same list.
 """
@@ -20,8 +25,8 @@ from ..bits import ONE, ZERO, bit, lsb, msb, popcount
 from ..cards import DECK_52
 from ..rng import DEAL_STREAM, POLICY_STREAM, stream_key
 from ._choice import random_card
-from ._dd import Q_TM
 from ._dd_games import pedro_low_card, pedro_setup
+from ._dd_params import Q_TM
 from ._deal import deal
 from ._pedro_core import (
     N_ACE,
@@ -49,14 +54,12 @@ from ._pedro_policies import (
     heuristic_play,
     random_bid,
 )
-from ._pimc import (
+from ._search_setup import (
     KN_DISCARDS,
     KN_FORBID,
     KN_MIN,
     KN_MIN_MASK,
-    KN_POOL,
     P_PLAY_ONLY,
-    P_WORLDS,
     POLICY_DD,
     WS_CPTS,
     WS_KN,
@@ -64,11 +67,9 @@ from ._pimc import (
     WS_TCARDS,
     WS_TSEATS,
     WS_TV,
-    dd_choose,
     make_workspace,
     node_budget,
     note_play,
-    pimc_choose,
     search_tt_bits,
 )
 from .pedro_rules import (
@@ -156,7 +157,8 @@ def _record_auction(rec, dealer, bidder, bid, trump, attempt):
 
 
 @njit(cache=True, inline="always")
-def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li, lu, log, ws):
+def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li, lu, log, ws,
+              search_card):
     """Play deal ``index`` of ``seed`` under rule vector ``rp`` and seat policies ``pols``.
 
     ``sc`` is the scenario (see SC_*): optionally some cards' holders are known
@@ -167,8 +169,9 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
     allocates them once. ``rec`` receives the
     record and ``dealt`` the four dealt hands (shared layout); ``li``/``lu`` the
     log when ``log`` is true. ``ws`` is the searching players' workspace
-    (``_pimc.make_workspace``); seats with policy ``dd`` or ``pimc`` bid, name
-    trump and discard by the heuristic and choose their cards by search.
+    (``_search_setup.make_workspace``); seats with policy ``dd`` or ``pimc`` bid, name
+    trump and discard by the heuristic and choose their cards by ``search_card``
+    (``_pedro_search.search_card``, or :func:`no_search` in kernels without the search).
     """
     searching = False
     for s in range(4):
@@ -360,8 +363,8 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                     unseen &= ~stock_left
                 c = -1
                 if pols[seat] >= POLICY_DD and not (keep_all and n_tricks == 0):
-                    c = _search_card(pols, seat, hands, leader, pos, legal, ws, gen, nodes,
-                                     prng, played | trick, known_out, dealer, stock_left)
+                    c = search_card(pols, seat, hands, leader, pos, legal, ws, gen, nodes,
+                                    prng, played | trick, known_out, dealer, stock_left)
                 if c >= 0:
                     pass
                 elif pols[seat] == 0:
@@ -479,60 +482,33 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
         lu[U_STOCK_LEFT] = denormalise(stock_left, trump)
 
 
-ALL_CARDS = np.uint64(0x3FFF_1FFF_1FFF_1FFF)  # the 52 cards in the trump-normalised layout
-
-
 @njit(cache=True)
-def _search_card(pols, seat, hands, leader, n_played, legal, ws, gen, nodes, prng, seen,
-                 known_out, dealer, stock_left):
-    """The card of a ``dd`` or ``pimc`` seat (-1: the search gave none; use the heuristic)."""
-    q, cpts, tv, kn = ws[WS_Q], ws[WS_CPTS], ws[WS_TV], ws[WS_KN]
-    if pols[seat] == POLICY_DD:
-        return dd_choose(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen, nodes)
-    # unseen by this seat: not its own, not played, not known discards or its own discards
-    pool = ALL_CARDS & ~hands[seat] & ~seen & ~known_out & ~kn[KN_DISCARDS + seat]
-    if seat == dealer:
-        pool &= ~stock_left
-    kn[KN_POOL] = pool
-    return pimc_choose(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen,
-                       pols[P_WORLDS], nodes, prng)
+def no_search(pols, seat, hands, leader, n_played, legal, ws, gen, nodes, prng, seen,
+              known_out, dealer, stock_left):
+    """``search_card`` of the kernels without the search: no card (the seat plays the
+    heuristic)."""
+    return -1
 
 
-_SIM_SIG = types.void(
-    types.int64, types.int64[:], types.int64, types.int64[:], types.int64[:],
-    types.uint64[:], types.int8[:, :], types.uint64[:, :],
-)
+@njit(cache=True, inline="always")
+def play_range(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, search_card):
+    """Deals ``indices[lo:hi]`` into the same rows of ``rec`` and ``hands_out``, with scratch
+    of their own: one parallel chunk of a simulate kernel."""
+    deck = np.empty(96, dtype=np.int64)
+    hands = np.empty(4, dtype=np.uint64)
+    prng = np.empty(1, dtype=np.uint64)
+    drng = np.empty(1, dtype=np.uint64)
+    li = np.empty(1, dtype=np.int16)
+    lu = np.empty(1, dtype=np.uint64)
+    ws = make_workspace(search_tt_bits(pols))
+    for i in range(lo, hi):
+        play_deal(seed, indices[i], rp, pols, sc, deck, hands, prng, drng, rec[i],
+                  hands_out[i], li, lu, False, ws, search_card)
 
 
-@njit(_SIM_SIG, cache=True, parallel=True)
-def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
-    """The deals ``indices`` of scenario ``sc`` into rec[n, NREC] and hands_out[n, 4]."""
-    n = indices.shape[0]
-    n_chunks = (n + chunk - 1) // chunk
-    for ci in prange(n_chunks):
-        deck = np.empty(96, dtype=np.int64)
-        hands = np.empty(4, dtype=np.uint64)
-        prng = np.empty(1, dtype=np.uint64)
-        drng = np.empty(1, dtype=np.uint64)
-        li = np.empty(1, dtype=np.int16)
-        lu = np.empty(1, dtype=np.uint64)
-        ws = make_workspace(search_tt_bits(pols))
-        lo = ci * chunk
-        hi = min(n, lo + chunk)
-        for i in range(lo, hi):
-            play_deal(seed, indices[i], rp, pols, sc, deck, hands, prng, drng, rec[i],
-                      hands_out[i], li, lu, False, ws)
-
-
-_LOG_SIG = types.void(
-    types.int64, types.int64[:], types.int64[:], types.int64[:], types.uint64[:],
-    types.int8[:, :], types.int16[:, :], types.uint64[:, :],
-)
-
-
-@njit_on_first_call(_LOG_SIG)
-def log_kernel(seed, indices, rp, pols, sc, rec, li, lu):
-    """The chosen deals, serially, with their trick-by-trick logs."""
+@njit(cache=True, inline="always")
+def play_logged(seed, indices, rp, pols, sc, rec, li, lu, search_card):
+    """The deals ``indices``, serially, with their trick-by-trick logs: a log kernel's body."""
     deck = np.empty(96, dtype=np.int64)
     hands = np.empty(4, dtype=np.uint64)
     prng = np.empty(1, dtype=np.uint64)
@@ -540,4 +516,32 @@ def log_kernel(seed, indices, rp, pols, sc, rec, li, lu):
     ws = make_workspace(search_tt_bits(pols))
     for i in range(indices.shape[0]):
         play_deal(seed, indices[i], rp, pols, sc, deck, hands, prng, drng, rec[i],
-                  lu[i, U_HANDS:U_HANDS + 4], li[i], lu[i], True, ws)
+                  lu[i, U_HANDS:U_HANDS + 4], li[i], lu[i], True, ws, search_card)
+
+
+SIM_SIG = types.void(
+    types.int64, types.int64[:], types.int64, types.int64[:], types.int64[:],
+    types.uint64[:], types.int8[:, :], types.uint64[:, :],
+)
+
+
+@njit_on_first_call(SIM_SIG, parallel=True)
+def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
+    """The deals ``indices`` of scenario ``sc`` into rec[n, NREC] and hands_out[n, 4], in
+    parallel chunks; no seat searches."""
+    n = indices.shape[0]
+    for ci in prange((n + chunk - 1) // chunk):
+        play_range(seed, indices, ci * chunk, min(n, ci * chunk + chunk), rp, pols, sc, rec,
+                   hands_out, no_search)
+
+
+LOG_SIG = types.void(
+    types.int64, types.int64[:], types.int64[:], types.int64[:], types.uint64[:],
+    types.int8[:, :], types.int16[:, :], types.uint64[:, :],
+)
+
+
+@njit_on_first_call(LOG_SIG)
+def log_kernel(seed, indices, rp, pols, sc, rec, li, lu):
+    """The chosen deals, serially, with their trick-by-trick logs; no seat searches."""
+    play_logged(seed, indices, rp, pols, sc, rec, li, lu, no_search)

@@ -18,8 +18,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 
-from ._pedro_engine import NREC, R_BID, R_BIDDER, R_DEALER, R_S1, R_S2, play_deal
-from ._pimc import make_workspace, search_tt_bits
+from .._jit_cache import njit_on_first_call
+from ._pedro_engine import NREC, R_BID, R_BIDDER, R_DEALER, R_S1, R_S2, no_search, play_deal
+from ._search_setup import make_workspace, search_tt_bits
 from .pedro_rules import P_NO_CONTRACT_TIE, P_SCORING, P_TARGET
 
 MAX_DEALS = 60  # deals one game may use: its indices stay inside its own block of 64
@@ -43,41 +44,47 @@ def game_winner(s0, s1, target, rec, tie_rule):
     return rec[R_DEALER] & 1
 
 
-_GAME_SIG = types.void(
+@njit(cache=True, inline="always")
+def play_game(seed, g, rp, pols, sc, out_row, search_card):
+    """Game ``g`` into ``out_row`` (see GAME_COLUMNS), with scratch of its own."""
+    target = rp[P_TARGET]
+    method = rp[P_SCORING]
+    tie_rule = rp[P_NO_CONTRACT_TIE]
+    deck = np.empty(96, dtype=np.int64)
+    hands = np.empty(4, dtype=np.uint64)
+    prng = np.empty(1, dtype=np.uint64)
+    drng = np.empty(1, dtype=np.uint64)
+    rec = np.empty(NREC, dtype=np.int8)
+    dealt = np.empty(4, dtype=np.uint64)
+    li = np.empty(1, dtype=np.int16)
+    lu = np.empty(1, dtype=np.uint64)
+    ws = make_workspace(search_tt_bits(pols))
+    base = g * 64 + g % 4
+    s0, s1, winner, k = 0, 0, -1, 0
+    while k < MAX_DEALS and winner < 0:
+        play_deal(seed, base + k, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li, lu,
+                  False, ws, search_card)
+        col = R_S1 if method == 1 else R_S2
+        s0 += rec[col]
+        s1 += rec[col + 1]
+        winner = game_winner(s0, s1, target, rec, tie_rule)
+        k += 1
+    out_row[0] = winner
+    out_row[1] = k
+    out_row[2] = s0
+    out_row[3] = s1
+    out_row[4] = g % 4
+
+
+GAME_SIG = types.void(
     types.int64, types.int64, types.int64, types.int64[:], types.int64[:], types.uint64[:],
     types.int64[:, :],
 )
 
 
-@njit(_GAME_SIG, cache=True, parallel=True)
+@njit_on_first_call(GAME_SIG, parallel=True)
 def games_kernel(seed, first_game, n, rp, pols, sc, out):
-    """Games first_game .. first_game+n-1 into out[n, 5] (see GAME_COLUMNS)."""
-    target = rp[P_TARGET]
-    method = rp[P_SCORING]
-    tie_rule = rp[P_NO_CONTRACT_TIE]
+    """Games first_game .. first_game+n-1 into out[n, 5] (see GAME_COLUMNS); no seat
+    searches (``_pedro_search.games_kernel`` plays dd and pimc seats)."""
     for i in prange(n):
-        g = first_game + i
-        deck = np.empty(96, dtype=np.int64)
-        hands = np.empty(4, dtype=np.uint64)
-        prng = np.empty(1, dtype=np.uint64)
-        drng = np.empty(1, dtype=np.uint64)
-        rec = np.empty(NREC, dtype=np.int8)
-        dealt = np.empty(4, dtype=np.uint64)
-        li = np.empty(1, dtype=np.int16)
-        lu = np.empty(1, dtype=np.uint64)
-        ws = make_workspace(search_tt_bits(pols))
-        base = g * 64 + g % 4
-        s0, s1, winner, k = 0, 0, -1, 0
-        while k < MAX_DEALS and winner < 0:
-            play_deal(seed, base + k, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li, lu,
-                      False, ws)
-            col = R_S1 if method == 1 else R_S2
-            s0 += rec[col]
-            s1 += rec[col + 1]
-            winner = game_winner(s0, s1, target, rec, tie_rule)
-            k += 1
-        out[i, 0] = winner
-        out[i, 1] = k
-        out[i, 2] = s0
-        out[i, 3] = s1
-        out[i, 4] = g % 4
+        play_game(seed, first_game + i, rp, pols, sc, out[i], no_search)

@@ -23,82 +23,28 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bits import ONE, ZERO, bit, lsb, popcount
+from ..bits import ONE, ZERO, lsb, popcount
 from ._choice import random_subset
-from ._dd import (
-    INF,
-    NPAR,
-    NQ,
-    NRES,
-    NT,
-    Q_FREE,
-    Q_SIDE,
-    Q_TM,
-    Q_TRUMP_ANY,
-    RES_SOLVED,
-    solve_moves,
+from ._dd import solve_moves
+from ._dd_params import INF, Q_SIDE, RES_SOLVED
+from ._search_setup import (
+    KN_FORBID,
+    KN_KNOWN,
+    KN_MIN,
+    KN_MIN_MASK,
+    KN_POOL,
+    WS_ACC,
+    WS_KN,
+    WS_PAR,
+    WS_RES,
+    WS_TCARDS,
+    WS_TSEATS,
+    WS_TT,
+    WS_VALS,
+    WS_WORLD,
 )
-from ._dd_games import NTV
 
-# the searching players' workspace (``make_workspace``), by position in its tuple
-(WS_TT, WS_PAR, WS_RES, WS_VALS, WS_ACC, WS_WORLD, WS_TCARDS, WS_TSEATS, WS_KN, WS_Q, WS_CPTS,
- WS_TV) = range(12)  # fmt: skip
-KN_POOL, KN_FORBID, KN_KNOWN, KN_MIN, KN_MIN_MASK, KN_DISCARDS = 0, 1, 5, 9, 13, 14
-NKN = 18  # KN_DISCARDS + seat: the seat's own discards (Pedro), which only it has seen
-POLICY_DD, POLICY_PIMC = 2, 3
-# the policy vector after the four seat codes: pimc worlds, node budget per solve (0: the
-# default), and 1 when the policies choose cards only (every seat bids, names trump, discards
-# and in Rook drops and passes by the heuristic: the policy ladder compares card play on one
-# auction)
-# and the search depth: dd and pimc search once every hand holds at most this many cards and
-# play the heuristic before (0: the game's default; Pedro always searches its 6 tricks)
-P_WORLDS, P_NODES, P_PLAY_ONLY, P_DEPTH = 4, 5, 6, 7
-DEFAULT_DEPTH = 6  # Rook and King: a 13-trick points solve takes seconds here
-DEFAULT_NODES = 2_000_000
 MAX_ATTEMPTS = 40  # worlds that break a soft constraint are redrawn this often, then relaxed
-
-
-@njit(cache=True)
-def search_depth(pols):
-    """Cards a hand at most before dd and pimc search (Rook, King)."""
-    if pols.shape[0] > P_DEPTH and pols[P_DEPTH] > 0:
-        return pols[P_DEPTH]
-    return DEFAULT_DEPTH
-
-
-@njit(cache=True)
-def node_budget(pols):
-    if pols.shape[0] > P_NODES and pols[P_NODES] > 0:
-        return pols[P_NODES]
-    return DEFAULT_NODES
-
-
-@njit(cache=True)
-def search_tt_bits(pols):
-    """Transposition-table size (log2 rows) for these seat policies; 0 when none searches.
-
-    2**14 rows of 64 bytes (1 MB, about one core's L2 cache): the searching players
-    solve positions of at most six tricks, and for those a larger table saves few nodes
-    and no time (Pedro post-draw solves, 2,000 positions: 0.36 ms with 2**14 rows, 0.35
-    to 0.37 with 2**15 and 0.36 with 2**16, for 2 to 3% fewer nodes)."""
-    for s in range(4):
-        if pols[s] >= POLICY_DD:
-            return 14
-    return 0
-
-
-@njit(cache=True)
-def make_workspace(tt_bits):
-    """Scratch for the searching players: (tt, par, res, vals, acc, world, tcards, tseats, kn,
-    q, cpts, tv), see WS_*. Allocated once per chunk; ``tt_bits`` 0 gives a small one for
-    kernels whose seats do not search."""
-    rows = 1 << tt_bits if tt_bits > 0 else 1
-    return (np.zeros((rows, NT), dtype=np.uint64), np.zeros(NPAR, dtype=np.uint64),
-            np.zeros(NRES, dtype=np.int64), np.zeros(64, dtype=np.int64),
-            np.zeros(64, dtype=np.int64), np.zeros(4, dtype=np.uint64),
-            np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
-            np.zeros(NKN, dtype=np.uint64), np.zeros(NQ, dtype=np.uint64),
-            np.zeros(64, dtype=np.int64), np.zeros(NTV, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -192,15 +138,3 @@ def pimc_choose(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen, 
     if solved == 0:
         return -1
     return _best(acc, legal_set, (q[Q_SIDE] >> np.uint64(seat)) & ONE)
-
-
-@njit(cache=True)
-def note_play(voids, c, led, q):
-    """A seat's known voids after it plays ``c`` to a trick whose led suit is ``led`` (0: it
-    leads): not following shows a void, unless the card could be played anyway (a trump where
-    trumping is free, Rook's free Rook)."""
-    if led == ZERO or bit(c) & led or bit(c) & q[Q_FREE]:
-        return voids
-    if bit(c) & q[Q_TM] and q[Q_TRUMP_ANY]:
-        return voids
-    return voids | led

@@ -4,7 +4,10 @@ One function, :func:`play_hand`, plays a whole hand and writes one fixed-width
 record; when asked it also writes a trick-by-trick log (the same code path, so
 the logged hands the reference checks are exactly the hands the batch
 simulator plays). :func:`simulate_kernel` runs it over a range of hand indices
-in parallel chunks; :func:`log_kernel` runs it serially with logging.
+in parallel chunks; :func:`log_kernel` runs it serially with logging. These kernels
+play no ``dd`` or ``pimc`` seat (``play_hand`` takes the card search as an argument, here
+:func:`no_search`), so they compile without the search; ``_rook_search`` has the same
+kernels with it.
 
 Hand ``i`` has dealer ``i % 4`` and hand index ``h = i`` for the passing cycle.
 Rule decisions RULES.md leaves open are listed in
@@ -20,27 +23,9 @@ from .._jit_cache import njit_on_first_call
 from ..bits import ONE, ZERO, bit, lsb, popcount
 from ..rng import DEAL_STREAM, POLICY_STREAM, stream_key, uniform_int
 from ._choice import random_card, random_subset
-from ._dd import Q_TM, suit_mask
 from ._dd_games import rook_setup, rook_to_search
+from ._dd_params import Q_TM, suit_mask
 from ._deal import deal
-from ._pimc import (
-    KN_FORBID,
-    KN_KNOWN,
-    KN_MIN,
-    KN_MIN_MASK,
-    P_PLAY_ONLY,
-    POLICY_DD,
-    WS_CPTS,
-    WS_KN,
-    WS_Q,
-    WS_TCARDS,
-    WS_TSEATS,
-    WS_TV,
-    make_workspace,
-    note_play,
-    search_depth,
-    search_tt_bits,
-)
 from ._rook_core import (
     RANKS_FROM,
     ROOK,
@@ -62,7 +47,24 @@ from ._rook_policies import (
     lowest_card,
     random_bid,
 )
-from ._rook_search import rook_search_card
+from ._search_setup import (
+    KN_FORBID,
+    KN_KNOWN,
+    KN_MIN,
+    KN_MIN_MASK,
+    P_PLAY_ONLY,
+    POLICY_DD,
+    WS_CPTS,
+    WS_KN,
+    WS_Q,
+    WS_TCARDS,
+    WS_TSEATS,
+    WS_TV,
+    make_workspace,
+    note_play,
+    search_depth,
+    search_tt_bits,
+)
 from .rook_rules import (
     P_ALL_PASS,
     P_BID_STEP,
@@ -149,16 +151,16 @@ def _record_auction(rec, dealer, declarer, bid, trump, forced, attempt):
 
 @njit(cache=True, inline="always")
 def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng, drng, rec,
-              dealt, li, lu, log, ws):
+              dealt, li, lu, log, ws, search_card):
     """Play hand ``index`` of ``seed`` under rule vector ``rp`` and seat policies ``pols``.
 
     ``sc`` is the scenario (see SC_*). ``cpts`` are the card points
     (``fill_card_points``); deck, hands, values, given, prng and drng are scratch.
     ``rec`` receives the record, ``dealt`` the dealt hands and the widow, and
     ``li``/``lu`` the log when ``log`` is true. ``ws`` is the searching players'
-    workspace (``_pimc.make_workspace``): dd and pimc seats bid, drop, pass and call
-    trump by the heuristic and choose cards by search once hands are down to the
-    search depth.
+    workspace (``_search_setup.make_workspace``): dd and pimc seats bid, drop, pass and
+    call trump by the heuristic and choose cards by ``search_card`` once hands are down to
+    the search depth (``_rook_search.search_card``, or :func:`no_search`).
     """
     searching = False
     for s in range(4):
@@ -334,10 +336,9 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
                     unseen &= ~bit(drop)
                 c = -1
                 if pols[seat] >= POLICY_DD and popcount(h) <= depth:
-                    c = rook_search_card(pols, seat, hands, leader, pos, legal, ws,
-                                         index + 1, trump, rook_pos, full & ~played & ~trick,
-                                         given, direction, drop if seat == declarer else -1,
-                                         prng)
+                    c = search_card(pols, seat, hands, leader, pos, legal, ws, index + 1,
+                                    trump, rook_pos, full & ~played & ~trick, given,
+                                    direction, drop if seat == declarer else -1, prng)
                 if c >= 0:
                     pass
                 elif pols[seat] == 0:
@@ -424,40 +425,60 @@ def _scratch(rp):
             np.empty(1, dtype=np.uint64), np.empty(1, dtype=np.uint64))
 
 
-_SIM_SIG = types.void(
+@njit(cache=True)
+def no_search(pols, seat, hands, leader, n_played, legal, ws, gen, trump, rook_pos, unseen,
+              given, direction, drop, prng):
+    """``search_card`` of the kernels without the search: no card (the seat plays the
+    heuristic)."""
+    return -1
+
+
+@njit(cache=True, inline="always")
+def play_range(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, search_card):
+    """Hands ``indices[lo:hi]`` into the same rows of ``rec`` and ``hands_out``, with scratch
+    of their own: one parallel chunk of a simulate kernel."""
+    cpts, deck, hands, values, given, prng, drng = _scratch(rp)
+    li = np.empty(1, dtype=np.int16)
+    lu = np.empty(1, dtype=np.uint64)
+    ws = make_workspace(search_tt_bits(pols))
+    for i in range(lo, hi):
+        play_hand(seed, indices[i], rp, pols, sc, cpts, deck, hands, values, given, prng, drng,
+                  rec[i], hands_out[i], li, lu, False, ws, search_card)
+
+
+@njit(cache=True, inline="always")
+def play_logged(seed, indices, rp, pols, sc, rec, hands_out, li, lu, search_card):
+    """The hands ``indices``, serially, with their trick-by-trick logs: a log kernel's body."""
+    cpts, deck, hands, values, given, prng, drng = _scratch(rp)
+    ws = make_workspace(search_tt_bits(pols))
+    for i in range(indices.shape[0]):
+        play_hand(seed, indices[i], rp, pols, sc, cpts, deck, hands, values, given, prng, drng,
+                  rec[i], hands_out[i], li[i], lu[i], True, ws, search_card)
+
+
+SIM_SIG = types.void(
     types.int64, types.int64[:], types.int64, types.int64[:], types.int64[:],
     types.uint64[:], types.int16[:, :], types.uint64[:, :],
 )
 
 
-@njit(_SIM_SIG, cache=True, parallel=True)
+@njit_on_first_call(SIM_SIG, parallel=True)
 def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
-    """The hands ``indices`` of scenario ``sc`` into rec[n, NREC] and hands_out[n, 5]."""
+    """The hands ``indices`` of scenario ``sc`` into rec[n, NREC] and hands_out[n, 5], in
+    parallel chunks; no seat searches."""
     n = indices.shape[0]
-    n_chunks = (n + chunk - 1) // chunk
-    for ci in prange(n_chunks):
-        cpts, deck, hands, values, given, prng, drng = _scratch(rp)
-        li = np.empty(1, dtype=np.int16)
-        lu = np.empty(1, dtype=np.uint64)
-        ws = make_workspace(search_tt_bits(pols))
-        lo = ci * chunk
-        hi = min(n, lo + chunk)
-        for i in range(lo, hi):
-            play_hand(seed, indices[i], rp, pols, sc, cpts, deck, hands, values, given, prng,
-                      drng, rec[i], hands_out[i], li, lu, False, ws)
+    for ci in prange((n + chunk - 1) // chunk):
+        play_range(seed, indices, ci * chunk, min(n, ci * chunk + chunk), rp, pols, sc, rec,
+                   hands_out, no_search)
 
 
-_LOG_SIG = types.void(
+LOG_SIG = types.void(
     types.int64, types.int64[:], types.int64[:], types.int64[:], types.uint64[:],
     types.int16[:, :], types.uint64[:, :], types.int16[:, :], types.uint64[:, :],
 )
 
 
-@njit_on_first_call(_LOG_SIG)
+@njit_on_first_call(LOG_SIG)
 def log_kernel(seed, indices, rp, pols, sc, rec, hands_out, li, lu):
-    """The chosen hands, serially, with their trick-by-trick logs."""
-    cpts, deck, hands, values, given, prng, drng = _scratch(rp)
-    ws = make_workspace(search_tt_bits(pols))
-    for i in range(indices.shape[0]):
-        play_hand(seed, indices[i], rp, pols, sc, cpts, deck, hands, values, given, prng, drng,
-                  rec[i], hands_out[i], li[i], lu[i], True, ws)
+    """The chosen hands, serially, with their trick-by-trick logs; no seat searches."""
+    play_logged(seed, indices, rp, pols, sc, rec, hands_out, li, lu, no_search)

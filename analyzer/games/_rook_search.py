@@ -1,4 +1,6 @@
-"""Rook's dd and pimc card choice: the engine's hands moved into the search layout (numba).
+"""Rook's ``dd`` and ``pimc`` seats (numba): their card choice, with the engine's hands moved
+into the search layout, and the engine's kernels with it (``_rook_engine``'s own play
+every seat without the search and never compile it).
 
 What a Rook seat knows beyond its hand, for pimc: the cards it passed are in
 the receiver's hand until played, revealed voids (kept by the engine in ``kn``),
@@ -8,11 +10,14 @@ and, for the declarer, the dropped card, which no one holds.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
+from .._jit_cache import njit_on_first_call
 from ..bits import ONE, ZERO, bit, lsb
 from ._dd_games import rook_from_search, rook_to_search
-from ._pimc import (
+from ._pimc import dd_choose, pimc_choose
+from ._rook_engine import LOG_SIG, SIM_SIG, play_logged, play_range
+from ._search_setup import (
     KN_KNOWN,
     KN_POOL,
     P_WORLDS,
@@ -21,15 +26,13 @@ from ._pimc import (
     WS_KN,
     WS_Q,
     WS_TV,
-    dd_choose,
     node_budget,
-    pimc_choose,
 )
 
 
 @njit(cache=True)
-def rook_search_card(pols, seat, hands, leader, n_played, legal, ws, gen, trump, rook_pos,
-                     unseen, given, direction, drop, prng):
+def search_card(pols, seat, hands, leader, n_played, legal, ws, gen, trump, rook_pos, unseen,
+                given, direction, drop, prng):
     """The card (shared layout) a dd or pimc seat plays; -1 if the search gave none.
 
     ``unseen`` is every card not yet played (hands, the widow or drop); ``drop`` is the
@@ -58,3 +61,18 @@ def rook_search_card(pols, seat, hands, leader, n_played, legal, ws, gen, trump,
     if c < 0:
         return -1
     return lsb(rook_from_search(ONE << c, trump, rook_pos))
+
+
+@njit_on_first_call(SIM_SIG, parallel=True)
+def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
+    """``_rook_engine.simulate_kernel`` with dd and pimc seats."""
+    n = indices.shape[0]
+    for ci in prange((n + chunk - 1) // chunk):
+        play_range(seed, indices, ci * chunk, min(n, ci * chunk + chunk), rp, pols, sc, rec,
+                   hands_out, search_card)
+
+
+@njit_on_first_call(LOG_SIG)
+def log_kernel(seed, indices, rp, pols, sc, rec, hands_out, li, lu):
+    """``_rook_engine.log_kernel`` with dd and pimc seats."""
+    play_logged(seed, indices, rp, pols, sc, rec, hands_out, li, lu, search_card)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from importlib import import_module
+from types import ModuleType
 
 import numpy as np
 
-POLICY_NAMES = ("random", "heuristic", "dd", "pimc")  # kernel codes 0..3 (dd, pimc: _pimc)
+POLICY_NAMES = ("random", "heuristic", "dd", "pimc")  # kernel codes 0..3 (_search_setup)
 SEARCH_POLICIES = ("dd", "pimc")
 DEFAULT_WORLDS = 20
 POLICY_HELP = ("random (uniform legal), heuristic, dd (clairvoyant: solves the true deal "
@@ -38,8 +40,8 @@ def parse_policies(spec: str | Sequence[str], default_worlds: int = DEFAULT_WORL
     """Seat policies: one name for all four seats, or four comma-separated names.
 
     The vector holds the four seat codes, then the pimc world count, a node budget per solve,
-    the play-only flag and the search depth (0: defaults; see ``games._pimc``); ``pimc:W``
-    sets the worlds, a bare ``pimc`` takes ``default_worlds``.
+    the play-only flag and the search depth (0: defaults; see ``games._search_setup``);
+    ``pimc:W`` sets the worlds, a bare ``pimc`` takes ``default_worlds``.
 
     >>> parse_policies("heuristic,random,heuristic,random").tolist()
     [1, 0, 1, 0, 20, 0, 0, 0]
@@ -75,6 +77,14 @@ def parse_policies(spec: str | Sequence[str], default_worlds: int = DEFAULT_WORL
 def searches(pols: np.ndarray) -> bool:
     """Whether a seat plays by search (dd, pimc): then a deal costs milliseconds, not 1 us."""
     return any(POLICY_NAMES[p] in SEARCH_POLICIES for p in pols[:4])
+
+
+def kernels(pols: np.ndarray, engine: ModuleType, search_module: str) -> ModuleType:
+    """The module whose kernels play ``pols``: ``engine``, whose seats never search, or, when
+    a seat plays dd or pimc, the game's search module (``search_module`` in this package),
+    which has the same kernels with the search behind such seats. It is imported only then:
+    the search compiles in a minute or two that a heuristic run should not wait for."""
+    return import_module(f"{__package__}.{search_module}") if searches(pols) else engine
 
 
 def chunk_for(pols: np.ndarray, chunk: int | None, default: int) -> int:

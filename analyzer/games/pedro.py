@@ -30,6 +30,7 @@ from .common import (
     PolicyError,
     ScenarioError,
     chunk_for,
+    kernels,
     known_by_seat,
     output_arrays,
     parse_policies,
@@ -102,7 +103,8 @@ def run_deals(rules: Rules, indices: np.ndarray, seed: int, pols: np.ndarray,
     rec, hands = output_arrays(len(idx), engine.NREC, np.int8, 4, out)
     vec = scenario if isinstance(scenario, np.ndarray) else scenario.vector()
     if len(idx):
-        engine.simulate_kernel(seed, idx, chunk, kernel_params(rules), pols, vec, rec, hands)
+        kernels(pols, engine, "_pedro_search").simulate_kernel(
+            seed, idx, chunk, kernel_params(rules), pols, vec, rec, hands)
     return rec, hands
 
 
@@ -156,13 +158,13 @@ def simulate_games(rules: Rules, n_games: int, seed: int = 0,
     """
     if n_games < 0 or first < 0:
         raise ValueError(f"need n_games >= 0 and first >= 0; got {n_games}, {first}")
-    from . import _pedro_games as games_engine  # here: single deals need not compile it
+    from . import _pedro_games as games_engine  # here: single deals need not load it
 
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
     out = np.empty((n_games, len(games_engine.GAME_COLUMNS)), dtype=np.int64)
     if n_games:
-        games_engine.games_kernel(seed, first, n_games, kernel_params(rules), pols,
-                                  NO_SCENARIO.vector(), out)
+        kernels(pols, games_engine, "_pedro_search").games_kernel(
+            seed, first, n_games, kernel_params(rules), pols, NO_SCENARIO.vector(), out)
     df = pd.DataFrame(out, columns=list(games_engine.GAME_COLUMNS))
     df.insert(0, "game", np.arange(first, first + n_games, dtype=np.int64))
     df.attrs.update(provenance(rules, seed, pols, first))
@@ -189,7 +191,8 @@ def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
     rec = np.empty((n, engine.NREC), dtype=np.int8)
     li = np.empty((n, engine.NLOGI), dtype=np.int16)
     lu = np.zeros((n, engine.NLOGU), dtype=np.uint64)
-    engine.log_kernel(seed, idx, kernel_params(rules), pols, NO_SCENARIO.vector(), rec, li, lu)
+    kernels(pols, engine, "_pedro_search").log_kernel(seed, idx, kernel_params(rules), pols,
+                                                      NO_SCENARIO.vector(), rec, li, lu)
     return [_log_dict(rules, rec[k], li[k], lu[k], int(idx[k])) for k in range(n)]
 
 
