@@ -15,15 +15,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-# Two chains of about equal length, compiled side by side (one core each here, from an empty
-# cache): the search (``_dd``, 70 s at import) and the kernels with it, Pedro's 276 s (the
-# first to compile the searching players) and Rook's 178 s; the engines' kernels without the
-# search, Pedro 138 s, its whole-game kernel 88 s, Rook 168 s, King 106 s, then King's with
-# the search, 127 s, by when the first chain has cached the players it shares.
-_CHAINS = (("analyzer.games._dd", "analyzer.games._pedro_search", "analyzer.games._rook_search"),
-           ("analyzer.games._pedro_engine", "analyzer.games._pedro_games",
-            "analyzer.games._rook_engine", "analyzer.games._king_engine",
-            "analyzer.games._king_search"))
+# Two chains of about equal length, compiled side by side (seconds on one core each here, from
+# an empty cache, both running): the search (``_dd``, 82 s at import) and the search
+# modules' serial kernels, Pedro's 178 s (the first to compile the searching players),
+# Rook's 107 s and King's, then Pedro's whole-game kernel, 106 s; the engines' parallel
+# kernels without the search, Pedro 176 s, Rook 238 s, King 158 s.
+_CHAINS = (("analyzer.games._dd", "analyzer.games._pedro_search", "analyzer.games._rook_search",
+            "analyzer.games._king_search", "analyzer.games._pedro_games"),
+           ("analyzer.games._pedro_engine", "analyzer.games._rook_engine",
+            "analyzer.games._king_engine"))
 
 
 def _compile(modules: tuple[str, ...]) -> None:

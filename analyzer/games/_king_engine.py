@@ -487,20 +487,23 @@ def play_games(seed, first, lo, hi, rp, pols, out, search_card):
 
 
 @njit(cache=True, inline="always")
-def play_logged(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li,
-                search_card):
-    """The chosen hands (index, slot, dealer, contract), serially, with their logs: a log
-    kernel's body."""
+def play_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp, pols, sc, rec, hands_out,
+               li, log, search_card):
+    """Hands ``lo .. hi-1`` of (index, slot, dealer, contract) into the same rows of ``rec``
+    and ``hands_out`` (and of ``li`` when ``log``), with scratch of their own: the body of
+    the log kernels and of the search's hands kernel, ``play_hand`` inlined once."""
     deck = np.empty(52, dtype=np.int64)
     hands = np.empty(4, dtype=np.uint64)
     prng = np.empty(1, dtype=np.uint64)
     drng = np.empty(1, dtype=np.uint64)
+    li_row = np.empty(1, dtype=np.int16)  # a stand-in for a log row when not logging
     lu = np.empty(1, dtype=np.uint64)
-    sc = np.zeros(NSC, dtype=np.uint64)
     ws = make_workspace(search_tt_bits(pols))
-    for i in range(indices.shape[0]):
+    for i in range(lo, hi):
+        if log:
+            li_row = li[i]
         play_hand(seed, indices[i], slots[i], dealers[i], contracts[i], rp, pols, sc, deck,
-                  hands, prng, drng, rec, i, hands_out[i], li[i], lu, True, ws, search_card)
+                  hands, prng, drng, rec, i, hands_out[i], li_row, lu, log, ws, search_card)
 
 
 HANDS_SIG = types.void(types.int64, types.int64[:], types.int64, types.int64, types.int64[:],
@@ -538,5 +541,13 @@ LOG_SIG = types.void(types.int64, types.int64[:], types.int64[:], types.int64[:]
 def log_kernel(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li):
     """The chosen hands (index, slot, dealer, contract), serially, with their logs; no seat
     searches."""
-    play_logged(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li,
-                no_search)
+    play_chunk(seed, indices, slots, dealers, contracts, 0, indices.shape[0], rp, pols,
+               np.zeros(NSC, dtype=np.uint64), rec, hands_out, li, True, no_search)
+
+
+# a search kernel's chunk (``_king_search``): hands lo .. hi-1, logged or not
+CHUNK_SIG = types.void(
+    types.int64, types.int64[:], types.int64[:], types.int64[:], types.int64[:], types.int64,
+    types.int64, types.int64[:], types.int64[:], types.uint64[:], types.int16[:, :],
+    types.uint64[:, :], types.int16[:, :], types.boolean,
+)

@@ -11,20 +11,14 @@ played and the voids revealed; the trump auction is not used.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .._jit_cache import njit_on_first_call
 from ._dd_games import king_setup
-from ._king_engine import (
-    GAMES_SIG,
-    HANDS_SIG,
-    LOG_SIG,
-    play_games,
-    play_hands,
-    play_logged,
-)
+from ._king_engine import CHUNK_SIG, GAMES_SIG, NLOGI, NSC, play_chunk, play_games
 from ._pimc import dd_choose, pimc_choose
 from ._search_setup import KN_POOL, P_WORLDS, POLICY_DD, WS_CPTS, WS_KN, WS_Q, WS_TV, node_budget
+from ._threads import run_chunks
 
 ALL_CARDS = np.uint64(0x1FFF_1FFF_1FFF_1FFF)
 
@@ -44,25 +38,40 @@ def search_card(pols, seat, hands, leader, n_played, legal, ws, gen, contract, k
                        pols[P_WORLDS], nodes, prng)
 
 
-@njit_on_first_call(HANDS_SIG, parallel=True)
+@njit_on_first_call(CHUNK_SIG, nogil=True)
+def hands_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp, pols, sc, rec, hands_out,
+                li, log):
+    """Hands ``lo .. hi-1`` with dd and pimc seats, with their logs when ``log``."""
+    play_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp, pols, sc, rec, hands_out,
+               li, log, search_card)
+
+
+GAMES_CHUNK_SIG = GAMES_SIG  # (seed, first, lo, hi, rp, pols, out): the same types
+
+
+@njit_on_first_call(GAMES_CHUNK_SIG, nogil=True)
+def games_chunk(seed, first, lo, hi, rp, pols, out):
+    """Whole games ``first + lo`` .. ``first + hi - 1`` with dd and pimc seats."""
+    play_games(seed, first, lo, hi, rp, pols, out, search_card)
+
+
 def hands_kernel(seed, indices, chunk, contract, rp, pols, sc, rec, hands_out):
-    """``_king_engine.hands_kernel`` with dd and pimc seats."""
-    n = indices.shape[0]
-    for ci in prange((n + chunk - 1) // chunk):
-        play_hands(seed, indices, ci * chunk, min(n, ci * chunk + chunk), contract, rp, pols,
-                   sc, rec, hands_out, search_card)
+    """``_king_engine.hands_kernel`` with dd and pimc seats: slot 0, dealer index % 4."""
+    n = len(indices)
+    slots, dealers = np.zeros(n, np.int64), indices % 4
+    contracts = np.full(n, contract, np.int64)
+    li = np.empty((0, NLOGI), np.int16)
+    run_chunks(lambda lo, hi: hands_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp,
+                                          pols, sc, rec, hands_out, li, False), n, chunk)
 
 
-@njit_on_first_call(GAMES_SIG, parallel=True)
 def games_kernel(seed, first, n, chunk, rp, pols, out):
     """``_king_engine.games_kernel`` with dd and pimc seats."""
-    for ci in prange((n + chunk - 1) // chunk):
-        play_games(seed, first, ci * chunk, min(n, ci * chunk + chunk), rp, pols, out,
-                   search_card)
+    run_chunks(lambda lo, hi: games_chunk(seed, first, lo, hi, rp, pols, out), n, chunk)
 
 
-@njit_on_first_call(LOG_SIG)
 def log_kernel(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li):
-    """``_king_engine.log_kernel`` with dd and pimc seats."""
-    play_logged(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li,
-                search_card)
+    """``_king_engine.log_kernel`` with dd and pimc seats (a thread a hand)."""
+    sc = np.zeros(NSC, np.uint64)
+    run_chunks(lambda lo, hi: hands_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp,
+                                          pols, sc, rec, hands_out, li, True), len(indices), 1)

@@ -491,32 +491,24 @@ def no_search(pols, seat, hands, leader, n_played, legal, ws, gen, nodes, prng, 
 
 
 @njit(cache=True, inline="always")
-def play_range(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, search_card):
-    """Deals ``indices[lo:hi]`` into the same rows of ``rec`` and ``hands_out``, with scratch
-    of their own: one parallel chunk of a simulate kernel."""
+def play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, search_card):
+    """Deals ``indices[lo:hi]`` into the same rows of ``rec`` and ``hands_out`` (and, when
+    ``log``, of ``li``/``lu``), with scratch of their own: the body of every deal kernel.
+    ``play_deal`` is inlined here once, whether ``log`` is a constant or not."""
     deck = np.empty(96, dtype=np.int64)
     hands = np.empty(4, dtype=np.uint64)
     prng = np.empty(1, dtype=np.uint64)
     drng = np.empty(1, dtype=np.uint64)
-    li = np.empty(1, dtype=np.int16)
-    lu = np.empty(1, dtype=np.uint64)
+    li_row = np.empty(1, dtype=np.int16)  # stand-ins for a log row when not logging
+    lu_row = np.empty(1, dtype=np.uint64)
     ws = make_workspace(search_tt_bits(pols))
     for i in range(lo, hi):
+        if log:
+            li_row, lu_row = li[i], lu[i]
         play_deal(seed, indices[i], rp, pols, sc, deck, hands, prng, drng, rec[i],
-                  hands_out[i], li, lu, False, ws, search_card)
-
-
-@njit(cache=True, inline="always")
-def play_logged(seed, indices, rp, pols, sc, rec, li, lu, search_card):
-    """The deals ``indices``, serially, with their trick-by-trick logs: a log kernel's body."""
-    deck = np.empty(96, dtype=np.int64)
-    hands = np.empty(4, dtype=np.uint64)
-    prng = np.empty(1, dtype=np.uint64)
-    drng = np.empty(1, dtype=np.uint64)
-    ws = make_workspace(search_tt_bits(pols))
-    for i in range(indices.shape[0]):
-        play_deal(seed, indices[i], rp, pols, sc, deck, hands, prng, drng, rec[i],
-                  lu[i, U_HANDS:U_HANDS + 4], li[i], lu[i], True, ws, search_card)
+                  hands_out[i], li_row, lu_row, log, ws, search_card)
+        if log:
+            lu[i, U_HANDS:U_HANDS + 4] = hands_out[i]
 
 
 SIM_SIG = types.void(
@@ -530,9 +522,10 @@ def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
     """The deals ``indices`` of scenario ``sc`` into rec[n, NREC] and hands_out[n, 4], in
     parallel chunks; no seat searches."""
     n = indices.shape[0]
+    no_li, no_lu = np.empty((0, NLOGI), dtype=np.int16), np.empty((0, NLOGU), dtype=np.uint64)
     for ci in prange((n + chunk - 1) // chunk):
-        play_range(seed, indices, ci * chunk, min(n, ci * chunk + chunk), rp, pols, sc, rec,
-                   hands_out, no_search)
+        play_chunk(seed, indices, ci * chunk, min(n, ci * chunk + chunk), rp, pols, sc, rec,
+                   hands_out, no_li, no_lu, False, no_search)
 
 
 LOG_SIG = types.void(
@@ -544,4 +537,14 @@ LOG_SIG = types.void(
 @njit_on_first_call(LOG_SIG)
 def log_kernel(seed, indices, rp, pols, sc, rec, li, lu):
     """The chosen deals, serially, with their trick-by-trick logs; no seat searches."""
-    play_logged(seed, indices, rp, pols, sc, rec, li, lu, no_search)
+    n = indices.shape[0]
+    play_chunk(seed, indices, 0, n, rp, pols, sc, rec, np.empty((n, 4), dtype=np.uint64), li,
+               lu, True, no_search)
+
+
+# a search kernel's chunk (``_pedro_search``): deals lo .. hi-1 of ``indices``, logged or not
+CHUNK_SIG = types.void(
+    types.int64, types.int64[:], types.int64, types.int64, types.int64[:], types.int64[:],
+    types.uint64[:], types.int8[:, :], types.uint64[:, :], types.int16[:, :],
+    types.uint64[:, :], types.boolean,
+)

@@ -4,18 +4,22 @@ with it.
 ``_pedro_engine``'s kernels play every seat without the search and never compile it;
 these play the same deals (``play_deal``) with :func:`search_card` behind the seats whose
 policy is ``dd`` or ``pimc``, so the search compiles only for a run that has such a seat.
+They are serial and release the GIL, one for deals (logged or not) and one for whole
+games; the functions named as the engine's kernels run their chunks on threads
+(``_threads``), so the search's kernels compile in about half the time.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, types
 
 from .._jit_cache import njit_on_first_call
-from ._pedro_engine import LOG_SIG, SIM_SIG, play_logged, play_range
-from ._pedro_games import GAME_SIG, play_game
+from ._pedro_engine import CHUNK_SIG, NLOGI, NLOGU, play_chunk
+from ._pedro_games import play_game
 from ._pimc import dd_choose, pimc_choose
 from ._search_setup import KN_DISCARDS, KN_POOL, P_WORLDS, POLICY_DD, WS_CPTS, WS_KN, WS_Q, WS_TV
+from ._threads import run_chunks
 
 ALL_CARDS = np.uint64(0x3FFF_1FFF_1FFF_1FFF)  # the 52 cards in the trump-normalised layout
 
@@ -36,23 +40,37 @@ def search_card(pols, seat, hands, leader, n_played, legal, ws, gen, nodes, prng
                        pols[P_WORLDS], nodes, prng)
 
 
-@njit_on_first_call(SIM_SIG, parallel=True)
+@njit_on_first_call(CHUNK_SIG, nogil=True)
+def deals_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log):
+    """Deals ``indices[lo:hi]`` with dd and pimc seats, with their logs when ``log``."""
+    play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, search_card)
+
+
+GAMES_CHUNK_SIG = types.void(types.int64, types.int64, types.int64, types.int64,
+                             types.int64[:], types.int64[:], types.uint64[:], types.int64[:, :])
+
+
+@njit_on_first_call(GAMES_CHUNK_SIG, nogil=True)
+def games_chunk(seed, first_game, lo, hi, rp, pols, sc, out):
+    """Games ``first_game + lo`` .. ``first_game + hi - 1`` with dd and pimc seats."""
+    for i in range(lo, hi):
+        play_game(seed, first_game + i, rp, pols, sc, out[i], search_card)
+
+
 def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
     """``_pedro_engine.simulate_kernel`` with dd and pimc seats."""
-    n = indices.shape[0]
-    for ci in prange((n + chunk - 1) // chunk):
-        play_range(seed, indices, ci * chunk, min(n, ci * chunk + chunk), rp, pols, sc, rec,
-                   hands_out, search_card)
+    li, lu = np.empty((0, NLOGI), np.int16), np.empty((0, NLOGU), np.uint64)
+    run_chunks(lambda lo, hi: deals_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out,
+                                          li, lu, False), len(indices), chunk)
 
 
-@njit_on_first_call(LOG_SIG)
 def log_kernel(seed, indices, rp, pols, sc, rec, li, lu):
-    """``_pedro_engine.log_kernel`` with dd and pimc seats."""
-    play_logged(seed, indices, rp, pols, sc, rec, li, lu, search_card)
+    """``_pedro_engine.log_kernel`` with dd and pimc seats (a thread a deal)."""
+    hands = np.empty((len(indices), 4), np.uint64)
+    run_chunks(lambda lo, hi: deals_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands, li,
+                                          lu, True), len(indices), 1)
 
 
-@njit_on_first_call(GAME_SIG, parallel=True)
 def games_kernel(seed, first_game, n, rp, pols, sc, out):
-    """``_pedro_games.games_kernel`` with dd and pimc seats."""
-    for i in prange(n):
-        play_game(seed, first_game + i, rp, pols, sc, out[i], search_card)
+    """``_pedro_games.games_kernel`` with dd and pimc seats (a thread a game)."""
+    run_chunks(lambda lo, hi: games_chunk(seed, first_game, lo, hi, rp, pols, sc, out), n, 1)

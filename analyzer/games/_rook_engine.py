@@ -434,26 +434,19 @@ def no_search(pols, seat, hands, leader, n_played, legal, ws, gen, trump, rook_p
 
 
 @njit(cache=True, inline="always")
-def play_range(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, search_card):
-    """Hands ``indices[lo:hi]`` into the same rows of ``rec`` and ``hands_out``, with scratch
-    of their own: one parallel chunk of a simulate kernel."""
+def play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, search_card):
+    """Hands ``indices[lo:hi]`` into the same rows of ``rec`` and ``hands_out`` (and, when
+    ``log``, of ``li``/``lu``), with scratch of their own: the body of every hand kernel.
+    ``play_hand`` is inlined here once, whether ``log`` is a constant or not."""
     cpts, deck, hands, values, given, prng, drng = _scratch(rp)
-    li = np.empty(1, dtype=np.int16)
-    lu = np.empty(1, dtype=np.uint64)
+    li_row = np.empty(1, dtype=np.int16)  # stand-ins for a log row when not logging
+    lu_row = np.empty(1, dtype=np.uint64)
     ws = make_workspace(search_tt_bits(pols))
     for i in range(lo, hi):
+        if log:
+            li_row, lu_row = li[i], lu[i]
         play_hand(seed, indices[i], rp, pols, sc, cpts, deck, hands, values, given, prng, drng,
-                  rec[i], hands_out[i], li, lu, False, ws, search_card)
-
-
-@njit(cache=True, inline="always")
-def play_logged(seed, indices, rp, pols, sc, rec, hands_out, li, lu, search_card):
-    """The hands ``indices``, serially, with their trick-by-trick logs: a log kernel's body."""
-    cpts, deck, hands, values, given, prng, drng = _scratch(rp)
-    ws = make_workspace(search_tt_bits(pols))
-    for i in range(indices.shape[0]):
-        play_hand(seed, indices[i], rp, pols, sc, cpts, deck, hands, values, given, prng, drng,
-                  rec[i], hands_out[i], li[i], lu[i], True, ws, search_card)
+                  rec[i], hands_out[i], li_row, lu_row, log, ws, search_card)
 
 
 SIM_SIG = types.void(
@@ -467,9 +460,10 @@ def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
     """The hands ``indices`` of scenario ``sc`` into rec[n, NREC] and hands_out[n, 5], in
     parallel chunks; no seat searches."""
     n = indices.shape[0]
+    no_li, no_lu = np.empty((0, NLOGI), dtype=np.int16), np.empty((0, NLOGU), dtype=np.uint64)
     for ci in prange((n + chunk - 1) // chunk):
-        play_range(seed, indices, ci * chunk, min(n, ci * chunk + chunk), rp, pols, sc, rec,
-                   hands_out, no_search)
+        play_chunk(seed, indices, ci * chunk, min(n, ci * chunk + chunk), rp, pols, sc, rec,
+                   hands_out, no_li, no_lu, False, no_search)
 
 
 LOG_SIG = types.void(
@@ -481,4 +475,13 @@ LOG_SIG = types.void(
 @njit_on_first_call(LOG_SIG)
 def log_kernel(seed, indices, rp, pols, sc, rec, hands_out, li, lu):
     """The chosen hands, serially, with their trick-by-trick logs; no seat searches."""
-    play_logged(seed, indices, rp, pols, sc, rec, hands_out, li, lu, no_search)
+    play_chunk(seed, indices, 0, indices.shape[0], rp, pols, sc, rec, hands_out, li, lu, True,
+               no_search)
+
+
+# a search kernel's chunk (``_rook_search``): hands lo .. hi-1 of ``indices``, logged or not
+CHUNK_SIG = types.void(
+    types.int64, types.int64[:], types.int64, types.int64, types.int64[:], types.int64[:],
+    types.uint64[:], types.int16[:, :], types.uint64[:, :], types.int16[:, :],
+    types.uint64[:, :], types.boolean,
+)

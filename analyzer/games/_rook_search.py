@@ -1,6 +1,8 @@
 """Rook's ``dd`` and ``pimc`` seats (numba): their card choice, with the engine's hands moved
 into the search layout, and the engine's kernels with it (``_rook_engine``'s own play
-every seat without the search and never compile it).
+every seat without the search and never compile it). The search's kernel is serial and
+releases the GIL; the functions named as the engine's kernels run its chunks on threads
+(``_threads``), and one kernel serves plain and logged hands.
 
 What a Rook seat knows beyond its hand, for pimc: the cards it passed are in
 the receiver's hand until played, revealed voids (kept by the engine in ``kn``),
@@ -10,13 +12,13 @@ and, for the declarer, the dropped card, which no one holds.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .._jit_cache import njit_on_first_call
 from ..bits import ONE, ZERO, bit, lsb
 from ._dd_games import rook_from_search, rook_to_search
 from ._pimc import dd_choose, pimc_choose
-from ._rook_engine import LOG_SIG, SIM_SIG, play_logged, play_range
+from ._rook_engine import CHUNK_SIG, NLOGI, NLOGU, play_chunk
 from ._search_setup import (
     KN_KNOWN,
     KN_POOL,
@@ -28,6 +30,7 @@ from ._search_setup import (
     WS_TV,
     node_budget,
 )
+from ._threads import run_chunks
 
 
 @njit(cache=True)
@@ -63,16 +66,20 @@ def search_card(pols, seat, hands, leader, n_played, legal, ws, gen, trump, rook
     return lsb(rook_from_search(ONE << c, trump, rook_pos))
 
 
-@njit_on_first_call(SIM_SIG, parallel=True)
+@njit_on_first_call(CHUNK_SIG, nogil=True)
+def hands_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log):
+    """Hands ``indices[lo:hi]`` with dd and pimc seats, with their logs when ``log``."""
+    play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, search_card)
+
+
 def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
     """``_rook_engine.simulate_kernel`` with dd and pimc seats."""
-    n = indices.shape[0]
-    for ci in prange((n + chunk - 1) // chunk):
-        play_range(seed, indices, ci * chunk, min(n, ci * chunk + chunk), rp, pols, sc, rec,
-                   hands_out, search_card)
+    li, lu = np.empty((0, NLOGI), np.int16), np.empty((0, NLOGU), np.uint64)
+    run_chunks(lambda lo, hi: hands_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out,
+                                          li, lu, False), len(indices), chunk)
 
 
-@njit_on_first_call(LOG_SIG)
 def log_kernel(seed, indices, rp, pols, sc, rec, hands_out, li, lu):
-    """``_rook_engine.log_kernel`` with dd and pimc seats."""
-    play_logged(seed, indices, rp, pols, sc, rec, hands_out, li, lu, search_card)
+    """``_rook_engine.log_kernel`` with dd and pimc seats (a thread a hand)."""
+    run_chunks(lambda lo, hi: hands_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out,
+                                          li, lu, True), len(indices), 1)
