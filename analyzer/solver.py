@@ -327,9 +327,7 @@ def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
     setup(side)
     prep = _Prepared(masks, cards_arr, seats_arr, len(plays), leader, q, cpts, tv, from_search)
     # every played card must have been legal for its seat with the cards it still holds
-    from .games import _dd as dd  # here: importing the search compiles it (about a minute)
-
-    bad = dd.first_illegal(masks, cards_arr, seats_arr, len(plays), q)
+    bad = ddp.first_illegal(masks, cards_arr, seats_arr, len(plays), q)
     if bad >= 0:
         seat, c = plays[bad]
         raise PositionError(f"{SEAT_NAMES[seat]} could not play {format_card(c)} to this trick "
@@ -348,7 +346,7 @@ def solve(game, hands, trump=None, leader=0, played: str = "", side=None, contra
                                                                 played, side, contract)
     sc = scratch or _scratch(max(popcount(int(h)) for h in p.hands))
     vals = np.zeros(64, dtype=np.int64)
-    from .games import _dd as dd  # as in _prepare
+    from .games import _dd as dd  # here: importing the search compiles it (about a minute)
 
     t0 = time.perf_counter()
     dd.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv, sc.tt,

@@ -77,3 +77,24 @@ def test_a_heuristic_run_and_the_help_never_import_the_search():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == ""
+
+
+def test_an_illegal_card_in_a_position_is_refused_without_the_search():
+    """The solver checks the trick's cards before it imports the search, so that its error
+    line does not wait a minute for the search to compile."""
+    code = (
+        "import sys\n"
+        "from analyzer import solve\n"
+        "from analyzer.solver import PositionError\n"
+        "try:\n"
+        "    solve('king', 'AS KD/KS/5H/QH QC', leader='E', played='2H 3C',\n"
+        "          contract='no-tricks')\n"
+        "except PositionError as e:\n"
+        "    print(e)\n"
+        "print('analyzer.games._dd' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    error, imported = done.stdout.strip().splitlines()
+    assert "could not play 3C" in error
+    assert imported == "False"

@@ -109,7 +109,6 @@ from ._dd_params import (
     PLANES,
     Q_ACE,
     Q_BAN,
-    Q_FORCE,
     Q_FREE,
     Q_SIDE,
     Q_TM,
@@ -121,6 +120,7 @@ from ._dd_params import (
     T_BOUNDS,
     TT_MIN_K,
     WEIGHTS,
+    legal,
     suit_mask,
 )
 
@@ -135,29 +135,6 @@ def power(c, led, tm):
     if b & led:
         return c
     return -1
-
-
-@njit(cache=True, inline="always")
-def legal(hand, led, trick, q):
-    """Cards of ``hand`` playable when the led suit's mask is ``led`` (0: on the lead); ``q``
-    is the game's parameter vector or the search's block."""
-    if led == ZERO:
-        ban = word(q, Q_BAN)
-        if hand & ban and hand & ~ban:
-            return hand & ~ban
-        return hand
-    follow = hand & led
-    force = word(q, Q_FORCE)
-    if follow == ZERO:
-        if hand & force:
-            return force
-        return hand
-    if hand & force and force & led and trick & word(q, Q_ACE):
-        return force
-    tm = word(q, Q_TM)
-    if word(q, Q_TRUMP_ANY) and led != tm:
-        follow |= hand & tm
-    return follow | (hand & word(q, Q_FREE))
 
 
 @njit(cache=True, inline="always")
@@ -790,21 +767,6 @@ def trick_state(hands, leader, trick_cards, trick_seats, n_played, tm, cpts):
         need &= ~bit(seat)
         k_max = max(k_max, popcount(hands[seat]) + 1)  # it held one more when the trick began
     return need, k_max, lead, bseat, bpow, pts
-
-
-@njit(cache=True)
-def first_illegal(hands, trick_cards, trick_seats, n_played, q):
-    """Index of the first card of the current trick its seat could not have played holding
-    its present hand plus that card (-1: all legal)."""
-    tm = q[Q_TM]
-    trick = ZERO
-    for j in range(n_played):
-        c = trick_cards[j]
-        led = ZERO if j == 0 else suit_mask(trick_cards[0], tm)
-        if not legal(hands[trick_seats[j]] | bit(c), led, trick, q) & bit(c):
-            return j
-        trick |= bit(c)
-    return -1
 
 
 @njit(cache=True)

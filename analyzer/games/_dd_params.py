@@ -1,10 +1,11 @@
 """The double-dummy search's words: its game parameters, parameter block, table rows and
-results, and its notion of a card's suit.
+results, and its notions of a card's suit and of a legal card.
 
 They live apart from the search (``_dd``) so that an engine can lay out a searching
 player's workspace and read a trick's suit without importing the search, whose recursive
 ``_node`` compiles when its module is imported (about a minute here): a kernel whose seats
-never search must not wait for it.
+never search must not wait for it, nor a position solver's error for a card that could not
+have been played.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bits import bit
+from ..bits import ZERO, bit, word
 
 # ---- game parameters (uint64 vector q) ----------------------------------------------------
 # Q_TM trump suit mask; Q_FREE cards legal at any time (Rook's free Rook); Q_TRUMP_ANY 1 when
@@ -68,3 +69,41 @@ def suit_mask(c, tm):
     if b & tm:
         return tm
     return (LANE << np.uint64(16 * (c >> 4))) & ~tm
+
+
+@njit(cache=True, inline="always")
+def legal(hand, led, trick, q):
+    """Cards of ``hand`` playable when the led suit's mask is ``led`` (0: on the lead); ``q``
+    is the game's parameter vector or the search's block."""
+    if led == ZERO:
+        ban = word(q, Q_BAN)
+        if hand & ban and hand & ~ban:
+            return hand & ~ban
+        return hand
+    follow = hand & led
+    force = word(q, Q_FORCE)
+    if follow == ZERO:
+        if hand & force:
+            return force
+        return hand
+    if hand & force and force & led and trick & word(q, Q_ACE):
+        return force
+    tm = word(q, Q_TM)
+    if word(q, Q_TRUMP_ANY) and led != tm:
+        follow |= hand & tm
+    return follow | (hand & word(q, Q_FREE))
+
+
+@njit(cache=True)
+def first_illegal(hands, trick_cards, trick_seats, n_played, q):
+    """Index of the first card of the current trick its seat could not have played holding
+    its present hand plus that card (-1: all legal)."""
+    tm = q[Q_TM]
+    trick = ZERO
+    for j in range(n_played):
+        c = trick_cards[j]
+        led = ZERO if j == 0 else suit_mask(trick_cards[0], tm)
+        if not legal(hands[trick_seats[j]] | bit(c), led, trick, q) & bit(c):
+            return j
+        trick |= bit(c)
+    return -1
