@@ -9,7 +9,7 @@ chunks (hand ``i``: dealer ``i % 4``); :func:`games_kernel` plays whole games
 
 These kernels play no ``dd`` or ``pimc`` seat (``play_hand`` takes the card search as an
 argument, here :func:`no_search`), so they compile without the search; ``_king_search``
-has the same kernels with it.
+has the same kernels with it (serial ones, run on threads from Python).
 
 Rule decisions RULES.md leaves open are listed in
 ``tests/reference/KING_LOG_FORMAT.md``; the reference follows the same list.

@@ -9,7 +9,8 @@ in parallel chunks; :func:`log_kernel` runs it serially with logging.
 These kernels play no ``dd`` or ``pimc`` seat: ``play_deal`` takes the card search as an
 argument, and here it is :func:`no_search`, so they compile without the search, which
 would more than double a first ``bidlab simulate`` here. ``_pedro_search`` has the same
-kernels with the search behind those seats.
+kernels with the search behind those seats (serial ones, run on threads from Python). Every
+kernel plays its deals through :func:`play_chunk`, which inlines ``play_deal`` once.
 
 Rule decisions RULES.md leaves open are listed in
 ``tests/reference/PEDRO_LOG_FORMAT.md``; the reference follows the same list.

@@ -7,7 +7,7 @@ simulator plays). :func:`simulate_kernel` runs it over a range of hand indices
 in parallel chunks; :func:`log_kernel` runs it serially with logging. These kernels
 play no ``dd`` or ``pimc`` seat (``play_hand`` takes the card search as an argument, here
 :func:`no_search`), so they compile without the search; ``_rook_search`` has the same
-kernels with it.
+kernels with it (serial ones, run on threads from Python).
 
 Hand ``i`` has dealer ``i % 4`` and hand index ``h = i`` for the passing cycle.
 Rule decisions RULES.md leaves open are listed in
