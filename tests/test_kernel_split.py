@@ -23,18 +23,18 @@ POLICIES = ("heuristic", "random,heuristic,random,heuristic")
 def _with_search_kernels(monkeypatch, fam):
     """Make ``fam`` run its search module's kernels whatever the policies."""
     monkeypatch.setattr(fam, "kernels",
-                        lambda pols, engine, name: importlib.import_module(
-                            f"analyzer.games.{name}"))
+                        lambda pols, engine: importlib.import_module(
+                            f"analyzer.games.{engine.SEARCH_KERNELS}"))
 
 
-def test_kernels_chooses_the_search_module_only_for_searching_seats():
-    from analyzer.games import _pedro_engine
-
-    assert common.kernels(parse_policies("heuristic"), _pedro_engine, "_pedro_search") \
-        is _pedro_engine
-    chosen = common.kernels(parse_policies("heuristic,dd,heuristic,heuristic"), _pedro_engine,
-                            "_pedro_search")
-    assert chosen.__name__ == "analyzer.games._pedro_search"
+@pytest.mark.parametrize("engine, search", [
+    ("_pedro_engine", "_pedro_search"), ("_pedro_games", "_pedro_search"),
+    ("_rook_engine", "_rook_search"), ("_king_engine", "_king_search")])
+def test_kernels_chooses_the_search_module_only_for_searching_seats(engine, search):
+    engine = importlib.import_module(f"analyzer.games.{engine}")
+    assert common.kernels(parse_policies("heuristic"), engine) is engine
+    chosen = common.kernels(parse_policies("heuristic,dd,heuristic,heuristic"), engine)
+    assert chosen.__name__ == f"analyzer.games.{search}"
 
 
 @pytest.mark.parametrize("fam, game", [(pedro, "cinch"), (rook, "rook"), (king, "king")])

@@ -77,6 +77,8 @@ from .king_rules import (
     POSITIVE,
 )
 
+SEARCH_KERNELS = "_king_search"  # these kernels with the search behind dd/pimc seats
+
 # ---- scenario vector (uint64): a known hand, and who names trump in a positive hand ---------
 # SC_SEAT: 1 + the scenario seat's offset from the dealer (0 = none); SC_KNOWN + k: cards known
 # to be held by the seat k places after the dealer. SC_CHOOSER: 0 = the auction decides,

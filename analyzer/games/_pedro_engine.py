@@ -87,6 +87,8 @@ from .pedro_rules import (
     P_TRUMP_FOLLOW,
 )
 
+SEARCH_KERNELS = "_pedro_search"  # these kernels with the search behind dd/pimc seats
+
 MAX_ATTEMPTS = 1000  # a REDEAL loop gives up (no contract) after this many throw-ins
 
 # ---- per-deal record: int8 columns -----------------------------------------------------

@@ -23,6 +23,8 @@ from ._pedro_engine import NREC, R_BID, R_BIDDER, R_DEALER, R_S1, R_S2, no_searc
 from ._search_setup import make_workspace, search_tt_bits
 from .pedro_rules import P_NO_CONTRACT_TIE, P_SCORING, P_TARGET
 
+SEARCH_KERNELS = "_pedro_search"  # these kernels with the search behind dd/pimc seats
+
 MAX_DEALS = 60  # deals one game may use: its indices stay inside its own block of 64
 GAME_COLUMNS = ("winner", "deals", "score0", "score1", "first_dealer")
 

@@ -86,6 +86,8 @@ from .rook_rules import (
     P_TOTAL,
 )
 
+SEARCH_KERNELS = "_rook_search"  # these kernels with the search behind dd/pimc seats
+
 MAX_ATTEMPTS = 1000  # a REDEAL loop gives up (the dealer is forced at 70) after this many
 
 # ---- per-hand record: int16 columns ----------------------------------------------------

@@ -79,12 +79,14 @@ def searches(pols: np.ndarray) -> bool:
     return any(POLICY_NAMES[p] in SEARCH_POLICIES for p in pols[:4])
 
 
-def kernels(pols: np.ndarray, engine: ModuleType, search_module: str) -> ModuleType:
+def kernels(pols: np.ndarray, engine: ModuleType) -> ModuleType:
     """The module whose kernels play ``pols``: ``engine``, whose seats never search, or, when
-    a seat plays dd or pimc, the game's search module (``search_module`` in this package),
-    which has the same kernels with the search behind such seats. It is imported only then:
-    the search compiles in a minute or two that a heuristic run should not wait for."""
-    return import_module(f"{__package__}.{search_module}") if searches(pols) else engine
+    a seat plays dd or pimc, the module of the same kernels with the search behind such
+    seats (``engine.SEARCH_KERNELS``, in this package). It is imported only then: the
+    search compiles in a minute or two that a heuristic run should not wait for."""
+    if not searches(pols):
+        return engine
+    return import_module(f"{__package__}.{engine.SEARCH_KERNELS}")
 
 
 def chunk_for(pols: np.ndarray, chunk: int | None, default: int) -> int:

@@ -100,7 +100,7 @@ def run_deals(rules: Rules, indices: np.ndarray, seed: int, pols: np.ndarray,
     idx = np.ascontiguousarray(indices, dtype=np.int64)
     rec, hands = output_arrays(len(idx), engine.NREC, np.int16, 4, out)
     if len(idx):
-        kernels(pols, engine, "_king_search").hands_kernel(
+        kernels(pols, engine).hands_kernel(
             seed, idx, chunk, code, kernel_params(rules), pols, scenario.vector(), rec, hands)
     return rec, hands
 
@@ -113,8 +113,8 @@ def run_games(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
     chunk = chunk_for(pols, chunk, GAMES_CHUNK)
     out = np.empty((n, len(engine.GAME_COLUMNS)), dtype=np.int16)
     if n:
-        kernels(pols, engine, "_king_search").games_kernel(seed, first, n, chunk,
-                                                           kernel_params(rules), pols, out)
+        kernels(pols, engine).games_kernel(seed, first, n, chunk, kernel_params(rules), pols,
+                                           out)
     return out, np.empty((n, 0), dtype=np.uint64)
 
 
@@ -177,8 +177,7 @@ def _logs(rules, seed, indices, slots, dealers, contracts, pols, hand_nos) -> li
     hands = np.empty((n, 4), dtype=np.uint64)
     li = np.empty((n, engine.NLOGI), dtype=np.int16)
     arr = [np.asarray(x, dtype=np.int64) for x in (indices, slots, dealers, contracts)]
-    kernels(pols, engine, "_king_search").log_kernel(seed, *arr, kernel_params(rules), pols,
-                                                     rec, hands, li)
+    kernels(pols, engine).log_kernel(seed, *arr, kernel_params(rules), pols, rec, hands, li)
     return [_log_dict(rules, rec[k], hands[k], li[k], int(arr[0][k]), hand_nos[k])
             for k in range(n)]
 

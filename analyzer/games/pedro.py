@@ -103,7 +103,7 @@ def run_deals(rules: Rules, indices: np.ndarray, seed: int, pols: np.ndarray,
     rec, hands = output_arrays(len(idx), engine.NREC, np.int8, 4, out)
     vec = scenario if isinstance(scenario, np.ndarray) else scenario.vector()
     if len(idx):
-        kernels(pols, engine, "_pedro_search").simulate_kernel(
+        kernels(pols, engine).simulate_kernel(
             seed, idx, chunk, kernel_params(rules), pols, vec, rec, hands)
     return rec, hands
 
@@ -163,7 +163,7 @@ def simulate_games(rules: Rules, n_games: int, seed: int = 0,
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
     out = np.empty((n_games, len(games_engine.GAME_COLUMNS)), dtype=np.int64)
     if n_games:
-        kernels(pols, games_engine, "_pedro_search").games_kernel(
+        kernels(pols, games_engine).games_kernel(
             seed, first, n_games, kernel_params(rules), pols, NO_SCENARIO.vector(), out)
     df = pd.DataFrame(out, columns=list(games_engine.GAME_COLUMNS))
     df.insert(0, "game", np.arange(first, first + n_games, dtype=np.int64))
@@ -191,8 +191,8 @@ def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
     rec = np.empty((n, engine.NREC), dtype=np.int8)
     li = np.empty((n, engine.NLOGI), dtype=np.int16)
     lu = np.zeros((n, engine.NLOGU), dtype=np.uint64)
-    kernels(pols, engine, "_pedro_search").log_kernel(seed, idx, kernel_params(rules), pols,
-                                                      NO_SCENARIO.vector(), rec, li, lu)
+    kernels(pols, engine).log_kernel(seed, idx, kernel_params(rules), pols,
+                                     NO_SCENARIO.vector(), rec, li, lu)
     return [_log_dict(rules, rec[k], li[k], lu[k], int(idx[k])) for k in range(n)]
 
 

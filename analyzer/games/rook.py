@@ -101,7 +101,7 @@ def run_deals(rules: Rules, indices: np.ndarray, seed: int, pols: np.ndarray,
     if scenario is None:
         scenario = NO_SCENARIO.vector(rules.hand_size)
     if len(idx):
-        kernels(pols, engine, "_rook_search").simulate_kernel(
+        kernels(pols, engine).simulate_kernel(
             seed, idx, chunk, kernel_params(rules), pols, scenario, rec, hands)
     return rec, hands
 
@@ -158,9 +158,8 @@ def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
     hands = np.empty((n, engine.N_HANDS_OUT), dtype=np.uint64)
     li = np.empty((n, engine.NLOGI), dtype=np.int16)
     lu = np.zeros((n, engine.NLOGU), dtype=np.uint64)
-    kernels(pols, engine, "_rook_search").log_kernel(
-        seed, idx, kernel_params(rules), pols, scenario.vector(rules.hand_size), rec, hands, li,
-        lu)
+    kernels(pols, engine).log_kernel(seed, idx, kernel_params(rules), pols,
+                                     scenario.vector(rules.hand_size), rec, hands, li, lu)
     return [_log_dict(rules, rec[k], hands[k], li[k], lu[k], int(idx[k])) for k in range(n)]
 
 
