@@ -28,6 +28,7 @@ from bench_pedro import compile_c  # this folder is on sys.path when run as a sc
 
 from analyzer.cards import format_card
 from analyzer.games import _dd as dd
+from analyzer.games import _dd_params as ddp
 from analyzer.games import _pedro_engine as engine
 from analyzer.games import pedro
 from analyzer.games._dd_games import pedro_low_card, pedro_setup
@@ -44,7 +45,7 @@ def _timed(sc: Scratch, hands, leader, q, cpts, tv, budget) -> tuple[float, int,
     t0 = time.perf_counter()
     dd.solve_value(hands, leader, EMPTY, EMPTY, 0, q, cpts, tv, sc.tt, sc.next_gen(), sc.par,
                    budget, sc.res)
-    return time.perf_counter() - t0, int(sc.res[dd.RES_NODES]), bool(sc.res[dd.RES_SOLVED])
+    return time.perf_counter() - t0, int(sc.res[ddp.RES_NODES]), bool(sc.res[ddp.RES_SOLVED])
 
 
 def _report(name: str, secs: list[float], nodes: list[int], unsolved: int) -> None:
@@ -69,7 +70,7 @@ def pedro_start_positions(n: int, seed: int, variant: str = "pedro") -> np.ndarr
     lu = np.zeros((n, engine.NLOGU), dtype=np.uint64)
     pols = pedro.parse_policies("heuristic")
     engine.log_kernel(seed, idx, rp, pols, pedro.NO_SCENARIO.vector(), rec, li, lu)
-    q = np.zeros(dd.NQ, np.uint64)
+    q = np.zeros(ddp.NQ, np.uint64)
     cpts = np.zeros(64, np.int64)
     tv = np.zeros(14, np.int64)
     hands = np.zeros(4, np.uint64)
@@ -82,18 +83,18 @@ def pedro_start_positions(n: int, seed: int, variant: str = "pedro") -> np.ndarr
             hands[s] = normalise(lu[k, engine.U_START + s], trump)
         every = hands[0] | hands[1] | hands[2] | hands[3]
         pedro_setup(rp, pedro_low_card(every, rp[P_HIGH_LOW]), maker, q, cpts, tv)
-        assert not tv.any() and not q[[dd.Q_FREE, dd.Q_BAN, dd.Q_FORCE, dd.Q_ACE]].any()
-        positions[k] = np.concatenate([hands.view(np.int64), q[[dd.Q_TM, dd.Q_SIDE]].view(
-            np.int64), [maker, int(q[dd.Q_TRUMP_ANY])], cpts])
+        assert not tv.any() and not q[[ddp.Q_FREE, ddp.Q_BAN, ddp.Q_FORCE, ddp.Q_ACE]].any()
+        positions[k] = np.concatenate([hands.view(np.int64), q[[ddp.Q_TM, ddp.Q_SIDE]].view(
+            np.int64), [maker, int(q[ddp.Q_TRUMP_ANY])], cpts])
     return positions
 
 
 def search_problem(row: np.ndarray):
     """One row of ``pedro_start_positions`` as the numba solver takes it: (hands, leader,
     q, cpts, tv)."""
-    q = np.zeros(dd.NQ, np.uint64)
-    q[dd.Q_TM], q[dd.Q_SIDE] = row[4:6].view(np.uint64)
-    q[dd.Q_TRUMP_ANY] = row[7]
+    q = np.zeros(ddp.NQ, np.uint64)
+    q[ddp.Q_TM], q[ddp.Q_SIDE] = row[4:6].view(np.uint64)
+    q[ddp.Q_TRUMP_ANY] = row[7]
     return (row[:4].view(np.uint64).copy(), int(row[6]), q, row[8:].copy(),
             np.zeros(14, np.int64))
 
@@ -125,7 +126,7 @@ def pedro_positions(n: int, seed: int, budget: int) -> None:
         t, nd, ok = _timed(sc, hands, maker, q, cpts, tv, budget)
         secs.append(t)
         nodes.append(nd)
-        values.append(int(sc.res[dd.RES_VALUE]))
+        values.append(int(sc.res[ddp.RES_VALUE]))
         unsolved += not ok
     call = min(_timed(sc, one, 0, q, cpts, tv, budget)[0] for _ in range(2000))
     _report("pedro post-draw (6 tricks)", secs, nodes, unsolved)

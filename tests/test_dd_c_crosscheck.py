@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import bench_dd  # noqa: E402
 
 from analyzer.games import _dd as dd  # noqa: E402
+from analyzer.games import _dd_params as ddp  # noqa: E402
 from analyzer.solver import Scratch  # noqa: E402
 
 N = 150
@@ -37,8 +38,8 @@ def test_numba_and_c_solvers_agree_on_whole_post_draw_positions(variant):
         hands, leader, q, cpts, tv = bench_dd.search_problem(row)
         dd.solve_value(hands, leader, EMPTY, EMPTY, 0, q, cpts, tv, sc.tt, sc.next_gen(),
                        sc.par, 50_000_000, sc.res)
-        assert sc.res[dd.RES_SOLVED]
-        ours.append(int(sc.res[dd.RES_VALUE]))
+        assert sc.res[ddp.RES_SOLVED]
+        ours.append(int(sc.res[ddp.RES_VALUE]))
     ours = np.array(ours)
     differ = np.flatnonzero(ours != got[:, 0])
     assert differ.size == 0, (variant, differ[:5], ours[differ[:5]], got[differ[:5], 0])
