@@ -6,7 +6,7 @@ these play the same deals (``play_deal``) with :func:`search_card` behind the se
 policy is ``dd`` or ``pimc``, so the search compiles only for a run that has such a seat.
 They are serial and release the GIL, one for deals (logged or not) and one for whole
 games; the functions named as the engine's kernels run their chunks on threads
-(``_threads``), so the search's kernels compile in about half the time.
+(``_threads``), so the search's kernels compile in about 60% of the time.
 """
 
 from __future__ import annotations
