@@ -247,7 +247,8 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                 elif _calls_at_random(pols, p, play_only):
                     x = _random_offer(high, floor, prio, max_offer, prng)
                 else:
-                    x = heuristic_offer(hands[p], high, floor, prio, max_offer, allow_nt)
+                    x = heuristic_offer(hands[p], high, floor, prio,
+                                        p == holder and high > floor, max_offer, allow_nt)
                 if log and n_calls < MAX_CALLS:
                     li[L_CALLS + 2 * n_calls] = p
                     li[L_CALLS + 2 * n_calls + 1] = x

@@ -16,7 +16,8 @@ the shared layout (lanes C D H S, rank 2 at bit 0).
   its lowest card.
 * **Auction.** It values the trump right as the tricks it would gain by
   choosing trump over playing under another seat's suit (:func:`trump_value`),
-  offers the minimum legal amount while that stays within its value, accepts
+  offers the minimum legal amount while that stays within its value (never raising
+  its own standing offer, which nobody has outbid or the benefited refused), accepts
   an offer above its own value as the benefited, and declines (4-3-3-3) when
   it expects fewer than 4 tricks with its own trump.
 """
@@ -146,8 +147,14 @@ def trump_value(hand, allow_no_trump):
 
 
 @njit(cache=True)
-def heuristic_offer(hand, high, floor, has_priority, max_offer, allow_no_trump):
-    """0 (pass) or an offer: the minimum legal amount while it stays within the value."""
+def heuristic_offer(hand, high, floor, has_priority, holds_offer, max_offer, allow_no_trump):
+    """0 (pass) or an offer: the minimum legal amount while it stays within the value.
+
+    ``holds_offer``: the seat's own offer stands (the highest, not refused). Raising it
+    would only cost the seat more with nobody competing, so it passes.
+    """
+    if holds_offer:
+        return 0
     value = trump_value(hand, allow_no_trump)
     if has_priority and high > floor and high <= value:
         return high  # "pela mão": the same offer, with priority
