@@ -183,7 +183,11 @@ def check_log(log: dict, rules: Rules) -> None:
             assert stock_left == 0, where  # a short hand took the whole rest of the stock
         if n > 6:
             assert rules.excess_trumps == "keep_all_dump_on_trick1", f"{where}: seat {s} has {n}"
-            assert start[s] == hands[s] & tm, where  # it kept all its trumps, nothing else
+            # it kept all its trumps and nothing else; the dealer also robbed every trump
+            robbed = drawn[s] if s == dealer else 0
+            assert start[s] == (hands[s] & tm) | robbed and robbed & ~tm == 0, where
+    if rules.excess_trumps == "keep_all_dump_on_trick1":  # §1.5: he takes every trump left
+        assert stock_left & tm == 0, f"{where}: a trump was left in the stock"
         if rules.cinch_keep_nontrumps == "custom_all_but_trumps" and kept[s] & ~tm:
             # non-trumps are kept only when the stock cannot fill the hand
             assert rules.stock_short == "keep_own_nontrumps", where
@@ -524,3 +528,15 @@ def test_high_goes_to_the_ace_holder():
     for s in range(4):
         dealt = (df[f"hand{s}"].to_numpy() & ace) != 0
         assert (df["high"].to_numpy()[dealt] == s & 1).all()
+
+
+def test_keep_all_dealer_robs_every_trump_left_in_the_stock():
+    """RULES.md §1.5 / §6 P4: under keep_all_dump_on_trick1 the dealer takes every trump
+    left in the stock. Deal 54 of seed 15 left the Left Pedro (5H, trump D) and the 9D
+    there when he robbed only up to 6; now he plays with 8 cards and dumps 2 on trick 1."""
+    rules = pedro.parse_rules("pedro(excess_trumps=keep_all_dump_on_trick1)")
+    log = pedro.play_logged(rules, 15, [54])[0]
+    assert log["trump"] == "D" and log["dealer"] == 2
+    assert log["stock_left"] == ["2S"]
+    assert {"5H", "9D"} <= set(log["drawn"][2]) and len(log["start_hands"][2]) == 8
+    assert [seat for seat, _ in log["tricks"][0]["dumps"]] == [2, 2]

@@ -1072,12 +1072,18 @@ def test_deal4_illegal_dealer_pool_hands(dealer_trumps, kept, dead, drawn, stock
 
 
 def test_deal4_pool_rule_only_under_discard_dead():
-    """keep_all_dump_on_trick1: nothing changes, the dealer keeps his trumps and robs
-    any `need` cards, a non-trump included; a swap is then illegal."""
+    """keep_all_dump_on_trick1: no pool rule; the dealer keeps his trumps and takes every
+    trump left in the stock, even past 6 (§1.5, LOG §3): 5H 3H, so 7 cards and one dumped
+    on trick 1. Robbing a non-trump instead, or leaving a trump behind, is illegal, and so
+    is the discard_dead swap."""
     log = deal4(5)
     log["rules"]["excess_trumps"] = "keep_all_dump_on_trick1"
-    log["drawn"][3], log["stock_left"] = strs("2D"), strs("5H 3H 2S")
+    log["drawn"][3], log["stock_left"] = strs("5H 3H"), strs("2S 2D")
     ref.replay(autoplay(log))
+    for drawn, left in (("2D", "5H 3H 2S"), ("5H", "3H 2S 2D"), ("5H 2D", "3H 2S")):
+        log["drawn"][3], log["stock_left"] = strs(drawn), strs(left)
+        with pytest.raises(ref.IllegalAction, match="every trump left"):
+            ref.replay(autoplay(log))
     log = deal4(6)
     log["rules"]["excess_trumps"] = "keep_all_dump_on_trick1"
     with pytest.raises(ref.IllegalAction):
@@ -1232,6 +1238,8 @@ def random_logged_deal(rng, rules):
                 take, remaining = remaining[:need], remaining[need:]
             else:
                 pool = _rob_order(remaining, trump, rng)
+                if rules["excess_trumps"] == "keep_all_dump_on_trick1":  # every trump left
+                    need = max(need, sum(ref.is_trump(C(c), trump) for c in remaining))
                 take = pool[:need]
                 remaining = [c for c in remaining if c not in take]
                 rng.shuffle(take)

@@ -292,8 +292,11 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                         got |= bit(deck[j])
                     got = normalise(got, trump)
                     spos += need
-                else:
+                elif excess_dead:
                     got = choose_rob(pol, stock, need, prng)
+                else:  # KEEP_ALL_DUMP_ON_TRICK1: he takes every trump left (§1.5), then fills
+                    got = stock & TRUMPS  # up to 6; his excess goes onto trick 1 as anyone's
+                    got |= choose_rob(pol, stock & ~got, need - popcount(got), prng)
             if seat == dealer:
                 stock_left = stock & ~got
             if seat & 1:

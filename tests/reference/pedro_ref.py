@@ -442,7 +442,8 @@ def check_discard_and_draw(hands, stock, dealer, trump, kept, dead, drawn, stock
                                 "kept non-trumps when not allowed")
 
         # -- draw (LOG §3): non-dealers off the top in order, the dealer robs any
-        #    `need` cards (his pool of trumps is at most 6 here, or keep_all)
+        #    `need` cards (his pool of trumps is at most 6 here), or under keep_all every
+        #    trump left and non-trumps up to `need`
         need = max(0, 6 - len(kept_set))
         take = min(need, avail)
         drawn_s = list(drawn[seat])
@@ -454,6 +455,15 @@ def check_discard_and_draw(hands, stock, dealer, trump, kept, dead, drawn, stock
                                     f"{[card_str(c) for c in expected]}")
             remaining = remaining[take:]
         else:
+            if excess == "keep_all_dump_on_trick1":
+                # LOG §3: every trump left in the stock, then non-trumps up to `need`
+                left_trumps = [c for c in remaining if is_trump(c, trump)]
+                missing = [c for c in left_trumps if c not in drawn_s]
+                if missing:
+                    raise IllegalAction("rob", seat, sorted(card_str(c) for c in missing),
+                                        "under keep_all_dump_on_trick1 the dealer takes every "
+                                        "trump left in the stock")
+                take = max(take, len(left_trumps))
             if len(drawn_s) != take:
                 raise IllegalAction("rob", seat, [card_str(c) for c in drawn_s],
                                     f"dealer must rob exactly {take} cards")
