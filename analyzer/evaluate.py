@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from . import shared_play
+from .advice import Decision, decide
 from .cards import JOKER, SUIT_NAMES, CardSet, parse_cards
 from .games import _pedro_engine as engine
 from .games import parse_game, pedro
@@ -52,7 +53,7 @@ from .rollout import (
     rank_alternatives,
     run_stop_rule,
 )
-from .stats import mean_ci, wilson
+from .stats import PairedMoments, mean_ci, wilson
 
 
 @dataclass
@@ -146,18 +147,28 @@ def _tables(samples: _Samples, rules: pedro.Rules, seed: int):
         own, opp = samples.action(m, len(actions_list) - 1)
         pass_row.update(est_cols(f"ev{m}_net", mean_ci(own - opp)))
         pass_row.update(est_cols(f"ev{m}_own", mean_ci(own)))
-    # The question players ask: how high may I go? The highest bid whose EV (net,
-    # under the rules' method) still beats passing, per trump; 0 when none does.
-    bids_df = pd.DataFrame(bid_rows)
-    ev_pass = pass_row[f"ev{rules.scoring}_net"]
-    for row in points_rows:
-        worth = bids_df[(bids_df["trump"] == row["trump"])
-                        & (bids_df[f"ev{rules.scoring}_net"] > ev_pass)]["bid"]
-        row["bid_up_to"] = int(worth.max()) if len(worth) else 0
+    values, labels = _alternatives(samples, rules)
+    moments = PairedMoments.of_columns(values)
+    # The question players ask: how high may I go? The highest bid whose paired gain over
+    # passing (net, under the rules' method) is above zero beyond the noise, per trump; 0
+    # when none is (analyzer.advice).
+    for t, row in enumerate(points_rows):
+        ceiling = _decision(moments, labels, rules, t).ceiling
+        row["bid_up_to"] = rules.min_bid + ceiling - 1 if ceiling else 0
+    actions = rank_alternatives(values, labels, seed, moments)
+    return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), pd.DataFrame(bid_rows),
+            pd.DataFrame([pass_row]), actions, _decision(moments, labels, rules))
 
-    actions = rank_alternatives(*_alternatives(samples, rules), seed)
-    return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), bids_df,
-            pd.DataFrame([pass_row]), actions)
+
+def _decision(moments: PairedMoments, labels, rules: pedro.Rules, trump: int | None = None,
+              ) -> Decision:
+    """The decision rule (analyzer.advice) on the ladder pass, then the bids of ``trump``
+    rising; by default the trump of the bid with the best estimate."""
+    n_bids = 15 - rules.min_bid
+    if trump is None:
+        trump = int(np.argmax(moments.means()[:4 * n_bids])) // n_bids
+    ladder = [4 * n_bids] + [trump * n_bids + j for j in range(n_bids)]  # _action_list order
+    return decide(moments, [labels[i][0] for i in ladder], ladder)
 
 
 def _side_scores(rec: np.ndarray, offset: int):
@@ -210,7 +221,8 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
                   deals: int = 20_000, seed: int = 1, policy: str = "heuristic",
                   target_ci: float | None = None, max_deals: int = 1_000_000,
                   time_budget: float | None = None,
-                  known: dict[str, str] | None = None, progress=None) -> HandEvaluation:
+                  known: dict[str, str] | None = None, progress=None,
+                  until_decided: bool = False) -> HandEvaluation:
     """Evaluate ``hand`` at ``seat`` (dealer, eldest, second, third) as a bidder.
 
     ``game`` is a variant string or Rules; Rook hands go to
@@ -220,7 +232,13 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     Without a stop rule, ``deals`` deals are played. With ``target_ci`` (a 95%
     half-width for the leading alternatives' EVs) or ``time_budget`` (seconds)
     it plays batches until the rule is met or ``max_deals``: 10,000 deals, or 50 when a
-    seat searches (dd, pimc). ``progress(n)`` is called after each batch of n deals.
+    seat searches (dd, pimc). ``until_decided`` plays batches until the recommendation is
+    clear (:class:`analyzer.advice.Decision`), within ``time_budget`` and ``max_deals``.
+    ``progress(n)`` is called after each batch of n deals.
+
+    The recommendation follows :mod:`analyzer.advice`: a bid is recommended over passing,
+    or over a lower bid, only when its paired gain is above zero beyond the noise (the
+    95% lower bound); ``ev.decision.sentence()`` says it with its margin.
     ``known`` gives cards other seats are known to hold, e.g. ``{"second": "AH"}``
     (seats relative to the dealer); the rest of the deck is dealt around them.
     """
@@ -232,7 +250,7 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
         from .evaluate_rook import evaluate_rook_hand  # here: Pedro need not compile Rook
 
         return evaluate_rook_hand(rules, hand, seat, deals, seed, policy, target_ci, max_deals,
-                                  time_budget, known, progress)
+                                  time_budget, known, progress, until_decided)
     if seat not in pedro.SEAT_OFFSETS:
         raise HandError(f"bad seat {seat!r}; seats: {', '.join(pedro.SEAT_OFFSETS)}")
     if deals < 1 or max_deals < 1:
@@ -243,18 +261,23 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     known_cards = parse_known(known or {}, offset)
     pedro.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
     samples = _Samples(len(_action_list(rules)))
+
+    def decided() -> bool:
+        values, labels = _alternatives(samples, rules)
+        return _decision(PairedMoments.of_columns(values), labels, rules).clear
+
     done, stopped_by = run_stop_rule(
         lambda first, n: _simulate_batch(samples, rules, mask, offset, known_cards, pols, seed,
                                          first, n),
         lambda: _leading_half_width(samples, rules), deals, target_ci, time_budget, max_deals,
-        batch_for(pols), progress)
-    points, dist, bids, pass_ev, actions = _tables(samples, rules, seed)
+        batch_for(pols), progress, decided if until_decided else None)
+    points, dist, bids, pass_ev, actions, decision = _tables(samples, rules, seed)
     return HandEvaluation(
         hand=str(CardSet(mask)), seat=seat,
         known={pedro.SEATS[o]: str(CardSet(m)) for o, m in known_cards}, rules=str(rules),
         policy=pedro.policy_string(pols),
         seed=seed, n=done, stopped_by=stopped_by, points=points, distribution=dist, bids=bids,
-        pass_ev=pass_ev, actions=actions, recommended=actions.iloc[0]["action"],
+        pass_ev=pass_ev, actions=actions, recommended=decision.action, decision=decision,
     )
 
 

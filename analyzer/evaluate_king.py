@@ -34,7 +34,7 @@ from .games import king
 from .games.common import SEAT_OFFSETS, parse_policies, policy_label, policy_string
 from .games.king_rules import CONTRACT_NAMES, POSITIVE, contract_name, parse_contract
 from .rollout import HandError, batch_for, est_cols, parse_known, run_stop_rule
-from .stats import mean_ci, paired_diff, wilson
+from .stats import Estimate, mean_ci, paired_diff, wilson
 from .text import render_table
 
 NEGATIVE_CODES = [c for c in CONTRACT_NAMES if c != POSITIVE]
@@ -143,16 +143,34 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
                          **est_cols("tricks", mean_ci(mine))})
         pos_rows.append({"choice": "another seat names trump", "n": deals,
                          **est_cols("tricks", mean_ci(other))})
-        d = paired_diff(mine, other)
-        value = d.mean
-        right = {"value": value, "value_lo": d.lo, "value_hi": d.hi, "n": deals,
-                 "offer_up_to": max(0, math.floor(value)),
-                 "accept_offers_above": max(0, math.floor(value)),
-                 "decline_beats_playing": bool(mine.mean() < 4)}
+        right = trump_right_advice(paired_diff(mine, other), mean_ci(mine))
     return KingEvaluation(
         hand=str(CardSet(mask)), seat=seat, rules=str(rules), policy=policy_string(pols),
         seed=seed, n=deals, negative=pd.DataFrame(neg_rows), distribution=pd.DataFrame(dist_rows),
         positive=pd.DataFrame(pos_rows), trump_right=right)
+
+
+def trump_right_advice(value: Estimate, own_tricks: Estimate) -> dict:
+    """What the trump right's value says, only as far as the noise allows (the rule of
+    analyzer.advice): offer k tricks only while the value exceeds k beyond the noise (its
+    95% lower bound), accept an offer as the benefited only above the value's upper bound,
+    and decline (4-3-3-3) only when naming trump is expected to take fewer than 4 tricks
+    beyond the noise; "either" otherwise. With no interval (one deal) it offers nothing
+    and names no offer worth accepting (None).
+
+    >>> from analyzer.stats import Estimate
+    >>> a = trump_right_advice(Estimate(1.6, 0.05, 1.5, 1.7, 900), Estimate(5.1, .1, 4.9, 5.3, 900))
+    >>> a["offer_up_to"], a["accept_offers_above"], a["decline"]
+    (1, 1, 'play')
+    """
+    known = math.isfinite(value.lo) and math.isfinite(value.hi)  # n = 1 leaves it open
+    return {"value": value.mean, "value_lo": value.lo, "value_hi": value.hi, "n": value.n,
+            "offer_up_to": max(0, math.ceil(value.lo) - 1) if known else 0,
+            "accept_offers_above": max(0, math.floor(value.hi)) if known else None,
+            "own_tricks": own_tricks.mean, "own_tricks_lo": own_tricks.lo,
+            "own_tricks_hi": own_tricks.hi,
+            "decline": "decline" if own_tricks.hi < 4 else "play" if own_tricks.lo > 4
+            else "either"}
 
 
 def render_king_hand(ev: KingEvaluation) -> str:
@@ -180,13 +198,21 @@ def render_king_hand(ev: KingEvaluation) -> str:
             [[r["choice"], f"{r['tricks']:.2f} ± {(r['tricks_hi'] - r['tricks_lo']) / 2:.2f}"]
              for _, r in ev.positive.iterrows()], "lr"))
         r = ev.trump_right
+        offer = (f"offer up to {r['offer_up_to']} trick(s) for it" if r["offer_up_to"] else
+                 "it is not worth an offer of 1 trick beyond the noise: do not offer")
+        decline = {"decline": "the 4-3-3-3 decline (4 tricks) beats naming trump beyond the "
+                              "noise",
+                   "play": "naming trump beats the 4-3-3-3 decline (4 tricks) beyond the noise",
+                   "either": "the 4-3-3-3 decline and naming trump differ by no more than the "
+                             "noise"}[r["decline"]]
         out += ["", f"Trump right: worth {r['value']:.2f} tricks "
                     f"[{r['value_lo']:.2f}, {r['value_hi']:.2f}] (mine minus another seat's "
                     f"choice, paired)",
-                f"  offer up to {r['offer_up_to']} trick(s) for it; as the benefited, accept an "
-                f"offer above {r['accept_offers_above']}",
-                "  the 4-3-3-3 decline " + ("beats" if r["decline_beats_playing"] else
-                                            "does not beat") + " naming trump (4 tricks)"]
+                f"  {offer}; as the benefited, accept an offer above "
+                f"{r['accept_offers_above']}",
+                f"  {decline} (my tricks naming trump: {r['own_tricks']:.2f} "
+                f"[{r['own_tricks_lo']:.2f}, {r['own_tricks_hi']:.2f}])",
+                "  Advice only where the 95% interval is clear of the line (analyzer/advice.py)."]
     return "\n".join(out)
 
 

@@ -17,9 +17,10 @@ Two questions, two models:
   minimum whenever the seat's turn comes while that stays at most b, and
   passes otherwise; the others bid by their policies and may outbid it; if it
   wins it takes the widow, drops, passes and calls trump by its policy, as a
-  player does after seeing the widow. "Pass" passes at once. The recommended
-  action is the alternative with the highest net EV, with P(best) for the
-  leading few.
+  player does after seeing the widow. "Pass" passes at once. The recommendation
+  follows :mod:`analyzer.advice`: "bid up to b" only where raising to b beats passing
+  (and every lower ceiling it displaces) beyond the noise, with P(best) for the leading
+  few.
 
 >>> from analyzer.evaluate import evaluate_hand                       # doctest: +SKIP
 >>> ev = evaluate_hand("rook", "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C", deals=20_000)
@@ -35,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from . import shared_play
+from .advice import decide
 from .cards import JOKER, SUIT_NAMES, CardSet, parse_cards
 from .games import rook
 from .games.common import SEAT_OFFSETS, SEATS, parse_policies, policy_string
@@ -49,7 +51,7 @@ from .rollout import (
     rank_alternatives,
     run_stop_rule,
 )
-from .stats import mean_ci, wilson
+from .stats import PairedMoments, mean_ci, wilson
 
 TRUMP_LABELS = (*SUIT_NAMES, "no trump")
 
@@ -177,15 +179,23 @@ def _tables(samples: _Samples, rules: rook.Rules, seed: int):
     own, opp = collapse(samples.own[-1]), collapse(samples.opp[-1])
     pass_row = {"n": n, **est_cols("ev_net", mean_ci(own - opp)), **est_cols("ev_own",
                                                                                mean_ci(own))}
-    bids_df = pd.DataFrame(bid_rows)
-    for row in points_rows:  # the highest bid whose EV as declarer still beats passing
-        worth = bids_df[(bids_df["trump"] == row["trump"])
-                        & (bids_df["ev_net"] > pass_row["ev_net"])]["bid"]
-        row["bid_up_to"] = int(worth.max()) if len(worth) else 0
+    # per trump, the highest bid whose EV as declarer beats passing beyond the noise
+    # (paired: the same hands), as analyzer.advice decides
+    pass_values = collapse(samples.own[-1]) - collapse(samples.opp[-1])
+    for row, t in zip(points_rows, samples.trumps, strict=True):
+        b, o = collapse(samples.maker_b[t]), collapse(samples.maker_o[t])
+        as_declarer = [np.subtract(*settle(b, o, bid, rules)) for bid in bids]
+        ceiling = decide(PairedMoments.of_columns([pass_values, *as_declarer]),
+                         ["pass", *map(str, bids)]).ceiling
+        row["bid_up_to"] = bids[ceiling - 1] if ceiling else 0
 
-    actions = rank_alternatives(*_alternatives(samples, rules), seed)
-    return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), bids_df,
-            pd.DataFrame(ceiling_rows), pd.DataFrame([pass_row]), actions)
+    values, labels = _alternatives(samples, rules)
+    moments = PairedMoments.of_columns(values)
+    ladder = [len(values) - 1, *range(len(values) - 1)]  # the pass, then the ceilings rising
+    decision = decide(moments, [labels[i][0] for i in ladder], ladder)
+    actions = rank_alternatives(values, labels, seed, moments)
+    return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), pd.DataFrame(bid_rows),
+            pd.DataFrame(ceiling_rows), pd.DataFrame([pass_row]), actions, decision)
 
 
 def _leading_half_width(samples: _Samples, rules: rook.Rules) -> float:
@@ -193,11 +203,19 @@ def _leading_half_width(samples: _Samples, rules: rook.Rules) -> float:
     return max(mean_ci(values[i]).half_width for i in leading(values))
 
 
+def _decided(samples: _Samples, rules: rook.Rules) -> bool:
+    values, labels = _alternatives(samples, rules)
+    ladder = [len(values) - 1, *range(len(values) - 1)]
+    return decide(PairedMoments.of_columns(values), [labels[i][0] for i in ladder],
+                  ladder).clear
+
+
 def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
                        deals: int = 20_000, seed: int = 1, policy: str = "heuristic",
                        target_ci: float | None = None, max_deals: int = 1_000_000,
                        time_budget: float | None = None,
-                       known: dict[str, str] | None = None, progress=None) -> HandEvaluation:
+                       known: dict[str, str] | None = None, progress=None,
+                       until_decided: bool = False) -> HandEvaluation:
     """Evaluate a Rook ``hand`` at ``seat``; arguments as :func:`analyzer.evaluate.evaluate_hand`.
 
     The result's ``bids`` table is per trump and bid as declarer; ``ceilings`` is
@@ -217,16 +235,13 @@ def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
         lambda first, n: _simulate_batch(samples, rules, mask, offset, known_cards, pols, seed,
                                          first, n),
         lambda: _leading_half_width(samples, rules), deals, target_ci, time_budget, max_deals,
-        batch_for(pols), progress)
-    points, dist, bids, ceilings, pass_ev, actions = _tables(samples, rules, seed)
-    best_trump = points.loc[points["points"].idxmax(), "trump"]
-    best = actions.iloc[0]["action"]
-    recommended = f"{best}; best trump as declarer: {best_trump}"
+        batch_for(pols), progress, (lambda: _decided(samples, rules)) if until_decided else None)
+    points, dist, bids, ceilings, pass_ev, actions, decision = _tables(samples, rules, seed)
     return HandEvaluation(
         hand=str(CardSet(mask)), seat=seat,
         known={SEATS[o]: str(CardSet(m)) for o, m in known_cards}, rules=str(rules),
         policy=policy_string(pols), seed=seed, n=done, stopped_by=stopped_by, points=points,
         distribution=dist, bids=bids, pass_ev=pass_ev, actions=actions,
-        recommended=recommended, ceilings=ceilings,
+        recommended=decision.action, ceilings=ceilings, decision=decision,
     )
 

@@ -25,7 +25,13 @@ from .text import render_table
 METHOD_NAMES = {1: "set-back", 2: "difference"}
 STOPPED = {"deals": "fixed count (--deals)", "target-ci": "target CI reached (--target-ci)",
            "time-budget": "time budget spent (--time-budget)",
-           "max-deals": "deal limit reached (--max-deals)"}
+           "max-deals": "deal limit reached (--max-deals)",
+           "decided": "the recommendation is clear (--until-decided)"}
+DECISION_NOTE = ("A bid is recommended over passing, or over a lower bid, only when its "
+                 "paired gain (the same deals for every action) is above zero beyond the "
+                 "noise: its lower bound, at 95% for all the bids compared together "
+                 "(Bonferroni); bid up to = the highest bid that beats passing so "
+                 "(analyzer/advice.py).")
 MODEL_NOTE = ("EV(bid b): the seat bids b in its turn (passing if b is no longer legal), the "
               "others bid by their policies and may outbid it, and it names the trump if it "
               "wins; EV(pass): the seat passes. P(points >= b) is for the seat as sole bidder "
@@ -80,8 +86,8 @@ def render_hand(ev: HandEvaluation) -> str:
     out = [header(ev), f"stop rule: {STOPPED.get(ev.stopped_by, ev.stopped_by)}", ""]
 
     out.append(f"The side's points (of 14) when {ev.seat} names trump, mean ± 95% CI; "
-               f"bid up to = highest bid whose EV (method {scoring}, net) beats passing, "
-               f"0 = none")
+               f"bid up to = highest bid whose EV (method {scoring}, net) beats passing "
+               f"beyond the noise, 0 = none")
     out.append(render_table(
         ["trump", "points", "bid up to"],
         [[r["trump"], _pm(r["points"], r["points_lo"], r["points_hi"]), int(r["bid_up_to"])]
@@ -117,15 +123,24 @@ def render_hand(ev: HandEvaluation) -> str:
 
     out += ["", f"Best alternatives, method {scoring}, net (same deals for all; "
                 f"P(best) from their joint normal law)"]
-    out.append(render_table(
-        ["rank", "action", "EV", "95% CI", "P(best)", "n"],
-        [[k + 1, r["action"], _num(r["ev"]), f"[{_num(r['ev_lo'])}, {_num(r['ev_hi'])}]",
-          f"{100 * r['p_best']:.1f}%", int(r["n"])] for k, r in ev.actions.iterrows()],
-        "rlrrrr"))
-
-    out += ["", f"recommended: {ev.recommended}{_reach(ev)}", MODEL_NOTE,
+    out.append(_ranking(ev, 2))
+    out += ["", f"recommended: {ev.advice}{_reach(ev)}", DECISION_NOTE, MODEL_NOTE,
             "Own-only EVs and the points distribution: --json or --csv."]
     return "\n".join(out)
+
+
+def _ranking(ev: HandEvaluation, digits: int) -> str:
+    """The leading alternatives: EV, its CI, the paired gain over passing, P(best)."""
+    def num(x):
+        return _num(x, digits)
+
+    return render_table(
+        ["rank", "action", "EV", "95% CI", "vs pass (paired)", "P(best)", "n"],
+        [[k + 1, r["action"], num(r["ev"]), f"[{num(r['ev_lo'])}, {num(r['ev_hi'])}]",
+          "-" if r["action"] == "pass" else f"{r['gain']:+.{digits}f} ± "
+          f"{num((r['gain_hi'] - r['gain_lo']) / 2)}",
+          f"{100 * r['p_best']:.1f}%", int(r["n"])] for k, r in ev.actions.iterrows()],
+        "rlrrrrr")
 
 
 ROOK_MODEL_NOTE = (
@@ -173,23 +188,21 @@ def render_rook_hand(ev: HandEvaluation) -> str:
                 f"own {_pm(p['ev_own'], p['ev_own_lo'], p['ev_own_hi'], 1)}"]
     out += ["", "Best alternatives, net (same deals for all; P(best) from their joint normal "
                 "law; equal EVs share it)"]
-    out.append(render_table(
-        ["rank", "action", "EV", "95% CI", "P(best)", "n"],
-        [[k + 1, r["action"], _num(r["ev"], 1), f"[{_num(r['ev_lo'], 1)}, {_num(r['ev_hi'], 1)}]",
-          f"{100 * r['p_best']:.1f}%", int(r["n"])] for k, r in ev.actions.iterrows()],
-        "rlrrrr"))
-    out += ["", f"recommended: {ev.recommended}", ROOK_MODEL_NOTE,
+    out.append(_ranking(ev, 1))
+    best_trump = ev.points.loc[ev.points["points"].idxmax(), "trump"]
+    out += ["", f"recommended: {ev.advice} (best trump as declarer: {best_trump})",
+            DECISION_NOTE, ROOK_MODEL_NOTE,
             "Every bid, own-only EVs and the points distribution: --json or --csv."]
     return "\n".join(out)
 
 
 def _reach(ev: HandEvaluation) -> str:
-    """How far the recommended trump carries, the figure a bidder needs."""
-    best = ev.actions.iloc[0]
-    if not best["trump"]:
+    """How far the recommended trump carries beyond the noise, the figure a bidder needs."""
+    if ev.decision is None or ev.decision.index == 0:
         return ""
-    up_to = ev.points.set_index("trump").loc[best["trump"], "bid_up_to"]
-    return f" (naming {best['trump']} beats passing up to a bid of {int(up_to)})"
+    trump = ev.recommended.rsplit(" ", 1)[-1]  # "bid 7 naming spades"
+    up_to = ev.points.set_index("trump").loc[trump, "bid_up_to"]
+    return f"; naming {trump} beats passing beyond the noise up to a bid of {int(up_to)}"
 
 
 def _records(df: pd.DataFrame) -> list[dict]:
@@ -207,6 +220,8 @@ def hand_document(ev: HandEvaluation) -> dict:
     return {
         "provenance": provenance(ev),
         "recommended": ev.recommended,
+        "advice": ev.advice,
+        "decision_rule": DECISION_NOTE,
         "model": MODEL_NOTE,
         "points": _records(ev.points),
         "distribution": _records(ev.distribution),

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .advice import Decision
 from .cards import JOKER, CardSet, parse_cards
 from .games.common import SEARCH_BATCH, SEAT_OFFSETS, searches
-from .stats import Estimate, mean_ci, p_best
+from .stats import PairedMoments, est_cols, p_best
 
 BATCH = 10_000  # deals per round of a stop rule (SEARCH_BATCH when a seat searches)
 TOP_K = 4  # alternatives whose CIs a target-CI stop rule watches, and shown with P(best)
@@ -55,6 +56,12 @@ class HandEvaluation:
     actions: pd.DataFrame  # the best alternatives ranked, with P(best)
     recommended: str
     ceilings: pd.DataFrame | None = None  # Rook: EV of bidding up to b, auction included
+    decision: Decision | None = None  # the rule behind ``recommended`` (analyzer.advice)
+
+    @property
+    def advice(self) -> str:
+        """The recommendation in one sentence, with its margin over the alternatives."""
+        return self.decision.sentence() if self.decision is not None else self.recommended
 
     @property
     def provenance(self) -> dict:
@@ -62,10 +69,6 @@ class HandEvaluation:
         return {"hand": self.hand, "seat": self.seat, "known": known, "rules": self.rules,
                 "policy": self.policy, "seed": self.seed, "n": self.n,
                 "stopped_by": self.stopped_by}
-
-
-def est_cols(prefix: str, e: Estimate) -> dict:
-    return {prefix: e.mean, f"{prefix}_se": e.se, f"{prefix}_lo": e.lo, f"{prefix}_hi": e.hi}
 
 
 def leading(values) -> np.ndarray:
@@ -78,14 +81,19 @@ def leading(values) -> np.ndarray:
 
 
 def rank_alternatives(values: list[np.ndarray], labels: list[tuple[str, str, int]],
-                      seed: int) -> pd.DataFrame:
+                      seed: int, moments: PairedMoments | None = None) -> pd.DataFrame:
     """The leading alternatives (per-deal net scores ``values``, labelled (action, trump,
     bid)) ranked by their estimate, with P(best) from the joint normal law of their paired
-    means: they share the same deals."""
+    means (they share the same deals) and each one's paired gain over the pass (the last
+    alternative). ``moments``: the values' PairedMoments, when already summed."""
     top = leading(values)
     pb = p_best(np.stack([values[i] for i in top], axis=1), seed=seed)
+    moments = moments or PairedMoments.of_columns(values)
+    pass_index = len(values) - 1
     rows = [{"action": labels[i][0], "trump": labels[i][1], "bid": labels[i][2],
-             "n": len(values[i]), **est_cols("ev", mean_ci(values[i])), "p_best": pb[k]}
+             "n": len(values[i]), **est_cols("ev", moments.estimate(i)),
+             **est_cols("gain", moments.diff(i, pass_index) if i != pass_index else None),
+             "p_best": pb[k]}
             for k, i in enumerate(top)]
     return (pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable")
             .reset_index(drop=True))
@@ -98,16 +106,17 @@ def batch_for(pols: np.ndarray) -> int:
 
 def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
                   time_budget: float | None, max_deals: int, batch: int = BATCH,
-                  progress=None) -> tuple[int, str]:
+                  progress=None, decided=None) -> tuple[int, str]:
     """Call ``step(first, n)`` on consecutive deals, ``batch`` at a time, until the stop
     rule says so, and ``progress(n)`` after each step when given.
 
     Without a rule: ``deals`` deals (the rounds only pace the progress: deal i is the same
-    deal in any round). With ``target_ci`` (``half_width()`` at most it) or
-    ``time_budget`` (seconds): until met or ``max_deals``. Returns the deals played and
-    the rule that stopped.
+    deal in any round). With ``target_ci`` (``half_width()`` at most it), ``decided``
+    (``decided()`` true: the recommendation is clear) or ``time_budget`` (seconds): until
+    one is met or ``max_deals``. Returns the deals played and the rule that stopped:
+    "deals", "target-ci", "decided", "time-budget" or "max-deals".
     """
-    adaptive = target_ci is not None or time_budget is not None
+    adaptive = target_ci is not None or time_budget is not None or decided is not None
     limit = max_deals if adaptive else deals
     start, done = time.perf_counter(), 0
     while True:
@@ -122,6 +131,8 @@ def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
             continue
         if target_ci is not None and half_width() <= target_ci:
             return done, "target-ci"
+        if decided is not None and decided():
+            return done, "decided"
         if time_budget is not None and time.perf_counter() - start >= time_budget:
             return done, "time-budget"
         if done >= limit:

@@ -72,10 +72,12 @@ def test_pass_alternatives_recommendation_and_model_note(text_run):
     ev_pass = section(text_run, "EV(pass)")
     assert [line.split()[0] for line in ev_pass[3:]] == ["1", "2"]
     best = section(text_run, "Best alternatives")
-    assert best[1].split() == ["rank", "action", "EV", "95%", "CI", "P(best)", "n"]
+    assert best[1].split() == ["rank", "action", "EV", "95%", "CI", "vs", "pass", "(paired)",
+                               "P(best)", "n"]
     assert any(" pass " in line for line in best[3:])
     assert all(line.rstrip().endswith("5000") for line in best[3:])
     assert re.search(r"^recommended: (pass|bid \d+ naming \w+)", text_run, re.M)
+    assert "beyond the noise" in text_run
     assert "the seat bids b in its turn" in text_run
 
 
@@ -213,3 +215,16 @@ def test_progress_goes_to_stderr_only_when_asked(game, hand):
     assert shown.exit_code == 0 and quiet.exit_code == 0, shown.stderr
     assert "simulating" in shown.stderr and "simulating" not in quiet.stderr
     assert shown.stdout == quiet.stdout
+
+
+def test_until_decided_says_which_rule_ended_the_run():
+    strong = run("hand", "pedro", "AS KS JS 10S 2S 5S 5C 9H 3D", "--until-decided")
+    assert strong.exit_code == 0, strong.stderr
+    assert "stopped by decided" in strong.stdout and "--until-decided" in strong.stdout
+    junk = run("hand", "pedro", "2H 3D 4C 6S 7H 8D 9C 3S 4D", "--seat", "dealer",
+               "--until-decided", "--max-deals", "20000")
+    assert junk.exit_code == 0, junk.stderr
+    assert "stopped by max-deals" in junk.stdout
+    assert "recommended: pass: no bid beats passing beyond the noise" in junk.stdout
+    both = run("hand", "pedro", "2H 3D 4C 6S 7H 8D 9C 3S 4D", "--until-decided", "--deals", "5")
+    assert both.exit_code == 2 and "--deals is a fixed count" in both.stderr

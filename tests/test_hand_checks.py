@@ -54,3 +54,37 @@ def test_a_weak_hand_at_eldest_passes_when_bids_start_at_six_or_seven(min_bid):
     pass_row = ev.actions[ev.actions["action"] == "pass"].iloc[0]
     runner_up = ev.actions[ev.actions["action"] != "pass"].iloc[0]
     assert pass_row["ev_lo"] > runner_up["ev_hi"]
+
+
+def test_no_bid_beyond_the_noise_means_pass_with_the_margin_shown():
+    """A dealer's junk hand: bid 3 naming spades was once recommended at -1.5055 against
+    -1.5077 for passing (± 0.22). Every bid is within the noise of passing, so: pass, and
+    the best bid's margin is shown."""
+    ev = evaluate_hand("pedro", "2H 3D 4C 6S 7H 8D 9C 3S 4D", seat="dealer", deals=20_000)
+    assert ev.recommended == "pass"
+    assert ev.advice.startswith("pass: no bid beats passing beyond the noise (best: bid ")
+    assert " ± " in ev.advice and not ev.decision.clear
+    best = ev.actions[ev.actions["action"] != "pass"].iloc[0]
+    assert best["gain_lo"] < 0.05  # a gain, if any, within a few hundredths of a point
+
+
+def test_a_rook_hand_without_a_counter_passes():
+    """Not one counter: "bid up to 105" was once recommended at -70.9 against -71.6."""
+    ev = evaluate_hand("rook", "2S 3S 4S 6S 7S 2H 3H 4H 6D 7D 8D 2C 3C", deals=20_000)
+    assert ev.recommended == "pass"
+    assert "no bid beats passing beyond the noise" in ev.advice and " ± " in ev.advice
+
+
+def test_a_strong_hand_still_gets_its_bid():
+    ev = evaluate_hand("pedro", "AS KS JS 10S 2S 5S 5C 9H 3D", seat="eldest", deals=20_000)
+    assert ev.recommended.startswith("bid ") and ev.recommended.endswith("naming spades")
+    assert ev.decision.gain.lo > 5 and ev.advice.startswith(ev.recommended + ": +")
+
+
+def test_until_decided_stops_once_the_recommendation_is_clear():
+    strong = evaluate_hand("pedro", "AS KS JS 10S 2S 5S 5C 9H 3D", seat="eldest",
+                           until_decided=True, max_deals=200_000)
+    assert strong.stopped_by == "decided" and strong.decision.clear
+    junk = evaluate_hand("pedro", "2H 3D 4C 6S 7H 8D 9C 3S 4D", seat="dealer",
+                         until_decided=True, max_deals=30_000)
+    assert junk.stopped_by == "max-deals" and junk.n == 30_000 and not junk.decision.clear

@@ -2,6 +2,7 @@
 and one-line errors."""
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -37,8 +38,10 @@ def test_the_trump_right_is_worth_tricks_to_the_long_suit(hearts, low):
     assert pos["I name hearts"] == pos.drop(["I name my policy's trump"]).max()
     r = hearts.trump_right
     assert r["value_lo"] > 1 and r["offer_up_to"] >= 1
-    assert not r["decline_beats_playing"]
-    assert low.trump_right["decline_beats_playing"]  # a hand of 2s, 3s and 4s takes no tricks
+    assert r["offer_up_to"] == max(0, math.ceil(r["value_lo"]) - 1)  # within the value
+    assert r["accept_offers_above"] >= r["value_hi"] - 1
+    assert r["decline"] == "play"
+    assert low.trump_right["decline"] == "decline"  # a hand of 2s, 3s and 4s takes no tricks
 
 
 def test_means_are_the_mean_of_the_simulated_penalties():

@@ -1,0 +1,163 @@
+"""The decision rule behind every recommendation: advice that respects the noise.
+
+A bidder's alternatives form a ladder: pass, then bids from the lowest up (for Rook,
+"bid up to b" for rising b). All of them are played on the same deals, so any two
+differ by a paired mean whose 95% interval is narrow. The rule:
+
+* Start at pass. Going up the ladder, move the recommendation to a higher bid only
+  when that bid beats the current recommendation beyond the noise: the paired
+  difference's lower bound is above zero. A bid that is no better, or better by less
+  than the noise, never displaces a lower one.
+* "Bid up to b" is the highest bid whose paired gain over passing is above zero beyond
+  the noise (none: passing is as good as any bid).
+* The recommendation is *clear* when it also beats, beyond the noise, the action with
+  the highest estimate among the others (or equals it on every deal). A stop rule may
+  play on until it is.
+
+"Beyond the noise" holds for the ladder as a whole: a ladder of m bids makes up to m
+comparisons, and at 95% each, a hand whose bids are all worth exactly what passing is
+would still see one of 27 Rook ceilings "win" about half the time. So each comparison
+uses the Bonferroni interval for m (z = 2.91 for Pedro's 14 bids, 3.11 for Rook's 27,
+1.96 for one): the chance that any bid is recommended over an equal pass is at most
+2.5%. The sentence shows the margin with that interval.
+
+So a player reads "pass: no bid beats passing beyond the noise (best: bid 3, +0.002 ±
+0.220)" rather than a bid that won by a hair.
+
+>>> from analyzer.stats import PairedMoments
+>>> m = PairedMoments.of([[0, 1, 3], [0, 2, 2], [0, 1, 4], [0, 0, 5]])
+>>> d = decide(m, ["pass", "bid 6", "bid 7"])
+>>> d.action, d.clear, round(d.z, 2)
+('bid 7', True, 2.24)
+>>> d.sentence()
+'bid 7: +3.50 ± 1.45 over passing (95% for the 2 bids compared)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+
+from .stats import Z95, Estimate, PairedMoments, plus_minus
+
+
+def beyond_noise(d: Estimate) -> bool:
+    """Whether a paired difference is above zero beyond the noise (its lower bound)."""
+    return bool(d.lo > 0)
+
+
+def ladder_z(comparisons: int) -> float:
+    """The normal quantile that keeps the chance of any of ``comparisons`` one-sided false
+    gains at 2.5% (Bonferroni); 1.96 for one.
+
+    >>> round(ladder_z(1), 2), round(ladder_z(14), 2), round(ladder_z(27), 2)
+    (1.96, 2.91, 3.11)
+    """
+    return Z95 if comparisons <= 1 else NormalDist().inv_cdf(1 - 0.025 / comparisons)
+
+
+def _same_every_trial(d: Estimate) -> bool:
+    return d.mean == 0 and d.se == 0
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The recommended action of a ladder of alternatives, and the figures behind it.
+
+    Indices are into the ladder (0 is the pass). ``gain``: the recommendation minus the
+    pass; ``best``/``runner_up``: the two highest estimates, ``margin`` the first minus
+    the second; ``rival``: the highest-estimate action other than the recommendation and
+    ``edge`` the recommendation minus it; ``ceiling``: the highest bid that beats passing
+    beyond the noise (0 when none does), with its gain ``ceiling_gain``.
+    """
+
+    labels: tuple[str, ...]
+    z: float  # the intervals' quantile: 95% for the ladder's comparisons together
+    index: int
+    gain: Estimate | None
+    best: int
+    runner_up: int
+    margin: Estimate | None
+    rival: int
+    edge: Estimate | None
+    ceiling: int
+    ceiling_gain: Estimate | None
+
+    @property
+    def action(self) -> str:
+        return self.labels[self.index]
+
+    @property
+    def clear(self) -> bool:
+        """The recommendation beats its strongest rival beyond the noise (or equals it on
+        every trial): more trials would not change it."""
+        if self.edge is None:
+            return True
+        return beyond_noise(self.edge) or _same_every_trial(self.edge)
+
+    def sentence(self, digits: int = 2) -> str:
+        """The advice in one line a player can follow, with its margin."""
+        def pm(e: Estimate) -> str:
+            return plus_minus(e.mean, e.half_width, digits, sign=True)
+
+        best = self.labels[self.best]
+        if self.index == 0:
+            if self.best == 0:
+                if self.margin is None:
+                    return "pass"
+                return (f"pass: passing has the highest EV (next: "
+                        f"{self.labels[self.runner_up]}, {pm(_neg(self.margin))} over "
+                        f"passing{self._level()})")
+            return (f"pass: no bid beats passing beyond the noise (best: {best}, "
+                    f"{pm(_neg(self.edge))} over passing{self._level()})")
+        line = f"{self.action}: {pm(self.gain)} over passing{self._level()}"
+        if self.rival != 0 and self.edge is not None and not self.clear:
+            line += (f"; {self.labels[self.rival]} differs by {pm(_neg(self.edge))}, within "
+                     f"the noise")
+        return line
+
+    def _level(self) -> str:
+        m = len(self.labels) - 1
+        return f" (95% for the {m} bids compared)" if m > 1 else ""
+
+
+def _neg(e: Estimate) -> Estimate:
+    return Estimate(-e.mean, e.se, -e.hi, -e.lo, e.n)
+
+
+def decide(moments: PairedMoments, labels, ladder: list[int] | None = None,
+           z: float | None = None) -> Decision:
+    """The recommendation among the outcomes ``ladder`` of ``moments`` (indices, the pass
+    first and bids rising; default: all of them in order), labelled ``labels`` (one per
+    ladder step). ``z``: the intervals' quantile, by default :func:`ladder_z` of the
+    ladder's bids."""
+    ladder = list(range(moments.k)) if ladder is None else list(ladder)
+    labels = tuple(labels)
+    if len(labels) != len(ladder) or not ladder:
+        raise ValueError(f"need one label per ladder step; got {len(labels)} for {len(ladder)}")
+    z = ladder_z(len(ladder) - 1) if z is None else z
+
+    def diff(a: int, b: int) -> Estimate:
+        return moments.diff(ladder[a], ladder[b], z)
+
+    rec = 0
+    for a in range(1, len(ladder)):
+        if beyond_noise(diff(a, rec)):
+            rec = a
+    ceiling, ceiling_gain = 0, None
+    for a in range(1, len(ladder)):
+        d = diff(a, 0)
+        if beyond_noise(d):
+            ceiling, ceiling_gain = a, d
+    means = moments.means()[ladder]
+    order = np.argsort(-means, kind="stable")  # ties: the lower step first
+    best = int(order[0])
+    runner_up = int(order[1]) if len(order) > 1 else best
+    rival = best if best != rec else runner_up
+    single = len(ladder) == 1
+    return Decision(
+        labels=labels, z=z, index=rec, gain=None if rec == 0 else diff(rec, 0), best=best,
+        runner_up=runner_up, margin=None if single else diff(best, runner_up), rival=rival,
+        edge=None if single else diff(rec, rival), ceiling=ceiling, ceiling_gain=ceiling_gain)
