@@ -1,20 +1,23 @@
-"""Bid-value charts: what bidding b is worth for each class of hand players recognise.
+"""Bid charts: what each bidding action is worth to a seat, by the class of hand it holds.
 
-How the auction is modelled: every deal is played out in full by the policy,
-auction included, and the hand classified is the one of the seat that named
-trump (the winning bidder, or the dealer when all passed), in the suit it
-named. For each class the chart asks, of the deals where such a hand named
-trump: had the contract been b, how often would the side have made it and what
-would the settlement have been (RULES.md §1.9, net of the opponents' score)?
-The play does not depend on the bid, so one set of deals answers every b.
-Hands that lose the auction are not classified, so a class describes hands
-*that win the bid* under this policy; passing is not simulated per class.
+How the numbers are made, in a paragraph a player can follow: every hand dealt to every
+seat counts (four hands a deal), whether or not it would win the auction. For each hand
+the deal is played once for every action the seat could take, on the very same cards:
+passing, and bidding each amount in its turn (Rook: raising by the minimum up to each
+amount) while the other three bid by their policy and may outbid it. If the seat wins,
+it names its own best trump: the suit its policy names from these cards (Rook: after
+the widow and the pass). So EV(bid b) is what bidding b is worth from this seat with
+this hand against these opponents, the same model as ``bidlab hand``, and EV(bid b) -
+EV(pass) is a paired difference with a narrow interval. Hands are then grouped into
+classes by features of the hand in that suit (for Rook, in its longest suit, the Rook
+included), and each class gets, per action, the mean and 95% interval, P(make b) when it
+is the sole bidder, and a recommendation by the decision rule of :mod:`analyzer.advice`:
+a bid only where it beats passing, and every lower bid it displaces, beyond the noise
+(of the whole ladder of bids). The guide lists, per seat, the weakest class recommended
+to bid at least b, and a check reports any class whose recommended bid is lower than
+that of a class one card weaker.
 
-Rook works the same way: the classified hand is the declarer's 13 dealt cards
-(before the widow and the pass) in the trump it called, settled by RULES.md
-§4.9 for every bid 70..200.
-
-Pedro/Cinch features (all about the trump suit the seat named):
+Pedro/Cinch features (of the suit the seat's policy names):
 
 =========  ====================================================
 trumps     trumps held, counting the Left Pedro (<=2, 3, 4, 5, 6+)
@@ -25,142 +28,202 @@ seat       seat relative to the dealer (dealer, eldest, second, third)
 dealer     the seat is the dealer (it robs the stock)
 =========  ====================================================
 
-Rook features:
+Rook features (of the longest suit, ties to the higher cards):
 
 =========  ====================================================
-trumps     cards of the called suit held, the Rook included (<=4, 5, 6, 7, 8+)
+trumps     cards of that suit held, the Rook included (<=4, 5, 6, 7, 8+)
 counters   counter points held (<=25, 30-45, 50-65, 70+)
 aces       aces held (0, 1, 2, 3+)
 rook       holds the Rook
 seat, dealer   as for Pedro
 =========  ====================================================
 
->>> chart = bid_chart("pedro", deals=200_000)              # doctest: +SKIP
->>> chart.classes.head()                                   # doctest: +SKIP
->>> analyzer.plotting.bid_heatmap(chart.table, chart.classes)   # doctest: +SKIP
+>>> chart = bid_chart("pedro", deals=2_000, by=("trumps", "seat"))
+>>> int(chart.classes["n"].sum()) == 4 * 2_000
+True
+>>> sorted(chart.table["action"].unique())[:3]
+['bid 1', 'bid 10', 'bid 11']
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 
-from .evaluate import settle
-from .evaluate_rook import settle as rook_settle
+from . import shared_play
+from .advice import decide
 from .games import family
-from .games.common import SEATS
-from .stats import Z95, wilson
+from .games.common import SEATS, parse_policies, provenance
+from .stats import Z95, PairedMoments, est_cols, wilson
 
-# Ranks in a suit lane of the shared layout (rank 2 at bit 0).
-_RANK_BIT = {"two": 0, "right": 3, "ten": 8, "jack": 9, "queen": 10, "king": 11, "ace": 12}
-FEATURES = ("trumps", "counters", "pedros", "ace", "king", "queen", "jack", "ten", "two",
-            "right", "left", "seat", "dealer")
-DEFAULT_BY = ("trumps", "pedros", "ace", "dealer")
-ROOK_FEATURES = ("trumps", "counters", "aces", "rook", "seat", "dealer")
-ROOK_DEFAULT_BY = ("trumps", "counters", "rook")
-RARE_HALF_WIDTH = 1.0 / 14  # too wide to read: EV interval at the ceiling (or lowest bid)
-RARE_MIN_N = 100  # over ±1/14 of the points in a deal (±1 in Pedro, ±14 in Rook), or n < 100
+RARE_HALF_WIDTH = 1.0 / 14  # too wide to read: a decision margin over ±1/14 of the points
+RARE_MIN_N = 100  # in a deal (±1 in Pedro, ±14 in Rook), or n < 100
+BATCH = 200_000  # deals a batch: the seat outcomes of one batch take about 0.5 GB
 
 
 class ChartError(ValueError):
     """Bad bid-chart options, such as an unknown feature."""
 
 
-def _seat_features(out: dict, maker: np.ndarray, df: pd.DataFrame) -> None:
-    offset = (maker - df["dealer"].to_numpy()) % 4
-    out["seat"] = pd.Categorical(np.array(SEATS)[offset], categories=SEATS, ordered=True)
-    out["dealer"] = offset == 0
+@dataclass(frozen=True)
+class Feature:
+    """A hand feature: its bin labels, weakest first when ``strength``; binary features are
+    shown as ``name`` / ``no name``.
+
+    A strength step adds a card: this feature one bin up, and with it every feature of
+    ``implies`` that the chart classifies by (the ace of trumps is also one more trump and
+    one more counter). Where a feature of ``unclear`` is classified too, the step cannot be
+    read as adding one card (which counter is one more counter, if the Pedros are fixed?)
+    and the monotonicity check does not take it.
+    """
+
+    labels: tuple[str, ...]
+    title: str
+    strength: bool = True
+    implies: tuple[str, ...] = ()
+    unclear: tuple[str, ...] = ()
+
+    @property
+    def binary(self) -> bool:
+        return self.labels == _YES_NO
 
 
-def _binned(values: np.ndarray, edges: list[int], labels: list[str]) -> pd.Categorical:
-    """``labels[k]`` for values below ``edges[k]`` (the last label: everything above)."""
-    return pd.Categorical(np.array(labels)[np.searchsorted(edges, values, side="right")],
-                          categories=labels, ordered=True)
+_YES_NO = ("no", "yes")
+_SEAT = Feature(SEATS, "seat relative to the dealer", strength=False)
+_DEALER = Feature(_YES_NO, "the seat is the dealer", strength=False)
+# Ranks in a suit lane of the shared layout (rank 2 at bit 0).
+_RANK_BIT = {"ace": 12, "king": 11, "queen": 10, "jack": 9, "ten": 8, "two": 0, "right": 3}
+_COUNTING = ("ace", "jack", "ten", "two", "right", "left", "pedros")
+PEDRO_FEATURES: dict[str, Feature] = {
+    "trumps": Feature(("<=2", "3", "4", "5", "6+"), "trumps held, the Left Pedro counted"),
+    "counters": Feature(tuple("0123456"), "counting trumps held (A J 10 2 5 5')",
+                        implies=("trumps",), unclear=_COUNTING),
+    "pedros": Feature(("0", "1", "2"), "Pedros held", implies=("trumps", "counters"),
+                      unclear=("right", "left")),
+    **{name: Feature(_YES_NO, f"holds the {name} of trumps",
+                     implies=("trumps", "counters") if name in _COUNTING else ("trumps",))
+       for name in ("ace", "king", "queen", "jack", "ten", "two")},
+    **{name: Feature(_YES_NO, f"holds the {name.title()} Pedro",
+                     implies=("trumps", "counters", "pedros")) for name in ("right", "left")},
+    "seat": _SEAT,
+    "dealer": _DEALER,
+}
+ROOK_FEATURES: dict[str, Feature] = {
+    "trumps": Feature(("<=4", "5", "6", "7", "8+"), "cards of the longest suit, the Rook "
+                      "included"),
+    "counters": Feature(("<=25", "30-45", "50-65", "70+"), "counter points held"),
+    "aces": Feature(("0", "1", "2", "3+"), "aces held", unclear=("counters",)),
+    "rook": Feature(_YES_NO, "holds the Rook", implies=("trumps",), unclear=("counters",)),
+    "seat": _SEAT,
+    "dealer": _DEALER,
+}
+FEATURES = tuple(PEDRO_FEATURES)
+ROOK_FEATURE_NAMES = tuple(ROOK_FEATURES)
+DEFAULT_BY = ("trumps", "pedros", "ace", "seat")
+ROOK_DEFAULT_BY = ("trumps", "counters", "rook", "seat")
 
 
-def rook_hand_features(df: pd.DataFrame) -> pd.DataFrame:
-    """Features of the Rook declarer's dealt hand in the trump it called, one row per hand."""
-    from .games.rook_rules import POINT_SCHEMES, parse_rules
+def _bins(values: np.ndarray, edges: list[int]) -> np.ndarray:
+    """Bin index of each value: k for values below ``edges[k]``, the last bin above."""
+    return np.searchsorted(edges, values, side="right")
 
-    rules = parse_rules(df.attrs.get("rules", "rook"))
-    maker = df["declarer"].to_numpy().astype(np.int64)
-    hands = np.stack([df[f"hand{s}"].to_numpy() for s in range(4)], axis=1).astype(np.uint64)
-    hand = hands[np.arange(len(df)), maker]
-    trump = df["trump"].to_numpy().astype(np.uint64)
-    has_rook = (hand >> np.uint64(63)).astype(bool)
-    lane = np.where(trump < 4, (hand >> (np.uint64(16) * (trump % np.uint64(4))))
-                    & np.uint64(0x1FFF), np.uint64(0))
-    n_trumps = np.bitwise_count(lane).astype(np.int64) + has_rook
+
+def _bit(x: np.ndarray, b) -> np.ndarray:
+    return ((x >> np.asarray(b, dtype=np.uint64)) & np.uint64(1)).astype(np.int64)
+
+
+def pedro_codes(hands: np.ndarray, trumps: np.ndarray, offsets: np.ndarray) -> dict:
+    """Bin codes of every Pedro feature for hands (shared-layout masks) in trumps."""
+    hands, t = np.asarray(hands, dtype=np.uint64), np.asarray(trumps, dtype=np.uint64)
+    lane = (hands >> (np.uint64(16) * t)) & np.uint64(0x1FFF)
+    out = {name: _bit(lane, b) for name, b in _RANK_BIT.items()}
+    out["left"] = _bit(hands, (np.uint64(3) - t) * np.uint64(16) + np.uint64(3))
+    out["trumps"] = _bins(np.bitwise_count(lane).astype(np.int64) + out["left"], [3, 4, 5, 6])
+    out["pedros"] = out["right"] + out["left"]
+    out["counters"] = out["pedros"] + out["ace"] + out["jack"] + out["ten"] + out["two"]
+    out["seat"] = np.asarray(offsets, dtype=np.int64)
+    out["dealer"] = (out["seat"] == 0).astype(np.int64)
+    return out
+
+
+def longest_suit(hands: np.ndarray) -> np.ndarray:
+    """The longest suit of each hand, ties to the one with the higher cards (Rook's best
+    suit: what its heuristic calls from these cards)."""
+    lanes = (np.asarray(hands, dtype=np.uint64)[:, None] >> (np.arange(4, dtype=np.uint64)
+                                                             * np.uint64(16))) \
+        & np.uint64(0x1FFF)
+    score = (np.bitwise_count(lanes).astype(np.int64) << 13) | lanes.astype(np.int64)
+    return np.argmax(score, axis=1)
+
+
+def rook_codes(hands: np.ndarray, offsets: np.ndarray, rules) -> dict:
+    """Bin codes of every Rook feature for hands of 13 dealt cards."""
+    from .games.rook_rules import POINT_SCHEMES
+
+    hands = np.asarray(hands, dtype=np.uint64)
+    rook = _bit(hands, 63)
+    suit = longest_suit(hands).astype(np.uint64)
+    lane = (hands >> (np.uint64(16) * suit)) & np.uint64(0x1FFF)
     ranks, rook_pts, _, _ = POINT_SCHEMES[rules.points]
-    points = has_rook * rook_pts
-    aces = np.zeros(len(df), dtype=np.int64)
+    points = rook * rook_pts
+    aces = np.zeros(len(hands), dtype=np.int64)
     for s in range(4):
-        suit = hand >> np.uint64(16 * s)
-        aces += ((suit >> np.uint64(12)) & np.uint64(1)).astype(np.int64)
+        aces += _bit(hands, 16 * s + 12)
         for r, p in enumerate(ranks):
             if p:
-                points = points + p * ((suit >> np.uint64(r)) & np.uint64(1)).astype(np.int64)
-    out = {
-        "trumps": _binned(n_trumps, [5, 6, 7, 8], ["<=4", "5", "6", "7", "8+"]),
-        "counters": _binned(points, [30, 50, 70], ["<=25", "30-45", "50-65", "70+"]),
-        "aces": _binned(aces, [1, 2, 3], ["0", "1", "2", "3+"]),
-        "rook": has_rook,
-    }
-    _seat_features(out, maker, df)
-    return pd.DataFrame(out, index=df.index)
+                points = points + p * _bit(hands, 16 * s + r)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    return {"trumps": _bins(np.bitwise_count(lane).astype(np.int64) + rook, [5, 6, 7, 8]),
+            "counters": _bins(points, [30, 50, 70]), "aces": _bins(aces, [1, 2, 3]),
+            "rook": rook, "seat": offsets, "dealer": (offsets == 0).astype(np.int64)}
 
 
-def hand_features(df: pd.DataFrame) -> pd.DataFrame:
-    """Features of the trump maker's dealt hand in the suit it named, one row per deal."""
-    if df.attrs.get("game") == "rook":
-        return rook_hand_features(df)
-    maker = df["maker"].to_numpy().astype(np.int64)
-    hands = np.stack([df[f"hand{s}"].to_numpy() for s in range(4)], axis=1).astype(np.uint64)
-    hand = hands[np.arange(len(df)), maker]
-    trump = df["trump"].to_numpy().astype(np.uint64)
-    lane = (hand >> (np.uint64(16) * trump)) & np.uint64(0x1FFF)
-    left = (hand >> ((np.uint64(3) - trump) * np.uint64(16) + np.uint64(3))) & np.uint64(1)
-    out = {name: ((lane >> np.uint64(b)) & np.uint64(1)).astype(bool)
-           for name, b in _RANK_BIT.items()}
-    out["left"] = left.astype(bool)
-    n_trumps = np.bitwise_count(lane).astype(np.int64) + left.astype(np.int64)
-    out["trumps"] = pd.Categorical(
-        np.select([n_trumps <= 2, n_trumps >= 6], ["<=2", "6+"], n_trumps.astype(str)),
-        categories=["<=2", "3", "4", "5", "6+"], ordered=True)
-    pedros = out["right"].astype(np.int64) + out["left"]
-    out["pedros"] = pedros
-    out["counters"] = pedros + out["ace"] + out["jack"] + out["ten"] + out["two"]
-    _seat_features(out, maker, df)
-    return pd.DataFrame(out, index=df.index)
+@dataclass(frozen=True)
+class ChartGame:
+    """What a game gives the chart: its features, its bidding ladder, and its seat
+    outcomes batch by batch."""
+
+    features: dict[str, Feature]
+    default_by: tuple[str, ...]
+    bids: tuple[int, ...]
+    action_labels: tuple[str, ...]  # the pass, then each bid
+    total_points: int
+    point_step: int  # sole-bidder points come in multiples of this
+    batch: Callable  # (seed, pols, first, n) -> (codes, sole points [n, 4], values [n, 4, A])
 
 
-@dataclass
-class BidChart:
-    """A bid chart: one row per (class, bid) in ``table``, one per class in ``classes``."""
+def chart_game(rules) -> ChartGame:
+    """The chart's view of ``rules``' game (Pedro/Cinch or Rook)."""
+    if rules.game == "rook":
+        bids = tuple(rules.bids)
 
-    table: pd.DataFrame  # class features, bid, n, p_make (+CI), ev (+CI), optimal
-    classes: pd.DataFrame  # class features, n, points (+CI), bid_ceiling, rare
-    guide: pd.DataFrame  # per bid: the weakest class whose ceiling reaches it
-    by: tuple[str, ...]
-    provenance: dict
+        def rook_batch(seed, pols, first, n):
+            hands, sole, values = shared_play.rook_seat_batch(rules, seed, pols, first, n)
+            return rook_codes(hands.ravel(), np.tile(np.arange(4), n), rules), sole, values
 
+        return ChartGame(ROOK_FEATURES, ROOK_DEFAULT_BY, bids,
+                         ("pass", *(f"bid up to {b}" for b in bids)), rules.total_points, 5,
+                         rook_batch)
+    if rules.game == "king":
+        raise ChartError("King charts are danger and trump-right charts: analyzer.kingchart")
+    bids = tuple(range(rules.min_bid, 15))
 
-def _label(row: pd.Series, by: tuple[str, ...]) -> str:
-    parts = []
-    for f in by:
-        v = row[f]
-        if isinstance(v, (bool, np.bool_)):
-            parts.append(f if v else f"no {f}")
-        else:
-            parts.append(f"{f}={v}")
-    return ", ".join(parts)
+    def pedro_batch(seed, pols, first, n):
+        hands, trumps, sole, values = shared_play.pedro_seat_batch(rules, seed, pols, first, n)
+        return (pedro_codes(hands.ravel(), trumps.ravel(), np.tile(np.arange(4), n)), sole,
+                values)
+
+    return ChartGame(PEDRO_FEATURES, DEFAULT_BY, bids, ("pass", *(f"bid {b}" for b in bids)),
+                     14, 1, pedro_batch)
 
 
 def features_of(game: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(every feature, the default --by) of a game's charts."""
-    return (ROOK_FEATURES, ROOK_DEFAULT_BY) if game == "rook" else (FEATURES, DEFAULT_BY)
+    return (ROOK_FEATURE_NAMES, ROOK_DEFAULT_BY) if game == "rook" else (FEATURES, DEFAULT_BY)
 
 
 def check_features(by, game: str = "pedro") -> tuple[str, ...]:
@@ -171,124 +234,269 @@ def check_features(by, game: str = "pedro") -> tuple[str, ...]:
     if bad or not by:
         raise ChartError(f"bad --by feature(s) {', '.join(bad) or '(none)'} for {game}; "
                          f"features: {', '.join(known)}")
+    if len(set(by)) != len(by):
+        twice = sorted({f for f in by if by.count(f) > 1})
+        raise ChartError(f"--by names {', '.join(twice)} more than once; give each feature "
+                         f"once (features: {', '.join(known)})")
     return by
 
 
-def _settle(b, o, bid, rules):
-    if rules.game == "rook":
-        return rook_settle(b, o, bid, rules)
-    return settle(b, o, bid, rules.scoring, rules.m2_diff_to)
+def _label(cls: dict, by: tuple[str, ...], features: dict[str, Feature]) -> str:
+    parts = []
+    for f in by:
+        v = cls[f]
+        if features[f].binary:
+            parts.append(f if v else f"no {f}")
+        else:
+            parts.append(f"{f}={v}")
+    return ", ".join(parts)
 
 
-class ChartAccumulator:
-    """Per-class sums that a chart needs, added batch by batch so memory stays bounded.
+@dataclass
+class BidChart:
+    """A bid chart: ``table`` one row per (class, action), ``classes`` one per class with
+    its recommendation, ``guide`` the weakest class recommended each bid per seat, and
+    ``violations`` every pair of neighbouring classes whose recommended bids go down as
+    strength goes up (with the size of the drop and its 95% interval)."""
 
-    For each class: n, the sum and sum of squares of the side's points, and per bid
-    the number of made contracts and the sum and sum of squares of the net score.
-    """
-
-    def __init__(self, rules, by=None):
-        self.rules, self.by = rules, check_features(by or features_of(rules.game)[1], rules.game)
-        rook_game = rules.game == "rook"
-        self.bids = np.array(rules.bids) if rook_game else np.arange(rules.min_bid, 15)
-        self.total_points = rules.total_points if rook_game else 14
-        self.sums: dict[tuple, np.ndarray] = {}  # class -> [n, Σb, Σb², made..., Σv..., Σv²...]
-        self.n_deals = 0
-        self.attrs: dict = {}
-
-    def add(self, df: pd.DataFrame) -> None:
-        self.n_deals += len(df)
-        self.attrs = dict(df.attrs)
-        feats = hand_features(df)[list(self.by)]
-        b_pts = df["bid_points"].to_numpy().astype(np.int64)
-        o_pts = df["opp_points"].to_numpy().astype(np.int64)
-        nb = len(self.bids)
-        for key, idx in feats.groupby(list(self.by), observed=True).indices.items():
-            key = key if isinstance(key, tuple) else (key,)
-            b, o = b_pts[idx], o_pts[idx]
-            row = np.zeros(3 + 3 * nb)
-            row[:3] = len(idx), b.sum(), (b * b).sum()
-            for j, bid in enumerate(self.bids):
-                own, opp = _settle(b, o, int(bid), self.rules)
-                v = own - opp
-                row[3 + j], row[3 + nb + j], row[3 + 2 * nb + j] = (b >= bid).sum(), v.sum(), \
-                    (v * v).sum()
-            self.sums[key] = self.sums.get(key, 0) + row
-
-    def chart(self) -> BidChart:
-        rules, by, nb = self.rules, self.by, len(self.bids)
-        rows, class_rows = [], []
-        for key, sums in self.sums.items():
-            cls = dict(zip(by, key, strict=True))
-            n = int(sums[0])
-            pts = _mean_se(sums[1], sums[2], n)
-            ceiling, ceiling_hw = 0, np.inf
-            for j, bid in enumerate(self.bids):
-                made = wilson(int(sums[3 + j]), n)
-                ev, se = _mean_se(sums[3 + nb + j], sums[3 + 2 * nb + j], n)
-                rows.append({**cls, "bid": int(bid), "n": n, "p_make": made.p,
-                             "p_make_lo": made.lo, "p_make_hi": made.hi, "ev": ev, "ev_se": se,
-                             "ev_lo": ev - Z95 * se, "ev_hi": ev + Z95 * se})
-                if bid == self.bids[0] or ev > 0:  # the interval that decides the ceiling
-                    ceiling_hw = Z95 * se
-                if ev > 0:
-                    ceiling = int(bid)
-            rare = n < RARE_MIN_N or not (ceiling_hw <= RARE_HALF_WIDTH * self.total_points)
-            class_rows.append({**cls, "label": _label(pd.Series(cls), by), "n": n,
-                               "points": pts[0], "points_lo": pts[0] - Z95 * pts[1],
-                               "points_hi": pts[0] + Z95 * pts[1], "bid_ceiling": ceiling,
-                               "rare": rare})
-        table = pd.DataFrame(rows).sort_values([*by, "bid"], kind="stable").reset_index(drop=True)
-        classes = (pd.DataFrame(class_rows).sort_values(["points", "label"], kind="stable")
-                   .reset_index(drop=True))
-        ceil = dict(zip(classes["label"], classes["bid_ceiling"], strict=True))
-        table["label"] = [_label(r, by) for _, r in table[list(by)].iterrows()]
-        table["optimal"] = table["bid"] == table["label"].map(ceil)
-        guide_rows = []
-        readable = classes[~classes["rare"]]
-        for bid in self.bids:
-            ok = readable[readable["bid_ceiling"] >= bid]
-            if len(ok):
-                weakest = ok.iloc[0]  # classes are sorted by mean points, weakest first
-                line = table[(table["label"] == weakest["label"]) & (table["bid"] == bid)].iloc[0]
-                guide_rows.append({"bid": int(bid), "minimum holding": weakest["label"],
-                                   "n": int(weakest["n"]), "p_make": line["p_make"],
-                                   "ev": line["ev"]})
-        provenance = {**self.attrs, "by": ",".join(by), "n": self.n_deals,
-                      "method": getattr(rules, "scoring", "rook")}
-        return BidChart(table, classes, pd.DataFrame(guide_rows), by, provenance)
+    table: pd.DataFrame
+    classes: pd.DataFrame
+    guide: pd.DataFrame
+    violations: pd.DataFrame
+    by: tuple[str, ...]
+    provenance: dict
 
 
-def _mean_se(total: float, total_sq: float, n: int) -> tuple[float, float]:
-    """Mean and standard error from a sum and a sum of squares (small integers: exact enough)."""
-    mean = total / n
-    if n < 2:
-        return mean, float("nan")
-    var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
-    return mean, float(np.sqrt(var / n))
+@dataclass
+class _ClassStats:
+    moments: PairedMoments
+    points: np.ndarray  # sole-bidder points: count per multiple of the point step
 
 
-def chart_from_deals(df: pd.DataFrame, rules, by=None) -> BidChart:
-    """Build the chart from one simulation frame (a game module's simulate output)."""
-    acc = ChartAccumulator(rules, by)
-    acc.add(df)
-    return acc.chart()
+@dataclass
+class SeatChartAccumulator:
+    """Per-class sums of every seat-hand's actions, added batch by batch so that memory
+    does not grow with the deals: n, Σ and Σ of products of the actions' net scores (any
+    paired difference's interval comes from them) and the sole-bidder points' histogram."""
+
+    rules: object
+    by: tuple[str, ...] | None = None
+    game: ChartGame = field(init=False)
+    stats: dict = field(init=False, default_factory=dict)  # class code -> _ClassStats
+    n_deals: int = 0
+
+    def __post_init__(self):
+        self.game = chart_game(self.rules)
+        self.by = check_features(self.by or self.game.default_by, self.rules.game)
+        self.sizes = [len(self.game.features[f].labels) for f in self.by]
+
+    def run(self, seed: int, pols: np.ndarray, first: int, n: int) -> None:
+        """Play deals first .. first+n-1 for every seat and action, and add them."""
+        codes, sole, values = self.game.batch(seed, pols, first, n)
+        self.add(codes, sole.ravel(), values.reshape(4 * n, -1))
+        self.n_deals += n
+
+    def add(self, codes: dict, sole: np.ndarray, values: np.ndarray) -> None:
+        """Add seat-hands: feature codes, sole-bidder points and action values (rows)."""
+        key = np.zeros(len(values), dtype=np.int64)
+        for f, size in zip(self.by, self.sizes, strict=True):
+            key = key * size + codes[f]
+        order = np.argsort(key, kind="stable")
+        key, values = key[order], values[order].astype(np.float64)
+        bins = np.asarray(sole, dtype=np.int64)[order] // self.game.point_step
+        n_bins = self.game.total_points // self.game.point_step + 1
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        for lo, hi in zip(starts, np.r_[starts[1:], len(key)], strict=True):
+            x = values[lo:hi]
+            stats = self.stats.get(int(key[lo]))
+            if stats is None:
+                stats = self.stats[int(key[lo])] = _ClassStats(
+                    PairedMoments(x.shape[1]), np.zeros(n_bins, dtype=np.int64))
+            stats.moments.add_sums(hi - lo, x.sum(axis=0), x.T @ x)
+            stats.points += np.bincount(bins[lo:hi], minlength=n_bins)
+
+    def _class_of(self, key: int) -> dict:
+        idx = np.unravel_index(key, self.sizes)
+        return {f: (bool(i) if self.game.features[f].binary else self.game.features[f].labels[i])
+                for f, i in zip(self.by, idx, strict=True)}
+
+    def chart(self, provenance: dict) -> BidChart:
+        game, by = self.game, self.by
+        rows, class_rows, decisions = [], [], {}
+        for key in sorted(self.stats):
+            st = self.stats[key]
+            cls = self._class_of(key)
+            label = _label(cls, by, game.features)
+            m, n = st.moments, st.moments.n
+            d = decide(m, game.action_labels)
+            decisions[key] = d
+            at_least = np.cumsum(st.points[::-1])[::-1]  # hands with points >= each level
+            levels = np.arange(len(st.points)) * game.point_step
+            pts = PairedMoments(1)
+            pts.add_sums(n, np.array([levels @ st.points]), np.array([[levels ** 2 @ st.points]]))
+            for k, action in enumerate(game.action_labels):
+                bid = game.bids[k - 1] if k else 0
+                ev = m.estimate(k)
+                row = {**cls, "label": label, "action": action, "bid": bid, "n": n,
+                       **est_cols("ev", ev), **est_cols("gain", m.diff(k, 0) if k else None),
+                       "recommended": k == d.index, "best": k == d.best}
+                if k:
+                    made = wilson(int(at_least[bid // game.point_step]), n)
+                    row.update(p_make=made.p, p_make_lo=made.lo, p_make_hi=made.hi)
+                rows.append(row)
+            deciding = d.edge if d.edge is not None else d.margin
+            hw = deciding.half_width if deciding is not None else np.inf
+            class_rows.append({
+                **cls, "label": label, "n": n, **est_cols("points", pts.estimate(0)),
+                **est_cols("ev_pass", m.estimate(0)),
+                "recommended": d.action, "rec_bid": game.bids[d.index - 1] if d.index else 0,
+                **est_cols("rec_gain", d.gain),
+                "bid_up_to": game.bids[d.ceiling - 1] if d.ceiling else 0,
+                "best": game.action_labels[d.best],
+                "runner_up": game.action_labels[d.runner_up], **est_cols("margin", d.margin),
+                "clear": d.clear, "advice": d.sentence(),
+                "rare": bool(n < RARE_MIN_N or not hw <= RARE_HALF_WIDTH * game.total_points)})
+        table = pd.DataFrame(rows)
+        classes = pd.DataFrame(class_rows)
+        for f in by:  # ordered categoricals: the features' own order, not the alphabet's
+            feat = game.features[f]
+            if not feat.binary:
+                for df in (table, classes):
+                    df[f] = pd.Categorical(df[f], categories=feat.labels, ordered=True)
+        classes = classes.sort_values([f for f in by if not game.features[f].strength]
+                                      + ["points", "label"], kind="stable").reset_index(drop=True)
+        prov = {**provenance, "by": ",".join(by), "n_deals": self.n_deals,
+                "n": int(classes["n"].sum()) if len(classes) else 0,
+                "method": getattr(self.rules, "scoring", "rook"),
+                "model": MODEL}
+        return BidChart(table, classes, _guide(classes, by, game), _violations(
+            self, classes, decisions), by, prov)
+
+
+MODEL = ("Every seat's hand of every deal counts; each action is played on the same deals: "
+         "pass, or bid b in its turn (Rook: raise by the minimum up to b) while the others "
+         "bid by their policy and may outbid it, naming its best trump if it wins. A bid is "
+         "recommended only where it beats passing, and every lower bid it displaces, beyond "
+         "the noise (paired intervals, 95% for all the bids compared together).")
+
+
+def _context(by: tuple[str, ...], game: ChartGame) -> list[str]:
+    """The features that are not strength (seat, dealer): the guide and the check work
+    within each of their combinations."""
+    return [f for f in by if not game.features[f].strength]
+
+
+def _guide(classes: pd.DataFrame, by: tuple[str, ...], game: ChartGame) -> pd.DataFrame:
+    """Per context (seat) and bid: the weakest readable class (lowest mean points as sole
+    bidder) whose recommended bid reaches it; consecutive bids with the same such class
+    are one row, ``bid_from`` to ``bid_to``."""
+    context = _context(by, game)
+    rows = []
+    groups = classes.groupby(context, observed=True, sort=True) if context else [((), classes)]
+    for ctx, group in groups:
+        ctx = ctx if isinstance(ctx, tuple) else (ctx,)
+        readable = group[~group["rare"]].sort_values("points", kind="stable")
+        for bid in game.bids:
+            ok = readable[readable["rec_bid"] >= bid]
+            if not len(ok):
+                continue
+            w = ok.iloc[0]
+            if rows and rows[-1]["minimum holding"] == w["label"]:
+                rows[-1]["bid_to"] = bid
+                continue
+            rows.append({**dict(zip(context, ctx, strict=True)), "bid_from": bid, "bid_to": bid,
+                         "minimum holding": w["label"], "n": int(w["n"]),
+                         "recommended": w["recommended"], "rec_gain": w["rec_gain"],
+                         "rec_gain_lo": w["rec_gain_lo"], "rec_gain_hi": w["rec_gain_hi"]})
+    return pd.DataFrame(rows)
+
+
+def strength_steps(by: tuple[str, ...], features: dict[str, Feature]):
+    """(feature, positions in ``by`` that go one bin up) of every strength step the chart's
+    classes allow: one card added (see :class:`Feature`)."""
+    for f in by:
+        feat = features[f]
+        if feat.strength and not set(feat.unclear) & set(by):
+            yield f, [by.index(g) for g in (f, *feat.implies) if g in by]
+
+
+def _violations(acc: SeatChartAccumulator, classes: pd.DataFrame, decisions) -> pd.DataFrame:
+    """Pairs of classes one strength step apart (a card added, :func:`strength_steps`)
+    where the stronger class's recommended bid is lower. The size is the drop in bids; the
+    interval is of the stronger class's gain over passing at the weaker class's bid minus
+    the weaker class's (independent classes): beyond the noise when it is all below 0.
+
+    Of many pairs some will look beyond the noise by chance (2.5% of equal pairs at 95%),
+    so ``beyond_family`` also holds each against the Bonferroni bound for all the pairs
+    checked (``attrs["pairs"]``): the family of checks errs 2.5% of the time."""
+    game, by = acc.game, acc.by
+    steps = list(strength_steps(by, game.features))
+    pairs = sum(1 for key in acc.stats for _, up in steps
+                if _weaker_key(acc, key, up) in acc.stats)
+    z_family = NormalDist().inv_cdf(1 - 0.025 / max(pairs, 1))
+    rows = []
+    for key, st in acc.stats.items():
+        for f, up in steps:
+            wkey = _weaker_key(acc, key, up)
+            if wkey not in acc.stats:
+                continue
+            strong, weak = decisions[key], decisions[wkey]
+            if strong.index >= weak.index:
+                continue
+            k = weak.index  # the weaker class's recommended step
+            a, b = st.moments.diff(k, 0), acc.stats[wkey].moments.diff(k, 0)
+            diff = a.mean - b.mean
+            se = float(np.hypot(a.se, b.se))
+            hw = Z95 * se
+            s_cls, w_cls = acc._class_of(key), acc._class_of(wkey)
+            rows.append({"feature": f, "stronger": _label(s_cls, by, game.features),
+                         "weaker": _label(w_cls, by, game.features),
+                         "stronger_bid": game.bids[strong.index - 1] if strong.index else 0,
+                         "weaker_bid": game.bids[k - 1], "size": k - strong.index,
+                         "gain_diff": diff, "gain_diff_lo": diff - hw, "gain_diff_hi": diff + hw,
+                         "beyond_noise": bool(diff + hw < 0),
+                         "beyond_family": bool(diff + z_family * se < 0),
+                         "n_stronger": st.moments.n, "n_weaker": acc.stats[wkey].moments.n})
+    cols = ["feature", "stronger", "weaker", "stronger_bid", "weaker_bid", "size", "gain_diff",
+            "gain_diff_lo", "gain_diff_hi", "beyond_noise", "beyond_family", "n_stronger",
+            "n_weaker"]
+    rare = set(classes.loc[classes["rare"], "label"])
+    out = pd.DataFrame(rows, columns=cols)
+    out["rare"] = out["stronger"].isin(rare) | out["weaker"].isin(rare)
+    out = out.sort_values(["beyond_noise", "gain_diff"], ascending=[False, True],
+                          kind="stable").reset_index(drop=True)
+    out.attrs["pairs"] = pairs
+    return out
+
+
+def _weaker_key(acc: SeatChartAccumulator, key: int, up: list[int]) -> int:
+    """The class one strength step below ``key`` (the bins ``up`` one lower), -1 if none."""
+    idx = list(np.unravel_index(key, acc.sizes))
+    if any(idx[j] == 0 for j in up):
+        return -1
+    for j in up:
+        idx[j] -= 1
+    return int(np.ravel_multi_index(idx, acc.sizes))
 
 
 def bid_chart(game, deals: int = 2_000_000, seed: int = 1, policy: str = "heuristic", by=None,
-              progress=None, batch: int = 250_000) -> BidChart:
-    """Simulate ``deals`` deals in batches and chart them by the features in ``by``.
+              progress=None, batch: int = BATCH) -> BidChart:
+    """Play ``deals`` deals for every seat and action, in batches, and chart the
+    seat-hands by the features in ``by``.
 
     Only per-class sums are kept between batches, so memory does not grow with
-    ``deals``; the deals, and so the chart, do not depend on ``batch``.
+    ``deals``; the deals, and so the chart, do not depend on ``batch``. ``progress(n)``
+    follows each batch of n deals.
     """
     engine = family(game)
     rules = engine.parse_rules(game) if isinstance(game, str) else game
-    acc = ChartAccumulator(rules, by)
+    if deals < 1 or batch < 1:
+        raise ChartError(f"need deals >= 1 and batch >= 1; got {deals}, {batch}")
+    pols = parse_policies(policy)
+    acc = SeatChartAccumulator(rules, by)
     for first in range(0, deals, batch):
         n = min(batch, deals - first)
-        acc.add(engine.simulate(rules, n, seed=seed, policies=policy, first=first))
+        acc.run(seed, pols, first, n)
         if progress:
             progress(n)
-    acc.attrs.update(first=0)
-    return acc.chart()
+    return acc.chart(provenance(rules, seed, pols, 0))

@@ -822,9 +822,13 @@ def check_game_hand(hand: str, rules) -> None:
 @click.option("--time-budget", type=click.FloatRange(min=0, min_open=True), default=None,
               metavar="SECONDS",
               help="Play batches of 10,000 deals (50 when a seat searches) for about this long.")
+@click.option("--until-decided", is_flag=True,
+              help="Play batches until the recommendation is clear (it beats its strongest "
+                   "rival beyond the noise), within --time-budget and --max-deals; the "
+                   "header says which ended the run.")
 @click.option("--max-deals", type=click.IntRange(min=1), default=1_000_000,
-              help=f"Most deals --target-ci or --time-budget may play.  [default: 1,000,000; "
-                   f"{SEARCH_MAX_DEALS:,} when a seat searches (dd, pimc)]")
+              help=f"Most deals --target-ci, --time-budget or --until-decided may play.  "
+                   f"[default: 1,000,000; {SEARCH_MAX_DEALS:,} when a seat searches (dd, pimc)]")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON document: provenance and every table.")
 @click.option("--csv", "as_csv", is_flag=True,
@@ -840,7 +844,8 @@ def check_game_hand(hand: str, rules) -> None:
 @progress_option
 @click.pass_context
 def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time_budget,
-         max_deals, as_json, as_csv, plot, known_pairs, contract, progress) -> None:
+         until_decided, max_deals, as_json, as_csv, plot, known_pairs, contract,
+         progress) -> None:
     """What HAND is worth at SEAT: points, P(make), EV per bid and trump, EV(pass).
 
     Pedro/Cinch: the 9 cards of HAND are held at --seat and the other 43 dealt at random;
@@ -862,14 +867,22 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
     >= b) and EV(b) for b = 70..200; then EV of bidding up to b with the auction
     played out, EV(pass), the recommended action and P(best).
 
-    By default --deals deals are played; --target-ci or --time-budget play
-    batches until met or --max-deals, and the header says which rule stopped.
+    The recommendation respects the noise: a bid is recommended over passing, or
+    over a lower bid, only when its paired gain is above zero beyond the noise
+    (95% lower bound); otherwise it says pass and shows the margin. "Bid up to b"
+    is the highest bid that beats passing so.
+
+    By default --deals deals are played; --target-ci, --time-budget or
+    --until-decided play batches until met or --max-deals, and the header says
+    which rule stopped.
 
     \b
     Examples:
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --seat eldest --deals 20000
       bidlab hand cinch "AH KH QH 5D 2H 9C 3S JS 7C" --seat dealer --seed 7
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --target-ci 0.05 --max-deals 500000
+      bidlab hand pedro "2H 3D 4C 6S 7H 8D 9C 3S 4D" --seat dealer --until-decided \
+          --time-budget 60
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --json > hand.json
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --csv --plot hand.png
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --known third="AH KH"
@@ -880,15 +893,16 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
 
     if as_json and as_csv:
         raise click.UsageError("--json and --csv are exclusive; choose one")
-    adaptive = target_ci is not None or time_budget is not None
+    adaptive = target_ci is not None or time_budget is not None or until_decided
     given = {name for name in ("deals", "max_deals")
              if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
     if adaptive and "deals" in given:
-        raise click.UsageError("--deals is a fixed count; with --target-ci or --time-budget "
-                               "the run stops by the rule or at --max-deals")
+        raise click.UsageError("--deals is a fixed count; with --target-ci, --time-budget "
+                               "or --until-decided the run stops by the rule or at "
+                               "--max-deals")
     if not adaptive and "max_deals" in given:
-        raise click.UsageError("--max-deals applies to --target-ci or --time-budget; "
-                               "use --deals for a fixed count")
+        raise click.UsageError("--max-deals applies to --target-ci, --time-budget or "
+                               "--until-decided; use --deals for a fixed count")
     rules = resolve_rules(game, rule_pairs)
     check_game_hand(hand, rules)
     if not adaptive:
@@ -915,7 +929,8 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
 
         if adaptive or as_csv or plot is not None:
             raise click.UsageError("king hands take --deals and --json; --target-ci, "
-                                   "--time-budget, --csv and --plot are for pedro, cinch, rook")
+                                   "--time-budget, --until-decided, --csv and --plot are for "
+                                   "pedro, cinch, rook")
         kev = with_progress(progress, king_hand_work(rules, contract or "all", deals),
                             lambda bar: evaluate_king_hand(rules, hand, seat, contract or "all",
                                                            deals, seed, policy, known, bar))
@@ -924,7 +939,8 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
     started = time.perf_counter()
     ev = with_progress(progress, max_deals if adaptive else deals, lambda bar: evaluate_hand(
         rules, hand, seat=seat, deals=deals, seed=seed, policy=policy, target_ci=target_ci,
-        max_deals=max_deals, time_budget=time_budget, known=known, progress=bar),
+        max_deals=max_deals, time_budget=time_budget, known=known, progress=bar,
+        until_decided=until_decided),
         "simulating (until the stop rule, at most --max-deals)" if adaptive else "simulating")
     if as_json:
         click.echo(hand_view.hand_json(ev))
@@ -968,44 +984,51 @@ def _game_features(by: tuple[str, ...] | None, game: str) -> tuple[str, ...]:
 @main.command("bid-chart")
 @game_argument
 @size_option("bid-chart", "--deals", 2_000_000,
-             "Deals to simulate; only the trump maker's hand of each is classified.")
+             "Deals to play; every seat's hand of each is charted (4 hands a deal).")
 @seed_option
 @policy_option
 @rule_option
 @click.option("--by", default=None, callback=_features, metavar="FEATURE,...",
-              help="Hand features that define a class [default: trumps,pedros,ace,dealer; "
-                   "rook: trumps,counters,rook].")
+              help="Hand features that define a class [default: trumps,pedros,ace,seat; "
+                   "rook: trumps,counters,rook,seat].")
 @click.option("--out-dir", type=OUT_DIR, default=None,
-              help="Write chart.parquet, chart.csv, classes.csv, guide.csv, heatmap.png and "
-                   "manifest.json here (created if missing; files replaced atomically).")
+              help="Write chart.parquet, chart.csv, classes.csv, guide.csv, violations.csv, "
+                   "heatmap.png and manifest.json here (created if missing; files replaced "
+                   "atomically).")
 @progress_option
 @click.pass_context
 def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, progress) -> None:
-    """Bid-value chart: for each class of trump-maker hand, P(make b) and EV(b) for every b.
+    """Bid-value chart: what each bidding action is worth to a seat, by its class of hand.
 
-    Every deal is played out by the policy, auction included; the hand of the
-    seat that named trump is classified by features of the suit it named
-    (trumps held, counters, top trumps, seat). For each class: n, mean points,
-    P(make b) and EV(b) (net of the opponents, under the rules' method) with
-    95% intervals, the highest bid with positive EV (the ceiling), and a flag
-    on classes too rare to read. Then a bidding guide: the weakest class whose
-    ceiling reaches each bid. Features: trumps, counters, pedros, ace, king,
-    queen, jack, ten, two, right, left, seat, dealer. Rook classifies the
-    declarer's 13 dealt cards in the trump it called by trumps (the Rook
-    included), counters (points held), aces, rook, seat and dealer. King gives
+    Every hand dealt to every seat counts (4 per deal), whether or not it would
+    win the auction. Each is played once per action on the same cards: pass,
+    and bid b in its turn for every legal b (Rook: raise by the minimum up to
+    b) while the others bid by their policy and may outbid it; if it wins it
+    names its best trump (its policy's suit). The hands are classed by
+    features of that suit (Rook: the longest suit): trumps held, counters, top
+    trumps, seat. For each class: n, the side's points as sole bidder,
+    EV(pass), EV(b) and the paired gain over passing with 95% intervals,
+    P(make b) as sole bidder, and the recommended action: a bid only where it
+    beats passing, and every lower bid, beyond the noise (otherwise pass, with
+    the margin shown). Then a guide per seat (the weakest class recommended to
+    bid at least b) and a check that adding a card never lowers the
+    recommended bid, each exception printed with its interval. Features:
+    trumps, counters, pedros, ace, king, queen, jack, ten, two, right, left,
+    seat, dealer; Rook: trumps, counters, aces, rook, seat, dealer. King gives
     danger charts (each seat's penalty by its hand's features, per negative
-    contract), a trump-right chart for the benefited and a seat-position table
-    over whole games.
+    contract), the trump right's value by hand class for every seat, and a
+    seat-position table over whole games.
 
     \b
     Examples:
       bidlab bid-chart pedro --deals 2000000
       bidlab bid-chart cinch --by trumps,counters,seat --out-dir reports/cinch-chart
       bidlab bid-chart "pedro(low_to=holder)" --policy heuristic --by trumps,two,pedros
-      bidlab bid-chart rook --deals 1000000 --by trumps,counters,aces
+      bidlab bid-chart rook --deals 200000 --by trumps,counters,aces,seat
       bidlab bid-chart king --deals 1000000 --out-dir reports/king-chart
     """
     from .bidchart import bid_chart
+    from .bidchart_view import render_bid_chart, write_bid_chart
 
     rules = resolve_rules(game, rule_pairs)
     deals = search_sized(ctx, "deals", deals, policy)
@@ -1029,48 +1052,6 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, progr
     if out_dir is not None:
         write_bid_chart(chart, Path(out_dir))
         click.echo(f"wrote {out_dir}/", err=True)
-
-
-def render_bid_chart(chart) -> str:
-    p = chart.provenance
-    method = "" if p["method"] == "rook" else f" method {p['method']},"
-    head = (f"{p['rules']} | policy {policy_label(p['policy'])} | seed {p['seed']} | "
-            f"n {p['n']:,} deals | "
-            f"classes by {p['by']} | EV{method} own − opponents")
-    rows = [[c.label, c.n, f"{c.points:.2f} ± {(c.points_hi - c.points_lo) / 2:.2f}",
-             c.bid_ceiling or "-", "rare" if c.rare else ""]
-            for c in chart.classes.iloc[::-1].itertuples()]
-    classes = render_table(["class (trump maker's hand)", "n", "points", "ceiling", ""], rows,
-                           align="lrrrl")
-    guide = render_table(
-        ["bid", "minimum holding", "n", "P(make)", "EV"],
-        [[g.bid, g._2, g.n, f"{100 * g.p_make:.1f}%", f"{g.ev:+.2f}"]
-         for g in chart.guide.itertuples()], align="rlrrr")
-    return (f"{head}\n\nHand classes, strongest first (ceiling = highest bid with EV > 0)\n"
-            f"{classes}\n\nBidding guide: the weakest readable class whose ceiling reaches "
-            f"each bid\n{guide}\n\nThe classified hand is the trump maker's; hands that lose the "
-            f"auction are not in the chart (analyzer/bidchart.py).")
-
-
-def write_bid_chart(chart, out: Path) -> None:
-    from . import plotting
-
-    out.mkdir(parents=True, exist_ok=True)
-    meta = {k: (v if isinstance(v, (int, float, str)) else str(v))
-            for k, v in chart.provenance.items()}
-    io.write_table(chart.table, out / "chart.parquet", meta)
-    io.write_table(chart.table, out / "chart.csv", meta)
-    io.write_table(chart.classes, out / "classes.csv", meta)
-    io.write_table(chart.guide, out / "guide.csv", meta)
-    fig = plotting.bid_heatmap(
-        chart.table, chart.classes,
-        title=f"EV of bidding b ({'' if meta['method'] == 'rook' else 'method '}"
-              f"{meta['method']}, own − opponents); box = highest bid with EV > 0\n"
-              f"{meta['rules']}, policy {policy_label(meta['policy'])}, seed {meta['seed']}, "
-              f"n={int(meta['n']):,}")
-    plotting.save_figure(fig, out / "heatmap.png")
-    with io.atomic_open(out / "manifest.json") as f:
-        f.write(json.dumps({**meta, "bidlab_version": __version__}, indent=2).encode())
 
 
 @main.command()

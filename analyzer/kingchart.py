@@ -10,11 +10,21 @@ the number of deals and the chart does not depend on ``batch``.
   deal are classified (4 hands per deal) and for each class the chart gives the seat's
   mean *penalty* (points lost, a positive number: −points) with a 95% interval. Each
   contract is charted by the two features that decide it (``DANGER_BY``).
-* **Trump-right chart** (positive hands): the benefited's (dealer's) dealt hand, by its
-  longest suit and high cards: its score in tricks after the auction (points / 25: tricks
-  taken, plus the price when it sold, or the 4 of a 4-3-3-3 decline), the tricks it took
-  when it played its own trump, the mean price when it sold, and how often the auction
-  ended sold / declined / played (Wilson intervals).
+* **Trump right by hand class** (positive hands): every seat's dealt hand of every deal
+  (4 hands a deal, whether or not the auction would give it the right), by its longest
+  suit, high cards and seat: the tricks it takes when it names trump itself (its
+  policy's suit) and when another seat names it (each other seat in turn, by its
+  policy), both on the same deals, so their difference is the trump right's value in
+  tricks with a paired interval. From it, advice that respects the noise
+  (:func:`analyzer.evaluate_king.trump_right_advice`): offer up to k tricks only while
+  the value exceeds k beyond the noise, and as the benefited accept only offers above its
+  upper bound. This is the model of ``bidlab hand king``, charted.
+* **The benefited in the auction** (positive hands, secondary): the dealer's dealt hand,
+  every deal, by its longest suit and high cards: its score in tricks after the auction
+  the heuristic plays (points / 25: tricks taken, plus the price when it sold, or the 4 of
+  a 4-3-3-3 decline), the tricks it took when it played its own trump, the mean price
+  when it sold, and how often the auction ended sold / declined / played (Wilson
+  intervals). It describes that auction's results, not what the right is worth.
 * **Seat positions** over whole games: the mean final score of each seat counted from
   the first dealer (D0 deals hands 1, 5, 9; D0+1 hands 2, 6, 10; ...), with the share of
   games it finished first (ties count for every seat sharing the top).
@@ -64,12 +74,13 @@ import numpy as np
 import pandas as pd
 
 from . import __version__, io
-from .bidchart import RARE_HALF_WIDTH, RARE_MIN_N, ChartError, _binned, _label, _mean_se
+from .bidchart import RARE_HALF_WIDTH, RARE_MIN_N, ChartError
+from .evaluate_king import trump_right_advice
 from .games import _king_engine as engine
 from .games import king
 from .games.common import SEATS, parse_policies, policy_label, provenance
 from .games.king_rules import CONTRACT_NAMES, HAND_TOTALS, POSITIVE
-from .stats import Z95, wilson
+from .stats import Z95, PairedMoments, est_cols, wilson
 from .text import render_table
 
 NEGATIVE = tuple(name for code, name in CONTRACT_NAMES.items() if code != POSITIVE)
@@ -108,6 +119,7 @@ DANGER_BY: dict[str, tuple[str, ...]] = {
     "last_two": ("high_cards", "longest"),
 }
 TRUMP_BY = ("longest", "high_cards")
+RIGHT_BY = ("longest", "high_cards", "seat")
 POSITION_NAMES = ("D0 (first dealer)", "D0+1 (left of D0)", "D0+2 (opposite D0)",
                   "D0+3 (right of D0)")
 
@@ -117,6 +129,25 @@ _Q_BIT, _K_BIT = 10, 11
 
 
 # ---- features ------------------------------------------------------------------------------
+
+
+def _binned(values: np.ndarray, edges: list[int], labels: list[str]) -> pd.Categorical:
+    """``labels[k]`` for values below ``edges[k]`` (the last label: everything above)."""
+    return pd.Categorical(np.array(labels)[np.searchsorted(edges, values, side="right")],
+                          categories=labels, ordered=True)
+
+
+def _label(cls: dict, by: tuple[str, ...]) -> str:
+    return ", ".join(f"{f}={cls[f]}" for f in by)
+
+
+def _mean_se(total: float, total_sq: float, n: int) -> tuple[float, float]:
+    """Mean and standard error from a sum and a sum of squares (small integers: exact enough)."""
+    mean = total / n
+    if n < 2:
+        return mean, float("nan")
+    var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
+    return mean, float(np.sqrt(var / n))
 
 
 def _lanes(hands: np.ndarray) -> np.ndarray:
@@ -259,7 +290,8 @@ class KingChart:
     """King danger charts, the trump-right chart and the seat-position table."""
 
     danger: pd.DataFrame  # contract, by, label, feature columns, n, penalty (+se, lo, hi), rare
-    trump: pd.DataFrame  # class features, label, n, score, own_tricks, price, p_sold ..., rare
+    right: pd.DataFrame  # every seat's hand class: tricks naming trump or not, value, advice
+    trump: pd.DataFrame  # the benefited's hand class: score, own_tricks, price, p_sold ...
     seats: pd.DataFrame  # position, seat, hands, n, score (+se, lo, hi), p_first (+lo, hi)
     danger_by: dict[str, tuple[str, ...]]
     trump_by: tuple[str, ...]
@@ -295,6 +327,8 @@ class KingChartAccumulator:
         self.danger = {c: _ClassSums(by, 2) for c, by in self.danger_by.items()}
         # score, score², sold, declined, played, own tricks, own tricks², price when sold
         self.trump = _ClassSums(self.trump_by, 8)
+        # tricks naming trump s, tricks when another seat names it o: s, o, s², o², s·o
+        self.right = _ClassSums(RIGHT_BY, 5)
         self.n_hands = dict.fromkeys([*NEGATIVE, "positive"], 0)
         self.n_games = 0
         self.seat_sums = np.zeros((4, 3))  # Σscore, Σscore², first places
@@ -325,6 +359,14 @@ class KingChartAccumulator:
         self.trump.add(_lanes(hand), np.zeros(len(rec), dtype=np.int64), values)
         self.n_hands["positive"] += len(rec)
 
+    def add_right(self, offset: int, hands: np.ndarray, own: np.ndarray,
+                  other: np.ndarray) -> None:
+        """Positive single hands played twice for the seat ``offset`` places after the
+        dealer: its tricks when it names trump (``own``) and when another seat does."""
+        s, o = own.astype(np.float64), other.astype(np.float64)
+        self.right.add(_lanes(hands), np.full(len(hands), offset),
+                       np.stack([s, o, s * s, o * o, s * o], axis=1))
+
     def add_games(self, out: np.ndarray) -> None:
         """Whole games (``run_games`` records): final score by seat position from D0."""
         d0 = out[:, engine.G_D0].astype(np.int64)
@@ -345,6 +387,16 @@ class KingChartAccumulator:
         rec, hands = king.run_batch(self.rules, first, n, self.seed, self.pols,
                                     contract=POSITIVE)
         self.add_positive(rec, hands)
+        rows = np.arange(n)
+        for offset in range(4):
+            tricks = []
+            for chooser in ("self", "other"):
+                rec, hands = king.run_batch(
+                    self.rules, first, n, self.seed, self.pols, contract=POSITIVE,
+                    scenario=king.Scenario(seat=offset, chooser=chooser))
+                seat = (rec[:, engine.R_DEALER].astype(np.int64) + offset) % 4
+                tricks.append(rec[rows, engine.R_TRICKS + seat].astype(np.int64))
+            self.add_right(offset, hands[rows, seat], *tricks)
 
     def run_games(self, first: int, n: int) -> None:
         """Simulate whole games ``first .. first+n-1`` and add them."""
@@ -361,7 +413,7 @@ class KingChartAccumulator:
             for cls, n, s in sums.classes():
                 est = _estimate("penalty", s[0], s[1], n)
                 danger_rows.append({"contract": contract, "by": ",".join(by),
-                                    "label": _label(pd.Series(cls), by), **cls, "n": n,
+                                    "label": _label(cls, by), **cls, "n": n,
                                     "share": n / (4 * self.n_hands[contract]), **est,
                                     "rare": _rare(n, est["penalty_se"], scale)})
         danger = pd.DataFrame(danger_rows)
@@ -376,12 +428,24 @@ class KingChartAccumulator:
             own = (_estimate("own_tricks", s[5], s[6], n_play) if n_play else
                    dict.fromkeys(["own_tricks", "own_tricks_se", "own_tricks_lo",
                                   "own_tricks_hi"], float("nan")))
-            trump_rows.append({**cls, "label": _label(pd.Series(cls), self.trump_by), "n": n,
+            trump_rows.append({**cls, "label": _label(cls, self.trump_by), "n": n,
                                **est, **_share("p_sold", s[2], n),
                                **_share("p_declined", s[3], n), **_share("p_played", s[4], n),
                                "n_played": n_play, **own,
                                "price": s[7] / n_sold if n_sold else float("nan"),
                                "rare": _rare(n, est["score_se"], 13)})
+        right_rows = []
+        for cls, n, s in self.right.classes():
+            m = PairedMoments(2)
+            m.add_sums(n, s[:2], np.array([[s[2], s[4]], [s[4], s[3]]]))
+            own, other, value = m.estimate(0), m.estimate(1), m.diff(0, 1)
+            advice = trump_right_advice(value, own)
+            right_rows.append({**cls, "label": _label(cls, RIGHT_BY), "n": n,
+                               **est_cols("own_tricks", own), **est_cols("other_tricks", other),
+                               **est_cols("value", value),
+                               **{k: advice[k] for k in ("offer_up_to", "accept_offers_above",
+                                                         "decline")},
+                               "rare": _rare(n, value.se, 13)})
         seat_rows = []
         n_hands = len(self.rules.contracts)
         for pos in range(4):
@@ -396,8 +460,8 @@ class KingChartAccumulator:
                 "n": int(self.n_hands["positive"]), "games": int(self.n_games),
                 "danger_by": ";".join(f"{c}={','.join(b)}" for c, b in self.danger_by.items()),
                 "trump_by": ",".join(self.trump_by)}
-        return KingChart(danger, pd.DataFrame(trump_rows), pd.DataFrame(seat_rows),
-                         dict(self.danger_by), self.trump_by, prov)
+        return KingChart(danger, pd.DataFrame(right_rows), pd.DataFrame(trump_rows),
+                         pd.DataFrame(seat_rows), dict(self.danger_by), self.trump_by, prov)
 
 
 def king_chart(rules, deals: int = 1_000_000, seed: int = 1, policy: str = "heuristic",
@@ -496,8 +560,10 @@ def render_king_chart(chart: KingChart) -> str:
              "-" if not np.isfinite(t.price) else f"{t.price:.2f}",
              f"{100 * t.p_sold:.1f}%", f"{100 * t.p_declined:.1f}%",
              f"{100 * t.p_played:.1f}%"] for t in chart.trump.itertuples()]
-    out += ["", "Trump right: the benefited's (dealer's) hand in a positive hand; score = "
-                "its tricks after the auction (taken + price sold, or 4 on a decline; ~ = rare)",
+    out += ["", render_right(chart)]
+    out += ["", "The benefited in the auction (the dealer's hand, every deal, as the heuristic's "
+                "auction went; not the right's value): score = its tricks after the auction "
+                "(taken + price sold, or 4 on a decline; ~ = rare)",
             render_table(["class (benefited's hand)", "n", "score", "own-trump tricks",
                           "price (sold)", "sold", "declined", "played"], rows,
                          align="lrrrrrrr")]
@@ -510,6 +576,24 @@ def render_king_chart(chart: KingChart) -> str:
                 render_table(["position", "deals hands", "games", "final score", "first place"],
                              rows, align="llrrr")]
     return "\n".join(out)
+
+
+def render_right(chart: KingChart) -> str:
+    """The trump right's value by class of hand, every seat, with the advice it supports."""
+    rows = [[r.label, f"{r.n:,}", _pm(r.own_tricks, r.own_tricks_lo, r.own_tricks_hi, 2),
+             _pm(r.other_tricks, r.other_tricks_lo, r.other_tricks_hi, 2),
+             ("~" if r.rare else "") + _pm(r.value, r.value_lo, r.value_hi, 2),
+             r.offer_up_to or "no offer",
+             "-" if pd.isna(r.accept_offers_above) else int(r.accept_offers_above), r.decline]
+            for r in chart.right.itertuples()]
+    return ("Trump right by hand class, every seat's hand (4 a deal): its tricks when it names "
+            "trump and when another seat does, on the same deals; value = the difference "
+            "(95% CI, paired). Offer up to k tricks only while the value exceeds k beyond the "
+            "noise; as the benefited accept offers above the value's upper bound; the 4-3-3-3 "
+            "decline only where naming trump takes fewer than 4 tricks beyond the noise.\n"
+            + render_table(["class (its hand)", "n", "naming trump", "another names", "value",
+                            "offer up to", "accept above", "decline?"], rows,
+                           align="lrrrrrrl"))
 
 
 # ---- files ---------------------------------------------------------------------------------
@@ -575,7 +659,8 @@ def write_king_chart(chart: KingChart, out_dir: str | os.PathLike) -> list[Path]
     """Write the tables (CSV and Parquet), one danger heatmap PNG per negative contract and
     ``manifest.json`` under ``out_dir`` (created if missing), each file atomically.
 
-    Files: ``danger.{csv,parquet}``, ``trump_right.{csv,parquet}``,
+    Files: ``danger.{csv,parquet}``, ``trump_right.{csv,parquet}`` (the right's value by
+    class, every seat), ``benefited.{csv,parquet}`` (the dealer in the auction),
     ``seats.{csv,parquet}``, ``danger_<contract>.png``, ``manifest.json``.
     """
     from . import plotting
@@ -584,8 +669,8 @@ def write_king_chart(chart: KingChart, out_dir: str | os.PathLike) -> list[Path]
     out.mkdir(parents=True, exist_ok=True)
     meta = _meta(chart)
     written = []
-    for name, df in (("danger", chart.danger), ("trump_right", chart.trump),
-                     ("seats", chart.seats)):
+    for name, df in (("danger", chart.danger), ("trump_right", chart.right),
+                     ("benefited", chart.trump), ("seats", chart.seats)):
         for suffix in (".csv", ".parquet"):
             written.append(io.write_table(df, out / f"{name}{suffix}", {**meta, "table": name}))
     for contract, by in chart.danger_by.items():

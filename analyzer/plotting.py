@@ -162,37 +162,43 @@ def ev_by_bid(bids: pd.DataFrame, pass_ev: pd.DataFrame | None = None, method: i
 
 @styled
 def bid_heatmap(table: pd.DataFrame, classes: pd.DataFrame, title: str | None = None) -> Figure:
-    """Hand class (rows, weakest at the bottom) x bid -> EV; each class's ceiling boxed.
+    """Hand class (rows, weakest at the bottom) x action -> gain over passing; each class's
+    recommended action boxed.
 
-    ``table`` and ``classes`` are ``BidChart.table`` and ``.classes``. Rare
-    classes (intervals too wide to read) are greyed and marked in their label.
+    ``table`` and ``classes`` are ``BidChart.table`` and ``.classes`` (analyzer.bidchart):
+    the colour is EV(action) - EV(pass), a paired difference, so blue cells beat passing.
+    Rare classes (too few hands, or a decision interval too wide to read) are greyed and
+    marked in their label.
     """
     from matplotlib.patches import Rectangle
 
-    _require(table, ["label", "bid", "ev"], "table")
-    _require(classes, ["label", "n", "bid_ceiling", "rare"], "classes")
-    bids = sorted(int(b) for b in table["bid"].unique())
-    grid = table.pivot(index="label", columns="bid", values="ev").loc[classes["label"]]
+    _require(table, ["label", "action", "bid", "gain"], "table")
+    _require(classes, ["label", "n", "recommended", "rare"], "classes")
+    actions = list(dict.fromkeys(table.sort_values("bid", kind="stable")["action"]))
+    grid = (table.assign(gain=table["gain"].fillna(0.0))
+            .pivot(index="label", columns="action", values="gain")
+            .loc[list(classes["label"]), actions])
     lim = max(1.0, float(np.nanmax(np.abs(grid.to_numpy()))))
     fig = new_figure()
-    fig.set_size_inches(2.5 + 0.55 * len(bids), 1.2 + 0.3 * len(classes))
+    fig.set_size_inches(3.5 + 0.42 * len(actions), 1.4 + 0.22 * len(classes))
     ax = fig.add_subplot()
     ax.grid(False)
     im = ax.imshow(grid.to_numpy(), cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto",
                    origin="lower")
     for i, c in enumerate(classes.itertuples()):
-        if c.bid_ceiling:
-            j = bids.index(int(c.bid_ceiling))
-            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=1.6, ec="black"))
+        j = actions.index(c.recommended)
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=1.6, ec="black"))
         if c.rare:
-            ax.add_patch(Rectangle((-0.5, i - 0.5), len(bids), 1, color="white", alpha=0.6))
-    ax.set_xticks(range(len(bids)), [str(b) for b in bids])
+            ax.add_patch(Rectangle((-0.5, i - 0.5), len(actions), 1, color="white", alpha=0.6))
+    short = [a.replace("bid up to ", "≤").replace("bid ", "") for a in actions]
+    ax.set_xticks(range(len(actions)), short, fontsize=7 if len(actions) > 16 else 9,
+                  rotation=90 if len(actions) > 16 else 0)
     ax.set_yticks(range(len(classes)),
                   [f"{c.label}  (n={c.n:,})" + ("  rare" if c.rare else "")
-                   for c in classes.itertuples()], fontsize=7)
-    ax.set_xlabel("bid b")
-    ax.set_title(title or "EV of bidding b; box = highest bid with EV > 0", fontsize=9)
-    fig.colorbar(im, ax=ax, label="EV per deal (own − opponents)")
+                   for c in classes.itertuples()], fontsize=6)
+    ax.set_xlabel("action: pass, or bid b (≤b: raise up to b)")
+    ax.set_title(title or "EV(action) − EV(pass); box = recommended", fontsize=9)
+    fig.colorbar(im, ax=ax, label="gain over passing per deal (own − opponents)")
     fig.tight_layout()
     return fig
 

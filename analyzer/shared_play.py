@@ -54,15 +54,28 @@ def play_outcomes(points, outcomes, play) -> None:
     """Fill ``points[i, m, t]`` (the maker's side's and the other side's points of deal i
     played with the seat m places after the dealer as maker calling trump t; -1 while not
     played) for every outcome of ``outcomes``, a list of (m, t) array pairs with one entry
-    per deal. Each group of deals sharing an unplayed (m, t) is one ``play(deals, m, t)``
-    call, which returns their points as an array [len(deals), 2]."""
-    rows = np.arange(points.shape[0])
+    per deal. The deals that need an unplayed (m, t) are one ``play(deals, m, t)`` call,
+    which returns their points as an array [len(deals), 2]."""
+    n, n_makers, n_trumps = points.shape[:3]
+    if not points.flags.c_contiguous:
+        raise ValueError("points must be C-contiguous: it is filled through a flat view")
+    flat = points.reshape(n, n_makers * n_trumps, 2)
+    rows = np.arange(n)
+    need = np.zeros((n, n_makers * n_trumps), dtype=bool)
     for m, t in outcomes:
-        todo = points[rows, m, t, 0] < 0
-        for mm in np.unique(m[todo]):
-            for tt in np.unique(t[todo & (m == mm)]):
-                deals = np.flatnonzero(todo & (m == mm) & (t == tt))
-                points[deals, mm, tt] = play(deals, mm, tt)
+        need[rows, m * n_trumps + t] = True
+    need &= flat[:, :, 0] < 0
+    for key in np.flatnonzero(need.any(axis=0)):
+        deals = np.flatnonzero(need[:, key])
+        flat[deals, key] = play(deals, key // n_trumps, key % n_trumps)
+
+
+def outcome_points(points, m, t) -> np.ndarray:
+    """[n, 2]: ``points[i, m[i], t[i]]`` for every deal i (see :func:`play_outcomes`)."""
+    n, n_makers, n_trumps = points.shape[:3]
+    at = 2 * ((np.arange(n) * n_makers + m) * n_trumps + t)  # a flat take: far faster than
+    flat = points.ravel()                                     # indexing three axes
+    return np.stack([flat.take(at), flat.take(at + 1)], axis=1)
 
 
 def side_points(rec, m, dealer_col, pts_col):
@@ -75,6 +88,51 @@ def side_points(rec, m, dealer_col, pts_col):
     return np.stack([np.where(team == 0, p0, p1), np.where(team == 0, p1, p0)], axis=1)
 
 
+def _stop(vec: np.ndarray) -> np.ndarray:
+    """A scenario vector that stops once trump is named (SC_STOP): the auction's outcome."""
+    return np.append(vec, np.uint64(1))
+
+
+# ---- Pedro / Cinch ----------------------------------------------------------------------
+
+
+def pedro_player(rules, idx, seed, pols, base: np.ndarray):
+    """``play(deals, m, t)`` for :func:`play_outcomes`: deals ``idx[deals]`` played with the
+    seat m places after the dealer as maker naming t, nobody bidding, under the scenario
+    vector ``base`` (its known cards; its force and trump are replaced)."""
+    def play(deals, m, t):
+        vec = base.copy()
+        vec[engine.SC_SEAT], vec[engine.SC_FORCE] = m + 1, engine.FORCE_MAKER
+        vec[engine.SC_TRUMP] = t
+        rec = pedro.run_deals(rules, idx[deals], seed, pols, scenario=vec)[0]
+        return side_points(rec, m, engine.R_DEALER, engine.R_PTS)
+
+    return play
+
+
+def pedro_auction(rules, idx, seed, pols, vec: np.ndarray):
+    """The auction of scenario ``vec`` on deals ``idx``, run alone: (maker's offset from
+    the dealer, bid, trump), one entry per deal."""
+    rec = pedro.run_deals(rules, idx, seed, pols, scenario=_stop(vec))[0]
+    dealer = rec[:, engine.R_DEALER].astype(np.int64)
+    bidder = rec[:, engine.R_BIDDER].astype(np.int64)
+    maker = np.where(bidder >= 0, bidder, dealer)
+    return ((maker - dealer) & 3, rec[:, engine.R_BID].astype(np.int64),
+            rec[:, engine.R_TRUMP].astype(np.int64))
+
+
+def pedro_settle(points, outcome, offset, rules):
+    """Per deal, the settlement of the side of the seat ``offset`` places after the dealer
+    when the auction ends in ``outcome`` (maker offset, bid, trump; ``points`` filled by
+    :func:`play_outcomes`): [(own, opponents') under method 1, the same under method 2]."""
+    m, bid, trump = outcome
+    got = outcome_points(points, m, trump)
+    scores = settle_teams(got[:, 0], got[:, 1], bid, rules.m2_diff_to == "bidder_only")
+    same_team = ((m - offset) & 1) == 0  # the seat's side made trump
+    return [(np.where(same_team, s_m, s_o), np.where(same_team, s_o, s_m))
+            for s_m, s_o in scores]
+
+
 def simulate_batch(samples, rules, hand_mask, offset, known, pols, seed, first, n,
                    actions) -> None:
     """Pedro: grow ``samples`` (evaluate._Samples) by deals first .. first+n-1, for
@@ -84,12 +142,7 @@ def simulate_batch(samples, rules, hand_mask, offset, known, pols, seed, first, 
     def vector(**kw):
         return pedro.Scenario(hand=hand_mask, seat=offset, known=known, **kw).vector()
 
-    def play(deals, m, t):
-        vec = vector(force="maker", trump=t)
-        vec[engine.SC_SEAT] = m + 1
-        rec = pedro.run_deals(rules, idx[deals], seed, pols, scenario=vec)[0]
-        return side_points(rec, m, engine.R_DEALER, engine.R_PTS)
-
+    play = pedro_player(rules, idx, seed, pols, vector())
     points = np.full((n, 4, 4, 2), -1, dtype=np.int64)
     for t in range(4):
         points[:, offset, t] = play(np.arange(n), offset, t)
@@ -98,15 +151,9 @@ def simulate_batch(samples, rules, hand_mask, offset, known, pols, seed, first, 
 
     # the auctions: one per bid level (the trump the seat would name plays no part in
     # them), and the pass
-    auctions = {}
-    for bid in sorted({b for _, b in actions}):
-        vec = (vector(force="bid", trump=0, bid=bid) if bid > 0 else vector(force="pass"))
-        rec = pedro.run_deals(rules, idx, seed, pols, scenario=np.append(vec, np.uint64(1)))[0]
-        dealer = rec[:, engine.R_DEALER].astype(np.int64)
-        bidder = rec[:, engine.R_BIDDER].astype(np.int64)
-        maker = np.where(bidder >= 0, bidder, dealer)
-        auctions[bid] = ((maker - dealer) & 3, rec[:, engine.R_BID].astype(np.int64),
-                         rec[:, engine.R_TRUMP].astype(np.int64))
+    auctions = {bid: pedro_auction(rules, idx, seed, pols, vector(force="bid", trump=0, bid=bid)
+                                   if bid > 0 else vector(force="pass"))
+                for bid in sorted({b for _, b in actions})}
 
     def outcome(t, bid):
         m, b, trump = auctions[bid]
@@ -116,57 +163,209 @@ def simulate_batch(samples, rules, hand_mask, offset, known, pols, seed, first, 
 
     outcomes = [outcome(t, bid) for t, bid in actions]
     play_outcomes(points, [(m, trump) for m, _, trump in outcomes], play)
+    for k, out in enumerate(outcomes):
+        for method, (own, opp) in enumerate(pedro_settle(points, out, offset, rules)):
+            samples.own[method][k].append(own)
+            samples.opp[method][k].append(opp)
+
+
+def pedro_seat_batch(rules, seed, pols, first, n, share: bool | None = None):
+    """Every seat of deals first .. first+n-1 taking each of its bidding actions, as
+    ``bidlab hand`` plays them: the pass, then each bid min_bid .. 14 made in its turn (the
+    others bid by their policies and may outbid it), naming its policy's trump if it wins.
+
+    Returns ``hands`` (u64[n, 4], the dealt hands by seat offset from the dealer),
+    ``trumps`` (int64[n, 4], the trump each seat's policy names from its dealt hand),
+    ``sole`` (int64[n, 4], its side's points as the sole bidder naming that trump) and
+    ``values`` (int64[n, 4, 1 + bids], its side's settlement net of the opponents' under
+    the rules' method, action by action). All actions of a deal are played on the same
+    deal; each distinct (maker, trump) outcome of the deal is played once where
+    :func:`can_share_plays` (or ``share`` says so), else every action is played in full.
+    """
+    idx = np.arange(first, first + n, dtype=np.int64)
+    bids = list(range(rules.min_bid, 15))
+    hands = np.empty((n, 4), dtype=np.uint64)
+    trumps = np.empty((n, 4), dtype=np.int64)
+    sole = np.empty((n, 4), dtype=np.int64)
+    values = np.empty((n, 4, 1 + len(bids)), dtype=np.int64)
     rows = np.arange(n)
-    for k, (m, b, trump) in enumerate(outcomes):
-        got = points[rows, m, trump]
-        scores = settle_teams(got[:, 0], got[:, 1], b, rules.m2_diff_to == "bidder_only")
-        same_team = ((m - offset) & 1) == 0  # the seat's side made trump
-        for method, (s_m, s_o) in enumerate(scores):
-            samples.own[method][k].append(np.where(same_team, s_m, s_o))
-            samples.opp[method][k].append(np.where(same_team, s_o, s_m))
+    share = can_share_plays(rules, pols) if share is None else share
+
+    def scenario(offset, **kw):
+        return pedro.Scenario(seat=offset, trump=None, **kw).vector()
+
+    if not share:
+        for o in range(4):
+            rec, dealt = pedro.run_deals(rules, idx, seed, pols,
+                                         scenario=scenario(o, force="maker"))
+            seat = (rec[:, engine.R_DEALER].astype(np.int64) + o) & 3
+            hands[:, o], trumps[:, o] = dealt[rows, seat], rec[:, engine.R_TRUMP]
+            sole[:, o] = side_points(rec, o, engine.R_DEALER, engine.R_PTS)[:, 0]
+            for k, bid in enumerate([0, *bids]):
+                rec = pedro.run_deals(rules, idx, seed, pols, scenario=scenario(
+                    o, force="bid", bid=bid) if bid else scenario(o, force="pass"))[0]
+                col = engine.R_S1 if rules.scoring == 1 else engine.R_S2
+                team = (rec[:, engine.R_DEALER].astype(np.int64) + o) & 1
+                own = np.where(team == 0, rec[:, col], rec[:, col + 1]).astype(np.int64)
+                opp = np.where(team == 0, rec[:, col + 1], rec[:, col]).astype(np.int64)
+                values[:, o, k] = own - opp
+        return hands, trumps, sole, values
+
+    play = pedro_player(rules, idx, seed, pols, scenario(0))
+    points = np.full((n, 4, 4, 2), -1, dtype=np.int64)
+    outcomes = []
+    for o in range(4):
+        rec, dealt = pedro.run_deals(rules, idx, seed, pols,
+                                     scenario=_stop(scenario(o, force="maker")))
+        seat = (rec[:, engine.R_DEALER].astype(np.int64) + o) & 3
+        hands[:, o], trumps[:, o] = dealt[rows, seat], rec[:, engine.R_TRUMP]
+        outcomes.append((np.full(n, o), None, trumps[:, o]))
+        for bid in [0, *bids]:
+            outcomes.append(pedro_auction(rules, idx, seed, pols, scenario(
+                o, force="bid", bid=bid) if bid else scenario(o, force="pass")))
+    play_outcomes(points, [(m, trump) for m, _, trump in outcomes], play)
+    per_seat = 2 + len(bids)
+    for o in range(4):
+        sole[:, o] = points[rows, o, trumps[:, o], 0]
+        for k in range(1 + len(bids)):
+            own, opp = pedro_settle(points, outcomes[o * per_seat + 1 + k], o,
+                                    rules)[rules.scoring - 1]
+            values[:, o, k] = own - opp
+    return hands, trumps, sole, values
+
+
+# ---- Rook -------------------------------------------------------------------------------
+
+
+def _rook():
+    from .games import _rook_engine, rook  # here: Pedro need not compile Rook
+
+    return _rook_engine, rook
+
+
+def rook_player(rules, idx, seed, pols, base: np.ndarray):
+    """``play(deals, m, t)``: hands ``idx[deals]`` played with the seat m places after the
+    dealer as declarer calling t, nobody else bidding, under the scenario vector ``base``."""
+    rook_engine, rook = _rook()
+
+    def play(deals, m, t):
+        vec = base.copy()
+        vec[rook_engine.SC_SEAT], vec[rook_engine.SC_FORCE] = m + 1, rook_engine.FORCE_DECLARER
+        vec[rook_engine.SC_TRUMP], vec[rook_engine.SC_BID] = int(t), rules.bids[0]
+        rec = rook.run_deals(rules, idx[deals], seed, pols, scenario=vec)[0]
+        return side_points(rec, m, rook_engine.R_DEALER, rook_engine.R_PTS)
+
+    return play
+
+
+def rook_auction(rules, idx, seed, pols, vec: np.ndarray):
+    """The auction (and the trump call) of scenario ``vec`` on hands ``idx``, run alone:
+    (declarer's offset from the dealer, bid, trump), one entry per hand."""
+    rook_engine, rook = _rook()
+    rec = rook.run_deals(rules, idx, seed, pols, scenario=_stop(vec))[0]
+    dealer = rec[:, rook_engine.R_DEALER].astype(np.int64)
+    m = (rec[:, rook_engine.R_DECLARER].astype(np.int64) - dealer) & 3
+    return m, rec[:, rook_engine.R_BID].astype(np.int64), rec[:, rook_engine.R_TRUMP].astype(
+        np.int64)
+
+
+def rook_settle(points, outcome, offset, rules):
+    """Per hand, (own, opponents') settlement (RULES.md §4.9) of the side of the seat
+    ``offset`` places after the dealer when the auction ends in ``outcome``."""
+    m, bid, trump = outcome
+    got = outcome_points(points, m, trump)
+    made = got[:, 0] >= bid
+    s_decl = np.where(made, got[:, 0], -bid)
+    s_opp = got[:, 1] if rules.opp_scores == "always" else np.where(made, got[:, 1], 0)
+    same_team = ((m - offset) & 1) == 0
+    return np.where(same_team, s_decl, s_opp), np.where(same_team, s_opp, s_decl)
 
 
 def simulate_rook_batch(samples, rules, hand_mask, offset, known, pols, seed, first, n) -> None:
     """Rook: grow ``samples`` (evaluate_rook._Samples) by hands first .. first+n-1: the seat
     as declarer for each trump, then each ceiling ``rules.bids[k]`` and the pass."""
-    from .games import _rook_engine as rook_engine
-    from .games import rook
-
+    _, rook = _rook()
     idx = np.arange(first, first + n, dtype=np.int64)
 
     def vector(**kw):
         return rook.Scenario(hand=hand_mask, seat=offset, known=known, **kw).vector(
             rules.hand_size)
 
-    def play(deals, m, t):
-        vec = vector(force="declarer", trump=int(t), bid=rules.bids[0])
-        vec[rook_engine.SC_SEAT] = m + 1
-        rec = rook.run_deals(rules, idx[deals], seed, pols, scenario=vec)[0]
-        return side_points(rec, m, rook_engine.R_DEALER, rook_engine.R_PTS)
-
+    play = rook_player(rules, idx, seed, pols, vector())
     points = np.full((n, 4, 5, 2), -1, dtype=np.int64)
     for t in samples.trumps:
         points[:, offset, t] = play(np.arange(n), offset, t)
         samples.maker_b[t].append(points[:, offset, t, 0].copy())
         samples.maker_o[t].append(points[:, offset, t, 1].copy())
 
-    outcomes = []
-    for k in range(samples.n_actions):
-        last = k == samples.n_actions - 1
-        vec = vector(force="pass") if last else vector(force="ceiling", bid=rules.bids[k])
-        rec = rook.run_deals(rules, idx, seed, pols, scenario=np.append(vec, np.uint64(1)))[0]
-        dealer = rec[:, rook_engine.R_DEALER].astype(np.int64)
-        m = (rec[:, rook_engine.R_DECLARER].astype(np.int64) - dealer) & 3
-        outcomes.append((m, rec[:, rook_engine.R_BID].astype(np.int64),
-                         rec[:, rook_engine.R_TRUMP].astype(np.int64)))
+    outcomes = [rook_auction(rules, idx, seed, pols, vector(force="pass") if
+                             k == samples.n_actions - 1 else
+                             vector(force="ceiling", bid=rules.bids[k]))
+                for k in range(samples.n_actions)]
     play_outcomes(points, [(m, trump) for m, _, trump in outcomes], play)
+    for k, out in enumerate(outcomes):
+        own, opp = rook_settle(points, out, offset, rules)
+        samples.own[k].append(own)
+        samples.opp[k].append(opp)
+        samples.declared[k].append(out[0] == offset)
+
+
+def rook_seat_batch(rules, seed, pols, first, n, share: bool | None = None):
+    """Every seat of hands first .. first+n-1 taking each of its bidding actions, as
+    ``bidlab hand rook`` plays them: the pass, then "bid up to b" for each b of
+    ``rules.bids`` (it raises by the minimum while that is at most b; the others bid by
+    their policies), calling trump by its policy after the widow and the pass if it wins.
+
+    Returns ``hands`` (u64[n, 4] by seat offset from the dealer), ``sole`` (int64[n, 4],
+    its side's points as declarer with nobody else bidding) and ``values`` (int64[n, 4,
+    1 + len(bids)], its side's settlement net of the opponents', action by action), played
+    as :func:`pedro_seat_batch` plays them.
+    """
+    rook_engine, rook = _rook()
+    idx = np.arange(first, first + n, dtype=np.int64)
+    k_actions = 1 + len(rules.bids)
+    hands = np.empty((n, 4), dtype=np.uint64)
+    sole = np.empty((n, 4), dtype=np.int64)
+    values = np.empty((n, 4, k_actions), dtype=np.int64)
     rows = np.arange(n)
-    for k, (m, bid, trump) in enumerate(outcomes):
-        got = points[rows, m, trump]
-        made = got[:, 0] >= bid
-        s_decl = np.where(made, got[:, 0], -bid)
-        s_opp = got[:, 1] if rules.opp_scores == "always" else np.where(made, got[:, 1], 0)
-        same_team = ((m - offset) & 1) == 0
-        samples.own[k].append(np.where(same_team, s_decl, s_opp))
-        samples.opp[k].append(np.where(same_team, s_opp, s_decl))
-        samples.declared[k].append(m == offset)
+
+    def scenario(offset, **kw):
+        return rook.Scenario(seat=offset, **kw).vector(rules.hand_size)
+
+    def action(o, k):
+        return (scenario(o, force="pass") if k == 0 else
+                scenario(o, force="ceiling", bid=rules.bids[k - 1]))
+
+    if not (can_share_plays(rules, pols) if share is None else share):
+        for o in range(4):
+            rec, dealt = rook.run_deals(rules, idx, seed, pols, scenario=scenario(
+                o, force="declarer", bid=rules.bids[0]))
+            seat = (rec[:, rook_engine.R_DEALER].astype(np.int64) + o) & 3
+            hands[:, o] = dealt[rows, seat]
+            sole[:, o] = side_points(rec, o, rook_engine.R_DEALER, rook_engine.R_PTS)[:, 0]
+            for k in range(k_actions):
+                rec = rook.run_deals(rules, idx, seed, pols, scenario=action(o, k))[0]
+                team = (rec[:, rook_engine.R_DEALER].astype(np.int64) + o) & 1
+                s0 = rec[:, rook_engine.R_SCORE].astype(np.int64)
+                s1 = rec[:, rook_engine.R_SCORE + 1].astype(np.int64)
+                values[:, o, k] = np.where(team == 0, s0 - s1, s1 - s0)
+        return hands, sole, values
+
+    play = rook_player(rules, idx, seed, pols, scenario(0))
+    points = np.full((n, 4, 5, 2), -1, dtype=np.int64)
+    outcomes = []
+    for o in range(4):
+        rec, dealt = rook.run_deals(rules, idx, seed, pols, scenario=_stop(scenario(
+            o, force="declarer", bid=rules.bids[0])))
+        seat = (rec[:, rook_engine.R_DEALER].astype(np.int64) + o) & 3
+        hands[:, o] = dealt[rows, seat]
+        outcomes.append((np.full(n, o), None, rec[:, rook_engine.R_TRUMP].astype(np.int64)))
+        outcomes += [rook_auction(rules, idx, seed, pols, action(o, k))
+                     for k in range(k_actions)]
+    play_outcomes(points, [(m, trump) for m, _, trump in outcomes], play)
+    for o in range(4):
+        sole[:, o] = points[rows, o, outcomes[o * (1 + k_actions)][2], 0]
+        for k in range(k_actions):
+            own, opp = rook_settle(points, outcomes[o * (1 + k_actions) + 1 + k], o, rules)
+            values[:, o, k] = own - opp
+    return hands, sole, values

@@ -16,15 +16,17 @@ def test_bid_chart_prints_classes_and_guide_and_writes_files(tmp_path):
     out = tmp_path / "chart"
     r = run("bid-chart", "pedro", "--deals", "20000", "--seed", "4", "--out-dir", str(out))
     assert r.exit_code == 0, r.output
-    assert "Hand classes" in r.output and "Bidding guide" in r.output
-    for name in ("chart.parquet", "chart.csv", "classes.csv", "guide.csv", "heatmap.png",
-                 "manifest.json"):
+    assert "classes strongest first" in r.output and "Bidding guide" in r.output
+    assert "Monotonicity" in r.output and "80,000 hands" in r.output
+    for name in ("chart.parquet", "chart.csv", "classes.csv", "guide.csv", "violations.csv",
+                 "heatmap.png", "manifest.json"):
         assert (out / name).exists(), name
     assert (out / "heatmap.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     table = pd.read_parquet(out / "chart.parquet")
-    assert set(table["bid"]) == set(range(1, 15))
+    assert set(table["bid"]) == set(range(0, 15))  # the pass, then every bid
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["seed"] == 4 and manifest["rules"] == "pedro" and manifest["n"] == 20000
+    assert manifest["seed"] == 4 and manifest["rules"] == "pedro"
+    assert manifest["n_deals"] == 20000 and manifest["n"] == 80000
 
 
 def test_same_seed_same_output():

@@ -126,6 +126,43 @@ def test_trump_classes_match_the_records(chart):
     assert np.allclose(shares, 1.0)
 
 
+def test_trump_right_counts_every_seat_hand_and_matches_the_plays(chart):
+    """Every seat's hand of every deal is charted (not only the benefited's, and not as the
+    auction went): its tricks naming trump and under another seat's trump, paired."""
+    assert chart.right["n"].sum() == 4 * DEALS
+    offset = 2
+    got = []
+    for chooser in ("self", "other"):
+        rec, hands = king.run_batch(RULES, 0, DEALS, SEED, POLS, contract="positive",
+                                    scenario=king.Scenario(seat=offset, chooser=chooser))
+        seat = (rec[:, engine.R_DEALER].astype(np.int64) + offset) % 4
+        got.append(rec[np.arange(DEALS), engine.R_TRICKS + seat].astype(np.int64))
+    feats = king_hand_features(hands[np.arange(DEALS), seat])
+    for _, line in chart.right[chart.right["seat"] == "second"].sample(
+            3, random_state=4).iterrows():
+        sel = ((feats["longest"] == line["longest"])
+               & (feats["high_cards"] == line["high_cards"])).to_numpy()
+        assert line["n"] == sel.sum()
+        assert line["own_tricks"] == pytest.approx(got[0][sel].mean())
+        assert line["other_tricks"] == pytest.approx(got[1][sel].mean())
+        d = got[0][sel] - got[1][sel]
+        assert line["value"] == pytest.approx(d.mean())
+        assert line["value_hi"] - line["value"] == pytest.approx(
+            1.959963984540054 * d.std(ddof=1) / np.sqrt(len(d)))
+        assert line["offer_up_to"] == max(0, int(np.ceil(line["value_lo"])) - 1)
+
+
+def test_the_right_is_worth_more_with_a_longer_suit(chart):
+    """Within the readable classes of a seat and a count of high cards, a longer suit makes
+    the right to name trump worth more tricks."""
+    right = chart.right[~chart.right["rare"]]
+    for _, rows in right.groupby(["seat", "high_cards"], observed=True):
+        order = ["<=4", "5", "6", "7+"]
+        values = rows.sort_values("longest", key=lambda c: c.map(order.index))["value"]
+        values = values.to_numpy()
+        assert (np.diff(values) > -0.1).all(), rows[["label", "value"]]
+
+
 def test_seat_positions_match_the_games(chart):
     out, _ = king.run_games(RULES, 0, GAMES, SEED, POLS)
     d0 = out[:, engine.G_D0].astype(np.int64)
@@ -182,7 +219,7 @@ def test_chart_does_not_depend_on_batch(chart):
                        progress=steps.append)
     assert steps == [12_000, DEALS - 12_000]
     for a, b in ((chart.danger, other.danger), (chart.trump, other.trump),
-                 (chart.seats, other.seats)):
+                 (chart.right, other.right), (chart.seats, other.seats)):
         assert a["n"].tolist() == b["n"].tolist()
         num = a.select_dtypes("number").columns
         assert np.allclose(a[num].to_numpy(float), b[num].to_numpy(float), equal_nan=True)
@@ -191,7 +228,7 @@ def test_chart_does_not_depend_on_batch(chart):
 def test_files_written(chart, tmp_path):
     paths = write_king_chart(chart, tmp_path / "out")
     names = {p.name for p in paths}
-    for stem in ("danger", "trump_right", "seats"):
+    for stem in ("danger", "trump_right", "benefited", "seats"):
         assert {f"{stem}.csv", f"{stem}.parquet"} <= names
     for contract in NEGATIVE:
         png = tmp_path / "out" / f"danger_{contract}.png"

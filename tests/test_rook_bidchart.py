@@ -1,85 +1,91 @@
-"""Rook bid charts: features against a card-by-card reading, the chart's arithmetic, the CLI."""
+"""Rook bid charts: every seat-hand counted, the chart's arithmetic, the CLI."""
 
 import numpy as np
 import pandas as pd
 import pytest
-from cli_helpers import assert_bad_input, run
+from cli_helpers import run
 
-from analyzer.bidchart import ChartError, chart_from_deals, hand_features
-from analyzer.cards import cards_of
+from analyzer import shared_play
+from analyzer.bidchart import ChartError, bid_chart, longest_suit, rook_codes
+from analyzer.cards import cards_of, rank_of, suit_of
 from analyzer.evaluate_rook import settle
 from analyzer.games import rook
 
 RULES = rook.PRESETS["rook"]
-POINTS = {3: 5, 8: 10, 11: 10, 12: 15}  # rank index (2 = 0) -> points, princeton
+HEURISTIC = rook.parse_policies("heuristic")
 
 
 @pytest.fixture(scope="module")
-def hands():
-    return rook.simulate(RULES, 30_000, seed=3, policies="heuristic")
+def chart():
+    return bid_chart(RULES, deals=4_000, seed=3, by=("trumps", "rook", "seat"))
 
 
-def plain_features(mask: int, trump: int) -> dict:
-    cards = cards_of(mask)
-    rook_held = 63 in cards
-    n = sum(1 for c in cards if c != 63 and c // 16 == trump) + rook_held
-    pts = 20 * rook_held + sum(POINTS.get(c % 16, 0) for c in cards if c != 63)
-    aces = sum(1 for c in cards if c != 63 and c % 16 == 12)
-    return {
-        "trumps": "<=4" if n <= 4 else "8+" if n >= 8 else str(n),
-        "counters": "<=25" if pts <= 25 else "30-45" if pts <= 45 else "50-65" if pts <= 65
-        else "70+",
-        "aces": "3+" if aces >= 3 else str(aces),
-        "rook": rook_held,
-    }
+def test_every_seat_hand_counts(chart):
+    assert chart.classes["n"].sum() == 16_000 == chart.provenance["n"]
+    assert chart.provenance["n_deals"] == 4_000
+    assert set(chart.table["bid"]) == {0, *range(70, 201, 5)}
 
 
-def test_features_match_a_card_by_card_reading(hands):
-    feats = hand_features(hands)
-    for i in range(0, len(hands), 61):
-        d = int(hands["declarer"].iat[i])
-        want = plain_features(int(hands[f"hand{d}"].iat[i]), int(hands["trump"].iat[i]))
-        for k, v in want.items():
-            assert feats[k].iat[i] == v, (i, k)
+def test_p_make_and_sole_points_come_from_the_declarer_points(chart):
+    """Per class, P(make b) as sole declarer against the seat outcomes, and the settlement
+    arithmetic of §4.9 for made and set contracts."""
+    hands, sole, _ = shared_play.rook_seat_batch(RULES, 3, rook.parse_policies("heuristic"),
+                                                 0, 4_000)
+    assert ((sole >= 0) & (sole <= 200) & (sole % 5 == 0)).all()
+    assert chart.classes["points"].mul(chart.classes["n"]).sum() == pytest.approx(sole.sum())
+    own, opp = settle(np.array([120, 90]), np.array([80, 110]), 100, RULES)
+    assert own.tolist() == [120, -100] and opp.tolist() == [80, 110]
 
 
-def test_chart_ev_matches_per_hand_settlement(hands):
-    chart = chart_from_deals(hands, RULES, by=("trumps", "rook"))
-    feats = hand_features(hands)
-    assert set(chart.table["bid"]) == set(range(70, 201, 5))
-    for _, line in chart.table.sample(10, random_state=2).iterrows():
-        sel = (feats["trumps"] == line["trumps"]) & (feats["rook"] == line["rook"])
-        b = hands.loc[sel, "bid_points"].to_numpy().astype(int)
-        own, opp = settle(b, 200 - b, int(line["bid"]), RULES)
-        assert line["n"] == sel.sum()
-        assert line["ev"] == pytest.approx((own - opp).mean())
-        assert line["p_make"] == pytest.approx((b >= line["bid"]).mean())
-    assert chart.table.groupby("label")["n"].first().sum() == len(hands)
+def test_rook_features_match_a_card_by_card_reading():
+    rules = RULES
+    hands, _, _ = shared_play.rook_seat_batch(rules, 3, rook.parse_policies("heuristic"), 0, 300)
+    flat = hands.ravel()
+    codes = rook_codes(flat, np.tile(np.arange(4), len(hands)), rules)
+    points = {14: 15, 13: 10, 10: 10, 5: 5}
+    for i in range(len(flat)):
+        cards = [c for c in cards_of(int(flat[i]))]
+        rook_card = 63 in cards
+        by_suit = [sorted((rank_of(c) for c in cards if c != 63 and suit_of(c) == s),
+                          reverse=True) for s in range(4)]
+        best = max(range(4), key=lambda s: (len(by_suit[s]), by_suit[s]))  # longest, then top
+        assert longest_suit(flat[i:i + 1])[0] == best
+        length = len(by_suit[best]) + rook_card
+        pts = 20 * rook_card + sum(points.get(rank_of(c), 0) for c in cards if c != 63)
+        aces = sum(rank_of(c) == 14 for c in cards if c != 63)
+        assert codes["trumps"][i] == min(max(length - 4, 0), 4)
+        assert codes["counters"][i] == (0 if pts < 30 else 1 if pts < 50 else 2 if pts < 70
+                                        else 3)
+        assert codes["aces"][i] == min(aces, 3) and codes["rook"][i] == rook_card
 
 
-def test_more_trumps_are_worth_more(hands):
-    chart = chart_from_deals(hands, RULES, by=("trumps",))
+def test_rook_outcomes_played_once_equal_every_action_played_in_full():
+    rules = RULES
+    shared = shared_play.rook_seat_batch(rules, 5, HEURISTIC, 100, 300, share=True)
+    full = shared_play.rook_seat_batch(rules, 5, HEURISTIC, 100, 300, share=False)
+    for a, b in zip(shared, full, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_more_trumps_are_worth_more():
+    chart = bid_chart(RULES, deals=4_000, seed=3, by=("trumps",))
     pts = chart.classes.set_index("trumps")["points"]
     order = ["<=4", "5", "6", "7", "8+"]
     assert all(pts[a] < pts[b] for a, b in zip(order[:-1], order[1:], strict=True))
 
 
-def test_pedro_features_are_refused_for_rook(hands):
+def test_pedro_features_are_refused_for_rook():
     with pytest.raises(ChartError, match="features: trumps, counters, aces, rook"):
-        chart_from_deals(hands.head(100), RULES, by=("pedros",))
+        bid_chart(RULES, deals=10, by=("pedros",))
 
 
 def test_cli_writes_every_file(tmp_path):
     out = tmp_path / "chart"
-    r = run("bid-chart", "rook", "--deals", "20000", "--seed", "4", "--out-dir", str(out))
+    r = run("bid-chart", "rook", "--deals", "2000", "--seed", "4", "--out-dir", str(out))
     assert r.exit_code == 0, r.stderr
-    assert "Hand classes" in r.stdout and "Bidding guide" in r.stdout
+    assert "classes strongest first" in r.stdout and "Bidding guide" in r.stdout
+    assert "Monotonicity" in r.stdout
     table = pd.read_parquet(out / "chart.parquet")
-    assert set(table["bid"]) == set(range(70, 201, 5))
+    assert set(table["bid"]) == {0, *range(70, 201, 5)}
     assert (out / "heatmap.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert np.isfinite(table["ev"]).all()
-
-
-def test_cli_bad_feature_is_one_line():
-    assert_bad_input(run("bid-chart", "rook", "--deals", "100", "--by", "pedros"),
-                     "pedros", "trumps, counters, aces, rook")

@@ -142,11 +142,14 @@ def _owner(b, won0, won1, held0, held1, dead0, dead1, maker, rule, to_holder):
 # ---- scenario vector (uint64): known cards and a forced auction ---------------------------
 # SC_SEAT: 1 + the scenario seat's offset from the dealer (0 = none); SC_KNOWN + k: the cards
 # known to be held by the seat k places after the dealer (the scenario seat's full hand).
-# SC_BID: the bid of FORCE_BID. SC_STOP (optional): 1 to stop after the auction and the
-# naming of trump, recording only dealer, bidder, bid, trump and redeals (the play depends
-# on the deal, the maker and the trump alone, so a caller may play each such outcome once).
+# SC_BID: the bid of FORCE_BID. SC_TRUMP: the trump a forced maker or bidder names
+# (TRUMP_BY_POLICY: its policy's choice from its dealt hand). SC_STOP (optional): 1 to stop
+# after the auction and the naming of trump, recording only dealer, bidder, bid, trump and
+# redeals (the play depends on the deal, the maker and the trump alone, so a caller may play
+# each such outcome once).
 SC_SEAT, SC_FORCE, SC_TRUMP, SC_KNOWN, SC_BID, SC_STOP = 0, 1, 2, 3, 7, 8
 FORCE_NONE, FORCE_MAKER, FORCE_PASS, FORCE_BID = 0, 1, 2, 3
+TRUMP_BY_POLICY = 4
 
 
 @njit(cache=True, inline="always")
@@ -167,7 +170,8 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
     ``sc`` is the scenario (see SC_*): optionally some cards' holders are known
     (typically one seat's whole hand) and the rest dealt at random, and one
     seat is made the trump maker with a given trump, made to pass, or made to
-    bid a given amount in its turn (naming the given trump if it wins). Scratch
+    bid a given amount in its turn (naming the given trump if it wins); the given trump
+    may be TRUMP_BY_POLICY, the trump its policy names. Scratch
     arrays (deck, hands, prng, drng) belong to the caller so that a chunk
     allocates them once. ``rec`` receives the
     record and ``dealt`` the four dealt hands (shared layout); ``li``/``lu`` the
@@ -233,7 +237,8 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
         if force == FORCE_MAKER:  # the fixed seat names the given trump, no contract
             bidder, bid = fixed_seat, 0
         maker = bidder if bidder >= 0 else dealer
-        if force == FORCE_MAKER or (force == FORCE_BID and maker == fixed_seat):
+        if (force == FORCE_MAKER or (force == FORCE_BID and maker == fixed_seat)) \
+                and sc[SC_TRUMP] != TRUMP_BY_POLICY:
             trump = np.int64(sc[SC_TRUMP])
         else:
             trump = choose_trump(1 if play_only else pols[maker], hands[maker], maker == dealer,

@@ -66,7 +66,7 @@ class Scenario:
     hand: int = 0  # shared-layout mask of the scenario seat's 9 cards; 0 = nothing fixed
     seat: int = 0
     force: str = "none"
-    trump: int = 0
+    trump: int | None = 0  # None: the trump the seat's policy names
     known: tuple[tuple[int, int], ...] = ()  # (seat offset, mask) pairs for other seats
     bid: int = 0  # the bid of force="bid"
 
@@ -74,7 +74,8 @@ class Scenario:
         by_seat = known_by_seat(self.hand, self.seat, self.known, 9)
         force = ("none", "maker", "pass", "bid").index(self.force)
         seat = self.seat + 1 if self.hand or self.force != "none" else 0
-        return np.array([seat, force, self.trump, *by_seat, self.bid], dtype=np.uint64)
+        trump = engine.TRUMP_BY_POLICY if self.trump is None else self.trump
+        return np.array([seat, force, trump, *by_seat, self.bid], dtype=np.uint64)
 
 
 NO_SCENARIO = Scenario()

@@ -1,0 +1,141 @@
+"""A bid chart for people and for programs: terminal tables, and a folder of files.
+
+Every figure carries its 95% interval; the header carries the provenance (rules, policy,
+seed, deals and seat-hands, features) and one sentence says what the numbers assume.
+The tables are :class:`analyzer.bidchart.BidChart`'s DataFrames; nothing is recomputed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__, io
+from .games.common import policy_label
+from .stats import plus_minus
+from .text import render_table
+
+
+def _pm(mean: float, lo: float, hi: float, digits: int = 2, sign: bool = False) -> str:
+    if not np.isfinite(mean):
+        return "-"
+    return plus_minus(mean, (hi - lo) / 2, digits, sign)
+
+
+def _without_context(label: str, context_values) -> str:
+    """A class label without the parts its section already says (``seat=dealer``)."""
+    drop = {f"seat={v}" for v in context_values} | {"dealer", "no dealer"}
+    return ", ".join(p for p in label.split(", ") if p not in drop) or "all hands"
+
+
+def header(chart) -> str:
+    p = chart.provenance
+    method = "" if p["method"] == "rook" else f" method {p['method']},"
+    return (f"{p['rules']} | policy {policy_label(p['policy'])} | seed {p['seed']} | "
+            f"{p['n_deals']:,} deals x 4 seats = {p['n']:,} hands | classes by {p['by']} | "
+            f"EV{method} own − opponents")
+
+
+def render_bid_chart(chart, digits: int | None = None) -> str:
+    """The classes per seat (strongest first), the guide and the monotonicity check."""
+    digits = digits if digits is not None else (1 if chart.provenance["method"] == "rook"
+                                                else 2)
+    context = [f for f in chart.by if f in ("seat", "dealer")]
+    out = [header(chart), chart.provenance["model"], ""]
+    groups = (chart.classes.groupby(context, observed=True, sort=True) if context
+              else [((), chart.classes)])
+    for ctx, group in groups:
+        ctx = ctx if isinstance(ctx, tuple) else (ctx,)
+        name = ", ".join(f"{f} {v}" if f == "seat" else (f if v else f"not {f}")
+                         for f, v in zip(context, ctx, strict=True)) or "all seats"
+        rows = [[_without_context(c.label, ctx), f"{c.n:,}",
+                 _pm(c.points, c.points_lo, c.points_hi, digits),
+                 _pm(c.ev_pass, c.ev_pass_lo, c.ev_pass_hi, digits, True),
+                 c.recommended, _pm(c.rec_gain, c.rec_gain_lo, c.rec_gain_hi, digits, True),
+                 c.bid_up_to or "-",
+                 f"{c.best}{'' if c.best == c.recommended else ' *'}",
+                 "rare" if c.rare else ("" if c.clear else "unclear")]
+                for c in group.iloc[::-1].itertuples()]
+        out += [f"{name}: classes strongest first",
+                render_table(["class", "n", "points (sole)", "EV(pass)", "recommended",
+                              "gain over pass", "up to", "best EV", ""], rows,
+                             align="lrrrlrrll"), ""]
+    out += ["points (sole) = the side's points when the seat is the only bidder; recommended: "
+            "a bid only where it beats passing, and every lower bid, beyond the noise; gain "
+            "over pass is paired (same deals); up to = highest bid that beats passing beyond "
+            "the noise; best EV * = the highest estimate differs from the recommendation "
+            "within the noise; unclear = the recommendation and its rival differ within the "
+            "noise; rare = under 100 hands or too wide to read.", ""]
+    if len(chart.guide):
+        ctx_cols = [f for f in context if f in chart.guide.columns]
+        rows = [[*(g[f] for f in ctx_cols),
+                 g["bid_from"] if g["bid_from"] == g["bid_to"] else
+                 f"{g['bid_from']}-{g['bid_to']}",
+                 _without_context(g["minimum holding"], [g[f] for f in ctx_cols]),
+                 f"{g['n']:,}", g["recommended"],
+                 _pm(g["rec_gain"], g["rec_gain_lo"], g["rec_gain_hi"], digits, True)]
+                for _, g in chart.guide.iterrows()]
+        out += ["Bidding guide: to bid at least b, the weakest readable class (fewest points "
+                "as sole bidder) recommended to",
+                render_table([*ctx_cols, "bid", "minimum holding", "n", "recommended",
+                              "its gain over pass"], rows, align="l" * len(ctx_cols) + "rlrlr"),
+                ""]
+    else:
+        out += ["Bidding guide: no readable class is recommended to bid.", ""]
+    out.append(render_violations(chart, digits))
+    return "\n".join(out)
+
+
+def render_violations(chart, digits: int = 2) -> str:
+    """The monotonicity check: where a class one card stronger is recommended a lower bid
+    beyond the noise, each with its interval; the pairs within the noise are counted (all
+    are in violations.csv)."""
+    v = chart.violations
+    beyond = v[v["beyond_noise"]]
+    head = "Monotonicity (a card added to the suit never lowers the recommended bid): "
+    within = (f"{len(v) - len(beyond)} pair(s) of neighbouring classes bid lower with the card "
+              "by no more than the noise (violations.csv)")
+    if beyond.empty:
+        return f"{head}holds beyond the noise; {within}."
+    rows = [[r.stronger, r.weaker, f"{r.stronger_bid or 'pass'} < {r.weaker_bid}",
+             _pm(r.gain_diff, r.gain_diff_lo, r.gain_diff_hi, digits, True),
+             ("*" if r.beyond_family else "") + (" rare class" if r.rare else "")]
+            for r in beyond.itertuples()]
+    pairs = v.attrs.get("pairs", len(v))
+    family = int(beyond["beyond_family"].sum())
+    return (f"{head}{len(beyond)} exception(s) beyond the noise; {within}. Interval: the "
+            f"stronger class's gain over passing at the weaker class's bid, minus the weaker "
+            f"class's. Of {pairs} pairs checked about {0.025 * pairs:.1f} would look beyond "
+            f"the noise by chance at 95% each; {family} stay beyond it held against all "
+            f"{pairs} together (Bonferroni, marked *).\n"
+            + render_table(["stronger class", "weaker class", "bids", "gain difference", ""],
+                           rows, align="llrrl"))
+
+
+def write_bid_chart(chart, out: Path) -> list[Path]:
+    """Write the chart's tables (Parquet and CSV), the heatmap and ``manifest.json`` under
+    ``out`` (created if missing), each file atomically."""
+    from . import plotting
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    meta = {k: (v if isinstance(v, (int, float, str)) else str(v))
+            for k, v in chart.provenance.items()}
+    written = [io.write_table(chart.table, out / "chart.parquet", meta),
+               io.write_table(chart.table, out / "chart.csv", meta)]
+    for name in ("classes", "guide", "violations"):
+        written.append(io.write_table(getattr(chart, name), out / f"{name}.csv", meta))
+    fig = plotting.bid_heatmap(
+        chart.table, chart.classes,
+        title=f"EV(action) − EV(pass), own − opponents; box = recommended\n{meta['rules']}, "
+              f"policy {policy_label(meta['policy'])}, seed {meta['seed']}, "
+              f"n={int(meta['n']):,} hands ({int(meta['n_deals']):,} deals x 4 seats)")
+    written.append(plotting.save_figure(fig, out / "heatmap.png"))
+    path = out / "manifest.json"
+    with io.atomic_open(path) as f:
+        f.write(json.dumps({**meta, "bidlab_version": __version__,
+                            "files": [p.name for p in written]}, indent=2).encode())
+    return [*written, path]
+
