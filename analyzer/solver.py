@@ -206,19 +206,22 @@ class _Prepared:
 def _check_cards(fam: str, rules, start: list[int], seen) -> None:
     """PositionError unless the hands could hold these counts (``start``: cards each seat held
     when the trick began) and these cards under the game's deck."""
-    if fam == "pedro":
-        if max(start) > 6:
-            raise PositionError(f"a Pedro hand holds at most 6 cards in play (the excess is "
-                                f"dumped on trick 1), got {max(start)}")
-        if not any(start):
-            raise PositionError("the position has no cards")
-    else:
-        size = rules.hand_size if fam == "rook" else 13
-        if len(set(start)) != 1 or start[0] == 0 or start[0] > size:
-            raise PositionError(f"every {fam.title()} hand must hold the same number of cards "
-                                f"(1 to {size}) when the trick starts, counting its played "
-                                f"card; got N {start[0]}, E {start[1]}, S {start[2]}, "
-                                f"W {start[3]}")
+    size = 6 if fam == "pedro" else rules.hand_size if fam == "rook" else 13
+    counts = f"got N {start[0]}, E {start[1]}, S {start[2]}, W {start[3]}"
+    if fam == "pedro" and max(start) > 6:
+        raise PositionError(f"a Pedro hand holds at most 6 cards in play (the excess is "
+                            f"dumped on trick 1); {counts}")
+    if not any(start):
+        raise PositionError("the position has no cards")
+    # Hands shrink by one a trick, so they hold the same number when a trick starts; only
+    # Pedro's play_short_hand deals some seats fewer (down to none, a seat then skipped).
+    short_hands = fam == "pedro" and rules.stock_short == "play_short_hand"
+    if not short_hands and (len(set(start)) != 1 or start[0] > size):
+        raise PositionError(f"every {fam.title()} hand must hold the same number of cards "
+                            f"(1 to {size}) when the trick starts, counting a card it played "
+                            f"to the trick; {counts}"
+                            + ("; uneven Pedro hands need the rule stock_short=play_short_hand"
+                               if fam == "pedro" else ""))
     if fam == "rook":
         low = rules.lowest_rank
         bad = [c for c in seen if c != JOKER and c % 16 < low]

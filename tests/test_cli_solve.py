@@ -66,6 +66,25 @@ def test_solve_bad_positions(args, expected):
     assert_bad_input(run("solve", "pedro", *args), expected)
 
 
+@pytest.mark.parametrize("hands, played", [
+    ("5S/AS 2H 3H 4H JS/KS/4S", ""),  # 1/5/1/1 cards
+    ("5S JS/-/KS 3H/4S 5H", ""),  # E holds nothing
+    ("5S JS/AS 2H/KS 3H/4S", ""),  # W one short
+    ("5S JS/AS 2H/KS 3H/4S 5H", "QS"),  # N played, yet still holds two
+])
+def test_solve_refuses_hand_sizes_the_trick_cannot_explain(hands, played):
+    """Hands shrink one card a trick: at the trick's start they hold the same number."""
+    assert_bad_input(run("solve", "pedro", "--hands", hands, "--trump", "S", "--leader", "N",
+                         "--played", played), "same number of cards", "got N")
+
+
+def test_uneven_pedro_hands_solve_under_play_short_hand():
+    r = run("solve", "pedro", "--hands", "5S JS/-/KS 3H/4S 5H", "--trump", "S", "--leader",
+            "N", "--rule", "stock_short=play_short_hand")
+    assert r.exit_code == 0, r.stderr
+    assert "value for N-S" in r.stdout
+
+
 def test_solve_bad_positions_other_games():
     assert_bad_input(run("solve", "rook", "--hands", "AS 5S/KS/5C JS/QS 3S", "--trump", "S"),
                      "same number of cards")

@@ -142,7 +142,7 @@ def _side(rng):
 # Random positions per game
 # ---------------------------------------------------------------------------
 
-PEDRO_FLAG_ORDER = ("low_to", "high_low_def", "trump_while_able_to_follow")
+PEDRO_FLAG_ORDER = ("low_to", "high_low_def", "trump_while_able_to_follow", "stock_short")
 
 
 def _pedro_case(rng, name):
@@ -164,6 +164,8 @@ def _pedro_case(rng, name):
                 sizes[rng.randrange(4)] = 0
         if sum(sizes):
             break
+    if len(set(sizes)) > 1:  # uneven hands: only a short stock played short deals them
+        flags["stock_short"] = "play_short_hand"
     hot = pedro_ref.trump_order(trump)
     hands = _deal(rng, _draw(rng, pedro_ref.FULL_DECK, hot, sum(sizes)), sizes)
     leader = rng.randrange(4)
