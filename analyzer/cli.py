@@ -220,6 +220,7 @@ SEARCH_SIZES = {"simulate": 1_000, "compare": 1_000, "match": 200, "hand": 500,
                 "bid-chart": 5_000}
 KING_SEARCH_SIZES = {"bid-chart": 500}  # whole 10-hand games: 500 take 65 s
 SEARCH_MAX_DEALS = 5_000  # hand --target-ci's cap when a seat searches: about ten minutes
+GAME_MAX_DEALS = 2**22  # _pedro_games.MAX_DEALS, without importing the kernels for --help
 
 
 def size_option(command: str, flag: str, default: int, text: str, least: int = 1,
@@ -343,7 +344,8 @@ def rules_cmd(game, rule_pairs) -> None:
     for f in flag_fields(type(rules)):
         value, default = getattr(rules, f.name), getattr(preset, f.name)
         mark = " *" if value != default else ""
-        rows.append([f.name, f"{value}{mark}", default, describe_allowed(f), f.metadata["doc"]])
+        rows.append([f.name, f"{value}{mark}", default,
+                     describe_allowed(f, rules.game, type(rules)), f.metadata["doc"]])
     click.echo(f"{rules}   (preset {rules.game}; * marks a value that differs from it)")
     click.echo(render_table(["flag", "value", "default", "allowed", "meaning"], rows, "lllll"))
 
@@ -460,36 +462,42 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy) -> None:
 @seed_option
 @policy_option
 @rule_option
+@click.option("--max-deals", type=click.IntRange(1, GAME_MAX_DEALS), default=None,
+              help="A game not decided after this many deals is counted undecided.  "
+                   "[default: 1,000, or twice the target when that is more]")
 @click.option("--out", type=OUT_PATH, default=None,
               help="Write one row per game to this .parquet or .csv file (atomically).")
 @click.pass_context
-def match(ctx, game, n_games, seed, policy, rule_pairs, out) -> None:
+def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out) -> None:
     """Play whole games to the target (rule flag target, default 51); who wins, how fast.
 
     Each game starts with dealer g % 4 and passes the deal to the left; scores
     settle by the rules' method; a game ends when one side reaches the target
-    (both: the bidding side, or the no_contract_tie rule). With per-seat
-    policies, team 0 is seats 0 and 2.
+    (both: the bidding side, or the no_contract_tie rule), or is counted
+    undecided after --max-deals deals. With per-seat policies, team 0 is seats
+    0 and 2.
 
     \b
     Examples:
       bidlab match pedro --games 20000
       bidlab match cinch --policy heuristic,random,heuristic,random
       bidlab match "pedro(target=62)" --rule no_contract_tie=play_on --out games.parquet
+      bidlab match "pedro(target=1000)" --games 2000 --max-deals 5000
     """
     from .stats import mean_ci, wilson
 
     rules = resolve_rules(game, rule_pairs)
     require_pedro_family(rules, "match")
     n_games = search_sized(ctx, "n_games", n_games, policy)
-    df = pedro.simulate_games(rules, n_games, seed, policy)
+    df = pedro.simulate_games(rules, n_games, seed, policy, max_deals=max_deals)
+    max_deals = df.attrs["max_deals"]
     decided = df[df["winner"] >= 0]
     rows = []
     for label, k, n in (
         ("team 0 (seats 0, 2) wins", int((decided["winner"] == 0).sum()), len(decided)),
         ("first dealer's team wins",
          int((decided["winner"] == decided["first_dealer"] % 2).sum()), len(decided)),
-        ("undecided after 60 deals", int((df["winner"] < 0).sum()), len(df)),
+        (f"undecided after {max_deals:,} deals", int((df["winner"] < 0).sum()), len(df)),
     ):
         p = wilson(k, n) if n else None
         rows.append([label, n, k, f"{100 * p.p:.2f}%" if p else "-",
@@ -499,6 +507,9 @@ def match(ctx, game, n_games, seed, policy, rule_pairs, out) -> None:
                f"policy {policy_label(df.attrs['policy'])}\n")
     click.echo(render_table(["", "n", "k", "rate", "95% CI"], rows, align="lrrrl"))
     click.echo(f"\ndeals per game: {length}")
+    if (df["winner"] < 0).any():
+        click.echo(f"{int((df['winner'] < 0).sum()):,} game(s) undecided after {max_deals:,} "
+                   f"deals; --max-deals plays them longer", err=True)
     if out is not None:
         io.write_table(df, out, dict(df.attrs))
         click.echo(f"wrote {out} ({len(df)} games)", err=True)

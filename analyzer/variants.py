@@ -25,8 +25,8 @@ class RuleError(ValueError):
     """A rule flag or variant string that the game does not accept."""
 
 
-def flag(default: Any, allowed: tuple | type, doc: str) -> Any:
-    """A Rules field: ``allowed`` is a tuple of values, or ``int`` for any positive int."""
+def flag(default: Any, allowed: tuple | range, doc: str) -> Any:
+    """A Rules field: ``allowed`` is a tuple of values, or a range of integers."""
     return dataclasses.field(default=default, metadata={"allowed": allowed, "doc": doc})
 
 
@@ -34,10 +34,20 @@ def flag_fields(rules_cls: type) -> list[dataclasses.Field]:
     return [f for f in dataclasses.fields(rules_cls) if f.name != "game"]
 
 
-def describe_allowed(f: dataclasses.Field) -> str:
-    allowed = f.metadata["allowed"]
-    if allowed is int:
-        return "a positive integer"
+def allowed_values(f: dataclasses.Field, game: str | None = None,
+                   rules_cls: type | None = None) -> tuple | range:
+    """The values flag ``f`` takes in preset ``game``: its declared ones, narrowed where the
+    Rules class's ``PRESET_ALLOWED`` says a preset accepts fewer (Cinch's Low always goes
+    to the winner)."""
+    narrowed = getattr(rules_cls, "PRESET_ALLOWED", {}).get(game, {})
+    return narrowed.get(f.name, f.metadata["allowed"])
+
+
+def describe_allowed(f: dataclasses.Field, game: str | None = None,
+                     rules_cls: type | None = None) -> str:
+    allowed = allowed_values(f, game, rules_cls)
+    if isinstance(allowed, range):
+        return f"an integer from {allowed.start:,} to {allowed.stop - 1:,}"
     return ", ".join(str(v) for v in allowed)
 
 
@@ -50,8 +60,11 @@ def coerce(rules_cls: type, name: str, text: str) -> Any:
     f = fields[key]
     allowed = f.metadata["allowed"]
     raw = text.strip().lower()
-    if allowed is int:
-        if raw.isdigit() and int(raw) > 0:
+    if isinstance(allowed, range):
+        # ASCII digits only: str.isdigit() also takes '²' and '٣', which int() misreads or
+        # refuses; and no more digits than the range's end has
+        if raw.isascii() and raw.isdigit() and len(raw) <= len(str(allowed.stop)) \
+                and int(raw) in allowed:
             return int(raw)
     else:
         for v in allowed:
@@ -61,12 +74,15 @@ def coerce(rules_cls: type, name: str, text: str) -> Any:
 
 
 def validate(rules: Any) -> None:
+    """RuleError unless every flag holds a value its preset accepts."""
     for f in flag_fields(type(rules)):
         v = getattr(rules, f.name)
-        allowed = f.metadata["allowed"]
-        ok = isinstance(v, int) and v > 0 if allowed is int else v in allowed
-        if not ok:
-            raise RuleError(f"bad value {v!r} for rule {f.name}; allowed: {describe_allowed(f)}")
+        allowed = allowed_values(f, rules.game, type(rules))
+        number = isinstance(v, int) and not isinstance(v, bool)
+        if v not in allowed or (isinstance(allowed, range) and not number):
+            where = ("" if allowed == f.metadata["allowed"] else f" in {rules.game}")
+            raise RuleError(f"bad value {v!r} for rule {f.name}{where}; allowed: "
+                            f"{describe_allowed(f, rules.game, type(rules))}")
 
 
 def split_variant(text: str) -> tuple[str, dict[str, str]]:
@@ -143,7 +159,7 @@ def single_flag_variants(presets: dict, int_values: tuple[int, ...]) -> list:
         out[str(base)] = base
         for f in flag_fields(type(base)):
             allowed = f.metadata["allowed"]
-            for v in int_values if allowed is int else allowed:
+            for v in int_values if isinstance(allowed, range) else allowed:
                 try:
                     rules = dataclasses.replace(base, **{f.name: v})
                 except RuleError:

@@ -50,8 +50,25 @@ def test_rules_lists_every_flag(game):
     for f in flag_fields(pedro.Rules):
         line = next(x for x in r.stdout.splitlines() if x.startswith(f.name + " "))
         assert str(getattr(rules, f.name)) in line
-        assert describe_allowed(f) in line
+        assert describe_allowed(f, rules.game, pedro.Rules) in line
         assert f.metadata["doc"] in line
+
+
+@pytest.mark.parametrize("game, flag, listed, refused", [
+    ("cinch", "low_to", "winner", "holder"),
+    ("pedro", "cinch_keep_nontrumps", "custom_all_but_trumps", "free"),
+    ("king", "max_offer", "an integer from 1 to 13", "14"),
+])
+def test_rules_lists_only_what_the_game_accepts(game, flag, listed, refused):
+    """Every value the table lists is accepted, and a refused one is not listed."""
+    r = run("rules", game)
+    line = next(x for x in r.stdout.splitlines() if x.startswith(flag + " "))
+    allowed = re.split(r"\s{2,}", line)[3]
+    assert allowed == listed and refused not in allowed.split(", ")
+    for value in ([] if allowed.startswith("an integer") else allowed.split(", ")):
+        assert run("rules", f"{game}({flag}={value})").exit_code == 0
+    bad = run("rules", f"{game}({flag}={refused})")
+    assert bad.exit_code == 2 and f"allowed: {listed}" in bad.stderr
 
 
 def test_rules_marks_changed_flags():

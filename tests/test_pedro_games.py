@@ -6,10 +6,16 @@ import pytest
 from analyzer.games import pedro
 
 
-def python_game(rules, seed, g, policy):
+def game_deals(g, n):
+    """Deal k of game g: index g * 2**24 + 4k + (g + k) % 4, so dealer (g + k) % 4."""
+    return np.array([g * 2**24 + 4 * k + (g + k) % 4 for k in range(n)], dtype=np.int64)
+
+
+def python_game(rules, seed, g, policy, max_deals=60):
     """RULES.md §1.10 written out: settle each deal, stop when the target decides the game."""
-    base = g * 64 + g % 4
-    deals = pedro.simulate(rules, 60, seed=seed, policies=policy, first=base)
+    rec, hands = pedro.run_deals(rules, game_deals(g, max_deals), seed,
+                                 pedro.parse_policies(policy))
+    deals = pedro.records_frame(rec, hands, 0)
     s = [0, 0]
     for k, row in enumerate(deals.itertuples(), start=1):
         m = rules.scoring
@@ -23,7 +29,7 @@ def python_game(rules, seed, g, policy):
                 return row.bidder % 2, k, s
             if rules.no_contract_tie == "higher_total_then_dealer":
                 return (0 if s[0] > s[1] else 1 if s[1] > s[0] else row.dealer % 2), k, s
-    return -1, 60, s
+    return -1, max_deals, s
 
 
 @pytest.mark.parametrize("spec", ["pedro", "cinch", "pedro(target=21)",
@@ -32,7 +38,7 @@ def python_game(rules, seed, g, policy):
 @pytest.mark.parametrize("policy", ["heuristic", "random"])
 def test_games_match_a_python_replay_of_their_deals(spec, policy):
     rules = pedro.parse_rules(spec)
-    df = pedro.simulate_games(rules, 40, seed=3, policies=policy)
+    df = pedro.simulate_games(rules, 40, seed=3, policies=policy, max_deals=60)
     for row in df.itertuples():
         winner, deals, s = python_game(rules, 3, row.game, policy)
         assert (row.winner, row.deals, row.score0, row.score1) == (winner, deals, *s), row.game
@@ -45,7 +51,9 @@ def test_method_1_bidding_side_wins_when_both_go_out():
     both = df[(df["score0"] >= 11) & (df["score1"] >= 11)]
     assert len(both) > 20  # the rule is exercised
     for row in both.itertuples():
-        last = pedro.simulate(rules, 1, seed=5, first=row.game * 64 + row.game % 4 + row.deals - 1)
+        rec, hands = pedro.run_deals(rules, game_deals(row.game, row.deals)[-1:], 5,
+                                     pedro.parse_policies("heuristic"))
+        last = pedro.records_frame(rec, hands, 0)
         if last["bid"].iat[0] > 0:
             assert row.winner == last["bidder"].iat[0] % 2
 
@@ -57,3 +65,35 @@ def test_games_are_decided_and_fair_between_teams():
     p = (df["winner"] == 0).mean()  # seats are symmetric over first dealers
     assert abs(p - 0.5) < 3 * np.sqrt(0.25 / len(df))
     assert (df["first_dealer"] == df["game"] % 4).all()
+
+
+def test_the_cap_on_a_game_is_an_option_and_does_not_change_its_deals():
+    """A target of 100,000 with a cap of 30 deals: every game undecided, its scores those of
+    its first 30 deals, which are the same deals whatever the cap; the default cap is
+    twice the target here (200,000 deals)."""
+    rules = pedro.parse_rules("pedro(target=100000)")
+    short = pedro.simulate_games(rules, 20, seed=4, max_deals=30)
+    assert (short["winner"] == -1).all() and (short["deals"] == 30).all()
+    assert short.attrs["max_deals"] == 30
+    assert pedro.default_max_deals(rules) == 200_000 == pedro.simulate_games(
+        rules, 0, seed=4).attrs["max_deals"]
+    for g in (0, 7):
+        winner, deals, s = python_game(rules, 4, g, "heuristic", max_deals=30)
+        assert (short["score0"].iat[g], short["score1"].iat[g]) == tuple(s)
+    assert pedro.game_deal(7, 3) == game_deals(7, 4)[3]
+    with pytest.raises(ValueError, match="max_deals"):
+        pedro.simulate_games(rules, 1, max_deals=0)
+
+
+def test_match_cap_is_stated_and_settable(tmp_path):
+    from cli_helpers import run
+
+    from analyzer.cli import GAME_MAX_DEALS
+    from analyzer.games._pedro_games import MAX_DEALS
+
+    assert GAME_MAX_DEALS == MAX_DEALS
+    r = run("match", "pedro(target=100000)", "--games", "10", "--max-deals", "40")
+    assert r.exit_code == 0, r.stderr
+    assert "undecided after 40 deals" in r.stdout and "--max-deals" in r.stderr
+    r = run("match", "pedro", "--games", "200")
+    assert "undecided after 1,000 deals" in r.stdout

@@ -1,16 +1,17 @@
 """Whole Pedro/Cinch games to the target (RULES.md §1.10), one game per row, in parallel.
 
-Game ``g`` plays deal indices ``g * 64 + g % 4 + k`` for k = 0, 1, ...: the deal
-index fixes the dealer (index % 4), so the first dealer is ``g % 4`` and the deal
-passes to the left each hand, and every deal of every game is a reproducible
-deal of the seed. Scores are settled by the rules' method after each deal:
+Game ``g`` plays deal indices :func:`game_deal` ``(g, k)`` = ``g * 2**24 + 4k + (g + k)
+% 4`` for k = 0, 1, ...: the deal index fixes the dealer (index % 4), so the first dealer
+is ``g % 4`` and the deal passes to the left each hand; every deal of every game is a
+reproducible deal of the seed, and game g's deals are the same whatever the cap on its
+length. Scores are settled by the rules' method after each deal:
 
 * exactly one side at or past the target wins;
 * method 1, both sides there after a contract: the bidding side wins (it can
   only get there by making its bid);
 * both there after a no-contract deal: ``higher_total_then_dealer`` gives it to
   the higher total, the dealer's side on a tie; ``play_on`` plays another deal;
-* a game not decided within MAX_DEALS deals is recorded as unfinished (-1).
+* a game not decided within ``max_deals`` deals is recorded as unfinished (-1).
 """
 
 from __future__ import annotations
@@ -25,8 +26,16 @@ from .pedro_rules import P_NO_CONTRACT_TIE, P_SCORING, P_TARGET
 
 SEARCH_KERNELS = "_pedro_search"  # these kernels with the search behind dd/pimc seats
 
-MAX_DEALS = 60  # deals one game may use: its indices stay inside its own block of 64
+GAME_BLOCK = 1 << 24  # deal indices each game owns
+MAX_DEALS = GAME_BLOCK // 4  # the most deals a game can play inside its block
+MAX_GAMES = (2**63 - 1) // GAME_BLOCK  # games whose blocks fit the int64 deal indices
 GAME_COLUMNS = ("winner", "deals", "score0", "score1", "first_dealer")
+
+
+@njit(cache=True)
+def game_deal(g, k):
+    """The deal index of deal ``k`` of game ``g``: its dealer, index % 4, is (g + k) % 4."""
+    return g * GAME_BLOCK + 4 * k + (g + k) % 4
 
 
 @njit(cache=True)
@@ -47,8 +56,9 @@ def game_winner(s0, s1, target, rec, tie_rule):
 
 
 @njit(cache=True, inline="always")
-def play_game(seed, g, rp, pols, sc, out_row, search_card):
-    """Game ``g`` into ``out_row`` (see GAME_COLUMNS), with scratch of its own."""
+def play_game(seed, g, rp, pols, sc, out_row, search_card, max_deals):
+    """Game ``g`` into ``out_row`` (see GAME_COLUMNS), with scratch of its own; undecided
+    (-1) after ``max_deals`` deals."""
     target = rp[P_TARGET]
     method = rp[P_SCORING]
     tie_rule = rp[P_NO_CONTRACT_TIE]
@@ -61,11 +71,10 @@ def play_game(seed, g, rp, pols, sc, out_row, search_card):
     li = np.empty(1, dtype=np.int16)
     lu = np.empty(1, dtype=np.uint64)
     ws = make_workspace(search_tt_bits(pols))
-    base = g * 64 + g % 4
     s0, s1, winner, k = 0, 0, -1, 0
-    while k < MAX_DEALS and winner < 0:
-        play_deal(seed, base + k, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li, lu,
-                  False, ws, search_card)
+    while k < max_deals and winner < 0:
+        play_deal(seed, game_deal(g, k), rp, pols, sc, deck, hands, prng, drng, rec, dealt, li,
+                  lu, False, ws, search_card)
         col = R_S1 if method == 1 else R_S2
         s0 += rec[col]
         s1 += rec[col + 1]
@@ -79,14 +88,15 @@ def play_game(seed, g, rp, pols, sc, out_row, search_card):
 
 
 GAME_SIG = types.void(
-    types.int64, types.int64, types.int64, types.int64[:], types.int64[:], types.uint64[:],
-    types.int64[:, :],
+    types.int64, types.int64, types.int64, types.int64, types.int64[:], types.int64[:],
+    types.uint64[:], types.int64[:, :],
 )
 
 
 @njit_on_first_call(GAME_SIG, parallel=True)
-def games_kernel(seed, first_game, n, rp, pols, sc, out):
-    """Games first_game .. first_game+n-1 into out[n, 5] (see GAME_COLUMNS); no seat
-    searches (``_pedro_search.games_kernel`` plays dd and pimc seats)."""
+def games_kernel(seed, first_game, n, max_deals, rp, pols, sc, out):
+    """Games first_game .. first_game+n-1 into out[n, 5] (see GAME_COLUMNS), each at most
+    ``max_deals`` deals; no seat searches (``_pedro_search.games_kernel`` plays dd and pimc
+    seats)."""
     for i in prange(n):
-        play_game(seed, first_game + i, rp, pols, sc, out[i], no_search)
+        play_game(seed, first_game + i, rp, pols, sc, out[i], no_search, max_deals)

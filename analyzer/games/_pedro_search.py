@@ -46,15 +46,15 @@ def deals_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log
     play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, search_card)
 
 
-GAMES_CHUNK_SIG = types.void(types.int64, types.int64, types.int64, types.int64,
+GAMES_CHUNK_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64,
                              types.int64[:], types.int64[:], types.uint64[:], types.int64[:, :])
 
 
 @njit_on_first_call(GAMES_CHUNK_SIG, nogil=True)
-def games_chunk(seed, first_game, lo, hi, rp, pols, sc, out):
+def games_chunk(seed, first_game, lo, hi, max_deals, rp, pols, sc, out):
     """Games ``first_game + lo`` .. ``first_game + hi - 1`` with dd and pimc seats."""
     for i in range(lo, hi):
-        play_game(seed, first_game + i, rp, pols, sc, out[i], search_card)
+        play_game(seed, first_game + i, rp, pols, sc, out[i], search_card, max_deals)
 
 
 def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
@@ -71,6 +71,7 @@ def log_kernel(seed, indices, rp, pols, sc, rec, li, lu):
                                           lu, True), len(indices), 1)
 
 
-def games_kernel(seed, first_game, n, rp, pols, sc, out):
+def games_kernel(seed, first_game, n, max_deals, rp, pols, sc, out):
     """``_pedro_games.games_kernel`` with dd and pimc seats (a thread a game)."""
-    run_chunks(lambda lo, hi: games_chunk(seed, first_game, lo, hi, rp, pols, sc, out), n, 1)
+    run_chunks(lambda lo, hi: games_chunk(seed, first_game, lo, hi, max_deals, rp, pols, sc,
+                                          out), n, 1)

@@ -74,7 +74,7 @@ class Rules:
     allow_no_trump: bool = flag(False, (False, True), "a positive hand may be played at no trump")
     pos_leader: str = flag("dealer", ("dealer", "trump_chooser", "left_of_dealer"),
                            "who leads trick 1 of a positive hand")
-    max_offer: int = flag(13, int, "highest offer in tricks in the trump auction")
+    max_offer: int = flag(13, range(1, 14), "highest offer in tricks in the trump auction")
     payment_floor: str = flag("none", ("none", "zero"),
                               "a buyer with fewer tricks than the price goes negative, or pays "
                               "what he has")
@@ -86,8 +86,6 @@ class Rules:
         if self.game != "king":
             raise RuleError(f"unknown game {self.game!r}; games: king")
         validate(self)
-        if self.max_offer > 13:
-            raise RuleError(f"bad value {self.max_offer} for rule max_offer; allowed: 1 to 13")
 
     def __str__(self) -> str:
         return format_variant(self, PRESETS[self.game])

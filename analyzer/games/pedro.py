@@ -150,25 +150,45 @@ def simulate(rules: Rules, n_deals: int, seed: int = 0, policies: str | np.ndarr
     return df
 
 
+def default_max_deals(rules: Rules) -> int:
+    """The deals a game may last by default: 1,000, or twice the target when that is more
+    (a side gains a few points a deal, so games end far sooner)."""
+    return max(1_000, 2 * rules.target)
+
+
+def game_deal(game: int, k: int) -> int:
+    """The deal index of deal ``k`` of whole game ``game`` (``_pedro_games.game_deal``)."""
+    from ._pedro_games import game_deal as kernel_game_deal
+
+    return int(kernel_game_deal(game, k))
+
+
 def simulate_games(rules: Rules, n_games: int, seed: int = 0,
-                   policies: str | np.ndarray = "heuristic", first: int = 0) -> pd.DataFrame:
+                   policies: str | np.ndarray = "heuristic", first: int = 0,
+                   max_deals: int | None = None) -> pd.DataFrame:
     """Whole games to ``rules.target``, one row per game (see _pedro_games for the deals used).
 
-    Columns: winner (team 0 or 1, -1 if not decided within MAX_DEALS deals), deals,
-    score0, score1 (final totals), first_dealer.
+    Columns: winner (team 0 or 1, -1 if not decided within ``max_deals`` deals, by default
+    :func:`default_max_deals`), deals, score0, score1 (final totals), first_dealer. Game g's
+    deals do not depend on ``max_deals``.
     """
-    if n_games < 0 or first < 0:
-        raise ValueError(f"need n_games >= 0 and first >= 0; got {n_games}, {first}")
     from . import _pedro_games as games_engine  # here: single deals need not load it
 
+    max_deals = default_max_deals(rules) if max_deals is None else max_deals
+    if n_games < 0 or first < 0 or first + n_games > games_engine.MAX_GAMES:
+        raise ValueError(f"need n_games >= 0 and 0 <= first, first + n_games <= "
+                         f"{games_engine.MAX_GAMES:,}; got {n_games}, {first}")
+    if not 1 <= max_deals <= games_engine.MAX_DEALS:
+        raise ValueError(f"max_deals must be 1 to {games_engine.MAX_DEALS:,}; got {max_deals}")
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
     out = np.empty((n_games, len(games_engine.GAME_COLUMNS)), dtype=np.int64)
     if n_games:
         kernels(pols, games_engine).games_kernel(
-            seed, first, n_games, kernel_params(rules), pols, NO_SCENARIO.vector(), out)
+            seed, first, n_games, max_deals, kernel_params(rules), pols, NO_SCENARIO.vector(),
+            out)
     df = pd.DataFrame(out, columns=list(games_engine.GAME_COLUMNS))
     df.insert(0, "game", np.arange(first, first + n_games, dtype=np.int64))
-    df.attrs.update(provenance(rules, seed, pols, first))
+    df.attrs.update(provenance(rules, seed, pols, first), max_deals=max_deals)
     return df
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -44,7 +45,7 @@ class Rules:
         ("side_with_more", "bidder_only"),
         "method 2 made bid: the difference goes to the side with more, or only to the bidder",
     )
-    target: int = flag(51, int, "game target in points (full games only)")
+    target: int = flag(51, range(1, 1_000_001), "game target in points (full games only)")
     no_contract_tie: str = flag(
         "higher_total_then_dealer",
         ("higher_total_then_dealer", "play_on"),
@@ -79,17 +80,17 @@ class Rules:
         "after robbing, the dealer's leftover stock trumps stay hidden or are faced",
     )
 
+    # What one preset accepts of a flag, where it is less than the flag's values: Cinch's
+    # Low goes to the winner (§2.4), and only Cinch's law lets players keep non-trumps.
+    PRESET_ALLOWED: ClassVar[dict] = {
+        "cinch": {"low_to": ("winner",)},
+        "pedro": {"cinch_keep_nontrumps": ("custom_all_but_trumps",)},
+    }
+
     def __post_init__(self) -> None:
         if self.game not in PRESET_NAMES:
             raise RuleError(f"unknown game {self.game!r}; games: {', '.join(PRESET_NAMES)}")
         validate(self)
-        if self.game == "cinch" and self.low_to != "winner":
-            raise RuleError("bad value 'holder' for rule low_to in cinch; allowed: winner")
-        if self.game == "pedro" and self.cinch_keep_nontrumps != "custom_all_but_trumps":
-            raise RuleError(
-                "rule cinch_keep_nontrumps applies to cinch only; allowed in pedro: "
-                "custom_all_but_trumps"
-            )
 
     def __str__(self) -> str:
         return format_variant(self, PRESETS[self.game])
