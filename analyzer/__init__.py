@@ -9,6 +9,9 @@ The notebook API returns DataFrames::
 Both are imported on first use, so ``import analyzer`` stays cheap.
 """
 
+import importlib
+import importlib.util
+
 from ._jit_cache import ensure_fresh_cache
 
 __version__ = "0.1.0"
@@ -18,6 +21,7 @@ ensure_fresh_cache()
 
 
 def __getattr__(name: str):
+    """The API functions, and any submodule (``analyzer.plotting``), on first use."""
     if name == "evaluate_hand":
         from .evaluate import evaluate_hand
 
@@ -30,4 +34,6 @@ def __getattr__(name: str):
         from .solver import solve
 
         return solve
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'analyzer' has no attribute {name!r}")

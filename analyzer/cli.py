@@ -287,7 +287,7 @@ def main() -> None:
       bidlab simulate pedro --deals 1000000 --seed 7 --out run.parquet
       bidlab deal pedro --seed 7 --index 42
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --seat eldest
-      bidlab bid-chart pedro --deals 2000000 --out-dir reports/pedro-chart
+      bidlab bid-chart pedro --deals 500000 --out-dir reports/pedro-chart
       bidlab match cinch --games 20000
       bidlab compare pedro "pedro(low_to=holder)"
       bidlab simulate rook --deals 1000000 --seed 3
@@ -295,7 +295,7 @@ def main() -> None:
       bidlab simulate king --deals 200000 --seed 5
       bidlab hand king "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS" --contract all
       bidlab solve pedro --hands "AS 5S/KS 2S/5C JS/QS 3S" --trump S --leader N
-      bidlab ladder pedro --deals 500 --duplicate
+      bidlab ladder pedro --deals 40 --duplicate
       bidlab cards "AS KS 10H TD 5C 2h"
       bidlab bench --deals 200000
     """
@@ -610,7 +610,7 @@ def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_d
     \b
     Examples:
       bidlab solve pedro --hands "AS 5S/KS 2S/5C JS/QS 3S" --trump S --leader N
-      bidlab solve pedro --hands "AS 5S/KS 2S/5C JS/QS 3S" --trump S --leader N --played AS
+      bidlab solve pedro --hands "5S/KS 2S/5C JS/QS 3S" --trump S --leader N --played AS
       bidlab solve pedro --from-deal 3 --seed 1
       bidlab solve rook --hands "AS 5S/KS 2S/5C JS/QS JK" --trump S --leader E
       bidlab solve king --contract no-hearts --hands "AS 5S KH/KS 2S TH/5C JS QH/QS 3S 5H"
@@ -683,11 +683,11 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
 
     \b
     Examples:
-      bidlab ladder pedro --deals 500 --rungs random,heuristic,dd
-      bidlab ladder pedro --deals 200 --worlds 20 --duplicate
-      bidlab ladder cinch --deals 1000 --rungs heuristic,dd --out-dir reports/ladder
+      bidlab ladder pedro --deals 200 --rungs random,heuristic,dd
+      bidlab ladder pedro --deals 40 --worlds 20 --duplicate
+      bidlab ladder cinch --deals 200 --rungs heuristic,dd --out-dir reports/ladder
       bidlab ladder rook --deals 2000 --rungs random,heuristic --duplicate
-      bidlab ladder king --deals 2000 --rungs random,heuristic,dd
+      bidlab ladder king --deals 300 --rungs random,heuristic,dd
       bidlab ladder king --deals 2000 --contract no-hearts --rungs random,heuristic
     """
     from . import ladder as lad
@@ -1032,11 +1032,11 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, progr
 
     \b
     Examples:
-      bidlab bid-chart pedro --deals 2000000
-      bidlab bid-chart cinch --by trumps,counters,seat --out-dir reports/cinch-chart
-      bidlab bid-chart "pedro(low_to=holder)" --policy heuristic --by trumps,two,pedros
-      bidlab bid-chart rook --deals 200000 --by trumps,counters,aces,seat
-      bidlab bid-chart king --deals 1000000 --out-dir reports/king-chart
+      bidlab bid-chart pedro --deals 500000
+      bidlab bid-chart cinch --deals 200000 --by trumps,counters,seat --out-dir cinch-chart
+      bidlab bid-chart "pedro(low_to=holder)" --deals 200000 --by trumps,two,pedros,seat
+      bidlab bid-chart rook --deals 100000 --by trumps,counters,aces,seat
+      bidlab bid-chart king --deals 100000 --out-dir reports/king-chart
     """
     from .bidchart import bid_chart
     from .bidchart_view import render_bid_chart, write_bid_chart
@@ -1111,10 +1111,10 @@ def bench(games_, policies, deals, repeats) -> None:
 
     \b
     Examples:
-      bidlab bench
+      bidlab bench --deals 200000
       bidlab bench --deals 200000 --policy heuristic
-      bidlab bench --game cinch --policy random --repeats 5
-      bidlab bench --game rook --policy heuristic
+      bidlab bench --game cinch --policy random --deals 200000 --repeats 5
+      bidlab bench --game rook --policy heuristic --deals 200000
     """
     from . import bench as bench_mod  # loads the thread pool only when timing
 

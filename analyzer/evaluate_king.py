@@ -16,8 +16,11 @@ the differences are paired.
   an offer is worth accepting when it exceeds it. The 4-3-3-3 decline is
   worth taking when the seat expects fewer than 4 tricks naming trump.
 
->>> ev = evaluate_king_hand(parse_rules("king"), "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS")
->>> ev.negative[["contract", "points"]]                            # doctest: +SKIP
+>>> from analyzer.games.king_rules import parse_rules
+>>> ev = evaluate_king_hand(parse_rules("king"), "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS",
+...                         contract="no-hearts", deals=2_000)
+>>> ev.negative["contract"].tolist(), bool(ev.negative["points"].iloc[0] < 0)
+(['no_hearts'], True)
 """
 
 from __future__ import annotations

@@ -22,10 +22,10 @@ Two questions, two models:
   (and every lower ceiling it displaces) beyond the noise, with P(best) for the leading
   few.
 
->>> from analyzer.evaluate import evaluate_hand                       # doctest: +SKIP
->>> ev = evaluate_hand("rook", "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C", deals=20_000)
->>> ev.recommended                                                     # doctest: +SKIP
-'bid up to 150'
+>>> from analyzer.evaluate import evaluate_hand
+>>> ev = evaluate_hand("rook", "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C", deals=2_000)
+>>> ev.recommended.startswith("bid up to")
+True
 """
 
 from __future__ import annotations

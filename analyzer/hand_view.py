@@ -5,8 +5,10 @@ Every figure carries its 95% interval; every output carries the provenance
 tables are :class:`analyzer.evaluate.HandEvaluation`'s DataFrames; nothing is
 recomputed here.
 
->>> ev = evaluate_hand("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", deals=20_000)  # doctest: +SKIP
->>> print(render_hand(ev))                                                # doctest: +SKIP
+>>> from analyzer.evaluate import evaluate_hand
+>>> ev = evaluate_hand("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", deals=2_000)
+>>> render_hand(ev).splitlines()[0]
+'hand AS KS 5S 2S 9H 7H 3D JC 5C | seat eldest | rules pedro | policy heuristic | seed 1 | n 2,000 | stopped by deals'
 """
 
 from __future__ import annotations

@@ -57,9 +57,13 @@ hearts mean a *smaller* penalty (your own hearts mostly fall on other seats' tri
 long hearts leave you void elsewhere to discard them); high hearts at a given length, and
 high cards, raise it.
 
->>> chart = king_chart(parse_rules("king"), deals=200_000)     # doctest: +SKIP
->>> print(render_king_chart(chart))                            # doctest: +SKIP
->>> write_king_chart(chart, "reports/king-chart")              # doctest: +SKIP
+>>> chart = king_chart(king.parse_rules("king"), deals=2_000, games=200)
+>>> int(chart.right["n"].sum()), int(chart.danger_of("no-hearts")["n"].sum())
+(8000, 8000)
+>>> "Trump right by hand class" in render_king_chart(chart)
+True
+>>> len(write_king_chart(chart, "king-chart"))
+15
 """
 
 from __future__ import annotations

@@ -6,9 +6,10 @@ a program that imported us, and no figure stays registered with pyplot to leak
 memory over a long run. Every plot function runs inside :func:`house_style`, so
 fonts, the suit colours, the grid and the spines are the same on every chart.
 
->>> from analyzer.evaluate import evaluate_hand                       # doctest: +SKIP
->>> ev = evaluate_hand("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", deals=20_000)
->>> save_figure(ev_by_bid(ev.bids, ev.pass_ev, method=1), "hand.png")  # doctest: +SKIP
+>>> from analyzer.evaluate import evaluate_hand
+>>> ev = evaluate_hand("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", deals=2_000)
+>>> save_figure(ev_by_bid(ev.bids, ev.pass_ev, method=1), "hand.png").name
+'hand.png'
 """
 
 from __future__ import annotations
@@ -75,8 +76,8 @@ class FigureFormatError(ValueError):
 def house_style() -> AbstractContextManager:
     """The house rcParams for the duration of a ``with`` block.
 
-    >>> with house_style():                                           # doctest: +SKIP
-    ...     fig = Figure()
+    >>> with house_style():
+    ...     fig = new_figure()
     """
     return mpl.rc_context(HOUSE_STYLE)
 
@@ -125,7 +126,9 @@ def ev_by_bid(bids: pd.DataFrame, pass_ev: pd.DataFrame | None = None, method: i
     for Rook). ``title`` should carry the provenance (hand, seat, rules, policy,
     seed, n).
 
-    >>> fig = ev_by_bid(ev.bids, ev.pass_ev, method=2, net=False)     # doctest: +SKIP
+    >>> from analyzer.evaluate import evaluate_hand
+    >>> ev = evaluate_hand("cinch", "AH KH QH 5D 2H 9C 3S JS 7C", deals=1_000)
+    >>> fig = ev_by_bid(ev.bids, ev.pass_ev, method=2, net=False)
     """
     col, lo, hi = _ev_columns(method, net)
     _require(bids, ["trump", "bid", col, lo, hi], "bids")
@@ -226,7 +229,7 @@ def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
     place with ``os.replace``: a reader never sees half an image and a failed
     write leaves any earlier file as it was.
 
-    >>> save_figure(fig, "chart.svg")                                 # doctest: +SKIP
+    >>> save_figure(new_figure(), "chart.svg")
     PosixPath('chart.svg')
     """
     p = check_figure_path(path)

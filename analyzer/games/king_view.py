@@ -10,10 +10,12 @@ or the dealer's own play, and the payment. The log format is
 ``tests/reference/KING_LOG_FORMAT.md``.
 
 >>> from analyzer.games import king
->>> log = king.play_logged(king.PRESETS["king"], 1, [0], contract="positive")[0]  # doctest: +SKIP
->>> print(render_hand(log, seed=1, policy="heuristic"))                            # doctest: +SKIP
->>> logs = king.play_game_logged(king.PRESETS["king"], 5, 0)                       # doctest: +SKIP
->>> print(render_game(logs, seed=5, policy="heuristic"))                           # doctest: +SKIP
+>>> log = king.play_logged(king.PRESETS["king"], 1, [0], contract="positive")[0]
+>>> render_hand(log, seed=1, policy="heuristic").splitlines()[0]
+'Hand 0 of seed 1: king, policy heuristic'
+>>> logs = king.play_game_logged(king.PRESETS["king"], 5, 0)
+>>> render_game(logs, seed=5, policy="heuristic").splitlines()[0]
+'Game 0 of seed 5: king, policy heuristic'
 """
 
 from __future__ import annotations

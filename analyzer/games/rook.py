@@ -10,7 +10,9 @@ kernel output into DataFrames and logs. The numba code lives in
 ``_rook_engine`` (the hand kernel and the parallel batch driver).
 
 >>> from analyzer.games import rook
->>> df = rook.simulate(rook.parse_rules("rook"), 1000, seed=3)   # doctest: +SKIP
+>>> df = rook.simulate(rook.parse_rules("rook"), 1000, seed=3)
+>>> len(df), df.attrs["rules"]
+(1000, 'rook')
 """
 
 from __future__ import annotations

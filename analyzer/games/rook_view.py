@@ -8,8 +8,9 @@ its own. Card points follow the log's ``points`` scheme (the log format is
 ``tests/reference/ROOK_LOG_FORMAT.md``).
 
 >>> from analyzer.games import rook
->>> log = rook.play_logged(rook.PRESETS["rook"], 3, [0])[0]        # doctest: +SKIP
->>> print(render_hand(log, seed=3, policy="heuristic"))            # doctest: +SKIP
+>>> log = rook.play_logged(rook.PRESETS["rook"], 3, [0])[0]
+>>> render_hand(log, seed=3, policy="heuristic").splitlines()[0]
+'Hand 0 of seed 3: rook, policy heuristic'
 """
 
 from __future__ import annotations
