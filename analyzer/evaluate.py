@@ -17,6 +17,16 @@ answer the narrower question "if I win the bid at b and name t": there the
 seat is made the maker with nobody else bidding, one simulation per trump
 serving every b (the play does not depend on the bid).
 
+How the recommendation is made, for a player: every action is played on the same
+deals, so "bid 7 beats passing by 1.2 points" is a paired difference with a narrow
+interval. Starting from the pass and going up the bids of the best trump, a bid takes
+over only when it beats the current choice beyond the noise: the lower end of the
+difference's 95% interval is above zero, the 95% holding for all the bids compared
+together (analyzer.advice). Otherwise the answer is "pass", with the best bid's margin
+shown, because a gain smaller than the noise is no reason to bid. ``bidlab bid-chart``
+(analyzer.bidchart) runs this same model for every hand dealt to every seat and gives
+the recommendation per class of hand.
+
 The same fact spares most of the work of the auctions: with policies that draw no
 random numbers before the play, each deal's auctions are run alone and each
 (maker, trump) outcome is played once (analyzer.shared_play), which gives the very

@@ -7,8 +7,9 @@ recomputed here.
 
 >>> from analyzer.evaluate import evaluate_hand
 >>> ev = evaluate_hand("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", deals=2_000)
->>> render_hand(ev).splitlines()[0]
-'hand AS KS 5S 2S 9H 7H 3D JC 5C | seat eldest | rules pedro | policy heuristic | seed 1 | n 2,000 | stopped by deals'
+>>> render_hand(ev).splitlines()[0].split(" | ")
+['hand AS KS 5S 2S 9H 7H 3D JC 5C', 'seat eldest', 'rules pedro', 'policy heuristic', 'seed 1',
+ 'n 2,000', 'stopped by deals']
 """
 
 from __future__ import annotations
