@@ -5,13 +5,18 @@ kernels marked to compile on first call do so, and not at import."""
 import importlib.util
 import io
 
-from analyzer._jit_cache import COMPILING_NOTICE, compile_first_call_kernels, ensure_fresh_cache
+from analyzer._jit_cache import (
+    COMPILING_NOTICE,
+    compile_first_call_kernels,
+    ensure_fresh_cache,
+    kernel_sources,
+)
 
 
 def _package(tmp_path):
     pkg = tmp_path / "pkg"
     (pkg / "__pycache__").mkdir(parents=True)
-    (pkg / "kernels.py").write_text("from numba import njit\n")
+    (pkg / "kernels.py").write_text("from numba import njit\n\n@njit\ndef f():\n    pass\n")
     (pkg / "plain.py").write_text("X = 1\n")
     return pkg
 
@@ -40,7 +45,7 @@ def test_a_kernel_source_edit_drops_the_cache_and_says_so(tmp_path):
     pkg = _package(tmp_path)
     _run(pkg)
     _cached(pkg)
-    (pkg / "kernels.py").write_text("from numba import njit  # edited\n")
+    (pkg / "kernels.py").write_text("from numba import njit\n\n@njit\ndef f():\n    return 1\n")
     assert _run(pkg) == (True, COMPILING_NOTICE + "\n", [])
 
 
@@ -48,9 +53,40 @@ def test_an_edit_outside_the_kernels_keeps_the_cache(tmp_path):
     pkg = _package(tmp_path)
     _run(pkg)
     _cached(pkg)
-    (pkg / "plain.py").write_text("X = 2\n")
+    (pkg / "plain.py").write_text("X = 2  # numba is only named here, not imported\n")
     dropped, said, left = _run(pkg)
     assert (dropped, said, len(left)) == (False, "", 2)
+
+
+def test_an_edit_to_what_a_kernel_imports_drops_the_cache(tmp_path):
+    """A constant a kernel imports is frozen into the compiled code: its module counts,
+    through packages and function-level imports alike; what a plain module imports does
+    not."""
+    pkg = _package(tmp_path)
+    (pkg / "sub").mkdir()
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "sub" / "consts.py").write_text("from ..helper import H\nN = 1\n")
+    (pkg / "helper.py").write_text("H = 1\n")
+    (pkg / "kernels.py").write_text("from numba import njit\nfrom .sub import consts\n"
+                                    "@njit\ndef f():\n    from .plain import X\n")
+    assert {p.name for p in kernel_sources(pkg)} == {"kernels.py", "__init__.py", "consts.py",
+                                                     "plain.py"}
+    _run(pkg)
+    _cached(pkg)
+    (pkg / "sub" / "consts.py").write_text("N = 2\n")
+    assert _run(pkg) == (True, COMPILING_NOTICE + "\n", [])
+
+
+def test_the_real_package_hashes_its_kernels_and_their_imports_only():
+    from pathlib import Path
+
+    import analyzer
+
+    root = Path(analyzer.__file__).parent
+    names = {str(p.relative_to(root)) for p in kernel_sources(root)}
+    assert {"games/_pedro_engine.py", "cards.py", "games/pedro_rules.py", "rng.py"} <= names
+    assert not names & {"cli.py", "games/pedro.py", "bidchart.py", "hand_view.py", "bench.py",
+                        "games/common.py"}
 
 
 _FIRST_CALL_MODULE = """
