@@ -9,15 +9,25 @@ The notebook API returns DataFrames::
 Both are imported on first use, so ``import analyzer`` stays cheap.
 """
 
-import importlib
-import importlib.util
-
-from ._jit_cache import ensure_fresh_cache
+import sys as _sys
 
 __version__ = "0.1.0"
 __all__ = ["evaluate_hand", "bid_chart", "solve", "__version__"]
 
-ensure_fresh_cache()
+try:
+    import importlib
+    import importlib.util
+
+    from ._jit_cache import ensure_fresh_cache
+
+    ensure_fresh_cache()
+except KeyboardInterrupt:
+    # Ctrl-C while ``bidlab`` (or ``python -m analyzer``) is starting: the command's own
+    # handler is not in place yet, and a traceback is no answer to a user who pressed it
+    if _sys.argv and (_sys.argv[0] == "-m" or _sys.argv[0].endswith("bidlab")):
+        _sys.stderr.write("\nAborted!\n")
+        raise SystemExit(1) from None
+    raise
 
 
 def __getattr__(name: str):

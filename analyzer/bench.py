@@ -21,6 +21,7 @@ import numba
 
 from .games import family, parse_game
 from .games.common import parse_policies
+from .limits import Pace, require_memory
 
 
 @dataclass(frozen=True)
@@ -43,10 +44,18 @@ def time_game(rules, policy: str, deals: int, threads: int, repeats: int = 3,
     engine = family(rules)
     pols = parse_policies(policy)
     extra = {} if contract is None else {"contract": contract}
+    require_memory(deals, 160, "--deals")
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        out = engine.run_batch(rules, 0, deals, seed, pols, **extra)  # compile or load, warm up
+        # compile or load, then time a small run: a size beyond the time limit stops here
+        probe = min(deals, 20_000)
+        engine.run_batch(rules, 0, probe, seed, pols, **extra)
+        pace = Pace((repeats + 1) * deals, "--deals x (--repeats + 1) =")
+        pace.start = time.perf_counter()
+        engine.run_batch(rules, 0, probe, seed, pols, **extra)
+        pace.step(probe)
+        out = engine.run_batch(rules, 0, deals, seed, pols, **extra)  # warm up
         best = float("inf")
         for _ in range(repeats):
             t0 = time.perf_counter()

@@ -57,7 +57,8 @@ import pandas as pd
 from . import shared_play
 from .advice import decide
 from .games import family
-from .games.common import SEATS, parse_policies, provenance
+from .games.common import SEATS, first_batch, parse_policies, provenance
+from .limits import Pace
 from .stats import Z95, PairedMoments, est_cols, wilson
 
 RARE_HALF_WIDTH = 1.0 / 14  # too wide to read: a decision margin over ±1/14 of the points
@@ -494,9 +495,15 @@ def bid_chart(game, deals: int = 2_000_000, seed: int = 1, policy: str = "heuris
         raise ChartError(f"need deals >= 1 and batch >= 1; got {deals}, {batch}")
     pols = parse_policies(policy)
     acc = SeatChartAccumulator(rules, by)
-    for first in range(0, deals, batch):
-        n = min(batch, deals - first)
-        acc.run(seed, pols, first, n)
+    pace = Pace(deals, "--deals")
+    done = 0
+    while done < deals:
+        # a small first batch: the pace it measures says within seconds whether the run fits
+        # the time limit (analyzer.limits); the chart does not depend on the batches
+        n = min(batch if done else min(batch, first_batch(pols)), deals - done)
+        acc.run(seed, pols, done, n)
+        done += n
+        pace.step(done)
         if progress:
             progress(n)
     return acc.chart(provenance(rules, seed, pols, 0))

@@ -7,12 +7,11 @@ The tables are :class:`analyzer.bidchart.BidChart`'s DataFrames; nothing is reco
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 
-from . import __version__, io
+from . import io
 from .games.common import policy_label
 from .stats import plus_minus
 from .text import render_table
@@ -115,27 +114,24 @@ def render_violations(chart, digits: int = 2) -> str:
 
 
 def write_bid_chart(chart, out: Path) -> list[Path]:
-    """Write the chart's tables (Parquet and CSV), the heatmap and ``manifest.json`` under
-    ``out`` (created if missing), each file atomically."""
+    """Write the chart's tables (Parquet and CSV), the heatmap and ``manifest.json`` as the
+    folder ``out``, replaced whole (:func:`analyzer.io.atomic_dir`)."""
     from . import plotting
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     meta = {k: (v if isinstance(v, (int, float, str)) else str(v))
             for k, v in chart.provenance.items()}
-    written = [io.write_table(chart.table, out / "chart.parquet", meta),
-               io.write_table(chart.table, out / "chart.csv", meta)]
-    for name in ("classes", "guide", "violations"):
-        written.append(io.write_table(getattr(chart, name), out / f"{name}.csv", meta))
-    fig = plotting.bid_heatmap(
-        chart.table, chart.classes,
-        title=f"EV(action) − EV(pass), own − opponents; box = recommended\n{meta['rules']}, "
-              f"policy {policy_label(meta['policy'])}, seed {meta['seed']}, "
-              f"n={int(meta['n']):,} hands ({int(meta['n_deals']):,} deals x 4 seats)")
-    written.append(plotting.save_figure(fig, out / "heatmap.png"))
-    path = out / "manifest.json"
-    with io.atomic_open(path) as f:
-        f.write(json.dumps({**meta, "bidlab_version": __version__,
-                            "files": [p.name for p in written]}, indent=2).encode())
-    return [*written, path]
+    with io.atomic_dir(out) as tmp:
+        written = [io.write_table(chart.table, tmp / "chart.parquet", meta),
+                   io.write_table(chart.table, tmp / "chart.csv", meta)]
+        for name in ("classes", "guide", "violations"):
+            written.append(io.write_table(getattr(chart, name), tmp / f"{name}.csv", meta))
+        fig = plotting.bid_heatmap(
+            chart.table, chart.classes,
+            title=f"EV(action) − EV(pass), own − opponents; box = recommended\n"
+                  f"{meta['rules']}, policy {policy_label(meta['policy'])}, seed "
+                  f"{meta['seed']}, n={int(meta['n']):,} hands ({int(meta['n_deals']):,} "
+                  f"deals x 4 seats)")
+        written.append(plotting.save_figure(fig, tmp / "heatmap.png"))
+        written.append(io.write_manifest(tmp, meta, written))
+    return [Path(out) / p.name for p in written]
 

@@ -24,6 +24,8 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
+from .parsing import quoted
+
 SUITS = "CDHS"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 RANKS = "23456789TJQKA"
@@ -70,7 +72,9 @@ def rank_of(c: int) -> int:
 
 def parse_card(token: str, position: int = 1) -> int:
     """Card index of one token such as ``"10h"`` or ``"AS"``; raises CardParseError."""
-    t = token.strip().upper()
+    # ASCII only: 'ſ'.upper() is 'S' and 'ı'.upper() is 'I', so a look-alike letter would
+    # read as a suit
+    t = token.strip().upper() if token.isascii() else ""
     if t in _JOKER_TOKENS:
         return JOKER
     if len(t) >= 2 and t[-1] in SUITS:
@@ -79,7 +83,7 @@ def parse_card(token: str, position: int = 1) -> int:
         if len(r) == 1 and r in RANKS:
             return card(RANKS.index(r) + 2, SUITS.index(t[-1]))
     raise CardParseError(
-        f"bad card {token!r} at position {position}: expected a rank "
+        f"bad card {quoted(token)} at position {position}: expected a rank "
         f"(2-9, 10 or T, J, Q, K, A) then a suit (C, D, H, S), or JK/ROOK for the joker",
         token,
         position,
@@ -100,8 +104,8 @@ def parse_cards(text: str) -> list[int]:
         if c in seen:
             what = "the joker (the Rook) is one card" if c == JOKER else "each card is dealt once"
             raise CardParseError(
-                f"card {tok!r} at position {pos} repeats position {seen[c]}; {what}", tok, pos
-            )
+                f"card {quoted(tok)} at position {pos} repeats position {seen[c]}; {what}", tok,
+                pos)
         seen[c] = pos
         out.append(c)
     return out
@@ -156,8 +160,9 @@ class CardSet:
             self.mask = int(cards)
         else:
             self.mask = mask_of(cards)
-        if self.mask < 0 or self.mask >> 64:
-            raise ValueError("a card mask must fit in 64 bits")
+        if self.mask < 0 or self.mask & ~DECK_53:
+            raise ValueError(f"a card mask holds only the 52 cards and the joker (bits of "
+                             f"0x{DECK_53:016x}); got 0x{self.mask:x}")
 
     def __iter__(self) -> Iterator[int]:
         return iter(display_order(self.mask))

@@ -11,9 +11,12 @@ bidlab's own input errors into that line, so commands never catch errors.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import NoReturn
@@ -28,6 +31,8 @@ from .games import common, family, parse_game, pedro, presets
 from .games.common import policy_label
 from .games.pedro_view import render_deal
 from .ladder import RUNGS
+from .limits import SizeError
+from .parsing import QUOTE_LIMIT, NumberError, parse_float, parse_int
 from .solver import DEFAULT_MAX_NODES, PositionError, SolveBudgetError
 from .summary import summarize
 from .text import render_table
@@ -35,7 +40,7 @@ from .variants import RuleError, describe_allowed, flag_fields, pairs_once, pars
 
 MAX_INDEX = 2**63 - 1  # seeds and deal indices are int64 in the kernels
 INPUT_ERRORS = (RuleError, common.PolicyError, common.ScenarioError, CardParseError, HandError,
-                io.TableFormatError, PositionError, SolveBudgetError)
+                io.TableFormatError, PositionError, SolveBudgetError, NumberError, SizeError)
 GAME_SOURCES = {  # where each preset's rules come from (../shared/RULES.md)
     "pedro": "Pedro, seed 000 (Hoyle), RULES.md §1",
     "cinch": "Cinch / Double Pedro, seed 002 (Foster's Hoyle), RULES.md §2",
@@ -45,20 +50,53 @@ GAME_SOURCES = {  # where each preset's rules come from (../shared/RULES.md)
 
 
 def fail(message: object) -> NoReturn:
-    """Print the one-line error and exit with status 2."""
-    click.echo(f"bidlab: error: {' '.join(str(message).split())}", err=True)
+    """Print the one-line error and exit with status 2; a quoted input longer than about 80
+    characters is cut (a pasted page stays one readable line)."""
+    line = " ".join(str(message).split())
+    line = re.sub(rf"""(['"])([^'"]{{{QUOTE_LIMIT - 1},}})\1""",
+                  lambda m: f"{m[1]}{m[2][:QUOTE_LIMIT - 6]}...{m[1]}", line)
+    click.echo(f"bidlab: error: {line}", err=True)
     sys.exit(2)
 
 
 class BidlabGroup(click.Group):
-    """A click group whose errors are one line on stderr and exit status 2, never a traceback."""
+    """A click group whose errors are one line on stderr and exit status 2, never a traceback.
+
+    The command runs in a worker thread while the main thread waits, so that Ctrl-C stops
+    it at once even inside a long numba call (which checks for no signal): the main thread
+    says ``Aborted!`` and ends the process. A file being written is left as its hidden
+    temporary, never at its own name, and the next write there removes it.
+    """
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        outcome: dict = {}
+
+        def work():
+            try:
+                outcome["rv"] = super(BidlabGroup, self).main(
+                    args, prog_name, complete_var, standalone_mode=False, **extra)
+            except BaseException as e:  # noqa: BLE001 - handed to the main thread
+                outcome["error"] = e
+
+        worker = threading.Thread(target=work, name="bidlab-command", daemon=True)
+        try:
+            worker.start()
+            while worker.is_alive():
+                worker.join(0.05)
+        except KeyboardInterrupt:
+            abort_now()
+        self._finish(outcome)
+
+    @staticmethod
+    def _finish(outcome: dict) -> NoReturn:
+        """The worker's result as an exit status, its error as one line."""
         no_args_help = getattr(click.exceptions, "NoArgsIsHelpError", ())
         try:
-            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            if "error" in outcome:
+                raise outcome["error"]
+            rv = outcome.get("rv")
         except no_args_help as e:  # bare `bidlab`: the help, as with --help
             click.echo(e.ctx.get_help())
             sys.exit(0)
@@ -72,10 +110,21 @@ class BidlabGroup(click.Group):
         except OSError as e:
             where = f" {e.filename}" if e.filename else ""
             fail(f"cannot write{where}: {e.strerror or e}")
-        except click.Abort:
+        except (click.Abort, KeyboardInterrupt):
             click.echo("Aborted!", err=True)
             sys.exit(1)
+        except MemoryError:
+            fail("out of memory: ask for fewer deals (or games) at once")
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def abort_now() -> NoReturn:
+    """Ctrl-C: say so and end the process now, whatever the worker thread is computing."""
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    sys.stderr.write("\nAborted!\n")
+    sys.stderr.flush()
+    os._exit(1)
 
 
 # ---- parameter types: each validates its text once, with the allowed values in the message ----
@@ -174,14 +223,48 @@ class OutDirType(_WritablePathType):
         return io.check_out_dir(value)
 
 
+class Count(click.ParamType):
+    """A whole number from ``lo`` to ``hi`` in plain ASCII digits (analyzer.parsing): click's
+    INT reads '٣' as 3 and lets 4,301 digits raise."""
+
+    name = "integer"
+
+    def __init__(self, lo: int, hi: int = MAX_INDEX):
+        self.lo, self.hi = lo, hi
+
+    def convert(self, value, param, ctx):
+        try:
+            return parse_int(value, self.lo, self.hi, "value")
+        except NumberError as e:
+            self.fail(str(e), param, ctx)
+
+    def get_metavar(self, param, *args, **kwargs) -> str:
+        return f"INTEGER {self.lo:,}..{self.hi:,}" if self.hi < MAX_INDEX else "INTEGER"
+
+
+class Real(click.ParamType):
+    """A finite number above ``lo`` (never NaN: it would switch a stop rule off)."""
+
+    name = "number"
+
+    def __init__(self, lo: float = 0.0, hi: float | None = None):
+        self.lo, self.hi = lo, hi
+
+    def convert(self, value, param, ctx):
+        try:
+            return parse_float(value, self.lo, self.hi, "value", low_open=True)
+        except NumberError as e:
+            self.fail(str(e), param, ctx)
+
+
 GAME = GameType()
 RULE = RuleOptionType()
 POLICY = PolicyType()
 OUT_PATH = OutPathType()
 PLOT_PATH = PlotPathType()
 OUT_DIR = OutDirType()
-SEED = click.IntRange(0, MAX_INDEX)
-INDEX = click.IntRange(0, MAX_INDEX)
+SEED = Count(0)
+INDEX = Count(0)
 
 # ---- options defined once, shared by the commands ----------------------------------------
 
@@ -230,9 +313,11 @@ def size_option(command: str, flag: str, default: int, text: str, least: int = 1
     args = (flag, name) if name else (flag,)
     king = (f", King {KING_SEARCH_SIZES[command]:,} games" if command in KING_SEARCH_SIZES
             else "")
-    return click.option(*args, type=click.IntRange(min=least), default=default,
-                        help=f"{text}  [default: {default:,}; {SEARCH_SIZES[command]:,} when a "
-                             f"seat searches (dd, pimc){king}]")
+    return click.option(*args, type=Count(least), default=default,
+                        help=f"{text} A size that would not fit in free memory, or would take "
+                             f"over 24 hours at the pace its first seconds measure, is refused "
+                             f"with one line.  [default: {default:,}; "
+                             f"{SEARCH_SIZES[command]:,} when a seat searches (dd, pimc){king}]")
 
 
 def search_sized(ctx: click.Context, name: str, value: int, policy: str,
@@ -462,7 +547,7 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy) -> None:
 @seed_option
 @policy_option
 @rule_option
-@click.option("--max-deals", type=click.IntRange(1, GAME_MAX_DEALS), default=None,
+@click.option("--max-deals", type=Count(1, GAME_MAX_DEALS), default=None,
               help="A game not decided after this many deals is counted undecided.  "
                    "[default: 1,000, or twice the target when that is more]")
 @click.option("--out", type=OUT_PATH, default=None,
@@ -586,7 +671,7 @@ def deal(game, seed, index, policy, rule_pairs, labels, contract) -> None:
                    "instead of --hands.")
 @seed_option
 @policy_option
-@click.option("--max-nodes", "max_nodes", type=click.IntRange(1, MAX_INDEX),
+@click.option("--max-nodes", "max_nodes", type=Count(1),
               default=DEFAULT_MAX_NODES, show_default=True, metavar="N",
               help="Node budget: a position not solved within it is an error rather than a "
                    "wait of unknown length (about 20 M nodes a second). Six-trick Pedro "
@@ -645,7 +730,7 @@ def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_d
 
 @main.command()
 @game_argument
-@click.option("--deals", type=click.IntRange(1, MAX_INDEX), default=2000, show_default=True,
+@click.option("--deals", type=Count(1), default=2000, show_default=True,
               help="Deals, the same ones for every rung.")
 @seed_option
 @rule_option
@@ -653,7 +738,7 @@ def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_d
               help="Card players of the trump maker's side, weakest first.")
 @click.option("--opponents", type=POLICY, default="heuristic", show_default=True,
               help="Card player of the other side.")
-@click.option("--worlds", type=click.IntRange(1, 10_000), default=common.DEFAULT_WORLDS,
+@click.option("--worlds", type=Count(1, common.MAX_WORLDS), default=common.DEFAULT_WORLDS,
               show_default=True,
               help="Worlds per pimc decision for a bare pimc (pimc:W keeps its W).")
 @click.option("--duplicate", "dup", is_flag=True,
@@ -694,9 +779,7 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
     from . import plotting
 
     rules = resolve_rules(game, rule_pairs)
-    names = tuple(r.strip() for r in rungs.split(",") if r.strip())
-    for r in names:
-        common.parse_policies(r)
+    names = lad.check_rungs(rungs.split(","))
     if rules.game != "king" and contract is not None:
         raise click.UsageError(f"--contract applies to king only; got {rules.game}")
     if rules.game == "king":
@@ -746,23 +829,22 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
             click.echo(f"  {lad.label(hi)} vs {lad.label(lo)}: points {d.net_points.format(3)}"
                        f"; score {d.net_score.format(3)}  ({d.seconds:.1f} s)")
     if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
         meta = {k: str(v) for k, v in result.provenance.items()}
-        io.write_table(result.deals, out_dir / "deals.parquet", meta)
-        io.write_table(summ, out_dir / "summary.csv", meta)
-        if dups:
-            import pandas as pd
+        with io.atomic_dir(out_dir) as tmp:
+            files = [io.write_table(result.deals, tmp / "deals.parquet", meta),
+                     io.write_table(summ, tmp / "summary.csv", meta)]
+            if dups:
+                import pandas as pd
 
-            io.write_table(pd.DataFrame(dups), out_dir / "duplicate.csv", meta)
-        written = "deals.parquet, summary.csv" + (", duplicate.csv" if dups else "")
-        if len(by_bid):  # a negative King contract has no bid levels
-            io.write_table(by_bid, out_dir / "by_bid.csv", meta)
-            fig = plotting.ladder_by_bid(by_bid, title=f"policy ladder: {rules}{what}, seed "
-                                                       f"{seed}, n={deals:,}",
-                                         measure=result.measure)
-            plotting.save_figure(fig, out_dir / "by_bid.png")
-            written += ", by_bid.csv, by_bid.png"
-        click.echo(f"wrote {out_dir}/{written}")
+                files.append(io.write_table(pd.DataFrame(dups), tmp / "duplicate.csv", meta))
+            if len(by_bid):  # a negative King contract has no bid levels
+                files.append(io.write_table(by_bid, tmp / "by_bid.csv", meta))
+                fig = plotting.ladder_by_bid(by_bid, title=f"policy ladder: {rules}{what}, "
+                                                           f"seed {seed}, n={deals:,}",
+                                             measure=result.measure)
+                files.append(plotting.save_figure(fig, tmp / "by_bid.png"))
+            files.append(io.write_manifest(tmp, meta, files))
+        click.echo(f"wrote {out_dir}/{', '.join(p.name for p in files)}")
 
 
 def _report_time(n: int, seconds: float, policy: str) -> None:
@@ -827,17 +909,17 @@ def check_game_hand(hand: str, rules) -> None:
 @seed_option
 @policy_option
 @rule_option
-@click.option("--target-ci", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--target-ci", type=Real(), default=None,
               help="Play batches of 10,000 deals (50 when a seat searches) until the "
                    "leading alternatives' 95% half-widths are at most this (points per deal).")
-@click.option("--time-budget", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time-budget", type=Real(), default=None,
               metavar="SECONDS",
               help="Play batches of 10,000 deals (50 when a seat searches) for about this long.")
 @click.option("--until-decided", is_flag=True,
               help="Play batches until the recommendation is clear (it beats its strongest "
                    "rival beyond the noise), within --time-budget and --max-deals; the "
                    "header says which ended the run.")
-@click.option("--max-deals", type=click.IntRange(min=1), default=1_000_000,
+@click.option("--max-deals", type=Count(1), default=1_000_000,
               help=f"Most deals --target-ci, --time-budget or --until-decided may play.  "
                    f"[default: 1,000,000; {SEARCH_MAX_DEALS:,} when a seat searches (dd, pimc)]")
 @click.option("--json", "as_json", is_flag=True,
@@ -1097,9 +1179,9 @@ def cards(hand: CardSet) -> None:
 @click.option("--policy", "policies", type=POLICY, multiple=True,
               default=("random", "heuristic"), show_default=True,
               help="Policy to time (repeatable).")
-@click.option("--deals", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+@click.option("--deals", type=Count(1), default=1_000_000, show_default=True,
               help="Deals per timed run.")
-@click.option("--repeats", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--repeats", type=Count(1, 1_000), default=3, show_default=True,
               help="Timed runs per figure; the best is reported.")
 def bench(games_, policies, deals, repeats) -> None:
     """Deals per second for each game x policy on 1 thread and on all threads.

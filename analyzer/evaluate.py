@@ -281,7 +281,8 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
         lambda first, n: _simulate_batch(samples, rules, mask, offset, known_cards, pols, seed,
                                          first, n),
         lambda: _leading_half_width(samples, rules), deals, target_ci, time_budget, max_deals,
-        batch_for(pols), progress, decided if until_decided else None)
+        batch_for(pols), progress, decided if until_decided else None,
+        bytes_each=16 * (8 + 4 * len(_action_list(rules))))  # the samples, and collapsed
     points, dist, bids, pass_ev, actions, decision = _tables(samples, rules, seed)
     return HandEvaluation(
         hand=str(CardSet(mask)), seat=seat,

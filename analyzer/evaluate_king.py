@@ -109,13 +109,15 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
     king.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
 
     step = batch_for(pols)
+    # every run's records are kept until the tables are made, and copied once
+    bytes_each = 2 * king_hand_work(rules, contract, 1) * 2 * king.engine.NREC
 
     def run(code, **kw):
         sc = king.Scenario(hand=mask, seat=offset, known=known_cards, **kw)
         parts = []
         run_stop_rule(lambda first, n: parts.append(king.run_batch(
             rules, first, n, seed, pols, contract=code, scenario=sc)[0]),
-            None, deals, None, None, deals, step, progress)
+            None, deals, None, None, deals, step, progress, bytes_each=bytes_each)
         rec = np.concatenate(parts)
         me = (rec[:, king.engine.R_DEALER].astype(np.int64) + offset) % 4
         return rec, me

@@ -235,7 +235,8 @@ def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
         lambda first, n: _simulate_batch(samples, rules, mask, offset, known_cards, pols, seed,
                                          first, n),
         lambda: _leading_half_width(samples, rules), deals, target_ci, time_budget, max_deals,
-        batch_for(pols), progress, (lambda: _decided(samples, rules)) if until_decided else None)
+        batch_for(pols), progress, (lambda: _decided(samples, rules)) if until_decided else None,
+        bytes_each=16 * (2 * len(samples.trumps) + 3 * samples.n_actions))
     points, dist, bids, ceilings, pass_ev, actions, decision = _tables(samples, rules, seed)
     return HandEvaluation(
         hand=str(CardSet(mask)), seat=seat,

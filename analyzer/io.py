@@ -22,9 +22,12 @@ leaves any earlier file as it was.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
+import re
 import secrets
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -60,7 +63,7 @@ def check_writable(path: str | os.PathLike) -> Path:
     Raises TableFormatError for an unknown suffix and OSError (with the path
     and a reason) for a missing or read-only directory or a directory in the way.
     """
-    p = Path(path)
+    p = _named(path)
     table_format(p)
     return check_directory(p)
 
@@ -69,16 +72,77 @@ def check_directory(path: str | os.PathLike) -> Path:
     """``path`` as a Path if a new file could be moved into place there; OSError otherwise.
 
     Shared by every atomic writer (tables here, figures in :mod:`analyzer.plotting`):
-    the target must not be a directory, and its directory must exist and be writable.
+    the target must not be a directory, its directory must exist and be writable, and its
+    name must leave room for the temporary name beside it (checked now, not after the
+    work).
     """
-    p = Path(path)
+    p = _named(path)
     parent = p.parent if str(p.parent) else Path(".")
     if p.is_dir():
         raise IsADirectoryError(21, "is a directory", str(p))
     if not parent.is_dir():
         raise FileNotFoundError(2, "directory does not exist", str(parent))
     _require_writable(parent)
+    _require_room_for_temporary(p)
     return p
+
+
+def _named(path: str | os.PathLike) -> Path:
+    """``path`` as a Path; an empty name (``--out ''``) would mean the current folder."""
+    if not str(path).strip():
+        raise FileNotFoundError(2, "an empty name; give a file or folder name", repr(str(path)))
+    return Path(path)
+
+
+def _temporary_name(p: Path, kind: str = "tmp") -> Path:
+    """A fresh name beside ``p`` for what is written before it is moved into place: hidden,
+    with this process's id (so a later run can tell a dead writer's leftovers)."""
+    return p.with_name(f".{p.name}.{os.getpid()}.{secrets.token_hex(4)}.{kind}")
+
+
+_TEMPORARY_EXTRA = len(".") + 20 + len(".") + 8 + len(".tmp") + 1  # pid up to 20 digits
+
+
+def _require_room_for_temporary(p: Path) -> None:
+    try:
+        limit = os.pathconf(p.parent if str(p.parent) else ".", "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    if len(os.fsencode(p.name)) + _TEMPORARY_EXTRA > limit:
+        raise OSError(36, f"name too long: at most {limit - _TEMPORARY_EXTRA} bytes here",
+                      str(p))
+
+
+def remove_stale_temporaries(p: Path) -> None:
+    """Remove what writers killed before they finished left beside ``p`` (SIGKILL leaves its
+    temporary file or folder): only those whose process is gone."""
+    for stale in p.parent.glob(f".{glob_escape(p.name)}.*.*"):
+        parts = stale.name[len(p.name) + 2:].split(".")
+        if len(parts) != 3 or not parts[0].isdigit() or parts[2] not in ("tmp", "old"):
+            continue
+        if _alive(int(parts[0])):
+            continue
+        with contextlib.suppress(OSError):
+            if stale.is_dir() and not stale.is_symlink():
+                shutil.rmtree(stale)
+            else:
+                stale.unlink()
+
+
+def glob_escape(name: str) -> str:
+    return re.sub(r"([*?\[])", r"[\1]", name)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
 
 
 def _require_writable(folder: Path) -> None:
@@ -90,10 +154,12 @@ def check_out_dir(path: str | os.PathLike) -> Path:
     """``path`` as a Path if a folder of outputs could be written there; OSError otherwise.
 
     The folder may not exist yet (writers create it): then its nearest existing ancestor
-    must be a writable directory. Nothing is created here, so a run that fails before
-    writing leaves nothing behind.
+    must be a writable directory. An existing folder is replaced whole (:func:`atomic_dir`),
+    so it must be empty or an earlier output of bidlab (its ``manifest.json`` says so): a
+    folder of other files is refused, never emptied. Nothing is created here, so a run
+    that fails before writing leaves nothing behind.
     """
-    p = Path(path)
+    p = _named(path)
     probe = p
     while not probe.exists():
         if probe.parent == probe:
@@ -102,7 +168,88 @@ def check_out_dir(path: str | os.PathLike) -> Path:
     if not probe.is_dir():
         raise NotADirectoryError(20, "not a directory", str(probe))
     _require_writable(probe)
+    if p.is_dir():
+        _require_writable(p.resolve().parent)
+        if any(p.iterdir()) and not _is_output_set(p):
+            raise FileExistsError(17, "holds files bidlab did not write (no bidlab "
+                                  "manifest.json); give a new or empty folder", str(p))
+    _require_room_for_temporary(p.resolve())
     return p
+
+
+def _is_output_set(folder: Path) -> bool:
+    try:
+        return "bidlab_version" in json.loads((folder / "manifest.json").read_text())
+    except (OSError, ValueError, TypeError):
+        return False
+
+
+@contextlib.contextmanager
+def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
+    """A folder of outputs that replaces ``path`` whole, only when the ``with`` block
+    succeeds: the files go into a hidden temporary folder beside it, which is then swapped
+    in (in one step where the system can exchange two names, Linux's renameat2; else the
+    old folder is moved aside first). A failed or interrupted run leaves the earlier
+    folder as it was, or no folder where there was none: never half old, half new.
+
+    >>> with atomic_dir("chart") as out:
+    ...     n = (out / "manifest.json").write_text('{"bidlab_version": "0"}')
+    >>> sorted(p.name for p in Path("chart").iterdir())
+    ['manifest.json']
+    """
+    p = _named(path).absolute()
+    p.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(p)
+    tmp = _temporary_name(p)
+    tmp.mkdir()
+    try:
+        yield tmp
+        _fsync_folder(tmp)
+        if p.is_dir() and _exchange(tmp, p):
+            shutil.rmtree(tmp)  # the old folder, now under the temporary name
+        else:
+            if p.is_dir():
+                old = _temporary_name(p, "old")
+                os.rename(p, old)
+                os.rename(tmp, p)
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                os.rename(tmp, p)
+        _fsync_folder(p.parent)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def write_manifest(folder: Path, meta: dict, files: list[Path]) -> Path:
+    """``manifest.json`` of an output folder: its provenance, bidlab's version (which marks
+    the folder as bidlab's, so a later run may replace it) and the files beside it."""
+    path = Path(folder) / "manifest.json"
+    with atomic_open(path) as f:
+        f.write(json.dumps({**meta, "bidlab_version": __version__,
+                            "files": [Path(p).name for p in files]}, indent=2).encode())
+    return path
+
+
+def _fsync_folder(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two names in one step (renameat2 RENAME_EXCHANGE); False where unsupported."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    rc = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange)
+    return rc == 0
 
 
 def _provenance(df: pd.DataFrame, metadata: dict) -> dict:
@@ -150,10 +297,11 @@ def atomic_open(path: str | os.PathLike) -> Iterator[BinaryIO]:
     >>> with atomic_open("out.bin") as f:
     ...     n = f.write(b"data")
     """
-    p = Path(path)
+    p = _named(path)
+    remove_stale_temporaries(p)
     # O_EXCL on a random name, mode 0o666 less the umask: the file ends up with the
     # permissions an ordinary open() would give it (mkstemp would force 0o600)
-    tmp = p.with_name(f".{p.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    tmp = _temporary_name(p)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -161,6 +309,12 @@ def atomic_open(path: str | os.PathLike) -> Iterator[BinaryIO]:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, p)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if e.filename is None:  # a full disk says ENOSPC without naming the file
+            raise OSError(e.errno, e.strerror, str(p)) from e
+        raise
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

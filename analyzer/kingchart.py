@@ -68,7 +68,6 @@ True
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -77,13 +76,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import __version__, io
+from . import io
 from .bidchart import RARE_HALF_WIDTH, RARE_MIN_N, ChartError
 from .evaluate_king import trump_right_advice
 from .games import _king_engine as engine
 from .games import king
-from .games.common import SEATS, parse_policies, policy_label, provenance
+from .games.common import SEATS, first_batch, parse_policies, policy_label, provenance
 from .games.king_rules import CONTRACT_NAMES, HAND_TOTALS, POSITIVE
+from .limits import Pace
 from .stats import Z95, PairedMoments, est_cols, wilson
 from .text import render_table
 
@@ -489,12 +489,17 @@ def king_chart(rules, deals: int = 1_000_000, seed: int = 1, policy: str = "heur
                          f"{batch}")
     acc = KingChartAccumulator(rules, policy, seed, danger_by, trump_by)
     total = max(deals, games)
-    for lo in range(0, total, batch):
-        n = min(batch, total - lo)
+    pace = Pace(total, "--deals")
+    lo = 0
+    while lo < total:
+        # a small first batch measures the pace (analyzer.limits); batches change nothing
+        n = min(batch if lo else min(batch, first_batch(acc.pols)), total - lo)
         if lo < deals:
             acc.run(lo, min(n, deals - lo))
         if lo < games:
             acc.run_games(lo, min(n, games - lo))
+        lo += n
+        pace.step(lo)
         if progress:
             progress(n)
     return acc.chart()
@@ -665,28 +670,24 @@ def write_king_chart(chart: KingChart, out_dir: str | os.PathLike) -> list[Path]
 
     Files: ``danger.{csv,parquet}``, ``trump_right.{csv,parquet}`` (the right's value by
     class, every seat), ``benefited.{csv,parquet}`` (the dealer in the auction),
-    ``seats.{csv,parquet}``, ``danger_<contract>.png``, ``manifest.json``.
+    ``seats.{csv,parquet}``, ``danger_<contract>.png``, ``manifest.json``; the folder is
+    replaced whole (:func:`analyzer.io.atomic_dir`).
     """
     from . import plotting
 
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     meta = _meta(chart)
-    written = []
-    for name, df in (("danger", chart.danger), ("trump_right", chart.right),
-                     ("benefited", chart.trump), ("seats", chart.seats)):
-        for suffix in (".csv", ".parquet"):
-            written.append(io.write_table(df, out / f"{name}{suffix}", {**meta, "table": name}))
-    for contract, by in chart.danger_by.items():
-        title = (f"{contract}: mean penalty per hand by {' x '.join(by)} (95% CI; hatched = "
-                 f"rare)\n{meta['rules']}, policy {policy_label(meta['policy'])}, "
-                 f"seed {meta['seed']}, "
-                 f"n={int(meta['n']):,} deals x 4 hands")
-        fig = danger_heatmap(chart.danger_of(contract), by, title)
-        written.append(plotting.save_figure(fig, out / f"danger_{contract}.png"))
-    path = out / "manifest.json"
-    with io.atomic_open(path) as f:
-        f.write(json.dumps({**meta, "bidlab_version": __version__,
-                            "files": [p.name for p in written]}, indent=2).encode())
-    written.append(path)
-    return written
+    with io.atomic_dir(out_dir) as tmp:
+        written = []
+        for name, df in (("danger", chart.danger), ("trump_right", chart.right),
+                         ("benefited", chart.trump), ("seats", chart.seats)):
+            for suffix in (".csv", ".parquet"):
+                written.append(io.write_table(df, tmp / f"{name}{suffix}",
+                                              {**meta, "table": name}))
+        for contract, by in chart.danger_by.items():
+            title = (f"{contract}: mean penalty per hand by {' x '.join(by)} (95% CI; hatched "
+                     f"= rare)\n{meta['rules']}, policy {policy_label(meta['policy'])}, "
+                     f"seed {meta['seed']}, n={int(meta['n']):,} deals x 4 hands")
+            fig = danger_heatmap(chart.danger_of(contract), by, title)
+            written.append(plotting.save_figure(fig, tmp / f"danger_{contract}.png"))
+        written.append(io.write_manifest(tmp, meta, written))
+    return [Path(out_dir) / p.name for p in written]

@@ -36,6 +36,7 @@ import pandas as pd
 
 from .games import common, parse_game
 from .games._search_setup import P_PLAY_ONLY  # the policies choose cards only
+from .limits import require_memory, require_time
 from .stats import mean_ci, paired_diff, wilson
 
 RUNGS = ("random", "heuristic", "pimc", "dd")
@@ -133,6 +134,21 @@ def _play_rungs(out: pd.DataFrame, rungs, opponents: str, groups, play, progress
     return seconds
 
 
+def check_rungs(rungs) -> tuple[str, ...]:
+    """The rungs as canonical policy strings, checked before any deal is played: at least
+    one, each a known policy (one for the whole side), none twice."""
+    names = tuple(str(r).strip() for r in rungs)
+    if not names or not all(names):
+        raise common.PolicyError(f"no rungs given; give policies separated by commas, e.g. "
+                                 f"{','.join(RUNGS)}")
+    canonical = [common.policy_string(common.parse_policies(r)) for r in names]
+    twice = sorted({r for r in canonical if canonical.count(r) > 1})
+    if twice:
+        raise common.PolicyError(f"rung {', '.join(twice)} given more than once; give each "
+                                 f"policy once (e.g. {','.join(RUNGS)})")
+    return tuple(names)
+
+
 def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuristic",
            worlds: int = common.DEFAULT_WORLDS, first: int = 0, progress=None,
            contract: str | None = None) -> Ladder:
@@ -143,8 +159,10 @@ def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuri
     from .games import family
 
     rules = _rules(game)
-    for spec in (*rungs, opponents):
-        common.parse_policies(spec)  # names them in the error if unknown
+    rungs = check_rungs(rungs)
+    common.parse_policies(opponents)
+    require_memory(deals, 24 * (4 + 2 * len(rungs)), "--deals")  # the per-deal table, twice
+    require_time(deals * len(rungs), "--deals x rungs =")
     idx = np.arange(first, first + deals, dtype=np.int64)
     if rules.game == "king":
         return _king_ladder(rules, idx, seed, tuple(rungs), opponents, worlds, contract,

@@ -20,6 +20,7 @@ import pandas as pd
 from .advice import Decision
 from .cards import JOKER, CardSet, parse_cards
 from .games.common import SEARCH_BATCH, SEAT_OFFSETS, searches
+from .limits import Pace, require_memory
 from .stats import PairedMoments, est_cols, p_best
 
 BATCH = 10_000  # deals per round of a stop rule (SEARCH_BATCH when a seat searches)
@@ -106,7 +107,7 @@ def batch_for(pols: np.ndarray) -> int:
 
 def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
                   time_budget: float | None, max_deals: int, batch: int = BATCH,
-                  progress=None, decided=None) -> tuple[int, str]:
+                  progress=None, decided=None, bytes_each: float = 0) -> tuple[int, str]:
     """Call ``step(first, n)`` on consecutive deals, ``batch`` at a time, until the stop
     rule says so, and ``progress(n)`` after each step when given.
 
@@ -114,15 +115,22 @@ def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
     deal in any round). With ``target_ci`` (``half_width()`` at most it), ``decided``
     (``decided()`` true: the recommendation is clear) or ``time_budget`` (seconds): until
     one is met or ``max_deals``. Returns the deals played and the rule that stopped:
-    "deals", "target-ci", "decided", "time-budget" or "max-deals".
+    "deals", "target-ci", "decided", "time-budget" or "max-deals". A run whose samples
+    (``bytes_each`` a deal) would not fit in free memory, or that would take more than the
+    time limit at the pace of its first batch, is refused (analyzer.limits).
     """
     adaptive = target_ci is not None or time_budget is not None or decided is not None
     limit = max_deals if adaptive else deals
+    what = "--max-deals" if adaptive else "--deals"
+    require_memory(limit, bytes_each, what)
+    pace = None if time_budget is not None else Pace(limit, what)
     start, done = time.perf_counter(), 0
     while True:
         n = min(batch, limit - done)
         step(done, n)
         done += n
+        if pace is not None:
+            pace.step(done)
         if progress is not None:
             progress(n)
         if not adaptive:

@@ -50,6 +50,7 @@ from .games import _dd_games as ddg
 from .games import _dd_params as ddp
 from .games import family, parse_game
 from .games._pedro_core import NORM, ORIG
+from .parsing import quoted
 
 SEAT_NAMES = ("N", "E", "S", "W")
 _SEAT_WORDS = {"n": 0, "north": 0, "e": 1, "east": 1, "s": 2, "south": 2, "w": 3, "west": 3}
@@ -128,9 +129,9 @@ def parse_seat(text: str | int) -> int:
     key = str(text).strip().lower()
     if key in _SEAT_WORDS:
         return _SEAT_WORDS[key]
-    if key.isdigit() and int(key) < 4:
+    if key in ("0", "1", "2", "3"):
         return int(key)
-    raise PositionError(f"bad seat {text!r}; seats: N, E, S, W (or 0-3)")
+    raise PositionError(f"bad seat {quoted(str(text))}; seats: N, E, S, W (or 0-3)")
 
 
 def parse_hands(hands: str | list) -> list[list[int]]:

@@ -18,6 +18,8 @@ import dataclasses
 import re
 from typing import Any
 
+from .parsing import NumberError, parse_int, plain_ascii, quoted
+
 _VARIANT = re.compile(r"^\s*([a-z][a-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.IGNORECASE)
 
 
@@ -61,16 +63,15 @@ def coerce(rules_cls: type, name: str, text: str) -> Any:
     allowed = f.metadata["allowed"]
     raw = text.strip().lower()
     if isinstance(allowed, range):
-        # ASCII digits only: str.isdigit() also takes '²' and '٣', which int() misreads or
-        # refuses; and no more digits than the range's end has
-        if raw.isascii() and raw.isdigit() and len(raw) <= len(str(allowed.stop)) \
-                and int(raw) in allowed:
-            return int(raw)
+        try:
+            return parse_int(raw, allowed.start, allowed.stop - 1, f"value for rule {key}")
+        except NumberError:
+            pass
     else:
         for v in allowed:
             if raw == str(v).lower():
                 return v
-    raise RuleError(f"bad value {text!r} for rule {key}; allowed: {describe_allowed(f)}")
+    raise RuleError(f"bad value {quoted(text)} for rule {key}; allowed: {describe_allowed(f)}")
 
 
 def validate(rules: Any) -> None:
@@ -87,9 +88,10 @@ def validate(rules: Any) -> None:
 
 def split_variant(text: str) -> tuple[str, dict[str, str]]:
     """``"pedro(low_to=holder)"`` -> ``("pedro", {"low_to": "holder"})``."""
-    m = _VARIANT.match(text)
+    m = _VARIANT.match(text) if plain_ascii(text) else None
     if not m:
-        raise RuleError(f"bad variant string {text!r}; expected name or name(flag=value,...)")
+        raise RuleError(f"bad variant string {quoted(text)}; expected name or "
+                        f"name(flag=value,...) in plain ASCII on one line")
     name, body = m.group(1).lower(), m.group(2)
     items = []
     for item in (body or "").split(","):

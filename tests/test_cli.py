@@ -185,7 +185,7 @@ BAD_SIMULATE = [
     (["--rule", "low_to=sideways"], ["low_to", "winner, holder"]),
     (["--rule", "nonsense=1"], ["nonsense", "low_to"]),
     (["--rule", "low_to"], ["flag=value"]),
-    (["--deals", "-5"], ["--deals", "x>=1"]),
+    (["--deals", "-5"], ["--deals", "a whole number from 1 to"]),
     (["--deals", "0"], ["--deals"]),
     (["--seed", "-1"], ["--seed"]),
     (["--first", "-2"], ["--first"]),

@@ -144,8 +144,8 @@ def test_ladder_king(tmp_path):
             "no-queens", "--out-dir", str(tmp_path / "neg"))
     assert r.exit_code == 0, r.stderr
     assert "no-queens points" in r.stdout and "n/a" in r.stdout
-    assert sorted(p.name for p in (tmp_path / "neg").iterdir()) == ["deals.parquet",
-                                                                    "summary.csv"]
+    assert sorted(p.name for p in (tmp_path / "neg").iterdir()) == [
+        "deals.parquet", "manifest.json", "summary.csv"]
 
 
 def test_ladder_bad_input():

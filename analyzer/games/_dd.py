@@ -866,7 +866,7 @@ def value_step(cpts, tv):
     return max(g, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # without the GIL: a long solve does not hold off Ctrl-C
 def solve_value(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, gen, par,
                 max_nodes, res, guess=NO_GUESS):
     """The exact value, by null-window searches (MTD-style): each search only asks "at least
@@ -914,7 +914,7 @@ def _bisect(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, re
     res[RES_MOVER] = mover
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve_moves(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, gen, par,
                 max_nodes, res, out_vals):
     """The exact value after each legal card of the seat to move, in ``out_vals[card]``

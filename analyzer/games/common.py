@@ -8,9 +8,13 @@ from types import ModuleType
 
 import numpy as np
 
+from ..limits import Pace, require_memory
+from ..parsing import NumberError, parse_int, plain_ascii, quoted
+
 POLICY_NAMES = ("random", "heuristic", "dd", "pimc")  # kernel codes 0..3 (_search_setup)
 SEARCH_POLICIES = ("dd", "pimc")
 DEFAULT_WORLDS = 20
+MAX_WORLDS = 10_000
 POLICY_HELP = ("random (uniform legal), heuristic, dd (clairvoyant: solves the true deal "
                "double dummy; an upper bound, not a legal player) or pimc (samples W deals "
                "consistent with what the seat knows and solves each; pimc:W sets W, default "
@@ -49,6 +53,9 @@ def parse_policies(spec: str | Sequence[str], default_worlds: int = DEFAULT_WORL
     [3, 1, 3, 1, 50, 0, 0, 0]
     """
     given = spec.split(",") if isinstance(spec, str) else list(spec)
+    if not all(isinstance(n, str) and plain_ascii(n) for n in given):
+        raise PolicyError(f"bad policy {quoted(','.join(map(str, given)))}: policies are plain "
+                          f"ASCII names: {', '.join(POLICY_NAMES)}")
     names = [n.strip().lower() for n in given]
     if len(names) == 1:
         names = names * 4
@@ -57,15 +64,16 @@ def parse_policies(spec: str | Sequence[str], default_worlds: int = DEFAULT_WORL
     for n in names:
         name, _, w = n.partition(":")
         if name == "pimc" and w:
-            if not w.isdigit() or not 1 <= int(w) <= 10_000:
-                raise PolicyError(f"bad pimc worlds {w!r}; give pimc:W with W from 1 to 10000")
-            worlds.add(int(w))
+            try:
+                worlds.add(parse_int(w, 1, MAX_WORLDS, "pimc worlds"))
+            except NumberError as e:
+                raise PolicyError(f"{e}, as pimc:W") from None
         elif w:
             name = n  # only pimc takes a count
         codes.append(POLICY_NAMES.index(name) if name in POLICY_NAMES else -1)
     if len(names) != 4 or -1 in codes:
         raise PolicyError(
-            f"bad policy {','.join(given)!r}; give one of {', '.join(POLICY_NAMES)} "
+            f"bad policy {quoted(','.join(given))}; give one of {', '.join(POLICY_NAMES)} "
             f"(pimc:W for W worlds) or four of them separated by commas (seats 0,1,2,3)"
         )
     if len(worlds) > 1:
@@ -87,6 +95,12 @@ def kernels(pols: np.ndarray, engine: ModuleType) -> ModuleType:
     if not searches(pols):
         return engine
     return import_module(f"{__package__}.{engine.SEARCH_KERNELS}")
+
+
+def first_batch(pols: np.ndarray) -> int:
+    """The size of a run's first batch, whose pace decides whether the run can finish in
+    time: a second or so of work for the fast policies and for searching seats alike."""
+    return SEARCH_BATCH if searches(pols) else 20_000
 
 
 def chunk_for(pols: np.ndarray, chunk: int | None, default: int) -> int:
@@ -163,19 +177,29 @@ def simulate_batches(run_batch: Callable, rules, n_deals: int, seed: int, pols: 
     """Deals ``first .. first + n_deals - 1`` in batches of ``batch``: (records, hands).
 
     ``run_batch(rules, first, n, seed, pols)`` is a game's kernel driver; the
-    result does not depend on ``batch``. ``progress(k)`` follows each batch.
+    result does not depend on ``batch``. ``progress(k)`` follows each batch. A run whose
+    rows would not fit in free memory is refused before any work, and one that would
+    take more than a day is stopped after its first, small batch (analyzer.limits).
     """
     if n_deals < 0:
         raise ValueError(f"n_deals must be >= 0, got {n_deals}")
+    width, dtype = rec_shape
+    # rows as records and hands, then as the frame built from them, with derived columns
+    require_memory(n_deals, 3 * (width * np.dtype(dtype).itemsize + 8 * n_hands) + 40,
+                   "--deals")
+    pace = Pace(n_deals, "--deals")
     recs, hands = [], []
-    for lo in range(first, first + n_deals, batch):
-        k = min(batch, first + n_deals - lo)
+    lo = first
+    while lo < first + n_deals:
+        # the first batch is small, so that the pace is measured within seconds
+        k = min(batch if recs else min(batch, first_batch(pols)), first + n_deals - lo)
         r, h = run_batch(rules, lo, k, seed, pols)
         recs.append(r)
         hands.append(h)
+        lo += k
+        pace.step(lo - first)
         if progress:
             progress(k)
-    width, dtype = rec_shape
     rec = np.concatenate(recs) if recs else np.empty((0, width), dtype)
     hnd = np.concatenate(hands) if hands else np.empty((0, n_hands), np.uint64)
     return rec, hnd

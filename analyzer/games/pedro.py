@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..cards import SUITS, cards_of, format_card
+from ..limits import Pace, require_memory
 from . import _pedro_engine as engine
 from .common import (
     POLICY_NAMES,
@@ -32,6 +33,7 @@ from .common import (
     PolicyError,
     ScenarioError,
     chunk_for,
+    first_batch,
     kernels,
     known_by_seat,
     output_arrays,
@@ -183,11 +185,18 @@ def simulate_games(rules: Rules, n_games: int, seed: int = 0,
     if not 1 <= max_deals <= games_engine.MAX_DEALS:
         raise ValueError(f"max_deals must be 1 to {games_engine.MAX_DEALS:,}; got {max_deals}")
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
-    out = np.empty((n_games, len(games_engine.GAME_COLUMNS)), dtype=np.int64)
-    if n_games:
+    width = len(games_engine.GAME_COLUMNS)
+    require_memory(n_games, 3 * 8 * (width + 1), "--games", "games")
+    pace = Pace(n_games, "--games", "games")
+    out = np.empty((n_games, width), dtype=np.int64)
+    done = 0
+    while done < n_games:  # a game's deals do not depend on the chunks: g fixes them
+        n = min(n_games - done, first_batch(pols) // 10 if done == 0 else 200_000)
         kernels(pols, games_engine).games_kernel(
-            seed, first, n_games, max_deals, kernel_params(rules), pols, NO_SCENARIO.vector(),
-            out)
+            seed, first + done, n, max_deals, kernel_params(rules), pols,
+            NO_SCENARIO.vector(), out[done:done + n])
+        done += n
+        pace.step(done)
     df = pd.DataFrame(out, columns=list(games_engine.GAME_COLUMNS))
     df.insert(0, "game", np.arange(first, first + n_games, dtype=np.int64))
     df.attrs.update(provenance(rules, seed, pols, first), max_deals=max_deals)

@@ -1,0 +1,32 @@
+"""The ``bidlab`` command (and ``python -m analyzer``): checks what must hold before numba
+loads, then imports the command line, so that Ctrl-C during those seconds of imports says
+``Aborted!`` instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def environment_problem() -> str | None:
+    """What in the environment would make numba fail at import, said in one line."""
+    threads = os.environ.get("NUMBA_NUM_THREADS")
+    if threads is not None and not (threads.isascii() and threads.isdigit()
+                                    and 1 <= int(threads) <= 4096):
+        return (f"NUMBA_NUM_THREADS={threads[:40]!r}: give a whole number of threads from 1 "
+                f"to 4096, or unset it (all cores)")
+    return None
+
+
+def main(prog_name: str | None = None) -> None:
+    try:
+        problem = environment_problem()
+        if problem:
+            sys.stderr.write(f"bidlab: error: {problem}\n")
+            sys.exit(2)
+        from .cli import main as cli
+    except KeyboardInterrupt:
+        sys.stderr.write("\nAborted!\n")
+        sys.exit(1)
+    cli(prog_name=prog_name or "bidlab")

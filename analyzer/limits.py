@@ -1,0 +1,106 @@
+"""How large a run may be, said before the work and not after an hour of it.
+
+Two limits, both stated in the size options' ``--help``:
+
+* **Memory.** Commands that keep one row per deal (``simulate``, ``compare``, ``match``,
+  ``bench``, a hand evaluation's paired samples) are refused up front when that would
+  take more than the memory this machine has free, with the size that would fit.
+* **Time.** Every run is refused up front when no machine could play it within
+  :data:`TIME_LIMIT` (it would need more than :data:`FASTEST_PER_SECOND` deals a second),
+  and stopped after its first batch, a few seconds in, when the pace that batch measured
+  says the whole run would take longer.
+
+>>> require_memory(10**6, 150, "simulate --deals")
+>>> require_memory(10**15, 150, "simulate --deals")
+Traceback (most recent call last):
+...
+analyzer.limits.SizeError: simulate --deals 1,000,000,000,000,000 needs about 150,000.0 TB ...
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+TIME_LIMIT = 24 * 3600.0  # seconds: a longer run is refused
+FASTEST_PER_SECOND = 1e8  # deals a second no machine reaches (about 50x this VM's best)
+MEMORY_SHARE = 0.8  # of the free memory a run may plan to use
+
+
+class SizeError(ValueError):
+    """A run too large to finish: beyond the memory free or the time limit."""
+
+
+def free_memory() -> int | None:
+    """Bytes of memory free for a new run (Linux's MemAvailable), or None if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _size(nbytes: float) -> str:
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if nbytes >= scale:
+            return f"{nbytes / scale:,.1f} {unit}"
+    return f"{nbytes / 1e3:,.0f} kB"
+
+
+def _duration(seconds: float) -> str:
+    for unit, scale in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600),
+                        ("minutes", 60)):
+        if seconds >= scale:
+            return f"{seconds / scale:,.1f} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def require_memory(n: int, bytes_each: float, what: str, unit: str = "deals") -> None:
+    """SizeError unless ``n`` rows of ``bytes_each`` fit in the memory free now."""
+    free = free_memory()
+    need = n * bytes_each
+    if free is None or need <= MEMORY_SHARE * free:
+        return
+    fits = int(MEMORY_SHARE * free / bytes_each)
+    raise SizeError(f"{what} {n:,} needs about {_size(need)} of memory for its rows and "
+                    f"{_size(free)} is free: at most about {fits:,} {unit} here, or run "
+                    f"it in parts with --first")
+
+
+def require_time(n: int, what: str, unit: str = "deals") -> None:
+    """SizeError when even the fastest machine could not play ``n`` within the limit."""
+    if n / FASTEST_PER_SECOND > TIME_LIMIT:
+        raise SizeError(f"{what} {n:,} would take more than {_duration(TIME_LIMIT)} on any "
+                        f"machine (over {FASTEST_PER_SECOND:,.0f} {unit} a second); the "
+                        f"limit is {_duration(TIME_LIMIT)} a run")
+
+
+class Pace:
+    """Watches a run's batches: after the first, it projects the whole run's time at the
+    measured pace and raises SizeError if that exceeds the limit."""
+
+    def __init__(self, total: int, what: str, unit: str = "deals"):
+        require_time(total, what, unit)
+        self.total, self.what, self.unit = total, what, unit
+        self.start = time.perf_counter()
+        self.checked = False
+
+    def step(self, done: int) -> None:
+        """``done`` units are finished (cumulative)."""
+        if self.checked or done <= 0 or done >= self.total:
+            return
+        self.checked = True
+        per = (time.perf_counter() - self.start) / done
+        projected = per * self.total
+        if projected > TIME_LIMIT:
+            raise SizeError(
+                f"{self.what} {self.total:,} would take about {_duration(projected)} at the "
+                f"pace of its first {done:,} {self.unit} ({1 / per:,.0f} a second here); the "
+                f"limit is {_duration(TIME_LIMIT)} a run: at most about "
+                f"{int(TIME_LIMIT / per):,} {self.unit}")

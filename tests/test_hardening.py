@@ -1,0 +1,274 @@
+"""No traceback on any input, sizes bounded up front, output sets replaced whole, and
+interrupts that stop at once: every case a careful tester found, each with its input."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from cli_helpers import assert_bad_input, run
+
+from analyzer import io
+from analyzer.cards import CardParseError, CardSet, parse_card
+from analyzer.games import parse_game
+from analyzer.limits import SizeError, require_memory, require_time
+from analyzer.parsing import QUOTE_LIMIT
+from analyzer.variants import RuleError
+
+BIDLAB = [sys.executable, "-m", "analyzer"]
+HAND = "AS KS 5S 5C 2S 9H 3D JC 7H"
+HUGE = "9" * 5000  # over Python's 4,300-digit limit for int()
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["simulate", "pedro", "--rule", "target=9223372036854775808"], "target"),
+    (["simulate", "pedro(target=99999999999999999999)"], "1 to 1,000,000"),
+    (["simulate", "pedro", "--rule", "target=²"], "target"),
+    (["simulate", "pedro", "--policy", "pimc:²"], "--policy"),
+    (["solve", "pedro", "--hands", "5S/KS/5C/QS", "--trump", "S", "--leader", "¹"], "seat"),
+    (["solve", "pedro", "--hands", "5S/KS/5C/QS", "--trump", "S", "--side", "²"], "seat"),
+    (["simulate", "pedro", "--deals", HUGE], "--deals"),
+    (["simulate", "pedro", "--seed", HUGE], "--seed"),
+    (["bid-chart", "pedro", "--by", "trumps,trumps"], "more than once"),
+    (["ladder", "pedro", "--rungs", "heuristic,heuristic"], "more than once"),
+    (["ladder", "pedro", "--rungs", ""], "no rungs"),
+    (["match", "pedro", "--games", "1000000000"], "memory"),
+    (["bench", "--deals", "10000000000"], "memory"),
+    (["hand", "pedro", HAND, "--target-ci", "nan"], "--target-ci"),
+    (["hand", "pedro", HAND, "--time-budget", "nan"], "--time-budget"),
+    (["hand", "pedro", HAND, "--time-budget", "inf"], "--time-budget"),
+    (["bid-chart", "pedro", "--out-dir", ""], "empty name"),
+    (["simulate", "pedro", "--out", ""], "empty name"),
+    (["simulate", "pedro", "--deals", "٣"], "--deals"),
+    (["simulate", "pedro(low_to=holder\n)"], "one line"),
+    (["simulate", "pedro\n"], "one line"),
+    (["cards", "Aſ"], "bad card"),
+    (["simulate", "pedro", "--deals", str(2**63 - 1)], "memory"),
+    (["bid-chart", "pedro", "--deals", str(10**30)], "--deals"),
+    (["bid-chart", "pedro", "--deals", str(10**15)], "would take"),
+    (["hand", "pedro", HAND, "--deals", str(10**15)], "memory"),
+    (["compare", "pedro", "cinch", "--deals", str(10**15)], "memory"),
+    (["ladder", "pedro", "--deals", str(10**15), "--rungs", "random"], "memory"),
+])
+def test_each_reported_input_is_one_line_and_exit_2(args, expected, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert_bad_input(run(*args), expected)
+    assert not list(tmp_path.iterdir())  # nothing written, nothing half-written
+
+
+def test_the_api_refuses_what_the_cli_refuses():
+    with pytest.raises(CardParseError):
+        parse_card("Aſ")
+    with pytest.raises(ValueError, match="52 cards and the joker"):
+        CardSet(0x2000)
+    with pytest.raises(RuleError):
+        parse_game("pedro(target=99999999999999999999)")
+    with pytest.raises(RuleError, match="one line"):
+        parse_game("pedro\n(low_to=holder)")
+    assert str(CardSet(1 << 63)) == "JK"
+
+
+def test_error_lines_quote_at_most_about_80_characters_of_the_input():
+    r = run("cards", "ZZ" * 400)
+    assert_bad_input(r, "bad card")
+    assert len(r.stderr) < 2 * QUOTE_LIMIT + 200
+    r = run("simulate", "pedro(" + "x" * 3000 + ")")
+    assert_bad_input(r)
+    assert len(r.stderr) < 400
+
+
+def test_sizes_are_bounded_before_any_work():
+    require_memory(1000, 100, "--deals")
+    with pytest.raises(SizeError, match="at most about"):
+        require_memory(10**14, 100, "--deals")
+    require_time(10**9, "--deals")
+    with pytest.raises(SizeError, match="on any machine"):
+        require_time(10**14, "--deals")
+
+
+def test_the_limits_are_stated_in_help():
+    for command in ("simulate", "bid-chart", "hand", "compare", "match"):
+        text = " ".join(run(command, "--help").stdout.split())
+        assert "24 hours" in text and "memory" in text, command
+
+
+# ---- output sets ---------------------------------------------------------------------------
+
+
+def test_an_output_folder_is_replaced_whole_or_not_at_all(tmp_path):
+    out = tmp_path / "chart"
+    with io.atomic_dir(out) as d:
+        (d / "manifest.json").write_text(json.dumps({"bidlab_version": "old"}))
+        (d / "old_only.csv").write_text("old")
+    with pytest.raises(RuntimeError), io.atomic_dir(out) as d:
+        (d / "manifest.json").write_text(json.dumps({"bidlab_version": "new"}))
+        raise RuntimeError("interrupted while writing")
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "old_only.csv"]
+    assert json.loads((out / "manifest.json").read_text())["bidlab_version"] == "old"
+    with io.atomic_dir(out) as d:
+        (d / "manifest.json").write_text(json.dumps({"bidlab_version": "new"}))
+    assert [p.name for p in out.iterdir()] == ["manifest.json"]  # no old file beside the new
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chart"]  # no temporaries left
+    fresh = tmp_path / "fresh"
+    with pytest.raises(RuntimeError), io.atomic_dir(fresh):
+        raise RuntimeError("failed before it was done")
+    assert not fresh.exists()
+
+
+def test_a_folder_of_other_files_is_refused_not_emptied(tmp_path):
+    mine = tmp_path / "notes"
+    mine.mkdir()
+    (mine / "keep.txt").write_text("mine")
+    r = run("bid-chart", "pedro", "--deals", "100", "--out-dir", str(mine))
+    assert_bad_input(r, "bidlab did not write")
+    assert (mine / "keep.txt").read_text() == "mine"
+
+
+def test_stale_temporaries_of_dead_writers_are_removed(tmp_path):
+    target = tmp_path / "run.parquet"
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()
+    stale = tmp_path / f".run.parquet.{dead}.deadbeef.tmp"
+    stale.write_text("half a file")
+    stale_dir = tmp_path / f".run.parquet.{dead}.cafe0000.tmp"
+    stale_dir.mkdir()
+    other = tmp_path / ".run.parquet.notes.tmp"  # not a temporary of ours: kept
+    other.write_text("keep")
+    with io.atomic_open(target) as f:
+        f.write(b"data")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".run.parquet.notes.tmp",
+                                                          "run.parquet"]
+
+
+def test_a_name_too_long_for_the_temporary_is_refused_up_front(tmp_path):
+    long_name = "x" * 240 + ".csv"
+    r = run("simulate", "pedro", "--deals", "10", "--out", str(tmp_path / long_name))
+    assert_bad_input(r, "name too long")
+
+
+def test_a_full_disk_names_the_file(tmp_path, monkeypatch):
+    real_fdopen = os.fdopen
+
+    class Full:
+        def __init__(self, f):
+            self.f = f
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+        def write(self, data):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(io.os, "fdopen", lambda fd, mode: Full(real_fdopen(fd, mode)))
+    with pytest.raises(OSError) as e, io.atomic_open(tmp_path / "t.csv") as f:
+        f.write(b"x")
+    assert e.value.filename == str(tmp_path / "t.csv") and e.value.errno == errno.ENOSPC
+    assert not list(tmp_path.iterdir())
+
+
+# ---- interrupts, in a real process ---------------------------------------------------------
+
+
+def _start(args, cwd, env=None):
+    return subprocess.Popen([*BIDLAB, *args], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
+
+
+@pytest.mark.parametrize("delay, args", [
+    *((d, ["bid-chart", "pedro", "--deals", "3000000"]) for d in (0.05, 0.1, 0.2, 0.4, 1.0, 2.5)),
+    (3.0, ["solve", "rook", "--from-deal", "0", "--max-nodes", "2000000000"]),
+])
+def test_ctrl_c_stops_at_once_from_the_first_moment(delay, args, tmp_path):
+    """During the imports (the first second or two) and inside a kernel call alike (a
+    Rook deal solved from its start runs for minutes in one call)."""
+    p = _start(args, tmp_path)
+    time.sleep(delay)
+    p.send_signal(signal.SIGINT)
+    t0 = time.monotonic()
+    out, err = p.communicate(timeout=30)
+    assert time.monotonic() - t0 < 2, "Ctrl-C took more than 2 s"
+    assert b"Traceback" not in err, err.decode()[-500:]
+    # stopped: by Python's default handler before the interpreter is up (-SIGINT), else
+    # by bidlab with Aborted!
+    assert p.returncode == -signal.SIGINT or p.returncode == 1 and b"Aborted!" in err, \
+        (p.returncode, err.decode()[-300:])
+
+
+def test_numba_threads_of_zero_is_one_line():
+    r = subprocess.run([*BIDLAB, "games"], capture_output=True, text=True,
+                       env={**os.environ, "NUMBA_NUM_THREADS": "0"})
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "NUMBA_NUM_THREADS" in r.stderr
+
+
+def _check_set(out: Path, old: dict | None) -> str:
+    """The folder is the old set untouched, or a complete new one: never a mix."""
+    if not out.exists():
+        assert old is None
+        return "none"
+    manifest = json.loads((out / "manifest.json").read_text())
+    files = {p.name for p in out.iterdir()}
+    assert files == set(manifest["files"]) | {"manifest.json"}, files
+    if old is not None and manifest["seed"] == old["seed"]:
+        assert {p.name: p.read_bytes() for p in out.iterdir()} == old["bytes"]
+        return "old"
+    assert manifest["seed"] == 2
+    return "new"
+
+
+@pytest.mark.parametrize("sig, points", [(signal.SIGINT, 4), (signal.SIGTERM, 4),
+                                         (signal.SIGKILL, 10)])
+def test_an_interrupted_chart_leaves_the_old_set_or_the_new_one(sig, points, tmp_path):
+    """bid-chart --out-dir interrupted at several points of its run, the later ones in the
+    write phase: the folder holds the earlier chart, byte for byte, or the whole new one."""
+    out = tmp_path / "chart"
+    base = ["bid-chart", "pedro", "--deals", "20000", "--by", "trumps,seat", "--out-dir",
+            str(out)]
+
+    def write_old():
+        t0 = time.monotonic()
+        _start([*base, "--seed", "1"], tmp_path).communicate(timeout=120)
+        return time.monotonic() - t0, {"seed": 1, "bytes": {p.name: p.read_bytes()
+                                                             for p in out.iterdir()}}
+
+    span, old = write_old()
+    seen = set()
+    for k in range(points):
+        p = _start([*base, "--seed", "2"], tmp_path)
+        time.sleep(span * (0.5 + 0.5 * k / points))
+        p.send_signal(sig)
+        p.communicate(timeout=60)
+        seen.add(_check_set(out, old))
+        if "new" in seen:  # the new chart is in: put an old one back for the next point
+            old = write_old()[1]
+    assert "old" in seen
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".chart.")]
+    run("bid-chart", "pedro", "--deals", "100", "--by", "trumps", "--out-dir", str(out))
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".chart.")], leftovers
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
+def test_an_interrupted_simulate_out_leaves_the_old_file_or_the_new_one(sig, tmp_path):
+    target = tmp_path / "run.parquet"
+    run("simulate", "pedro", "--deals", "1000", "--seed", "1", "--out", str(target))
+    old = target.read_bytes()
+    for delay in (0.3, 1.0, 1.8, 2.6):
+        p = _start(["simulate", "pedro", "--deals", "2000000", "--seed", "2", "--out",
+                    str(target)], tmp_path)
+        time.sleep(delay)
+        p.send_signal(sig)
+        p.communicate(timeout=60)
+        data = target.read_bytes()
+        if data != old:
+            assert io.read_table(target).attrs["seed"] == 2 and len(io.read_table(target)) \
+                == 2_000_000
+            break
