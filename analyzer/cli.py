@@ -731,7 +731,8 @@ def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_d
 @main.command()
 @game_argument
 @click.option("--deals", type=Count(1), default=2000, show_default=True,
-              help="Deals, the same ones for every rung.")
+              help="Deals, the same ones for every rung. Refused with one line when they would "
+                   "not fit in free memory or finish within 24 hours.")
 @seed_option
 @rule_option
 @click.option("--rungs", default=",".join(RUNGS), show_default=True, metavar="P,P,...",
@@ -1180,7 +1181,9 @@ def cards(hand: CardSet) -> None:
               default=("random", "heuristic"), show_default=True,
               help="Policy to time (repeatable).")
 @click.option("--deals", type=Count(1), default=1_000_000, show_default=True,
-              help="Deals per timed run.")
+              help="Deals per timed run. Refused with one line when they would not fit in free "
+                   "memory, or when the runs would take over 24 hours at the pace of a small "
+                   "first run.")
 @click.option("--repeats", type=Count(1, 1_000), default=3, show_default=True,
               help="Timed runs per figure; the best is reported.")
 def bench(games_, policies, deals, repeats) -> None:

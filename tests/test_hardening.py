@@ -225,35 +225,48 @@ def _check_set(out: Path, old: dict | None) -> str:
     return "new"
 
 
+def _write_phase(p, tmp_path, name: str) -> float:
+    """Wait until process ``p`` starts writing its output set (its hidden temporary folder
+    appears beside ``name``); the time it appeared."""
+    while not any(q.name.startswith(f".{name}.") for q in tmp_path.iterdir()):
+        if p.poll() is not None:
+            raise AssertionError("the run ended before its write phase was seen")
+        time.sleep(0.002)
+    return time.monotonic()
+
+
 @pytest.mark.parametrize("sig, points", [(signal.SIGINT, 4), (signal.SIGTERM, 4),
                                          (signal.SIGKILL, 10)])
 def test_an_interrupted_chart_leaves_the_old_set_or_the_new_one(sig, points, tmp_path):
-    """bid-chart --out-dir interrupted at several points of its run, the later ones in the
-    write phase: the folder holds the earlier chart, byte for byte, or the whole new one."""
+    """bid-chart --out-dir interrupted at evenly spaced points of its write phase (from the
+    moment its temporary folder appears to the swap): the folder holds the earlier chart,
+    byte for byte, or the whole new one, and a later write removes what the kill left."""
     out = tmp_path / "chart"
     base = ["bid-chart", "pedro", "--deals", "20000", "--by", "trumps,seat", "--out-dir",
             str(out)]
 
     def write_old():
-        t0 = time.monotonic()
         _start([*base, "--seed", "1"], tmp_path).communicate(timeout=120)
-        return time.monotonic() - t0, {"seed": 1, "bytes": {p.name: p.read_bytes()
-                                                             for p in out.iterdir()}}
+        return {"seed": 1, "bytes": {p.name: p.read_bytes() for p in out.iterdir()}}
 
-    span, old = write_old()
-    seen = set()
+    old = write_old()
+    p = _start([*base, "--seed", "2"], tmp_path)  # how long the write phase lasts
+    began = _write_phase(p, tmp_path, "chart")
+    p.communicate(timeout=120)
+    phase = time.monotonic() - began
+    seen = []
     for k in range(points):
         p = _start([*base, "--seed", "2"], tmp_path)
-        time.sleep(span * (0.5 + 0.5 * k / points))
+        _write_phase(p, tmp_path, "chart")
+        time.sleep(phase * k / points)
         p.send_signal(sig)
         p.communicate(timeout=60)
-        seen.add(_check_set(out, old))
-        if "new" in seen:  # the new chart is in: put an old one back for the next point
-            old = write_old()[1]
-    assert "old" in seen
-    leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".chart.")]
+        seen.append(_check_set(out, old))
+        if seen[-1] == "new":  # the new chart is in: put an old one back for the next point
+            old = write_old()
+    assert "old" in seen, seen
     run("bid-chart", "pedro", "--deals", "100", "--by", "trumps", "--out-dir", str(out))
-    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".chart.")], leftovers
+    assert not [q.name for q in tmp_path.iterdir() if q.name.startswith(".chart.")]
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
