@@ -91,6 +91,8 @@ def _named(path: str | os.PathLike) -> Path:
     """``path`` as a Path; an empty name (``--out ''``) would mean the current folder."""
     if not str(path).strip():
         raise FileNotFoundError(2, "an empty name; give a file or folder name", repr(str(path)))
+    if "\x00" in str(path):  # os.stat would raise ValueError, not OSError
+        raise FileNotFoundError(2, "a name with a NUL byte", repr(str(path))[:80])
     return Path(path)
 
 

@@ -46,6 +46,8 @@ HUGE = "9" * 5000  # over Python's 4,300-digit limit for int()
     (["hand", "pedro", HAND, "--time-budget", "inf"], "--time-budget"),
     (["bid-chart", "pedro", "--out-dir", ""], "empty name"),
     (["simulate", "pedro", "--out", ""], "empty name"),
+    (["bid-chart", "pedro", "--out-dir", "a\x00b"], "NUL byte"),
+    (["simulate", "pedro", "--out", "a\x00b.csv"], "NUL byte"),
     (["simulate", "pedro", "--deals", "٣"], "--deals"),
     (["simulate", "pedro(low_to=holder\n)"], "one line"),
     (["simulate", "pedro\n"], "one line"),
