@@ -33,7 +33,7 @@ except KeyboardInterrupt:
 def __getattr__(name: str):
     """The API functions, and any submodule (``analyzer.plotting``), on first use."""
     if name == "evaluate_hand":
-        from .evaluate import evaluate_hand
+        from .games.pedro.evaluate import evaluate_hand
 
         return evaluate_hand
     if name == "bid_chart":

@@ -2,7 +2,7 @@
 
 numba invalidates a cached kernel only when the file *defining* it changes, not
 when a helper it calls from another module changes, so an edit to
-``_pedro_core.py`` would silently keep running the old compiled engine. Before
+``pedro.core.py`` would silently keep running the old compiled engine. Before
 any kernel is imported we hash the sources the kernels are built from: every module that
 defines one, and every module of the package those import (their constants, such as
 ``cards.DECK_52`` or the rule vectors' indices, are frozen into the compiled code). When

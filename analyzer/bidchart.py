@@ -163,7 +163,7 @@ def longest_suit(hands: np.ndarray) -> np.ndarray:
 
 def rook_codes(hands: np.ndarray, offsets: np.ndarray, rules) -> dict:
     """Bin codes of every Rook feature for hands of 13 dealt cards."""
-    from .games.rook_rules import POINT_SCHEMES
+    from .games.rook.rules import POINT_SCHEMES
 
     hands = np.asarray(hands, dtype=np.uint64)
     rook = _bit(hands, 63)
@@ -210,7 +210,7 @@ def chart_game(rules) -> ChartGame:
                          ("pass", *(f"bid up to {b}" for b in bids)), rules.total_points, 5,
                          rook_batch)
     if rules.game == "king":
-        raise ChartError("King charts are danger and trump-right charts: analyzer.kingchart")
+        raise ChartError("King charts are danger and trump-right charts: analyzer.games.king.chart")
     bids = tuple(range(rules.min_bid, 15))
 
     def pedro_batch(seed, pols, first, n):

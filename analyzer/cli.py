@@ -26,10 +26,10 @@ import numpy as np
 
 from . import __version__, io
 from .cards import JOKER, RANKS, SUIT_NAMES, CardParseError, CardSet, parse_cards
-from .evaluate import HandError, evaluate_hand, parse_hand
 from .games import common, family, parse_game, pedro, presets
 from .games.common import policy_label
-from .games.pedro_view import render_deal
+from .games.pedro.evaluate import HandError, evaluate_hand, parse_hand
+from .games.pedro.view import render_deal
 from .ladder import RUNGS
 from .limits import SizeError
 from .parsing import QUOTE_LIMIT, NumberError, parse_float, parse_int
@@ -303,7 +303,7 @@ SEARCH_SIZES = {"simulate": 1_000, "compare": 1_000, "match": 200, "hand": 500,
                 "bid-chart": 5_000}
 KING_SEARCH_SIZES = {"bid-chart": 500}  # whole 10-hand games: 500 take 65 s
 SEARCH_MAX_DEALS = 5_000  # hand --target-ci's cap when a seat searches: about ten minutes
-GAME_MAX_DEALS = 2**22  # _pedro_games.MAX_DEALS, without importing the kernels for --help
+GAME_MAX_DEALS = 2**22  # pedro.games.MAX_DEALS, without importing the kernels for --help
 
 
 def size_option(command: str, flag: str, default: int, text: str, least: int = 1,
@@ -483,7 +483,7 @@ def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, progress,
         batch = min(1_000_000, max(20_000, -(-deals // 100)))
     extra = {}
     if rules.game == "king":
-        from .games.king_rules import parse_contract
+        from .games.king.rules import parse_contract
 
         if contract is not None:
             parse_contract(contract)  # RuleError names the contracts
@@ -628,7 +628,8 @@ def deal(game, seed, index, policy, rule_pairs, labels, contract) -> None:
     """
     rules = resolve_rules(game, rule_pairs)
     if rules.game == "king":
-        from .games import king, king_view
+        from .games import king
+        from .games.king import view as king_view
 
         if contract is None:
             logs = king.play_game_logged(rules, seed, index, policy)
@@ -643,7 +644,7 @@ def deal(game, seed, index, policy, rule_pairs, labels, contract) -> None:
         raise click.UsageError(f"--contract applies to king only; got {rules.game}")
     log = family(rules).play_logged(rules, seed, [index], policy)[0]
     if rules.game == "rook":
-        from .games.rook_view import render_hand
+        from .games.rook.view import render_hand
 
         click.echo(render_hand(log, seed=seed, policy=policy, rules=str(rules), labels=labels))
     else:
@@ -784,7 +785,7 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
     if rules.game != "king" and contract is not None:
         raise click.UsageError(f"--contract applies to king only; got {rules.game}")
     if rules.game == "king":
-        from .games.king_rules import parse_contract
+        from .games.king.rules import parse_contract
 
         parse_contract(contract or "positive")  # RuleError names the contracts
         if dup:
@@ -885,11 +886,11 @@ def check_game_hand(hand: str, rules) -> None:
     """HAND for GAME: 9 cards of 52 for Pedro/Cinch, 13 of 53 (one Rook) for Rook."""
     try:
         if rules.game == "rook":
-            from .evaluate_rook import parse_rook_hand
+            from .games.rook.evaluate import parse_rook_hand
 
             parse_rook_hand(hand, rules)
         elif rules.game == "king":
-            from .evaluate_king import parse_king_hand
+            from .games.king.evaluate import parse_king_hand
 
             parse_king_hand(hand)
         else:
@@ -1014,7 +1015,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
         known[where.strip().lower()] = " ".join(filter(None, [known.get(where.strip().lower()),
                                                                cards_text]))
     if rules.game == "king":
-        from .evaluate_king import (
+        from .games.king.evaluate import (
             evaluate_king_hand,
             king_hand_json,
             king_hand_work,
@@ -1127,7 +1128,7 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, progr
     rules = resolve_rules(game, rule_pairs)
     deals = search_sized(ctx, "deals", deals, policy)
     if rules.game == "king":
-        from .kingchart import king_chart, render_king_chart, write_king_chart
+        from .games.king.chart import king_chart, render_king_chart, write_king_chart
 
         if by is not None:
             raise click.UsageError("king charts choose their features per contract; "

@@ -2,10 +2,10 @@
 
 Every figure carries its 95% interval; every output carries the provenance
 (hand, seat, rules, policy, seed, n and the rule that stopped the run). The
-tables are :class:`analyzer.evaluate.HandEvaluation`'s DataFrames; nothing is
+tables are :class:`analyzer.games.pedro.evaluate.HandEvaluation`'s DataFrames; nothing is
 recomputed here.
 
->>> from analyzer.evaluate import evaluate_hand
+>>> from analyzer.games.pedro.evaluate import evaluate_hand
 >>> ev = evaluate_hand("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", deals=2_000)
 >>> render_hand(ev).splitlines()[0].split(" | ")
 ['hand AS KS 5S 2S 9H 7H 3D JC 5C', 'seat eldest', 'rules pedro', 'policy heuristic', 'seed 1',
@@ -38,7 +38,7 @@ DECISION_NOTE = ("A bid is recommended over passing, or over a lower bid, only w
 MODEL_NOTE = ("EV(bid b): the seat bids b in its turn (passing if b is no longer legal), the "
               "others bid by their policies and may outbid it, and it names the trump if it "
               "wins; EV(pass): the seat passes. P(points >= b) is for the seat as sole bidder "
-              "(analyzer/evaluate.py).")
+              "(analyzer/games/pedro/evaluate.py).")
 
 
 def _num(x: float, digits: int = 2) -> str:
@@ -151,7 +151,7 @@ ROOK_MODEL_NOTE = (
     "EV(b) is the settlement (B if B >= b, else -b; the opponents score theirs). Bid up to b: "
     "the seat raises by the minimum while that stays at most b, the others bid by their "
     "policies and may outbid it, and as declarer it calls trump by its policy after the widow "
-    "and the pass (analyzer/evaluate_rook.py).")
+    "and the pass (analyzer/games/rook/evaluate.py).")
 
 
 def render_rook_hand(ev: HandEvaluation) -> str:

@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from .games import common, parse_game
-from .games._search_setup import P_PLAY_ONLY  # the policies choose cards only
+from .games.search.setup import P_PLAY_ONLY  # the policies choose cards only
 from .limits import require_memory, require_time
 from .stats import mean_ci, paired_diff, wilson
 
@@ -193,8 +193,8 @@ def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuri
 def _king_ladder(rules, idx, seed, rungs, opponents, worlds, contract, progress) -> Ladder:
     """The ladder on King hands of ``contract``: the rung plays the trump right's holder
     (positive) or one seat cycling through the positions (negative contracts)."""
-    from .games import _king_engine as eng
     from .games import king
+    from .games.king import engine as eng
 
     first, asked = int(idx[0]), len(idx)
     code = king.parse_contract(contract or "positive")

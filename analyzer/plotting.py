@@ -6,7 +6,7 @@ a program that imported us, and no figure stays registered with pyplot to leak
 memory over a long run. Every plot function runs inside :func:`house_style`, so
 fonts, the suit colours, the grid and the spines are the same on every chart.
 
->>> from analyzer.evaluate import evaluate_hand
+>>> from analyzer.games.pedro.evaluate import evaluate_hand
 >>> ev = evaluate_hand("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", deals=2_000)
 >>> save_figure(ev_by_bid(ev.bids, ev.pass_ev, method=1), "hand.png").name
 'hand.png'
@@ -126,7 +126,7 @@ def ev_by_bid(bids: pd.DataFrame, pass_ev: pd.DataFrame | None = None, method: i
     for Rook). ``title`` should carry the provenance (hand, seat, rules, policy,
     seed, n).
 
-    >>> from analyzer.evaluate import evaluate_hand
+    >>> from analyzer.games.pedro.evaluate import evaluate_hand
     >>> ev = evaluate_hand("cinch", "AH KH QH 5D 2H 9C 3S JS 7C", deals=1_000)
     >>> fig = ev_by_bid(ev.bids, ev.pass_ev, method=2, net=False)
     """

@@ -6,7 +6,7 @@ counter-based generator makes deal ``i`` the same for every alternative), so the
 alternatives' per-deal outcomes are paired; :func:`rank_alternatives` turns
 them into a table with P(best), and :func:`run_stop_rule` grows the sample
 until a stop rule is met. Game modules: ``evaluate`` (Pedro/Cinch),
-``evaluate_rook``, ``evaluate_king``.
+``rook.evaluate``, ``king.evaluate``.
 """
 
 from __future__ import annotations

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .games import _pedro_engine as engine
 from .games import pedro
-from .games._pedro_policies import RANDOM
-from .games._search_setup import P_PLAY_ONLY
+from .games.pedro import engine
+from .games.pedro.policies import RANDOM
+from .games.search.setup import P_PLAY_ONLY
 
 
 def can_share_plays(rules, pols: np.ndarray) -> bool:
@@ -238,7 +238,8 @@ def pedro_seat_batch(rules, seed, pols, first, n, share: bool | None = None):
 
 
 def _rook():
-    from .games import _rook_engine, rook  # here: Pedro need not compile Rook
+    from .games import rook  # here: Pedro need not compile Rook
+    from .games.rook import engine as _rook_engine
 
     return _rook_engine, rook
 

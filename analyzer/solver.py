@@ -46,10 +46,9 @@ import numpy as np
 
 from .bits import popcount
 from .cards import JOKER, SUITS, CardParseError, format_card, parse_cards
-from .games import _dd_games as ddg
-from .games import _dd_params as ddp
 from .games import family, parse_game
-from .games._pedro_core import NORM, ORIG
+from .games.pedro.core import NORM, ORIG
+from .games.search import params as ddp
 from .parsing import quoted
 
 SEAT_NAMES = ("N", "E", "S", "W")
@@ -100,7 +99,7 @@ class Scratch:
     solves."""
 
     def __init__(self, tt_bits: int = 18):
-        from .games._search_setup import WS_PAR, WS_RES, WS_TT, make_workspace
+        from .games.search.setup import WS_PAR, WS_RES, WS_TT, make_workspace
 
         ws = make_workspace(tt_bits)
         self.tt, self.par, self.res = ws[WS_TT], ws[WS_PAR], ws[WS_RES]
@@ -116,7 +115,7 @@ _SCRATCH: dict[int, Scratch] = {}
 
 def _scratch(tricks: int) -> Scratch:
     """The reused scratch for a position of ``tricks`` tricks: up to six, a 1 MB table that
-    stays in cache (``_search_setup.search_tt_bits``); deeper positions need the room of 16 MB."""
+    stays in cache (``search.setup.search_tt_bits``); deeper positions need the room of 16 MB."""
     bits = 14 if tricks <= 6 else 18
     if bits not in _SCRATCH:
         _SCRATCH[bits] = Scratch(bits)
@@ -237,17 +236,19 @@ def _search_layout(fam: str, rules, trump_code: int, code, seen, q, cpts, tv):
     """The game's card maps into and out of the search layout, and ``setup(side)``, which
     fills the search parameters ``q``, card values ``cpts`` and trick values ``tv``."""
     if fam == "pedro":
-        from .games.pedro_rules import P_HIGH_LOW, kernel_params
+        from .games.pedro import adapter as pedro_adapter
+        from .games.pedro.rules import P_HIGH_LOW, kernel_params
 
         rp = kernel_params(rules)
         every = 0
         for c in seen:
             every |= 1 << int(NORM[trump_code, c])
-        low = ddg.pedro_low_card(np.uint64(every), rp[P_HIGH_LOW])
+        low = pedro_adapter.pedro_low_card(np.uint64(every), rp[P_HIGH_LOW])
         return (lambda c: int(NORM[trump_code, c]), lambda c: int(ORIG[trump_code, c]),
-                lambda s: ddg.pedro_setup(rp, low, s, q, cpts, tv))
+                lambda s: pedro_adapter.pedro_setup(rp, low, s, q, cpts, tv))
     if fam == "rook":
-        from .games.rook_rules import P_ROOK_POS, kernel_params
+        from .games.rook import adapter as rook_adapter
+        from .games.rook.rules import P_ROOK_POS, kernel_params
 
         rp = kernel_params(rules)
         pos = int(rp[P_ROOK_POS])
@@ -255,13 +256,15 @@ def _search_layout(fam: str, rules, trump_code: int, code, seen, q, cpts, tv):
         def moved(fn, c):
             return int(fn(np.uint64(1 << c), trump_code, pos)).bit_length() - 1
 
-        return (lambda c: moved(ddg.rook_to_search, c), lambda c: moved(ddg.rook_from_search, c),
-                lambda s: ddg.rook_setup(rp, trump_code, s, q, cpts, tv))
-    from .games.king_rules import P_KH_FORCE, kernel_params
+        return (lambda c: moved(rook_adapter.rook_to_search, c),
+                lambda c: moved(rook_adapter.rook_from_search, c),
+                lambda s: rook_adapter.rook_setup(rp, trump_code, s, q, cpts, tv))
+    from .games.king import adapter as king_adapter
+    from .games.king.rules import P_KH_FORCE, kernel_params
 
     rp = kernel_params(rules)
-    return (int, int,
-            lambda s: ddg.king_setup(code, rp[P_KH_FORCE] == 1, trump_code, s, q, cpts, tv))
+    return (int, int, lambda s: king_adapter.king_setup(code, rp[P_KH_FORCE] == 1, trump_code, s,
+                                                        q, cpts, tv))
 
 
 def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
@@ -291,7 +294,7 @@ def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
     trump_code = _trump_code(trump, fam, rules)
     code = None
     if fam == "king":
-        from .games.king_rules import POSITIVE, contract_name, parse_contract
+        from .games.king.rules import POSITIVE, contract_name, parse_contract
 
         if contract is None:
             raise PositionError("King needs --contract; contracts: no-tricks, no-hearts, "
@@ -307,7 +310,7 @@ def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
     side = plays_side = parse_seat(side) if side is not None else None
     q = np.zeros(ddp.NQ, dtype=np.uint64)
     cpts = np.zeros(64, dtype=np.int64)
-    tv = np.zeros(ddg.NTV, dtype=np.int64)
+    tv = np.zeros(ddp.NTV, dtype=np.int64)
     to_search, from_search, setup = _search_layout(fam, rules, trump_code, code, seen, q, cpts,
                                                    tv)
     masks = np.zeros(4, dtype=np.uint64)
@@ -350,7 +353,7 @@ def solve(game, hands, trump=None, leader=0, played: str = "", side=None, contra
                                                                 played, side, contract)
     sc = scratch or _scratch(max(popcount(int(h)) for h in p.hands))
     vals = np.zeros(64, dtype=np.int64)
-    from .games import _dd as dd  # here: importing the search compiles it (about a minute)
+    from .games.search import dd as dd  # here: importing the search compiles it (about a minute
 
     t0 = time.perf_counter()
     dd.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv, sc.tt,

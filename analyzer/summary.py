@@ -26,7 +26,7 @@ import pandas as pd
 
 from .cards import JOKER
 from .games.common import policy_label
-from .games.rook_rules import POINT_SCHEMES, PRESETS, parse_rules
+from .games.rook.rules import POINT_SCHEMES, PRESETS, parse_rules
 from .stats import Estimate, Proportion, mean_ci, wilson
 from .text import render_table
 

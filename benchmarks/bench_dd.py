@@ -27,13 +27,13 @@ import numpy as np
 from bench_pedro import compile_c  # this folder is on sys.path when run as a script
 
 from analyzer.cards import format_card
-from analyzer.games import _dd as dd
-from analyzer.games import _dd_params as ddp
-from analyzer.games import _pedro_engine as engine
 from analyzer.games import pedro
-from analyzer.games._dd_games import pedro_low_card, pedro_setup
-from analyzer.games._pedro_core import normalise
-from analyzer.games.pedro_rules import P_HIGH_LOW, kernel_params
+from analyzer.games.pedro import engine
+from analyzer.games.pedro.adapter import pedro_low_card, pedro_setup
+from analyzer.games.pedro.core import normalise
+from analyzer.games.pedro.rules import P_HIGH_LOW, kernel_params
+from analyzer.games.search import dd
+from analyzer.games.search import params as ddp
 from analyzer.solver import Scratch, _prepare
 
 EMPTY = np.zeros(4, dtype=np.int64)

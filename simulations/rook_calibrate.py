@@ -1,7 +1,7 @@
 """Question: how many points does a Rook hand take as declarer, from what a bidder can see?
 
 The heuristic bids from a linear valuation of its 13 cards (see
-``analyzer/games/_rook_policies.py``: _BASE, _PER_POINT, _PER_TRUMP, _PER_ACE,
+``analyzer/games/rook/policies.py``: _BASE, _PER_POINT, _PER_TRUMP, _PER_ACE,
 _PER_TOP). This run fits those weights: eldest is made declarer at 70 on
 200,000 hands (seed 7, heuristic policy for every seat, rules ``rook``), calls
 its policy's trump, and the side's points are regressed on the declarer's
@@ -20,7 +20,7 @@ import numpy as np
 
 from analyzer.games import rook
 from analyzer.games.common import parse_policies
-from analyzer.games.rook_rules import POINT_SCHEMES
+from analyzer.games.rook.rules import POINT_SCHEMES
 
 SEED = 7
 

@@ -16,14 +16,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 # Two chains of about equal length, compiled side by side (seconds on one core each here, from
-# an empty cache, both running): the search (``_dd``, 82 s at import) and the search
+# an empty cache, both running): the search (``search.dd``, 82 s at import) and the search
 # modules' serial kernels, Pedro's 178 s (the first to compile the searching players),
 # Rook's 107 s and King's, then Pedro's whole-game kernel, 106 s; the engines' parallel
 # kernels without the search, Pedro 176 s, Rook 238 s, King 158 s.
-_CHAINS = (("analyzer.games._dd", "analyzer.games._pedro_search", "analyzer.games._rook_search",
-            "analyzer.games._king_search", "analyzer.games._pedro_games"),
-           ("analyzer.games._pedro_engine", "analyzer.games._rook_engine",
-            "analyzer.games._king_engine"))
+_CHAINS = (("analyzer.games.search.dd", "analyzer.games.pedro.search",
+            "analyzer.games.rook.search", "analyzer.games.king.search",
+            "analyzer.games.pedro.games"),
+           ("analyzer.games.pedro.engine", "analyzer.games.rook.engine",
+            "analyzer.games.king.engine"))
 
 
 def _compile(modules: tuple[str, ...]) -> None:

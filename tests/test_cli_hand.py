@@ -10,7 +10,7 @@ from cli_helpers import assert_bad_input, run
 
 from analyzer import plotting
 from analyzer.cards import SUIT_NAMES
-from analyzer.evaluate import evaluate_hand
+from analyzer.games.pedro.evaluate import evaluate_hand
 
 HAND = "AS KS 5S 5C 2S 9H 3D JC 7H"
 BASE = ["hand", "pedro", HAND, "--seat", "eldest", "--deals", "5000"]

@@ -17,8 +17,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import bench_dd  # noqa: E402
 
-from analyzer.games import _dd as dd  # noqa: E402
-from analyzer.games import _dd_params as ddp  # noqa: E402
+from analyzer.games.search import dd as dd  # noqa: E402
+from analyzer.games.search import params as ddp  # noqa: E402
 from analyzer.solver import Scratch  # noqa: E402
 
 N = 150

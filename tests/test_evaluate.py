@@ -2,7 +2,7 @@
 
 The dealing tests use pedro.run_batch with a Scenario directly; the table tests
 recompute every figure from run_batch output with a settlement written here from
-RULES.md §1.9, independent of analyzer.evaluate.settle. Statistical checks use
+RULES.md §1.9, independent of analyzer.games.pedro.evaluate.settle. Statistical checks use
 fixed seeds and a tolerance of 3 standard errors.
 """
 
@@ -15,8 +15,8 @@ import pytest
 
 from analyzer import rollout
 from analyzer.cards import SUIT_NAMES, CardSet, parse_card
-from analyzer.evaluate import BATCH, HandError, evaluate_hand
 from analyzer.games import pedro
+from analyzer.games.pedro.evaluate import BATCH, HandError, evaluate_hand
 
 HAND = "AS KS 5S 5C 2S 9H 3D JC 7H"
 MASK = CardSet(HAND).mask

@@ -56,7 +56,7 @@ def _simulate(game: str) -> str:
 
 def _chart(game: str) -> str:
     if game == "king":
-        from analyzer.kingchart import king_chart
+        from analyzer.games.king.chart import king_chart
 
         chart = king_chart(parse_game(game), deals=5_000, seed=1, games=500)
         frame = pd.concat([chart.danger, chart.right, chart.trump, chart.seats])
@@ -72,6 +72,8 @@ def _hand(game: str) -> str:
     assert r.exit_code == 0, r.stderr
     doc = json.loads(r.stdout)
     doc["provenance"].pop("bidlab_version", None)
+    for prose in ("model", "decision_rule"):  # explanations that name modules, not results
+        doc.pop(prose, None)
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
 
 

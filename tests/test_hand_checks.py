@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from analyzer.evaluate import evaluate_hand, settle
+from analyzer.games.pedro.evaluate import evaluate_hand, settle
 
 
 @pytest.mark.parametrize("method, m2, B, O, bid, own, opp", [

@@ -24,12 +24,12 @@ def _with_search_kernels(monkeypatch, fam):
     """Make ``fam`` run its search module's kernels whatever the policies."""
     monkeypatch.setattr(fam, "kernels",
                         lambda pols, engine: importlib.import_module(
-                            f"analyzer.games.{engine.SEARCH_KERNELS}"))
+                            engine.SEARCH_KERNELS, engine.__package__))
 
 
 @pytest.mark.parametrize("engine, search", [
-    ("_pedro_engine", "_pedro_search"), ("_pedro_games", "_pedro_search"),
-    ("_rook_engine", "_rook_search"), ("_king_engine", "_king_search")])
+    ("pedro.engine", "pedro.search"), ("pedro.games", "pedro.search"),
+    ("rook.engine", "rook.search"), ("king.engine", "king.search")])
 def test_kernels_chooses_the_search_module_only_for_searching_seats(engine, search):
     engine = importlib.import_module(f"analyzer.games.{engine}")
     assert common.kernels(parse_policies("heuristic"), engine) is engine
@@ -62,13 +62,14 @@ def test_whole_games_alike(monkeypatch):
                                   king_games)
 
 
-SEARCH_MODULES = ("_dd", "_pimc", "_pedro_search", "_rook_search", "_king_search")
+SEARCH_MODULES = tuple(f"analyzer.games.{m}" for m in (
+    "search.dd", "search.pimc", "pedro.search", "rook.search", "king.search"))
 
 
 def _search_modules_loaded_after(code: str) -> tuple[str, list[str]]:
     """Run ``code`` in a fresh interpreter: (what it printed, the search modules it loaded)."""
     code += ("\nimport sys\nprint(','.join(sorted(m for m in sys.modules\n"
-             f"                     if m.split('.')[-1] in {SEARCH_MODULES!r})))\n")
+             f"                     if m in {SEARCH_MODULES!r})))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     *printed, loaded = done.stdout.split("\n")[:-1]  # each print ends its line
@@ -76,6 +77,9 @@ def _search_modules_loaded_after(code: str) -> tuple[str, list[str]]:
 
 
 def test_a_heuristic_run_and_the_help_never_import_the_search():
+    assert _search_modules_loaded_after("import analyzer.games.pedro.search")[1] == [
+        "analyzer.games.pedro.search", "analyzer.games.search.dd",
+        "analyzer.games.search.pimc"]  # the check sees them when they are there
     _, loaded = _search_modules_loaded_after(
         "from analyzer import cli\n"
         "from analyzer.games import king, parse_game, pedro, rook\n"

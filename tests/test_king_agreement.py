@@ -11,7 +11,7 @@ import pytest
 from reference import king_ref
 
 from analyzer.games import king
-from analyzer.games.king_rules import (
+from analyzer.games.king.rules import (
     CONTRACT_NAMES,
     PRESETS,
     Rules,

@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.games import _king_engine as engine
 from analyzer.games import king
 from analyzer.games.common import parse_policies
-from analyzer.games.king_rules import POSITIVE, kernel_params
+from analyzer.games.king import engine
+from analyzer.games.king.rules import POSITIVE, kernel_params
 
 
 def auction_logs(seed: int, indices, policy: str = "heuristic"):

@@ -9,7 +9,7 @@ import pytest
 
 from analyzer.games import king
 from analyzer.games.common import parse_policies
-from analyzer.games.king_rules import (
+from analyzer.games.king.rules import (
     CONTRACT_NAMES,
     HAND_TOTALS,
     PRESETS,

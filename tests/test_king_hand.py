@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from cli_helpers import assert_bad_input, run
 
-from analyzer.evaluate_king import evaluate_king_hand, king_hand_work
 from analyzer.games import king
+from analyzer.games.king.evaluate import evaluate_king_hand, king_hand_work
 
 RULES = king.PRESETS["king"]
 HEARTS = "AH KH QH JH TH 9H 8H 2C 3C 4D 5D 6S 7S"  # seven high hearts

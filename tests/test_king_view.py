@@ -10,7 +10,7 @@ import pytest
 from reference import king_ref
 
 from analyzer.games import king
-from analyzer.games.king_view import hand_total, render_game, render_hand, trick_penalty
+from analyzer.games.king.view import hand_total, render_game, render_hand, trick_penalty
 
 SEATS = "NESW"
 PLAY_TITLE = "Play (* marks the card that wins the trick)"

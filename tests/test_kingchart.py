@@ -8,11 +8,10 @@ import pytest
 
 from analyzer.bidchart import ChartError
 from analyzer.cards import cards_of, rank_of, suit_of
-from analyzer.games import _king_engine as engine
 from analyzer.games import king
 from analyzer.games.common import parse_policies
-from analyzer.io import read_table
-from analyzer.kingchart import (
+from analyzer.games.king import engine
+from analyzer.games.king.chart import (
     DANGER_BY,
     NEGATIVE,
     king_chart,
@@ -20,6 +19,7 @@ from analyzer.kingchart import (
     render_king_chart,
     write_king_chart,
 )
+from analyzer.io import read_table
 
 RULES = king.parse_rules("king")
 POLS = parse_policies("heuristic")

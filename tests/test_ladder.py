@@ -9,8 +9,8 @@ import pytest
 
 from analyzer import ladder
 from analyzer.games import common, king, rook
-from analyzer.games._search_setup import P_PLAY_ONLY
 from analyzer.games.common import PolicyError
+from analyzer.games.search.setup import P_PLAY_ONLY
 
 RULES = rook.parse_rules("rook")
 COLS = rook.engine.REC_COLUMNS

@@ -11,7 +11,7 @@ import pytest
 from reference import pedro_ref
 
 from analyzer.games import pedro
-from analyzer.games.pedro_rules import PRESETS, Rules, one_flag_variants
+from analyzer.games.pedro.rules import PRESETS, Rules, one_flag_variants
 from analyzer.variants import flag_fields
 
 N_MAIN = 10_000  # per preset and policy, as the issue asks

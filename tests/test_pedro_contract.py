@@ -19,7 +19,7 @@ import pytest
 
 from analyzer.cards import DECK_52, SUITS, format_card
 from analyzer.games import pedro
-from analyzer.games.pedro_rules import PRESET_NAMES, PRESETS, Rules, one_flag_variants
+from analyzer.games.pedro.rules import PRESET_NAMES, PRESETS, Rules, one_flag_variants
 from analyzer.variants import flag_fields
 
 N_LOGGED = 200  # logged deals per variant and policy

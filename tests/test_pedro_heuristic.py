@@ -7,9 +7,9 @@ import pytest
 
 from analyzer.cards import CardSet
 from analyzer.games import pedro
-from analyzer.games._pedro_core import N_JACK, N_TWO, lowest_plain
-from analyzer.games._pedro_engine import R_BID, R_BID_SEAT, R_BIDDER, R_DEALER
-from analyzer.games._pedro_policies import (
+from analyzer.games.pedro.core import N_JACK, N_TWO, lowest_plain
+from analyzer.games.pedro.engine import R_BID, R_BID_SEAT, R_BIDDER, R_DEALER
+from analyzer.games.pedro.policies import (
     bid_estimate,
     heuristic_bid,
     heuristic_play,

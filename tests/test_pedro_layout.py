@@ -1,10 +1,10 @@
-"""The trump-normalised layout (analyzer.games._pedro_core) against its card tables."""
+"""The trump-normalised layout (analyzer.games.pedro.core) against its card tables."""
 
 import numpy as np
 import pytest
 from numba import njit
 
-from analyzer.games._pedro_core import NORM, denormalise, highest_plain, lowest_plain, normalise
+from analyzer.games.pedro.core import NORM, denormalise, highest_plain, lowest_plain, normalise
 
 RNG = np.random.default_rng(3)
 DECK = 0x1FFF_1FFF_1FFF_1FFF

@@ -18,9 +18,9 @@ import pytest
 
 from analyzer.cards import SPADES, CardSet, card
 from analyzer.games import family, parse_game, pedro
-from analyzer.games._search_setup import P_NODES
 from analyzer.games.common import SEARCH_CHUNK, chunk_for, parse_policies
-from analyzer.games.pedro_rules import PRESET_NAMES, PRESETS, Rules, one_flag_variants
+from analyzer.games.pedro.rules import PRESET_NAMES, PRESETS, Rules, one_flag_variants
+from analyzer.games.search.setup import P_NODES
 
 SEED = 8675309
 HAND_COLS = [f"hand{s}" for s in range(4)]

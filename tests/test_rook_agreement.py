@@ -11,7 +11,7 @@ import pytest
 from reference import rook_ref
 
 from analyzer.games import rook
-from analyzer.games.rook_rules import PRESETS, Rules, one_flag_variants
+from analyzer.games.rook.rules import PRESETS, Rules, one_flag_variants
 from analyzer.variants import flag_fields
 
 N_MAIN = 10_000  # per policy, as the issue asks

@@ -8,8 +8,8 @@ from cli_helpers import run
 from analyzer import shared_play
 from analyzer.bidchart import ChartError, bid_chart, longest_suit, rook_codes
 from analyzer.cards import cards_of, rank_of, suit_of
-from analyzer.evaluate_rook import settle
 from analyzer.games import rook
+from analyzer.games.rook.evaluate import settle
 
 RULES = rook.PRESETS["rook"]
 HEURISTIC = rook.parse_policies("heuristic")

@@ -14,7 +14,7 @@ import pytest
 from analyzer.cards import format_card
 from analyzer.games import rook
 from analyzer.games.common import parse_policies
-from analyzer.games.rook_rules import PASS_CYCLES, PRESETS, one_flag_variants
+from analyzer.games.rook.rules import PASS_CYCLES, PRESETS, one_flag_variants
 from analyzer.stats import wilson
 
 POLICIES = ["random", "heuristic", "heuristic,random,random,heuristic"]

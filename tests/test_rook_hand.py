@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from cli_helpers import assert_bad_input, run
 
-from analyzer.evaluate import evaluate_hand
-from analyzer.evaluate_rook import settle
 from analyzer.games import rook
+from analyzer.games.pedro.evaluate import evaluate_hand
+from analyzer.games.rook.evaluate import settle
 
 STRONG = "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C"  # seven spades with the Rook
 WEAK = "3S 4H 6D 7C 8S 9H 3D 4C 6H 2C 7D 2H 8C"  # no counter, no card above a 9

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from analyzer.games import rook
-from analyzer.games.rook_view import card_points, render_hand
+from analyzer.games.rook.view import card_points, render_hand
 from analyzer.stats import mean_ci, wilson
 from analyzer.summary import rook_card_points, summarize
 

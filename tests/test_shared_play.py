@@ -4,7 +4,7 @@ every action in full (analyzer.shared_play against the one-by-one path)."""
 import numpy as np
 import pytest
 
-import analyzer.evaluate as ev
+import analyzer.games.pedro.evaluate as ev
 from analyzer import shared_play
 from analyzer.cards import CardSet, parse_cards
 from analyzer.games import pedro
@@ -84,7 +84,7 @@ ROOK_HAND = CardSet(parse_cards("AS KS 10S 5S 9S 8S AH KH 10D 5C JK 7C 2D")).mas
 
 
 def _rook_both_paths(game, policy, seat, n):
-    import analyzer.evaluate_rook as er
+    import analyzer.games.rook.evaluate as er
     from analyzer.games import rook
     from analyzer.rollout import collapse
 

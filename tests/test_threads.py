@@ -1,11 +1,11 @@
-"""``_threads.run_chunks``: the search kernels' chunks on threads."""
+"""``shared.threads.run_chunks``: the search kernels' chunks on threads."""
 
 import threading
 
 import numba
 import pytest
 
-from analyzer.games._threads import run_chunks
+from analyzer.games.shared.threads import run_chunks
 
 
 @pytest.fixture(params=[1, 2], ids=["one thread", "two threads"])

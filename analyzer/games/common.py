@@ -11,7 +11,7 @@ import numpy as np
 from ..limits import Pace, require_memory
 from ..parsing import NumberError, parse_int, plain_ascii, quoted
 
-POLICY_NAMES = ("random", "heuristic", "dd", "pimc")  # kernel codes 0..3 (_search_setup)
+POLICY_NAMES = ("random", "heuristic", "dd", "pimc")  # kernel codes 0..3 (search.setup)
 SEARCH_POLICIES = ("dd", "pimc")
 DEFAULT_WORLDS = 20
 MAX_WORLDS = 10_000
@@ -44,7 +44,7 @@ def parse_policies(spec: str | Sequence[str], default_worlds: int = DEFAULT_WORL
     """Seat policies: one name for all four seats, or four comma-separated names.
 
     The vector holds the four seat codes, then the pimc world count, a node budget per solve,
-    the play-only flag and the search depth (0: defaults; see ``games._search_setup``);
+    the play-only flag and the search depth (0: defaults; see ``search.setup``);
     ``pimc:W`` sets the worlds, a bare ``pimc`` takes ``default_worlds``.
 
     >>> parse_policies("heuristic,random,heuristic,random").tolist()
@@ -90,11 +90,12 @@ def searches(pols: np.ndarray) -> bool:
 def kernels(pols: np.ndarray, engine: ModuleType) -> ModuleType:
     """The module whose kernels play ``pols``: ``engine``, whose seats never search, or, when
     a seat plays dd or pimc, the module of the same kernels with the search behind such
-    seats (``engine.SEARCH_KERNELS``, in this package). It is imported only then: the
-    search compiles in a minute or two that a heuristic run should not wait for."""
+    seats (``engine.SEARCH_KERNELS``, relative to the engine's package). It is imported
+    only then: the search compiles in a minute or two that a heuristic run should not wait
+    for."""
     if not searches(pols):
         return engine
-    return import_module(f"{__package__}.{engine.SEARCH_KERNELS}")
+    return import_module(engine.SEARCH_KERNELS, engine.__package__)
 
 
 def first_batch(pols: np.ndarray) -> int:

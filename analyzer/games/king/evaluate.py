@@ -1,0 +1,230 @@
+"""What a King hand is worth: the penalty it takes in each negative contract, and in a
+positive hand the tricks it takes and the value of the trump right.
+
+The 13 cards are fixed at one seat (counted from the dealer: the dealer leads
+and, in a positive hand, is the benefited) and the other 39 dealt at random;
+deal ``i`` of a seed is the same deal for every contract and alternative, so
+the differences are paired.
+
+* **Negative contracts**: the distribution of the seat's penalty and its mean
+  with a 95% CI, every seat playing its policy.
+* **Positive hand**: E[my tricks | I name trump t] for each suit (and no trump
+  when allowed), E[my tricks | I name my policy's trump], and E[my tricks |
+  another seat names trump] (each of the other three in turn, by its policy),
+  with no auction and no payment. Their paired difference is the trump right's
+  value in tricks: worth offering up to that many tricks, and as the benefited
+  an offer is worth accepting when it exceeds it. The 4-3-3-3 decline is
+  worth taking when the seat expects fewer than 4 tricks naming trump.
+
+>>> from analyzer.games.king.rules import parse_rules
+>>> ev = evaluate_king_hand(parse_rules("king"), "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS",
+...                         contract="no-hearts", deals=2_000)
+>>> ev.negative["contract"].tolist(), bool(ev.negative["points"].iloc[0] < 0)
+(['no_hearts'], True)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ...cards import JOKER, SUIT_NAMES, CardSet, parse_cards
+from ...rollout import HandError, batch_for, est_cols, parse_known, run_stop_rule
+from ...stats import Estimate, mean_ci, paired_diff, wilson
+from ...text import render_table
+from .. import king
+from ..common import SEAT_OFFSETS, parse_policies, policy_label, policy_string
+from .rules import CONTRACT_NAMES, POSITIVE, contract_name, parse_contract
+
+NEGATIVE_CODES = [c for c in CONTRACT_NAMES if c != POSITIVE]
+TRUMP_LABELS = (*SUIT_NAMES, "no trump")
+
+
+def parse_king_hand(text: str) -> int:
+    """Mask of a 13-card King hand; HandError (or CardParseError) otherwise."""
+    cards = parse_cards(text)
+    if JOKER in cards:
+        raise HandError("King is played with the 52-card deck: no joker")
+    if len(cards) != 13:
+        raise HandError(f"a King hand is 13 cards of the 52-card deck; got {len(cards)} "
+                        f"card(s) in {text!r}")
+    return CardSet(cards).mask
+
+
+def contracts_of(text: str) -> list[int]:
+    """``all`` (every negative contract and the positive hand) or one contract's code."""
+    if text.strip().lower() == "all":
+        return [*NEGATIVE_CODES, POSITIVE]
+    return [parse_contract(text)]
+
+
+@dataclass
+class KingEvaluation:
+    hand: str
+    seat: str
+    rules: str
+    policy: str
+    seed: int
+    n: int
+    negative: pd.DataFrame  # per negative contract: the seat's points, mean and CI, P(0)
+    distribution: pd.DataFrame  # per negative contract: share of deals by points taken
+    positive: pd.DataFrame  # per trump choice: the seat's tricks, mean and CI
+    trump_right: dict  # value of the trump right in tricks, with its CI, and the advice
+
+    @property
+    def provenance(self) -> dict:
+        return {"hand": self.hand, "seat": self.seat, "rules": self.rules,
+                "policy": self.policy, "seed": self.seed, "n": self.n}
+
+
+def king_hand_work(rules, contract: str, deals: int) -> int:
+    """The hands :func:`evaluate_king_hand` plays in all: ``deals`` for each negative
+    contract, and for the positive hand each trump named, then the seat's own choice and
+    another seat's."""
+    codes = contracts_of(contract)
+    runs = sum(c != POSITIVE for c in codes)
+    if POSITIVE in codes:
+        runs += (5 if rules.allow_no_trump else 4) + 2
+    return runs * deals
+
+
+def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "all",
+                       deals: int = 20_000, seed: int = 1, policy: str = "heuristic",
+                       known: dict[str, str] | None = None, progress=None) -> KingEvaluation:
+    """Evaluate ``hand`` at ``seat`` for ``contract`` (a name, or ``all``); ``progress(n)``
+    is called after each batch of n hands (:func:`king_hand_work` of them in all)."""
+    if seat not in SEAT_OFFSETS:
+        raise HandError(f"bad seat {seat!r}; seats: {', '.join(SEAT_OFFSETS)}")
+    if deals < 2:
+        raise HandError("deals must be at least 2")
+    mask = parse_king_hand(hand)
+    codes = contracts_of(contract)
+    pols = parse_policies(policy)
+    offset = SEAT_OFFSETS[seat]
+    known_cards = parse_known(known or {}, offset)
+    king.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
+
+    step = batch_for(pols)
+    # every run's records are kept until the tables are made, and copied once
+    bytes_each = 2 * king_hand_work(rules, contract, 1) * 2 * king.engine.NREC
+
+    def run(code, **kw):
+        sc = king.Scenario(hand=mask, seat=offset, known=known_cards, **kw)
+        parts = []
+        run_stop_rule(lambda first, n: parts.append(king.run_batch(
+            rules, first, n, seed, pols, contract=code, scenario=sc)[0]),
+            None, deals, None, None, deals, step, progress, bytes_each=bytes_each)
+        rec = np.concatenate(parts)
+        me = (rec[:, king.engine.R_DEALER].astype(np.int64) + offset) % 4
+        return rec, me
+
+    neg_rows, dist_rows = [], []
+    for code in (c for c in codes if c != POSITIVE):
+        rec, me = run(code)
+        pts = rec[np.arange(deals), king.engine.R_POINTS + me].astype(np.int64)
+        zero = wilson(int((pts == 0).sum()), deals)
+        neg_rows.append({"contract": contract_name(code), "n": deals,
+                         **est_cols("points", mean_ci(pts)), "p_zero": zero.p,
+                         "p_zero_lo": zero.lo, "p_zero_hi": zero.hi})
+        values, counts = np.unique(pts, return_counts=True)
+        dist_rows += [{"contract": contract_name(code), "points": int(v), "share": c / deals}
+                      for v, c in zip(values, counts, strict=True)]
+    pos_rows, right = [], {}
+    if POSITIVE in codes:
+        def tricks(**kw):
+            rec, me = run(POSITIVE, **kw)
+            return rec[np.arange(deals), king.engine.R_TRICKS + me].astype(np.int64)
+
+        for t in range(5 if rules.allow_no_trump else 4):
+            pos_rows.append({"choice": f"I name {TRUMP_LABELS[t]}", "n": deals,
+                             **est_cols("tricks", mean_ci(tricks(chooser="self", trump=t)))})
+        mine = tricks(chooser="self")
+        other = tricks(chooser="other")
+        pos_rows.append({"choice": "I name my policy's trump", "n": deals,
+                         **est_cols("tricks", mean_ci(mine))})
+        pos_rows.append({"choice": "another seat names trump", "n": deals,
+                         **est_cols("tricks", mean_ci(other))})
+        right = trump_right_advice(paired_diff(mine, other), mean_ci(mine))
+    return KingEvaluation(
+        hand=str(CardSet(mask)), seat=seat, rules=str(rules), policy=policy_string(pols),
+        seed=seed, n=deals, negative=pd.DataFrame(neg_rows), distribution=pd.DataFrame(dist_rows),
+        positive=pd.DataFrame(pos_rows), trump_right=right)
+
+
+def trump_right_advice(value: Estimate, own_tricks: Estimate) -> dict:
+    """What the trump right's value says, only as far as the noise allows (the rule of
+    analyzer.advice): offer k tricks only while the value exceeds k beyond the noise (its
+    95% lower bound), accept an offer as the benefited only above the value's upper bound,
+    and decline (4-3-3-3) only when naming trump is expected to take fewer than 4 tricks
+    beyond the noise; "either" otherwise. With no interval (one deal) it offers nothing
+    and names no offer worth accepting (None).
+
+    >>> from analyzer.stats import Estimate
+    >>> a = trump_right_advice(Estimate(1.6, 0.05, 1.5, 1.7, 900), Estimate(5.1, .1, 4.9, 5.3, 900))
+    >>> a["offer_up_to"], a["accept_offers_above"], a["decline"]
+    (1, 1, 'play')
+    """
+    known = math.isfinite(value.lo) and math.isfinite(value.hi)  # n = 1 leaves it open
+    return {"value": value.mean, "value_lo": value.lo, "value_hi": value.hi, "n": value.n,
+            "offer_up_to": max(0, math.ceil(value.lo) - 1) if known else 0,
+            "accept_offers_above": max(0, math.floor(value.hi)) if known else None,
+            "own_tricks": own_tricks.mean, "own_tricks_lo": own_tricks.lo,
+            "own_tricks_hi": own_tricks.hi,
+            "decline": "decline" if own_tricks.hi < 4 else "play" if own_tricks.lo > 4
+            else "either"}
+
+
+def render_king_hand(ev: KingEvaluation) -> str:
+    out = [f"hand {ev.hand} | seat {ev.seat} | rules {ev.rules} | "
+           f"policy {policy_label(ev.policy)} | "
+           f"seed {ev.seed} | n {ev.n:,} deals per contract", ""]
+    if len(ev.negative):
+        out.append("Negative contracts: my points per hand (mean ± 95% CI) and P(no penalty)")
+        out.append(render_table(
+            ["contract", "points", "P(0) %"],
+            [[r["contract"], f"{r['points']:.1f} ± {(r['points_hi'] - r['points_lo']) / 2:.1f}",
+              f"{100 * r['p_zero']:.1f} [{100 * r['p_zero_lo']:.1f}, {100 * r['p_zero_hi']:.1f}]"]
+             for _, r in ev.negative.iterrows()], "lrr"))
+        out += ["", "Distribution of my points per hand, % of deals (all values: --json)"]
+        for contract, rows in ev.distribution.groupby("contract", sort=False):
+            rows = rows.sort_values("points", ascending=False)
+            shown = "  ".join(f"{int(p):+d}: {100 * sh:.1f}" for p, sh in
+                              zip(rows["points"], rows["share"], strict=True) if sh >= 0.001)
+            out.append(f"  {contract:18} {shown}")
+        out.append("")
+    if len(ev.positive):
+        out.append("Positive hand: my tricks (before any payment), mean ± 95% CI; no auction")
+        out.append(render_table(
+            ["who names trump", "tricks"],
+            [[r["choice"], f"{r['tricks']:.2f} ± {(r['tricks_hi'] - r['tricks_lo']) / 2:.2f}"]
+             for _, r in ev.positive.iterrows()], "lr"))
+        r = ev.trump_right
+        offer = (f"offer up to {r['offer_up_to']} trick(s) for it" if r["offer_up_to"] else
+                 "it is not worth an offer of 1 trick beyond the noise: do not offer")
+        decline = {"decline": "the 4-3-3-3 decline (4 tricks) beats naming trump beyond the "
+                              "noise",
+                   "play": "naming trump beats the 4-3-3-3 decline (4 tricks) beyond the noise",
+                   "either": "the 4-3-3-3 decline and naming trump differ by no more than the "
+                             "noise"}[r["decline"]]
+        out += ["", f"Trump right: worth {r['value']:.2f} tricks "
+                    f"[{r['value_lo']:.2f}, {r['value_hi']:.2f}] (mine minus another seat's "
+                    f"choice, paired)",
+                f"  {offer}; as the benefited, accept an offer above "
+                f"{r['accept_offers_above']}",
+                f"  {decline} (my tricks naming trump: {r['own_tricks']:.2f} "
+                f"[{r['own_tricks_lo']:.2f}, {r['own_tricks_hi']:.2f}])",
+                "  Advice only where the 95% interval is clear of the line (analyzer/advice.py)."]
+    return "\n".join(out)
+
+
+def king_hand_json(ev: KingEvaluation) -> str:
+    return json.dumps({"provenance": ev.provenance,
+                       "negative": ev.negative.to_dict(orient="records"),
+                       "distribution": ev.distribution.to_dict(orient="records"),
+                       "positive": ev.positive.to_dict(orient="records"),
+                       "trump_right": ev.trump_right}, indent=2)
+

@@ -1,0 +1,162 @@
+"""King heuristics in numba (code 1; code 0, ``random``, draws in the engine).
+
+Every function takes scalars only: they run for most of the 52 plays of a
+hand, and an array argument costs reference counting on every call. Cards use
+the shared layout (lanes C D H S, rank 2 at bit 0).
+
+* **Negative hands.** Following suit it ducks: the highest card that stays
+  under the current winner; when it cannot duck it plays its highest card if
+  it is last (the trick is lost anyway) and its lowest otherwise. Void, it
+  sheds its most dangerous card for the contract (K♥, hearts, queens, kings
+  and jacks, else high cards). Leading, it keeps exits: its lowest card from
+  a suit of two or more, so a low card of that suit stays for a later lead.
+* **Positive hands.** It cashes top cards, leads trumps while the other seats
+  may hold them as trump chooser, wins a trick with the cheapest card that
+  wins, ruffs when void with the lowest winning trump, and otherwise throws
+  its lowest card.
+* **Auction.** It values the trump right as the tricks it would gain by
+  choosing trump over playing under another seat's suit (:func:`trump_value`),
+  offers the minimum legal amount while that stays within its value (never raising
+  its own standing offer, which nobody has outbid or the benefited refused), accepts
+  an offer above its own value as the benefited, and declines (4-3-3-3) when
+  it expects fewer than 4 tricks with its own trump.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...bits import ONE, ZERO, bit, lsb, msb, popcount
+from ..shared.lanes import COLUMN, LANE, highest_card, lowest_card
+
+HEARTS = LANE[2]
+KH = np.uint64(1) << np.uint64(16 * 2 + 11)
+AH = np.uint64(1) << np.uint64(16 * 2 + 12)
+QUEENS = COLUMN << np.uint64(10)
+TOP3 = (COLUMN * np.uint64(7)) << np.uint64(10)  # Q K A of every suit
+KINGS_JACKS = (COLUMN << np.uint64(11)) | (COLUMN << np.uint64(9))
+NO_HEARTS_BIT, NO_KJ_BIT, NO_QUEENS_BIT, NO_KH_BIT = 2, 4, 8, 16
+NO_TRUMP = 4
+
+
+@njit(cache=True)
+def danger_card(cards, contract):
+    """The card of ``cards`` most costly to keep under ``contract`` (negative hands)."""
+    if contract & NO_KH_BIT and cards & KH:
+        return lsb(KH)
+    if contract & NO_QUEENS_BIT and cards & QUEENS:
+        return highest_card(cards & QUEENS)
+    if contract & NO_KJ_BIT and cards & KINGS_JACKS:
+        return highest_card(cards & KINGS_JACKS)
+    if contract & NO_HEARTS_BIT and cards & HEARTS:
+        return msb(cards & HEARTS)
+    return highest_card(cards)
+
+
+@njit(cache=True)
+def negative_play(hand, legal, led_suit, best_card, pos, contract):
+    """The heuristic's card in a negative hand (``led_suit`` -1 when leading)."""
+    if led_suit < 0:
+        # lead low, from a suit where a second low card stays behind as a later exit
+        deep = ZERO
+        for s in range(4):
+            m = legal & LANE[s]
+            if popcount(m) >= 2:
+                deep |= m
+        return lowest_card(deep if deep != ZERO else legal)
+    follow = legal & LANE[led_suit]
+    if follow != ZERO:
+        if best_card >= 0:
+            under = follow & ((bit(best_card)) - ONE)
+            if under != ZERO:
+                return msb(under)  # the highest card that still ducks
+        return msb(follow) if pos == 3 else lsb(follow)
+    return danger_card(legal, contract)
+
+
+@njit(cache=True)
+def positive_play(hand, legal, led_suit, best_card, trump, pos, unseen, is_chooser):
+    """The heuristic's card in a positive hand (``led_suit`` -1 when leading)."""
+    tl = LANE[trump] if trump != NO_TRUMP else ZERO
+    if led_suit < 0:
+        mine = hand & tl
+        if is_chooser and mine != ZERO and unseen & tl:
+            return msb(mine)  # draw trumps
+        for s in range(4):  # cash a card that no unseen card of its suit beats
+            m = hand & LANE[s] & ~tl
+            if m != ZERO:
+                c = msb(m)
+                if unseen & LANE[s] & ~((bit(c) << ONE) - ONE) == ZERO:
+                    return c
+        plain = hand & ~tl
+        return lowest_card(plain if plain != ZERO else hand)
+    follow = legal & LANE[led_suit]
+    best_trumped = tl != ZERO and bit(best_card) & tl and led_suit != trump
+    if follow != ZERO:
+        if not best_trumped:
+            win = follow & ~((bit(best_card) << ONE) - ONE)
+            if win != ZERO and pos == 3:
+                return lsb(win)  # last to play: the cheapest winner
+            out = unseen & LANE[led_suit]
+            sure = win & ~((bit(msb(out)) << ONE) - ONE) if out != ZERO else win
+            if sure != ZERO:
+                return lsb(sure)  # the cheapest card no unseen card of the suit beats
+        return lsb(follow)
+    ruff = legal & tl
+    if ruff != ZERO:
+        if best_trumped:
+            ruff &= ~((bit(best_card) << ONE) - ONE)
+        if ruff != ZERO:
+            return lsb(ruff)
+    return lowest_card(legal & ~tl if legal & ~tl else legal)
+
+
+@njit(cache=True)
+def trick_estimate(hand, trump):
+    """Quarter-tricks a hand expects to take with ``trump`` (NO_TRUMP: none)."""
+    q = 4 * popcount(hand & (COLUMN << np.uint64(12)))  # aces
+    for s in range(4):
+        m = hand & LANE[s]
+        if m & (np.uint64(1) << np.uint64(16 * s + 11)) and popcount(m) >= 2:
+            q += 2  # a guarded king
+    if trump != NO_TRUMP:
+        n = popcount(hand & LANE[trump])
+        q += 4 * max(0, n - 3) + 2 * popcount(hand & LANE[trump] & TOP3)
+    return q
+
+
+@njit(cache=True)
+def best_trump(hand, allow_no_trump):
+    best, best_q = 0, -1
+    for t in range(5 if allow_no_trump else 4):
+        q = trick_estimate(hand, t)
+        if q > best_q:
+            best, best_q = t, q
+    return best
+
+
+@njit(cache=True)
+def trump_value(hand, allow_no_trump):
+    """Tricks gained by naming trump rather than playing under an average other suit."""
+    q_best = trick_estimate(hand, best_trump(hand, allow_no_trump))
+    q_avg = 0
+    for t in range(4):
+        q_avg += trick_estimate(hand, t)
+    return (4 * q_best - q_avg) // 16
+
+
+@njit(cache=True)
+def heuristic_offer(hand, high, floor, has_priority, holds_offer, max_offer, allow_no_trump):
+    """0 (pass) or an offer: the minimum legal amount while it stays within the value.
+
+    ``holds_offer``: the seat's own offer stands (the highest, not refused). Raising it
+    would only cost the seat more with nobody competing, so it passes.
+    """
+    if holds_offer:
+        return 0
+    value = trump_value(hand, allow_no_trump)
+    if has_priority and high > floor and high <= value:
+        return high  # "pela mão": the same offer, with priority
+    lowest = max(high, floor) + 1
+    return lowest if lowest <= min(value, max_offer) else 0

@@ -1,0 +1,77 @@
+"""King's ``dd`` and ``pimc`` seats (numba): their card choice, a paranoid search for the
+seat to move, and the engine's kernels with it (``king.engine``'s own play every seat
+without the search and never compile it).
+
+The seat maximises its own points in the contract and the other three play
+together against it (``the game's adapter.king_setup``), a lower bound on what it can
+secure since real opponents do not collude. pimc knows its hand, the cards
+played and the voids revealed; the trump auction is not used.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..._jit_cache import njit_on_first_call
+from ..search.pimc import dd_choose, pimc_choose
+from ..search.setup import KN_POOL, P_WORLDS, POLICY_DD, WS_CPTS, WS_KN, WS_Q, WS_TV, node_budget
+from ..shared.threads import run_chunks
+from .adapter import king_setup
+from .engine import CHUNK_SIG, GAMES_SIG, NLOGI, NSC, play_chunk, play_games
+
+ALL_CARDS = np.uint64(0x1FFF_1FFF_1FFF_1FFF)
+
+
+@njit(cache=True)
+def search_card(pols, seat, hands, leader, n_played, legal, ws, gen, contract, kh_force_ace,
+                trump, seen, prng):
+    """The card a dd or pimc seat plays; -1 if the search gave none. ``seen``: every card
+    played so far, the current trick's included."""
+    q, cpts, tv, kn = ws[WS_Q], ws[WS_CPTS], ws[WS_TV], ws[WS_KN]
+    king_setup(contract, kh_force_ace, trump, seat, q, cpts, tv)
+    nodes = node_budget(pols)
+    if pols[seat] == POLICY_DD:
+        return dd_choose(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen, nodes)
+    kn[KN_POOL] = ~seen & ~hands[seat] & ALL_CARDS
+    return pimc_choose(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen,
+                       pols[P_WORLDS], nodes, prng)
+
+
+@njit_on_first_call(CHUNK_SIG, nogil=True)
+def hands_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp, pols, sc, rec, hands_out,
+                li, log):
+    """Hands ``lo .. hi-1`` with dd and pimc seats, with their logs when ``log``."""
+    play_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp, pols, sc, rec, hands_out,
+               li, log, search_card)
+
+
+GAMES_CHUNK_SIG = GAMES_SIG  # (seed, first, lo, hi, rp, pols, out): the same types
+
+
+@njit_on_first_call(GAMES_CHUNK_SIG, nogil=True)
+def games_chunk(seed, first, lo, hi, rp, pols, out):
+    """Whole games ``first + lo`` .. ``first + hi - 1`` with dd and pimc seats."""
+    play_games(seed, first, lo, hi, rp, pols, out, search_card)
+
+
+def hands_kernel(seed, indices, chunk, contract, rp, pols, sc, rec, hands_out):
+    """``king.engine.hands_kernel`` with dd and pimc seats: slot 0, dealer index % 4."""
+    n = len(indices)
+    slots, dealers = np.zeros(n, np.int64), indices % 4
+    contracts = np.full(n, contract, np.int64)
+    li = np.empty((0, NLOGI), np.int16)
+    run_chunks(lambda lo, hi: hands_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp,
+                                          pols, sc, rec, hands_out, li, False), n, chunk)
+
+
+def games_kernel(seed, first, n, chunk, rp, pols, out):
+    """``king.engine.games_kernel`` with dd and pimc seats."""
+    run_chunks(lambda lo, hi: games_chunk(seed, first, lo, hi, rp, pols, out), n, chunk)
+
+
+def log_kernel(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li):
+    """``king.engine.log_kernel`` with dd and pimc seats (a thread a hand)."""
+    sc = np.zeros(NSC, np.uint64)
+    run_chunks(lambda lo, hi: hands_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp,
+                                          pols, sc, rec, hands_out, li, True), len(indices), 1)

@@ -1,0 +1,561 @@
+"""The Pedro/Cinch deal kernel: deal, bid, name trump, discard/draw/rob, play, score.
+
+One function, :func:`play_deal`, plays a whole deal and writes one fixed-width
+record; when asked it also writes a trick-by-trick log (the same code path, so
+the logged deals the reference checks are exactly the deals the batch
+simulator plays). :func:`simulate_kernel` runs it over a range of deal indices
+in parallel chunks; :func:`log_kernel` runs it serially with logging.
+
+These kernels play no ``dd`` or ``pimc`` seat: ``play_deal`` takes the card search as an
+argument, and here it is :func:`no_search`, so they compile without the search, which
+would more than double a first ``bidlab simulate`` here. ``pedro.search`` has the same
+kernels with the search behind those seats (serial ones, run on threads from Python). Every
+kernel plays its deals through :func:`play_chunk`, which inlines ``play_deal`` once.
+
+Rule decisions RULES.md leaves open are listed in
+``tests/reference/PEDRO_LOG_FORMAT.md``; the reference follows the same list.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, types
+
+from ..._jit_cache import njit_on_first_call
+from ...bits import ONE, ZERO, bit, lsb, msb, popcount
+from ...cards import DECK_52
+from ...rng import DEAL_STREAM, POLICY_STREAM, stream_key
+from ..search.params import Q_TM
+from ..search.setup import (
+    KN_DISCARDS,
+    KN_FORBID,
+    KN_MIN,
+    KN_MIN_MASK,
+    P_PLAY_ONLY,
+    POLICY_DD,
+    WS_CPTS,
+    WS_KN,
+    WS_Q,
+    WS_TCARDS,
+    WS_TSEATS,
+    WS_TV,
+    make_workspace,
+    node_budget,
+    note_play,
+    search_tt_bits,
+)
+from ..shared.choice import random_card
+from ..shared.deal import deal
+from .adapter import pedro_low_card, pedro_setup
+from .core import (
+    N_ACE,
+    N_JACK,
+    N_LEFT,
+    N_RIGHT,
+    N_TEN,
+    N_TWO,
+    ORIG,
+    PLAIN,
+    TRUMPS,
+    denormalise,
+    highest_plain,
+    legal_moves,
+    normalise,
+    strength,
+)
+from .policies import (
+    choose_dump,
+    choose_free_keep,
+    choose_keep_trumps,
+    choose_rob,
+    choose_trump,
+    heuristic_bid,
+    heuristic_play,
+    random_bid,
+)
+from .rules import (
+    P_ALL_PASS,
+    P_DISCARDED,
+    P_EXCESS,
+    P_HIGH_LOW,
+    P_KEEP_FREE,
+    P_LOW_TO,
+    P_M2_DIFF,
+    P_MIN_BID,
+    P_ROB_FACE,
+    P_STOCK_SHORT,
+    P_TRUMP_FOLLOW,
+)
+
+SEARCH_KERNELS = ".search"  # these kernels with the search behind dd/pimc seats
+
+MAX_ATTEMPTS = 1000  # a REDEAL loop gives up (no contract) after this many throw-ins
+
+# ---- per-deal record: int8 columns -----------------------------------------------------
+REC_COLUMNS = (
+    "dealer", "bidder", "bid", "trump", "redeals",
+    "bid_seat0", "bid_seat1", "bid_seat2", "bid_seat3",
+    "high", "low", "jack", "game", "right_pedro", "left_pedro",
+    "points0", "points1", "dead_points", "made",
+    "score1_team0", "score1_team1", "score2_team0", "score2_team1",
+    "stock_short", "n_dead",
+)  # fmt: skip
+(R_DEALER, R_BIDDER, R_BID, R_TRUMP, R_REDEALS, R_BID_SEAT, _, _, _, R_HIGH, R_LOW, R_JACK,
+ R_GAME, R_RIGHT, R_LEFT, R_PTS, _, R_DEAD_PTS, R_MADE, R_S1, _, R_S2, _, R_SHORT,
+ R_NDEAD) = range(len(REC_COLUMNS))  # fmt: skip
+NREC = len(REC_COLUMNS)
+ELEMENTS = ("high", "low", "jack", "game", "right_pedro", "left_pedro")
+ELEMENT_VALUES = np.array([1, 1, 1, 1, 5, 5], dtype=np.int64)
+
+# ---- log layout ------------------------------------------------------------------------
+# int16 row: header, bids in bidding order, stock order, tricks, nothing else
+L_DEALER, L_REDEALS, L_BIDDER, L_BID, L_TRUMP, L_BIDS, L_STOCK = 0, 1, 2, 3, 4, 5, 9
+L_TRICKS = 25  # + 10 per trick: leader, winner, then (seat, card) x 4; -1 = none
+L_NTRICKS = L_TRICKS + 60
+NLOGI = L_NTRICKS + 1
+# uint64 row: dealt hands, kept, drawn, dead by seat, dumps by seat, stock left, start hands
+U_HANDS, U_KEPT, U_DRAWN, U_DEAD, U_DUMPS, U_STOCK_LEFT, U_START = 0, 4, 8, 12, 16, 20, 21
+NLOGU = 25
+
+
+@njit(cache=True)
+def _owner(b, won0, won1, held0, held1, dead0, dead1, maker, rule, to_holder):
+    """Team credited with the point card at normalised bit ``b``, or -1.
+
+    In play: the holder's team (High, and Low under low_to=holder) or the trick
+    winner's. Dead (discarded) counting trumps follow DISCARDED_COUNTER_SCORING:
+    0 nobody, 1 the seed-000 mistake rule (an adversary's discard scores for the
+    trump maker), 2 the trump maker. Cards left in the stock score nothing.
+    """
+    m = bit(b)
+    if held0 & m or held1 & m:
+        if to_holder:
+            return 0 if held0 & m else 1
+        return 0 if won0 & m else 1
+    if (dead0 | dead1) & m:
+        mt = maker & 1
+        if rule == 2 or (rule == 1 and not ((dead0 if mt == 0 else dead1) & m)):
+            return mt
+    return -1
+
+
+# ---- scenario vector (uint64): known cards and a forced auction ---------------------------
+# SC_SEAT: 1 + the scenario seat's offset from the dealer (0 = none); SC_KNOWN + k: the cards
+# known to be held by the seat k places after the dealer (the scenario seat's full hand).
+# SC_BID: the bid of FORCE_BID. SC_TRUMP: the trump a forced maker or bidder names
+# (TRUMP_BY_POLICY: its policy's choice from its dealt hand). SC_STOP (optional): 1 to stop
+# after the auction and the naming of trump, recording only dealer, bidder, bid, trump and
+# redeals (the play depends on the deal, the maker and the trump alone, so a caller may play
+# each such outcome once).
+SC_SEAT, SC_FORCE, SC_TRUMP, SC_KNOWN, SC_BID, SC_STOP = 0, 1, 2, 3, 7, 8
+FORCE_NONE, FORCE_MAKER, FORCE_PASS, FORCE_BID = 0, 1, 2, 3
+TRUMP_BY_POLICY = 4
+
+
+@njit(cache=True, inline="always")
+def _record_auction(rec, dealer, bidder, bid, trump, attempt):
+    """The auction's outcome: all that a stop-after-the-auction (SC_STOP) run records."""
+    rec[R_DEALER] = dealer
+    rec[R_BIDDER] = bidder
+    rec[R_BID] = bid
+    rec[R_TRUMP] = trump
+    rec[R_REDEALS] = min(attempt, 127)
+
+
+@njit(cache=True, inline="always")
+def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li, lu, log, ws,
+              search_card):
+    """Play deal ``index`` of ``seed`` under rule vector ``rp`` and seat policies ``pols``.
+
+    ``sc`` is the scenario (see SC_*): optionally some cards' holders are known
+    (typically one seat's whole hand) and the rest dealt at random, and one
+    seat is made the trump maker with a given trump, made to pass, or made to
+    bid a given amount in its turn (naming the given trump if it wins); the given trump
+    may be TRUMP_BY_POLICY, the trump its policy names. Scratch
+    arrays (deck, hands, prng, drng) belong to the caller so that a chunk
+    allocates them once. ``rec`` receives the
+    record and ``dealt`` the four dealt hands (shared layout); ``li``/``lu`` the
+    log when ``log`` is true. ``ws`` is the searching players' workspace
+    (``search.setup.make_workspace``); seats with policy ``dd`` or ``pimc`` bid, name
+    trump and discard by the heuristic and choose their cards by ``search_card``
+    (``pedro.search.search_card``, or :func:`no_search` in kernels without the search).
+    """
+    searching = False
+    for s in range(4):
+        if pols[s] >= POLICY_DD:
+            searching = True
+    play_only = pols.shape[0] > P_PLAY_ONLY and pols[P_PLAY_ONLY] == 1
+    kn = ws[WS_KN]
+    dealer = index % 4
+    eldest = (dealer + 1) % 4
+    min_bid = rp[P_MIN_BID]
+    no_contract = rp[P_ALL_PASS] == 0  # when all pass, the dealer names trump with no bid
+    excess_dead = rp[P_EXCESS] == 0
+    fixed_seat = -1
+    if sc[SC_SEAT] > ZERO:
+        fixed_seat = (dealer + np.int64(sc[SC_SEAT]) - 1) % 4
+    force = np.int64(sc[SC_FORCE])
+    prng[0] = stream_key(seed, index, POLICY_STREAM)
+    attempt = 0
+    while True:
+        # -- deal: 9 cards to each seat, 16 to the stock (top = deck[36]) --------------
+        drng[0] = stream_key(seed, index, DEAL_STREAM + attempt)
+        deal(sc, SC_KNOWN, dealer, drng, deck, DECK_52, 9, hands)
+        for s in range(4):
+            dealt[s] = hands[s]
+        # -- bidding: one round from eldest --------------------------------------------
+        high, bidder = 0, -1
+        for k in range(4):
+            seat = (eldest + k) & 3
+            if force == FORCE_MAKER or (force == FORCE_PASS and seat == fixed_seat):
+                b = 0
+            elif force == FORCE_BID and seat == fixed_seat:
+                # the seat bids the given amount if it is still legal, else it must pass
+                b = np.int64(sc[SC_BID])
+                if b <= max(high, min_bid - 1) or b > 14:
+                    b = 0
+            else:
+                if pols[seat] == 0 and not play_only:
+                    b = random_bid(high, min_bid, prng)
+                else:
+                    b = heuristic_bid(hands[seat], seat, dealer, high, bidder, min_bid,
+                                      no_contract)
+            rec[R_BID_SEAT + seat] = b
+            if log:
+                li[L_BIDS + k] = b
+            if b > 0:
+                high, bidder = b, seat
+        bid = high
+        # A forced maker skips the auction, so its all-pass is no throw-in: without this it
+        # would redeal MAX_ATTEMPTS times and play a deal no other scenario sees.
+        if bidder < 0 and force != FORCE_MAKER:
+            if rp[P_ALL_PASS] == 1:
+                bidder, bid = dealer, min_bid
+            elif rp[P_ALL_PASS] == 2 and attempt < MAX_ATTEMPTS:
+                attempt += 1
+                continue
+        if force == FORCE_MAKER:  # the fixed seat names the given trump, no contract
+            bidder, bid = fixed_seat, 0
+        maker = bidder if bidder >= 0 else dealer
+        if (force == FORCE_MAKER or (force == FORCE_BID and maker == fixed_seat)) \
+                and sc[SC_TRUMP] != TRUMP_BY_POLICY:
+            trump = np.int64(sc[SC_TRUMP])
+        else:
+            trump = choose_trump(1 if play_only else pols[maker], hands[maker], maker == dealer,
+                                 prng)
+        if sc.shape[0] > SC_STOP and sc[SC_STOP] == ONE:
+            _record_auction(rec, dealer, bidder, bid, trump, attempt)
+            return
+        for s in range(4):
+            hands[s] = normalise(hands[s], trump)
+        # -- discard, draw, rob (normalised layout from here on) ---------------------
+        spos = 36
+        short = 0
+        dead0 = ZERO  # dead cards discarded by team 0 and by team 1
+        dead1 = ZERO
+        stock_left = ZERO
+        redeal = False
+        for k in range(4):
+            seat = (eldest + k) & 3
+            pol = 1 if play_only else pols[seat]
+            h = hands[seat]
+            kept = h & TRUMPS
+            dead = ZERO
+            got = ZERO
+            stock = ZERO
+            if seat == dealer:
+                for j in range(spos, 52):
+                    stock |= bit(deck[j])
+                stock = normalise(stock, trump)
+            if seat == dealer and excess_dead and popcount(kept | (stock & TRUMPS)) > 6:
+                # S002: with more than 6 trumps in hand and stock the dealer keeps the 6
+                # he wants; his own trumps left out are dead.
+                final = choose_keep_trumps(pol, kept | (stock & TRUMPS), 6, prng)
+                dead = kept & ~final
+                kept = final & h
+                got = final & stock
+            else:
+                if popcount(kept) > 6 and excess_dead:
+                    keep = choose_keep_trumps(pol, kept, 6, prng)
+                    dead = kept & ~keep
+                    kept = keep
+                plain = h & PLAIN
+                if rp[P_KEEP_FREE] == 1 and plain != ZERO and popcount(kept) < 6:
+                    kept |= choose_free_keep(pol, plain, 6 - popcount(kept), prng)
+                need = max(0, 6 - popcount(kept))
+                remaining = 52 - spos
+                if need > remaining:
+                    short = 1
+                    if rp[P_STOCK_SHORT] == 0:
+                        kept |= highest_plain(plain & ~kept, need - remaining)
+                    elif rp[P_STOCK_SHORT] == 2:
+                        redeal = True
+                        break
+                    need = remaining
+                if seat != dealer:
+                    for j in range(spos, spos + need):
+                        got |= bit(deck[j])
+                    got = normalise(got, trump)
+                    spos += need
+                elif excess_dead:
+                    got = choose_rob(pol, stock, need, prng)
+                else:  # KEEP_ALL_DUMP_ON_TRICK1: he takes every trump left (§1.5), then fills
+                    got = stock & TRUMPS  # up to 6; his excess goes onto trick 1 as anyone's
+                    got |= choose_rob(pol, stock & ~got, need - popcount(got), prng)
+            if seat == dealer:
+                stock_left = stock & ~got
+            if seat & 1:
+                dead1 |= dead
+            else:
+                dead0 |= dead
+            if searching:  # what the others learn: how many cards it drew, so kept trumps
+                kn[KN_DISCARDS + seat] = normalise(dealt[seat], trump) & ~kept & ~dead
+                sure = seat != dealer and rp[P_KEEP_FREE] == 0 and not short
+                kn[KN_MIN + seat] = np.uint64(popcount(kept)) if sure else ZERO
+                kn[KN_FORBID + seat] = ZERO
+            hands[seat] = kept | got
+            if log:
+                lu[U_KEPT + seat] = denormalise(kept, trump)
+                lu[U_DRAWN + seat] = denormalise(got, trump)
+                lu[U_DEAD + seat] = denormalise(dead, trump)
+        if redeal and attempt < MAX_ATTEMPTS:
+            attempt += 1
+            continue
+        break
+
+    # -- play ----------------------------------------------------------------------------
+    held0 = hands[0] | hands[2]  # cards each team holds at the start of play
+    held1 = hands[1] | hands[3]
+    if log:
+        for s in range(4):
+            lu[U_START + s] = denormalise(hands[s], trump)
+            lu[U_DUMPS + s] = ZERO
+        for j in range(L_TRICKS, L_NTRICKS):
+            li[j] = -1
+    known_out = dead0 | dead1
+    if rp[P_ROB_FACE] == 1:
+        known_out |= stock_left & TRUMPS
+    forbid = rp[P_TRUMP_FOLLOW] == 1
+    keep_all = not excess_dead
+    low_to_winner = rp[P_LOW_TO] == 0
+    played = ZERO
+    won0 = ZERO
+    won1 = ZERO
+    leader = maker
+    n_tricks = 0
+    q, cpts, tv = ws[WS_Q], ws[WS_CPTS], ws[WS_TV]
+    if searching:  # team 0's trick points are the search's value; seats of team 1 minimise
+        pedro_setup(rp, pedro_low_card(held0 | held1, rp[P_HIGH_LOW]), 0, q, cpts, tv)
+        kn[KN_MIN_MASK] = TRUMPS
+    nodes = node_budget(pols)
+    gen = (index & 0x3FFFFFFFF) + 1
+    while hands[0] | hands[1] | hands[2] | hands[3]:
+        while hands[leader] == ZERO:
+            leader = (leader + 1) & 3
+        n_active = 0
+        for s in range(4):
+            if hands[s] != ZERO:
+                n_active += 1
+        lead_lane = -1
+        best_seat, best = -1, -1
+        trick = ZERO
+        pos = 0
+        for j in range(4):
+            seat = (leader + j) & 3
+            h = hands[seat]
+            if h == ZERO:
+                continue
+            legal = legal_moves(h, lead_lane, forbid)
+            if legal & (legal - ONE) == ZERO:  # one legal card: nothing to decide
+                c = lsb(legal)
+            else:
+                unseen = TRUMPS & ~played & ~h & ~known_out
+                if seat == dealer:
+                    unseen &= ~stock_left
+                c = -1
+                if pols[seat] >= POLICY_DD and not (keep_all and n_tricks == 0):
+                    c = search_card(pols, seat, hands, leader, pos, legal, ws, gen, nodes,
+                                    prng, played | trick, known_out, dealer, stock_left)
+                if c >= 0:
+                    pass
+                elif pols[seat] == 0:
+                    c = random_card(legal, prng)
+                else:  # scalars only: an array argument costs reference counting per call
+                    c = heuristic_play(h, legal, lead_lane, best_seat, best, trick, pos,
+                                       n_active, seat, unseen, low_to_winner, maker)
+            if searching:
+                ws[WS_TCARDS][pos] = c
+                ws[WS_TSEATS][pos] = seat
+                led = q[Q_TM] if lead_lane == 3 else (np.uint64(0x1FFF) << np.uint64(16 * lead_lane)
+                                                      if lead_lane >= 0 else ZERO)
+                kn[KN_FORBID + seat] = note_play(kn[KN_FORBID + seat], c, led, q)
+                if bit(c) & TRUMPS and kn[KN_MIN + seat] > ZERO:
+                    kn[KN_MIN + seat] -= ONE
+            if lead_lane < 0:
+                lead_lane = c >> 4
+            if strength(c, lead_lane) > best:
+                best_seat, best = seat, c
+            h &= ~bit(c)
+            trick |= bit(c)
+            if keep_all and n_tricks == 0 and popcount(h) > 5:
+                d = choose_dump(1 if play_only else pols[seat], h, popcount(h) - 5, prng)
+                h &= ~d
+                trick |= d
+                if log:
+                    lu[U_DUMPS + seat] = denormalise(d, trump)
+            hands[seat] = h
+            played |= trick
+            if log:
+                li[L_TRICKS + 10 * n_tricks + 2 + 2 * pos] = seat
+                li[L_TRICKS + 10 * n_tricks + 3 + 2 * pos] = ORIG[trump, c]
+            pos += 1
+        if best_seat & 1:
+            won1 |= trick
+        else:
+            won0 |= trick
+        if log:
+            li[L_TRICKS + 10 * n_tricks] = leader
+            li[L_TRICKS + 10 * n_tricks + 1] = best_seat
+        leader = best_seat
+        n_tricks += 1
+
+    # -- score -----------------------------------------------------------------------------
+    rule = rp[P_DISCARDED]
+    in_play_trumps = (held0 | held1) & TRUMPS
+    if rp[P_HIGH_LOW] == 0:
+        hi, lo, hl_rule = N_ACE, N_TWO, rule
+    else:  # the highest and lowest trumps in play; never dead, so no discard rule
+        hi, lo, hl_rule = msb(in_play_trumps), lsb(in_play_trumps), 0
+    if in_play_trumps == ZERO and rp[P_HIGH_LOW] == 1:
+        rec[R_HIGH] = -1
+        rec[R_LOW] = -1
+    else:
+        rec[R_HIGH] = _owner(hi, won0, won1, held0, held1, dead0, dead1, maker, hl_rule, True)
+        rec[R_LOW] = _owner(lo, won0, won1, held0, held1, dead0, dead1, maker, hl_rule,
+                            not low_to_winner)
+    rec[R_JACK] = _owner(N_JACK, won0, won1, held0, held1, dead0, dead1, maker, rule, False)
+    rec[R_GAME] = _owner(N_TEN, won0, won1, held0, held1, dead0, dead1, maker, rule, False)
+    rec[R_RIGHT] = _owner(N_RIGHT, won0, won1, held0, held1, dead0, dead1, maker, rule, False)
+    rec[R_LEFT] = _owner(N_LEFT, won0, won1, held0, held1, dead0, dead1, maker, rule, False)
+    p0, p1 = 0, 0
+    for e in range(6):
+        if rec[R_HIGH + e] == 0:
+            p0 += ELEMENT_VALUES[e]
+        elif rec[R_HIGH + e] == 1:
+            p1 += ELEMENT_VALUES[e]
+    dead_points = 14 - p0 - p1
+
+    # -- settle ------------------------------------------------------------------------------
+    mt = maker & 1
+    b_pts = p0 if mt == 0 else p1
+    o_pts = p1 if mt == 0 else p0
+    s1_m, s1_o, s2_m, s2_o = 0, 0, 0, 0
+    if bid > 0:
+        made = 1 if b_pts >= bid else 0
+        if made:
+            s1_m, s1_o = b_pts, o_pts
+            if rp[P_M2_DIFF] == 1:
+                s2_m = max(b_pts - o_pts, 0)
+            elif b_pts > o_pts:
+                s2_m = b_pts - o_pts
+            else:
+                s2_o = o_pts - b_pts
+        else:
+            s1_m, s1_o = -bid, o_pts
+            s2_o = o_pts + bid
+    else:
+        made = -1
+        s1_m, s1_o = b_pts, o_pts
+        if b_pts > o_pts:
+            s2_m = b_pts - o_pts
+        else:
+            s2_o = o_pts - b_pts
+    _record_auction(rec, dealer, bidder, bid, trump, attempt)
+    rec[R_PTS] = p0
+    rec[R_PTS + 1] = p1
+    rec[R_DEAD_PTS] = dead_points
+    rec[R_MADE] = made
+    rec[R_S1 + mt] = s1_m
+    rec[R_S1 + 1 - mt] = s1_o
+    rec[R_S2 + mt] = s2_m
+    rec[R_S2 + 1 - mt] = s2_o
+    rec[R_SHORT] = short
+    rec[R_NDEAD] = popcount(dead0 | dead1)
+    if log:
+        li[L_DEALER] = dealer
+        li[L_REDEALS] = attempt
+        li[L_BIDDER] = bidder
+        li[L_BID] = bid
+        li[L_TRUMP] = trump
+        for j in range(16):
+            li[L_STOCK + j] = deck[36 + j]
+        li[L_NTRICKS] = n_tricks
+        lu[U_STOCK_LEFT] = denormalise(stock_left, trump)
+
+
+@njit(cache=True)
+def no_search(pols, seat, hands, leader, n_played, legal, ws, gen, nodes, prng, seen,
+              known_out, dealer, stock_left):
+    """``search_card`` of the kernels without the search: no card (the seat plays the
+    heuristic)."""
+    return -1
+
+
+@njit(cache=True, inline="always")
+def play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, search_card):
+    """Deals ``indices[lo:hi]`` into the same rows of ``rec`` and ``hands_out`` (and, when
+    ``log``, of ``li``/``lu``), with scratch of their own: the body of every deal kernel.
+    ``play_deal`` is inlined here once, whether ``log`` is a constant or not."""
+    deck = np.empty(96, dtype=np.int64)
+    hands = np.empty(4, dtype=np.uint64)
+    prng = np.empty(1, dtype=np.uint64)
+    drng = np.empty(1, dtype=np.uint64)
+    li_row = np.empty(1, dtype=np.int16)  # stand-ins for a log row when not logging
+    lu_row = np.empty(1, dtype=np.uint64)
+    ws = make_workspace(search_tt_bits(pols))
+    for i in range(lo, hi):
+        if log:
+            li_row, lu_row = li[i], lu[i]
+        play_deal(seed, indices[i], rp, pols, sc, deck, hands, prng, drng, rec[i],
+                  hands_out[i], li_row, lu_row, log, ws, search_card)
+        if log:
+            lu[i, U_HANDS:U_HANDS + 4] = hands_out[i]
+
+
+SIM_SIG = types.void(
+    types.int64, types.int64[:], types.int64, types.int64[:], types.int64[:],
+    types.uint64[:], types.int8[:, :], types.uint64[:, :],
+)
+
+
+@njit_on_first_call(SIM_SIG, parallel=True)
+def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
+    """The deals ``indices`` of scenario ``sc`` into rec[n, NREC] and hands_out[n, 4], in
+    parallel chunks; no seat searches."""
+    n = indices.shape[0]
+    no_li, no_lu = np.empty((0, NLOGI), dtype=np.int16), np.empty((0, NLOGU), dtype=np.uint64)
+    for ci in prange((n + chunk - 1) // chunk):
+        play_chunk(seed, indices, ci * chunk, min(n, ci * chunk + chunk), rp, pols, sc, rec,
+                   hands_out, no_li, no_lu, False, no_search)
+
+
+LOG_SIG = types.void(
+    types.int64, types.int64[:], types.int64[:], types.int64[:], types.uint64[:],
+    types.int8[:, :], types.int16[:, :], types.uint64[:, :],
+)
+
+
+@njit_on_first_call(LOG_SIG)
+def log_kernel(seed, indices, rp, pols, sc, rec, li, lu):
+    """The chosen deals, serially, with their trick-by-trick logs; no seat searches."""
+    n = indices.shape[0]
+    play_chunk(seed, indices, 0, n, rp, pols, sc, rec, np.empty((n, 4), dtype=np.uint64), li,
+               lu, True, no_search)
+
+
+# a search kernel's chunk (``pedro.search``): deals lo .. hi-1 of ``indices``, logged or not
+CHUNK_SIG = types.void(
+    types.int64, types.int64[:], types.int64, types.int64, types.int64[:], types.int64[:],
+    types.uint64[:], types.int8[:, :], types.uint64[:, :], types.int16[:, :],
+    types.uint64[:, :], types.boolean,
+)

@@ -1,0 +1,77 @@
+"""Pedro's ``dd`` and ``pimc`` seats (numba): their card choice, and the engine's kernels
+with it.
+
+``pedro.engine``'s kernels play every seat without the search and never compile it;
+these play the same deals (``play_deal``) with :func:`search_card` behind the seats whose
+policy is ``dd`` or ``pimc``, so the search compiles only for a run that has such a seat.
+They are serial and release the GIL, one for deals (logged or not) and one for whole
+games; the functions named as the engine's kernels run their chunks on threads
+(``shared.threads``), so the search's kernels compile in about 60% of the time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from ..._jit_cache import njit_on_first_call
+from ..search.pimc import dd_choose, pimc_choose
+from ..search.setup import KN_DISCARDS, KN_POOL, P_WORLDS, POLICY_DD, WS_CPTS, WS_KN, WS_Q, WS_TV
+from ..shared.threads import run_chunks
+from .engine import CHUNK_SIG, NLOGI, NLOGU, play_chunk
+from .games import play_game
+
+ALL_CARDS = np.uint64(0x3FFF_1FFF_1FFF_1FFF)  # the 52 cards in the trump-normalised layout
+
+
+@njit(cache=True)
+def search_card(pols, seat, hands, leader, n_played, legal, ws, gen, nodes, prng, seen,
+                known_out, dealer, stock_left):
+    """The card of a ``dd`` or ``pimc`` seat (-1: the search gave none; use the heuristic)."""
+    q, cpts, tv, kn = ws[WS_Q], ws[WS_CPTS], ws[WS_TV], ws[WS_KN]
+    if pols[seat] == POLICY_DD:
+        return dd_choose(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen, nodes)
+    # unseen by this seat: not its own, not played, not known discards or its own discards
+    pool = ALL_CARDS & ~hands[seat] & ~seen & ~known_out & ~kn[KN_DISCARDS + seat]
+    if seat == dealer:
+        pool &= ~stock_left
+    kn[KN_POOL] = pool
+    return pimc_choose(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen,
+                       pols[P_WORLDS], nodes, prng)
+
+
+@njit_on_first_call(CHUNK_SIG, nogil=True)
+def deals_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log):
+    """Deals ``indices[lo:hi]`` with dd and pimc seats, with their logs when ``log``."""
+    play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, search_card)
+
+
+GAMES_CHUNK_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64,
+                             types.int64[:], types.int64[:], types.uint64[:], types.int64[:, :])
+
+
+@njit_on_first_call(GAMES_CHUNK_SIG, nogil=True)
+def games_chunk(seed, first_game, lo, hi, max_deals, rp, pols, sc, out):
+    """Games ``first_game + lo`` .. ``first_game + hi - 1`` with dd and pimc seats."""
+    for i in range(lo, hi):
+        play_game(seed, first_game + i, rp, pols, sc, out[i], search_card, max_deals)
+
+
+def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
+    """``pedro.engine.simulate_kernel`` with dd and pimc seats."""
+    li, lu = np.empty((0, NLOGI), np.int16), np.empty((0, NLOGU), np.uint64)
+    run_chunks(lambda lo, hi: deals_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out,
+                                          li, lu, False), len(indices), chunk)
+
+
+def log_kernel(seed, indices, rp, pols, sc, rec, li, lu):
+    """``pedro.engine.log_kernel`` with dd and pimc seats (a thread a deal)."""
+    hands = np.empty((len(indices), 4), np.uint64)
+    run_chunks(lambda lo, hi: deals_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands, li,
+                                          lu, True), len(indices), 1)
+
+
+def games_kernel(seed, first_game, n, max_deals, rp, pols, sc, out):
+    """``pedro.games.games_kernel`` with dd and pimc seats (a thread a game)."""
+    run_chunks(lambda lo, hi: games_chunk(seed, first_game, lo, hi, max_deals, rp, pols, sc,
+                                          out), n, 1)

@@ -1,0 +1,249 @@
+"""What a Rook hand is worth: the declarer side's points per trump, P(points >= b),
+EV(b) for b = 70..200, EV(pass), and how high to bid.
+
+The 13 cards are fixed at one seat (counted from the dealer) and the other 40
+dealt at random; the widow, the cards passed in and everything after are
+sampled by the counter-based generator, so hand ``i`` of a seed is the same
+deal for every alternative and their differences are paired.
+
+Two questions, two models:
+
+* **Per trump** ("if I declare at b and call t"): the seat is made declarer with
+  nobody else bidding and calls t; one simulation per trump serves every b,
+  because play does not depend on the bid. From it: the distribution of the
+  side's points, P(points >= b) and EV(b) = the settlement (RULES.md §4.9) of
+  the seat's side, own and net of the opponents'.
+* **How high to bid** (the auction included): "bid up to b" raises by the
+  minimum whenever the seat's turn comes while that stays at most b, and
+  passes otherwise; the others bid by their policies and may outbid it; if it
+  wins it takes the widow, drops, passes and calls trump by its policy, as a
+  player does after seeing the widow. "Pass" passes at once. The recommendation
+  follows :mod:`analyzer.advice`: "bid up to b" only where raising to b beats passing
+  (and every lower ceiling it displaces) beyond the noise, with P(best) for the leading
+  few.
+
+>>> from analyzer.games.pedro.evaluate import evaluate_hand
+>>> ev = evaluate_hand("rook", "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C", deals=2_000)
+>>> ev.recommended.startswith("bid up to")
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ... import shared_play
+from ...advice import decide
+from ...cards import JOKER, SUIT_NAMES, CardSet, parse_cards
+from ...rollout import (
+    HandError,
+    HandEvaluation,
+    batch_for,
+    collapse,
+    est_cols,
+    leading,
+    parse_known,
+    rank_alternatives,
+    run_stop_rule,
+)
+from ...stats import PairedMoments, mean_ci, wilson
+from .. import rook
+from ..common import SEAT_OFFSETS, SEATS, parse_policies, policy_string
+
+TRUMP_LABELS = (*SUIT_NAMES, "no trump")
+
+
+def trump_codes(rules: rook.Rules) -> list[int]:
+    return [0, 1, 2, 3, 4] if rules.allow_no_trump else [0, 1, 2, 3]
+
+
+def parse_rook_hand(text: str, rules: rook.Rules) -> int:
+    """Mask of a Rook hand (13 cards, 10 under points=parker_adapt); HandError otherwise."""
+    cards = parse_cards(text)
+    n = rules.hand_size
+    if len(cards) != n:
+        raise HandError(f"a Rook hand is {n} cards of the {rules.deck_size}-card deck; got "
+                        f"{len(cards)} card(s) in {text!r}")
+    low = [c for c in cards if c != JOKER and c % 16 < rules.lowest_rank]
+    if low:
+        raise HandError(f"points={rules.points} plays without the 2s, 3s and 4s; got "
+                        f"{' '.join(str(CardSet([c])) for c in low)}")
+    return CardSet(cards).mask
+
+
+def settle(b_pts: np.ndarray, o_pts: np.ndarray, bid: int, rules: rook.Rules):
+    """Per-hand (own, opponents') settlement of a declarer side that bid ``bid`` (§4.9)."""
+    made = b_pts >= bid
+    own = np.where(made, b_pts, -bid)
+    opp = o_pts if rules.opp_scores == "always" else np.where(made, o_pts, 0)
+    return own, opp
+
+
+@dataclass
+class _Samples:
+    """Per-hand outcomes, grown batch by batch: points as declarer per trump, and the
+    side's settlement (own, opponents') per alternative: bid up to b for each b, then pass."""
+
+    trumps: list[int]
+    n_actions: int
+    maker_b: dict = field(default_factory=dict)
+    maker_o: dict = field(default_factory=dict)
+    own: list = field(default=None)
+    opp: list = field(default=None)
+    declared: list = field(default=None)
+
+    def __post_init__(self):
+        self.maker_b = {t: [] for t in self.trumps}
+        self.maker_o = {t: [] for t in self.trumps}
+        self.own = [[] for _ in range(self.n_actions)]
+        self.opp = [[] for _ in range(self.n_actions)]
+        self.declared = [[] for _ in range(self.n_actions)]
+
+
+def _alternatives(samples: _Samples, rules: rook.Rules):
+    """Per-hand net score of each distinct alternative, with labels. Ceilings that lead to
+    the same outcome on every hand (raising further never happens) are one alternative,
+    named by the lowest of them."""
+    values, labels = [], []
+    for k, bid in enumerate(rules.bids):
+        v = collapse(samples.own[k]) - collapse(samples.opp[k])
+        if values and np.array_equal(v, values[-1]):
+            continue
+        values.append(v)
+        labels.append((f"bid up to {bid}", "", bid))
+    values.append(collapse(samples.own[-1]) - collapse(samples.opp[-1]))
+    labels.append(("pass", "", 0))
+    return values, labels
+
+
+def _simulate_batch(samples: _Samples, rules, mask, offset, known, pols, seed, first, n,
+                    share_plays: bool = True):
+    """Grow ``samples`` by hands first .. first+n-1: each alternative played in full, or,
+    where the policies and rules allow it, each auction outcome played once (same result;
+    see analyzer.shared_play)."""
+    if share_plays and shared_play.can_share_plays(rules, pols):
+        shared_play.simulate_rook_batch(samples, rules, mask, offset, known, pols, seed, first,
+                                        n)
+        return
+
+    def run(**kw):
+        sc = rook.Scenario(hand=mask, seat=offset, known=known, **kw)
+        return rook.run_batch(rules, first, n, seed, pols, scenario=sc)[0]
+
+    from .engine import R_DEALER, R_DECLARER, R_PTS, R_SCORE
+
+    for t in samples.trumps:
+        pts = shared_play.side_points(run(force="declarer", trump=t, bid=rules.bids[0]),
+                                      offset, R_DEALER, R_PTS)
+        samples.maker_b[t].append(pts[:, 0])
+        samples.maker_o[t].append(pts[:, 1])
+    for k in range(samples.n_actions):
+        last = k == samples.n_actions - 1
+        rec = run(force="pass") if last else run(force="ceiling", bid=rules.bids[k])
+        seat = (rec[:, R_DEALER].astype(np.int64) + offset) % 4
+        team = seat & 1
+        s0, s1 = rec[:, R_SCORE], rec[:, R_SCORE + 1]
+        samples.own[k].append(np.where(team == 0, s0, s1))
+        samples.opp[k].append(np.where(team == 0, s1, s0))
+        samples.declared[k].append(rec[:, R_DECLARER] == seat)
+
+
+def _tables(samples: _Samples, rules: rook.Rules, seed: int):
+    bids = rules.bids
+    total = rules.total_points
+    n = len(collapse(samples.maker_b[samples.trumps[0]]))
+    points_rows, dist_rows, bid_rows = [], [], []
+    for t in samples.trumps:
+        b, o = collapse(samples.maker_b[t]), collapse(samples.maker_o[t])
+        points_rows.append({"trump": TRUMP_LABELS[t], "n": n, **est_cols("points", mean_ci(b))})
+        counts = np.bincount(b // 5, minlength=total // 5 + 1)
+        dist_rows.append({"trump": TRUMP_LABELS[t],
+                          **{str(5 * k): counts[k] / n for k in range(total // 5 + 1)}})
+        for bid in bids:
+            made = wilson(int((b >= bid).sum()), n)
+            own, opp = settle(b, o, bid, rules)
+            bid_rows.append({"trump": TRUMP_LABELS[t], "bid": bid, "n": n, "p_make": made.p,
+                             "p_make_lo": made.lo, "p_make_hi": made.hi,
+                             **est_cols("ev_net", mean_ci(own - opp)),
+                             **est_cols("ev_own", mean_ci(own))})
+    ceiling_rows = []
+    for k, bid in enumerate(bids):
+        own, opp = collapse(samples.own[k]), collapse(samples.opp[k])
+        won = wilson(int(np.concatenate(samples.declared[k]).sum()), n)
+        ceiling_rows.append({"bid": bid, "n": n, "p_declarer": won.p, "p_declarer_lo": won.lo,
+                             "p_declarer_hi": won.hi, **est_cols("ev_net", mean_ci(own - opp)),
+                             **est_cols("ev_own", mean_ci(own))})
+    own, opp = collapse(samples.own[-1]), collapse(samples.opp[-1])
+    pass_row = {"n": n, **est_cols("ev_net", mean_ci(own - opp)), **est_cols("ev_own",
+                                                                               mean_ci(own))}
+    # per trump, the highest bid whose EV as declarer beats passing beyond the noise
+    # (paired: the same hands), as analyzer.advice decides
+    pass_values = collapse(samples.own[-1]) - collapse(samples.opp[-1])
+    for row, t in zip(points_rows, samples.trumps, strict=True):
+        b, o = collapse(samples.maker_b[t]), collapse(samples.maker_o[t])
+        as_declarer = [np.subtract(*settle(b, o, bid, rules)) for bid in bids]
+        ceiling = decide(PairedMoments.of_columns([pass_values, *as_declarer]),
+                         ["pass", *map(str, bids)]).ceiling
+        row["bid_up_to"] = bids[ceiling - 1] if ceiling else 0
+
+    values, labels = _alternatives(samples, rules)
+    moments = PairedMoments.of_columns(values)
+    ladder = [len(values) - 1, *range(len(values) - 1)]  # the pass, then the ceilings rising
+    decision = decide(moments, [labels[i][0] for i in ladder], ladder)
+    actions = rank_alternatives(values, labels, seed, moments)
+    return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), pd.DataFrame(bid_rows),
+            pd.DataFrame(ceiling_rows), pd.DataFrame([pass_row]), actions, decision)
+
+
+def _leading_half_width(samples: _Samples, rules: rook.Rules) -> float:
+    values, _ = _alternatives(samples, rules)
+    return max(mean_ci(values[i]).half_width for i in leading(values))
+
+
+def _decided(samples: _Samples, rules: rook.Rules) -> bool:
+    values, labels = _alternatives(samples, rules)
+    ladder = [len(values) - 1, *range(len(values) - 1)]
+    return decide(PairedMoments.of_columns(values), [labels[i][0] for i in ladder],
+                  ladder).clear
+
+
+def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
+                       deals: int = 20_000, seed: int = 1, policy: str = "heuristic",
+                       target_ci: float | None = None, max_deals: int = 1_000_000,
+                       time_budget: float | None = None,
+                       known: dict[str, str] | None = None, progress=None,
+                       until_decided: bool = False) -> HandEvaluation:
+    """Evaluate a Rook ``hand`` at ``seat``; arguments as
+    :func:`analyzer.games.pedro.evaluate.evaluate_hand`.
+
+    The result's ``bids`` table is per trump and bid as declarer; ``ceilings`` is
+    EV(bid up to b) with the auction; ``actions`` ranks those and the pass.
+    """
+    if seat not in SEAT_OFFSETS:
+        raise HandError(f"bad seat {seat!r}; seats: {', '.join(SEAT_OFFSETS)}")
+    if deals < 1 or max_deals < 1:
+        raise HandError("deals and max_deals must be at least 1")
+    mask = parse_rook_hand(hand, rules)
+    pols = parse_policies(policy)
+    offset = SEAT_OFFSETS[seat]
+    known_cards = parse_known(known or {}, offset, joker=True)
+    rook.Scenario(hand=mask, seat=offset, known=known_cards).vector(rules.hand_size)
+    samples = _Samples(trump_codes(rules), len(rules.bids) + 1)
+    done, stopped_by = run_stop_rule(
+        lambda first, n: _simulate_batch(samples, rules, mask, offset, known_cards, pols, seed,
+                                         first, n),
+        lambda: _leading_half_width(samples, rules), deals, target_ci, time_budget, max_deals,
+        batch_for(pols), progress, (lambda: _decided(samples, rules)) if until_decided else None,
+        bytes_each=16 * (2 * len(samples.trumps) + 3 * samples.n_actions))
+    points, dist, bids, ceilings, pass_ev, actions, decision = _tables(samples, rules, seed)
+    return HandEvaluation(
+        hand=str(CardSet(mask)), seat=seat,
+        known={SEATS[o]: str(CardSet(m)) for o, m in known_cards}, rules=str(rules),
+        policy=policy_string(pols), seed=seed, n=done, stopped_by=stopped_by, points=points,
+        distribution=dist, bids=bids, pass_ev=pass_ev, actions=actions,
+        recommended=decision.action, ceilings=ceilings, decision=decision,
+    )
+

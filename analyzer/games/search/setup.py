@@ -1,0 +1,93 @@
+"""What an engine needs to seat ``dd`` and ``pimc`` players without compiling the search:
+the layout of their workspace and of the policy vector, the workspace itself, their
+defaults, and the voids a play reveals.
+
+The players themselves (``search.pimc``) and the search (``search.dd``) are imported only by the
+searching kernels (``pedro.search``, ``rook.search``, ``king.search``), so a
+simulation whose seats play the heuristic never compiles them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...bits import ZERO, bit
+from .params import NPAR, NQ, NRES, NT, NTV, Q_FREE, Q_TM, Q_TRUMP_ANY
+
+# the searching players' workspace (``make_workspace``), by position in its tuple
+(WS_TT, WS_PAR, WS_RES, WS_VALS, WS_ACC, WS_WORLD, WS_TCARDS, WS_TSEATS, WS_KN, WS_Q, WS_CPTS,
+ WS_TV) = range(12)  # fmt: skip
+KN_POOL, KN_FORBID, KN_KNOWN, KN_MIN, KN_MIN_MASK, KN_DISCARDS = 0, 1, 5, 9, 13, 14
+NKN = 18  # KN_DISCARDS + seat: the seat's own discards (Pedro), which only it has seen
+POLICY_DD, POLICY_PIMC = 2, 3
+# the policy vector after the four seat codes: pimc worlds, node budget per solve (0: the
+# default), and 1 when the policies choose cards only (every seat bids, names trump, discards
+# and in Rook drops and passes by the heuristic: the policy ladder compares card play on one
+# auction)
+# and the search depth: dd and pimc search once every hand holds at most this many cards and
+# play the heuristic before (0: the game's default; Pedro always searches its 6 tricks)
+P_WORLDS, P_NODES, P_PLAY_ONLY, P_DEPTH = 4, 5, 6, 7
+DEFAULT_DEPTH = 6  # Rook and King: a 13-trick points solve takes seconds here
+DEFAULT_NODES = 2_000_000
+
+
+@njit(cache=True)
+def search_depth(pols):
+    """Cards a hand at most before dd and pimc search (Rook, King)."""
+    if pols.shape[0] > P_DEPTH and pols[P_DEPTH] > 0:
+        return pols[P_DEPTH]
+    return DEFAULT_DEPTH
+
+
+@njit(cache=True)
+def node_budget(pols):
+    if pols.shape[0] > P_NODES and pols[P_NODES] > 0:
+        return pols[P_NODES]
+    return DEFAULT_NODES
+
+
+@njit(cache=True)
+def search_tt_bits(pols):
+    """Transposition-table size (log2 rows) for these seat policies; 0 when none searches.
+
+    2**14 rows of 64 bytes (1 MB, about one core's L2 cache): the searching players
+    solve positions of at most six tricks, and for those a larger table saves few nodes
+    and no time (Pedro post-draw solves, 2,000 positions: 0.36 ms with 2**14 rows, 0.35
+    to 0.37 with 2**15 and 0.36 with 2**16, for 2 to 3% fewer nodes)."""
+    for s in range(4):
+        if pols[s] >= POLICY_DD:
+            return 14
+    return 0
+
+
+@njit(cache=True)
+def make_workspace(tt_bits):
+    """Scratch for the searching players: (tt, par, res, vals, acc, world, tcards, tseats, kn,
+    q, cpts, tv), see WS_*. Allocated once per chunk; ``tt_bits`` 0 gives a small one for
+    kernels whose seats do not search."""
+    rows = 1 << tt_bits if tt_bits > 0 else 1
+    return (np.zeros((rows, NT), dtype=np.uint64), np.zeros(NPAR, dtype=np.uint64),
+            np.zeros(NRES, dtype=np.int64), np.zeros(64, dtype=np.int64),
+            np.zeros(64, dtype=np.int64), np.zeros(4, dtype=np.uint64),
+            np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
+            np.zeros(NKN, dtype=np.uint64), np.zeros(NQ, dtype=np.uint64),
+            np.zeros(64, dtype=np.int64), np.zeros(NTV, dtype=np.int64))
+
+
+@njit(cache=True)
+def note_play(voids, c, led, q):
+    """A seat's known voids after it plays ``c`` to a trick whose led suit is ``led`` (0: it
+    leads): not following shows a void, unless the card could be played anyway (a trump where
+    trumping is free, Rook's free Rook)."""
+    if led == ZERO or bit(c) & led or bit(c) & q[Q_FREE]:
+        return voids
+    if bit(c) & q[Q_TM] and q[Q_TRUMP_ANY]:
+        return voids
+    return voids | led
+
+
+@njit(cache=True)
+def team_mask(seat):
+    """The seat mask of a seat's partnership."""
+    return bit(seat) | bit((seat + 2) & 3)
