@@ -7,6 +7,8 @@ The notebook API returns DataFrames::
     chart = analyzer.bid_chart("cinch", deals=2_000_000)
 
 Both are imported on first use, so ``import analyzer`` stays cheap.
+
+May import: any module of the package: it is the public Python API.
 """
 
 import sys as _sys
@@ -33,7 +35,7 @@ except KeyboardInterrupt:
 def __getattr__(name: str):
     """The API functions, and any submodule (``analyzer.plotting``), on first use."""
     if name == "evaluate_hand":
-        from .games.pedro.evaluate import evaluate_hand
+        from .rollout import evaluate_hand
 
         return evaluate_hand
     if name == "bid_chart":

@@ -1,4 +1,7 @@
-"""``python -m analyzer``: the ``bidlab`` command line."""
+"""``python -m analyzer``: the ``bidlab`` command line.
+
+May import: :mod:`.entry` only.
+"""
 
 from .entry import main
 

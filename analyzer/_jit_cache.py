@@ -12,6 +12,8 @@ views, a game's public module, a docstring there) keeps them.
 
 That recompilation (and the first one after installing) takes minutes with nothing to
 show for it, so it is announced with one line on stderr.
+
+May import: the standard library only: it runs before any kernel is imported.
 """
 
 from __future__ import annotations
@@ -110,9 +112,19 @@ class FirstCallKernel:
     def compile(self):
         """The numba dispatcher, compiled now if it is not yet."""
         if self._dispatcher is None:
-            from numba import njit
+            import warnings
 
-            self._dispatcher = njit(self.signature, cache=True, **self.options)(self.py_func)
+            from numba import njit
+            from numba.core.errors import NumbaPerformanceWarning
+
+            with warnings.catch_warnings():
+                # a serial kernel compiled with parallel=True on purpose (see the engines'
+                # chunk kernels): numba's parallel pipeline makes it faster without a loop
+                # to spread, and says so once per kernel
+                warnings.filterwarnings("ignore", category=NumbaPerformanceWarning,
+                                        message=".*no transformation for parallel execution")
+                self._dispatcher = njit(self.signature, cache=True,
+                                        **self.options)(self.py_func)
         return self._dispatcher
 
     def __call__(self, *args):

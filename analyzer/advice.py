@@ -31,6 +31,8 @@ So a player reads "pass: no bid beats passing beyond the noise (best: bid 3, +0.
 ('bid 7', True, 2.24)
 >>> d.sentence()
 'bid 7: +3.50 ± 1.45 over passing (95% for the 2 bids compared)'
+
+May import: :mod:`.stats`; never a game.
 """
 
 from __future__ import annotations

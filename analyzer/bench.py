@@ -10,6 +10,9 @@ The records go into one pair of output arrays allocated and written once before
 the timing, as a streaming run reuses its buffers: fresh arrays would add the
 operating system's page faults for every record (72 MB per million Pedro deals),
 which threads take in turn, so the thread scaling would measure the allocator.
+
+May import: the games' registry and protocol, :mod:`.games.common` and :mod:`.limits`; never
+a game by name.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from dataclasses import dataclass
 
 import numba
 
-from .games import family, parse_game
+from .games import family, game, parse_game
 from .games.common import parse_policies
+from .games.protocol import BenchCase
 from .limits import Pace, require_memory
 
 
@@ -38,12 +42,12 @@ class BenchRow:
 
 
 def time_game(rules, policy: str, deals: int, threads: int, repeats: int = 3,
-              seed: int = 1, contract: str | None = None) -> BenchRow:
+              seed: int = 1, case: BenchCase | None = None) -> BenchRow:
     """Best of ``repeats`` runs of ``deals`` complete deals (Rook, King: hands) of any game;
-    King hands are of ``contract``."""
+    ``case`` is one of the game's bench cases (King: a contract's hands)."""
     engine = family(rules)
     pols = parse_policies(policy)
-    extra = {} if contract is None else {"contract": contract}
+    extra = case.options if case is not None else {}
     require_memory(deals, 160, "--deals")
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
@@ -63,25 +67,21 @@ def time_game(rules, policy: str, deals: int, threads: int, repeats: int = 3,
             best = min(best, time.perf_counter() - t0)
     finally:
         numba.set_num_threads(previous)
-    name = str(rules) if contract is None else f"{rules} {contract}"
+    name = str(rules) if case is None or not case.label else f"{rules} {case.label}"
     return BenchRow(name, policy, threads, deals, best)
 
 
 def run(games=("pedro", "rook"), policies=("random", "heuristic"), deals: int = 1_000_000,
         repeats: int = 3) -> list[BenchRow]:
-    """Rows for each game x policy x {1 thread, all threads}; King: each contract's hands."""
+    """Rows for each game x its bench cases (King: each contract's hands) x policy x {1
+    thread, all threads}."""
     all_threads = numba.config.NUMBA_NUM_THREADS
     thread_counts = sorted({1, all_threads})
     rows = []
-    for game in games:
-        rules = parse_game(game)
-        contracts = KING_CONTRACTS if rules.game == "king" else (None,)
-        for contract in contracts:
+    for name in games:
+        rules = parse_game(name)
+        for case in game(rules).bench_cases:
             for policy in policies:
                 for th in thread_counts:
-                    rows.append(time_game(rules, policy, deals, th, repeats, contract=contract))
+                    rows.append(time_game(rules, policy, deals, th, repeats, case=case))
     return rows
-
-
-KING_CONTRACTS = ("no-tricks", "no-hearts", "no-kings-jacks", "no-queens", "no-king-of-hearts",
-                  "last-two", "positive")

@@ -17,32 +17,17 @@ a bid only where it beats passing, and every lower bid it displaces, beyond the 
 to bid at least b, and a check reports any class whose recommended bid is lower than
 that of a class one card weaker.
 
-Pedro/Cinch features (of the suit the seat's policy names):
-
-=========  ====================================================
-trumps     trumps held, counting the Left Pedro (<=2, 3, 4, 5, 6+)
-counters   how many of the six counting cards (A J 10 2 5 5')
-pedros     how many Pedros (0, 1, 2)
-ace, king, queen, jack, ten, two, right, left   holds that trump
-seat       seat relative to the dealer (dealer, eldest, second, third)
-dealer     the seat is the dealer (it robs the stock)
-=========  ====================================================
-
-Rook features (of the longest suit, ties to the higher cards):
-
-=========  ====================================================
-trumps     cards of that suit held, the Rook included (<=4, 5, 6, 7, 8+)
-counters   counter points held (<=25, 30-45, 50-65, 70+)
-aces       aces held (0, 1, 2, 3+)
-rook       holds the Rook
-seat, dealer   as for Pedro
-=========  ====================================================
+Each game declares its features (``analyzer/games/<game>/chart.py``): ``bidlab
+bid-chart GAME --help`` lists them.
 
 >>> chart = bid_chart("pedro", deals=2_000, by=("trumps", "seat"))
 >>> int(chart.classes["n"].sum()) == 4 * 2_000
 True
 >>> sorted(chart.table["action"].unique())[:3]
 ['bid 1', 'bid 10', 'bid 11']
+
+May import: the foundations, :mod:`.advice`, the games' registry and protocol and
+:mod:`.games.common`; never a game by name.
 """
 
 from __future__ import annotations
@@ -54,9 +39,9 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from . import shared_play
 from .advice import decide
-from .games import family
+from .games import game as game_of
+from .games import parse_game
 from .games.common import SEATS, first_batch, parse_policies, provenance
 from .limits import Pace
 from .stats import Z95, PairedMoments, est_cols, wilson
@@ -90,97 +75,21 @@ class Feature:
 
     @property
     def binary(self) -> bool:
-        return self.labels == _YES_NO
+        return self.labels == YES_NO
 
 
-_YES_NO = ("no", "yes")
-_SEAT = Feature(SEATS, "seat relative to the dealer", strength=False)
-_DEALER = Feature(_YES_NO, "the seat is the dealer", strength=False)
-# Ranks in a suit lane of the shared layout (rank 2 at bit 0).
-_RANK_BIT = {"ace": 12, "king": 11, "queen": 10, "jack": 9, "ten": 8, "two": 0, "right": 3}
-_COUNTING = ("ace", "jack", "ten", "two", "right", "left", "pedros")
-PEDRO_FEATURES: dict[str, Feature] = {
-    "trumps": Feature(("<=2", "3", "4", "5", "6+"), "trumps held, the Left Pedro counted"),
-    "counters": Feature(tuple("0123456"), "counting trumps held (A J 10 2 5 5')",
-                        implies=("trumps",), unclear=_COUNTING),
-    "pedros": Feature(("0", "1", "2"), "Pedros held", implies=("trumps", "counters"),
-                      unclear=("right", "left")),
-    **{name: Feature(_YES_NO, f"holds the {name} of trumps",
-                     implies=("trumps", "counters") if name in _COUNTING else ("trumps",))
-       for name in ("ace", "king", "queen", "jack", "ten", "two")},
-    **{name: Feature(_YES_NO, f"holds the {name.title()} Pedro",
-                     implies=("trumps", "counters", "pedros")) for name in ("right", "left")},
-    "seat": _SEAT,
-    "dealer": _DEALER,
-}
-ROOK_FEATURES: dict[str, Feature] = {
-    "trumps": Feature(("<=4", "5", "6", "7", "8+"), "cards of the longest suit, the Rook "
-                      "included"),
-    "counters": Feature(("<=25", "30-45", "50-65", "70+"), "counter points held"),
-    "aces": Feature(("0", "1", "2", "3+"), "aces held", unclear=("counters",)),
-    "rook": Feature(_YES_NO, "holds the Rook", implies=("trumps",), unclear=("counters",)),
-    "seat": _SEAT,
-    "dealer": _DEALER,
-}
-FEATURES = tuple(PEDRO_FEATURES)
-ROOK_FEATURE_NAMES = tuple(ROOK_FEATURES)
-DEFAULT_BY = ("trumps", "pedros", "ace", "seat")
-ROOK_DEFAULT_BY = ("trumps", "counters", "rook", "seat")
+YES_NO = ("no", "yes")
+SEAT_FEATURE = Feature(SEATS, "seat relative to the dealer", strength=False)
+DEALER_FEATURE = Feature(YES_NO, "the seat is the dealer", strength=False)
 
 
-def _bins(values: np.ndarray, edges: list[int]) -> np.ndarray:
+def bin_index(values: np.ndarray, edges: list[int]) -> np.ndarray:
     """Bin index of each value: k for values below ``edges[k]``, the last bin above."""
     return np.searchsorted(edges, values, side="right")
 
 
-def _bit(x: np.ndarray, b) -> np.ndarray:
+def bit_of(x: np.ndarray, b) -> np.ndarray:
     return ((x >> np.asarray(b, dtype=np.uint64)) & np.uint64(1)).astype(np.int64)
-
-
-def pedro_codes(hands: np.ndarray, trumps: np.ndarray, offsets: np.ndarray) -> dict:
-    """Bin codes of every Pedro feature for hands (shared-layout masks) in trumps."""
-    hands, t = np.asarray(hands, dtype=np.uint64), np.asarray(trumps, dtype=np.uint64)
-    lane = (hands >> (np.uint64(16) * t)) & np.uint64(0x1FFF)
-    out = {name: _bit(lane, b) for name, b in _RANK_BIT.items()}
-    out["left"] = _bit(hands, (np.uint64(3) - t) * np.uint64(16) + np.uint64(3))
-    out["trumps"] = _bins(np.bitwise_count(lane).astype(np.int64) + out["left"], [3, 4, 5, 6])
-    out["pedros"] = out["right"] + out["left"]
-    out["counters"] = out["pedros"] + out["ace"] + out["jack"] + out["ten"] + out["two"]
-    out["seat"] = np.asarray(offsets, dtype=np.int64)
-    out["dealer"] = (out["seat"] == 0).astype(np.int64)
-    return out
-
-
-def longest_suit(hands: np.ndarray) -> np.ndarray:
-    """The longest suit of each hand, ties to the one with the higher cards (Rook's best
-    suit: what its heuristic calls from these cards)."""
-    lanes = (np.asarray(hands, dtype=np.uint64)[:, None] >> (np.arange(4, dtype=np.uint64)
-                                                             * np.uint64(16))) \
-        & np.uint64(0x1FFF)
-    score = (np.bitwise_count(lanes).astype(np.int64) << 13) | lanes.astype(np.int64)
-    return np.argmax(score, axis=1)
-
-
-def rook_codes(hands: np.ndarray, offsets: np.ndarray, rules) -> dict:
-    """Bin codes of every Rook feature for hands of 13 dealt cards."""
-    from .games.rook.rules import POINT_SCHEMES
-
-    hands = np.asarray(hands, dtype=np.uint64)
-    rook = _bit(hands, 63)
-    suit = longest_suit(hands).astype(np.uint64)
-    lane = (hands >> (np.uint64(16) * suit)) & np.uint64(0x1FFF)
-    ranks, rook_pts, _, _ = POINT_SCHEMES[rules.points]
-    points = rook * rook_pts
-    aces = np.zeros(len(hands), dtype=np.int64)
-    for s in range(4):
-        aces += _bit(hands, 16 * s + 12)
-        for r, p in enumerate(ranks):
-            if p:
-                points = points + p * _bit(hands, 16 * s + r)
-    offsets = np.asarray(offsets, dtype=np.int64)
-    return {"trumps": _bins(np.bitwise_count(lane).astype(np.int64) + rook, [5, 6, 7, 8]),
-            "counters": _bins(points, [30, 50, 70]), "aces": _bins(aces, [1, 2, 3]),
-            "rook": rook, "seat": offsets, "dealer": (offsets == 0).astype(np.int64)}
 
 
 @dataclass(frozen=True)
@@ -197,43 +106,18 @@ class ChartGame:
     batch: Callable  # (seed, pols, first, n) -> (codes, sole points [n, 4], values [n, 4, A])
 
 
-def chart_game(rules) -> ChartGame:
-    """The chart's view of ``rules``' game (Pedro/Cinch or Rook)."""
-    if rules.game == "rook":
-        bids = tuple(rules.bids)
+def check_features(by, rules) -> tuple[str, ...]:
+    """The --by features of ``rules``' game as a tuple; ChartError names the known ones."""
+    from .games import game
 
-        def rook_batch(seed, pols, first, n):
-            hands, sole, values = shared_play.rook_seat_batch(rules, seed, pols, first, n)
-            return rook_codes(hands.ravel(), np.tile(np.arange(4), n), rules), sole, values
-
-        return ChartGame(ROOK_FEATURES, ROOK_DEFAULT_BY, bids,
-                         ("pass", *(f"bid up to {b}" for b in bids)), rules.total_points, 5,
-                         rook_batch)
-    if rules.game == "king":
-        raise ChartError("King charts are danger and trump-right charts: analyzer.games.king.chart")
-    bids = tuple(range(rules.min_bid, 15))
-
-    def pedro_batch(seed, pols, first, n):
-        hands, trumps, sole, values = shared_play.pedro_seat_batch(rules, seed, pols, first, n)
-        return (pedro_codes(hands.ravel(), trumps.ravel(), np.tile(np.arange(4), n)), sole,
-                values)
-
-    return ChartGame(PEDRO_FEATURES, DEFAULT_BY, bids, ("pass", *(f"bid {b}" for b in bids)),
-                     14, 1, pedro_batch)
-
-
-def features_of(game: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(every feature, the default --by) of a game's charts."""
-    return (ROOK_FEATURE_NAMES, ROOK_DEFAULT_BY) if game == "rook" else (FEATURES, DEFAULT_BY)
-
-
-def check_features(by, game: str = "pedro") -> tuple[str, ...]:
-    """The --by features as a tuple; ChartError names the known ones."""
-    by = tuple(by)
-    known = features_of(game)[0]
+    chart_by = game(rules).chart_by
+    if chart_by is None:
+        raise ChartError(f"{rules.game} charts choose their own features; --by is for "
+                         f"the bidding games")
+    by, known = tuple(by), chart_by[0]
     bad = [f for f in by if f not in known]
     if bad or not by:
-        raise ChartError(f"bad --by feature(s) {', '.join(bad) or '(none)'} for {game}; "
+        raise ChartError(f"bad --by feature(s) {', '.join(bad) or '(none)'} for {rules.game}; "
                          f"features: {', '.join(known)}")
     if len(set(by)) != len(by):
         twice = sorted({f for f in by if by.count(f) > 1})
@@ -287,8 +171,10 @@ class SeatChartAccumulator:
     n_deals: int = 0
 
     def __post_init__(self):
-        self.game = chart_game(self.rules)
-        self.by = check_features(self.by or self.game.default_by, self.rules.game)
+        from .games import game
+
+        self.game = game(self.rules).chart_game(self.rules)
+        self.by = check_features(self.by or self.game.default_by, self.rules)
         self.sizes = [len(self.game.features[f].labels) for f in self.by]
 
     def run(self, seed: int, pols: np.ndarray, first: int, n: int) -> None:
@@ -368,7 +254,7 @@ class SeatChartAccumulator:
                                       + ["points", "label"], kind="stable").reset_index(drop=True)
         prov = {**provenance, "by": ",".join(by), "n_deals": self.n_deals,
                 "n": int(classes["n"].sum()) if len(classes) else 0,
-                "method": getattr(self.rules, "scoring", "rook"),
+                "method": game_of(self.rules).scoring_method(self.rules),
                 "model": MODEL}
         return BidChart(table, classes, _guide(classes, by, game), _violations(
             self, classes, decisions), by, prov)
@@ -487,10 +373,12 @@ def bid_chart(game, deals: int = 2_000_000, seed: int = 1, policy: str = "heuris
 
     Only per-class sums are kept between batches, so memory does not grow with
     ``deals``; the deals, and so the chart, do not depend on ``batch``. ``progress(n)``
-    follows each batch of n deals.
+    follows each batch of n deals. A game whose charts are its own (King's danger and
+    trump-right charts: ``Game.chart_by`` is None) draws them instead.
     """
-    engine = family(game)
-    rules = engine.parse_rules(game) if isinstance(game, str) else game
+    rules = parse_game(game) if isinstance(game, str) else game
+    if game_of(rules).chart_by is None:
+        return game_of(rules).bid_chart(rules, deals, seed, policy, by, progress)
     if deals < 1 or batch < 1:
         raise ChartError(f"need deals >= 1 and batch >= 1; got {deals}, {batch}")
     pols = parse_policies(policy)

@@ -3,6 +3,9 @@
 Every figure carries its 95% interval; the header carries the provenance (rules, policy,
 seed, deals and seat-hands, features) and one sentence says what the numbers assume.
 The tables are :class:`analyzer.bidchart.BidChart`'s DataFrames; nothing is recomputed.
+
+May import: the foundations, :mod:`.bidchart`, the games' registry and plotting; never a
+game by name.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from . import io
+from .games import game
 from .games.common import policy_label
 from .stats import plus_minus
 from .text import render_table
@@ -31,7 +35,7 @@ def _without_context(label: str, context_values) -> str:
 
 def header(chart) -> str:
     p = chart.provenance
-    method = "" if p["method"] == "rook" else f" method {p['method']},"
+    method = "" if p["method"] == game(p["rules"]).name else f" method {p['method']},"
     return (f"{p['rules']} | policy {policy_label(p['policy'])} | seed {p['seed']} | "
             f"{p['n_deals']:,} deals x 4 seats = {p['n']:,} hands | classes by {p['by']} | "
             f"EV{method} own − opponents")
@@ -39,8 +43,7 @@ def header(chart) -> str:
 
 def render_bid_chart(chart, digits: int | None = None) -> str:
     """The classes per seat (strongest first), the guide and the monotonicity check."""
-    digits = digits if digits is not None else (1 if chart.provenance["method"] == "rook"
-                                                else 2)
+    digits = digits if digits is not None else game(chart.provenance["rules"]).points_digits
     context = [f for f in chart.by if f in ("seat", "dealer")]
     out = [header(chart), chart.provenance["model"], ""]
     groups = (chart.classes.groupby(context, observed=True, sort=True) if context

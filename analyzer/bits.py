@@ -9,6 +9,8 @@ compiles for a CPU with fast ones, else loops over the mask's bits.
 
 Keep masks unsigned: mixing int64 and uint64 in one expression makes numba
 silently produce float64, so every literal below is wrapped in ``np.uint64``.
+
+May import: numpy and numba only.
 """
 
 from __future__ import annotations

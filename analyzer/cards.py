@@ -15,6 +15,8 @@ game module; nothing here knows about trumps.
 
 Text form at the edges only: ``"AS KS 10H TD 5C 2h"`` (10 or T, any case,
 separated by spaces or commas), ``"JK"``/``"ROOK"``/``"JOKER"`` for the joker.
+
+May import: :mod:`.bits` and :mod:`.parsing`.
 """
 
 from __future__ import annotations

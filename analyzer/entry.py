@@ -1,6 +1,8 @@
 """The ``bidlab`` command (and ``python -m analyzer``): checks what must hold before numba
 loads, then imports the command line, so that Ctrl-C during those seconds of imports says
 ``Aborted!`` instead of a traceback.
+
+May import: :mod:`.cli`, imported late so that Ctrl-C is caught during the imports.
 """
 
 from __future__ import annotations

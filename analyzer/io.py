@@ -17,6 +17,8 @@ leaves any earlier file as it was.
 >>> path = write_table(pd.DataFrame({"points": [9, 5]}), "run.parquet", {"seed": 1})
 >>> read_table(path).attrs["seed"]
 1
+
+May import: the standard library, numpy, pandas and pyarrow, and the package's version.
 """
 
 from __future__ import annotations

@@ -24,6 +24,9 @@ cancels and the interval is tight.
 ['random', 'heuristic']
 >>> duplicate("pedro", "heuristic", "random", deals=2_000).net_points.lo > 0
 True
+
+May import: the foundations, the games' registry and protocol, and ``games.search.setup``
+(the policy vector); never a game by name.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from .games import common, parse_game
+from .games import game as game_of
 from .games.search.setup import P_PLAY_ONLY  # the policies choose cards only
 from .limits import require_memory, require_time
 from .stats import mean_ci, paired_diff, wilson
@@ -102,15 +106,6 @@ class Ladder:
         return pd.DataFrame(rows)
 
 
-def _makers(rules, rec: np.ndarray, cols: tuple[str, ...]) -> np.ndarray:
-    """Each deal's trump maker: Rook's declarer; in Pedro and Cinch the high bidder, or the
-    dealer who names trump when all pass."""
-    if rules.game == "rook":
-        return rec[:, cols.index("declarer")].astype(np.int64)
-    bidder, dealer = rec[:, cols.index("bidder")], rec[:, cols.index("dealer")]
-    return np.where(bidder >= 0, bidder, dealer).astype(np.int64)
-
-
 def _play_rungs(out: pd.DataFrame, rungs, opponents: str, groups, play, progress) -> dict:
     """Add each rung's ``points_<rung>`` and ``made_<rung>`` to ``out`` (one row a deal) and
     return its seconds. ``groups`` splits the deals: (rows, the seats the rung plays, tag);
@@ -156,30 +151,27 @@ def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuri
     auction (and Rook's drop and pass) is the heuristic's for every rung, so rung i and
     rung j play the same contracts; ``opponents`` plays the other side's cards. King plays
     single hands of ``contract`` (default ``positive``; see the module doc)."""
-    from .games import family
-
     rules = _rules(game)
     rungs = check_rungs(rungs)
     common.parse_policies(opponents)
     require_memory(deals, 24 * (4 + 2 * len(rungs)), "--deals")  # the per-deal table, twice
     require_time(deals * len(rungs), "--deals x rungs =")
     idx = np.arange(first, first + deals, dtype=np.int64)
-    if rules.game == "king":
-        return _king_ladder(rules, idx, seed, tuple(rungs), opponents, worlds, contract,
-                            progress)
-    if contract is not None:
-        raise common.PolicyError(f"--contract is King's; {rules.game} has none")
-    fam = family(rules)
+    g = game_of(rules)
+    if not g.partnerships:
+        return g.ladder(rules, idx, seed, tuple(rungs), opponents, worlds, contract, progress)
+    g.check_contract(contract)
+    fam = g.module
     probe, _ = fam.run_deals(rules, idx, seed, _vector("heuristic", worlds, True))
     cols = fam.engine.REC_COLUMNS
-    maker = _makers(rules, probe, cols)
+    maker = g.makers(probe, cols)
     team = maker & 1
     bid = cols.index("bid")
     out = pd.DataFrame({"deal": idx, "maker": maker, "bid": probe[:, bid]})
 
     def play(sel, spec, t):
         rec, _ = fam.run_deals(rules, idx[sel], seed, _vector(spec, worlds, True))
-        same = (_makers(rules, rec, cols) == maker[sel]) & (rec[:, bid] == probe[sel, bid])
+        same = (g.makers(rec, cols) == maker[sel]) & (rec[:, bid] == probe[sel, bid])
         return rec[:, cols.index(f"points{t}")], rec[:, cols.index("made")] == 1, same
 
     teams = [(np.flatnonzero(team == t), (t, t + 2), t) for t in (0, 1)]
@@ -188,51 +180,6 @@ def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuri
             "deals": deals, "opponents": opponents, "worlds": worlds,
             "auction": "heuristic for every seat and rung (rungs differ in card play only)"}
     return Ladder(out, tuple(rungs), prov, seconds)
-
-
-def _king_ladder(rules, idx, seed, rungs, opponents, worlds, contract, progress) -> Ladder:
-    """The ladder on King hands of ``contract``: the rung plays the trump right's holder
-    (positive) or one seat cycling through the positions (negative contracts)."""
-    from .games import king
-    from .games.king import engine as eng
-
-    first, asked = int(idx[0]), len(idx)
-    code = king.parse_contract(contract or "positive")
-    positive = code == king.POSITIVE
-    heur = _vector("heuristic", worlds, True)
-    probe, _ = king.run_deals(rules, idx, seed, heur, contract=code)
-    if positive:
-        played = probe[:, eng.R_OUTCOME] != eng.OUT_DECLINE  # a declined hand is not played
-        idx, probe = idx[played], probe[played]
-        if not len(idx):
-            raise common.PolicyError(f"all {asked:,} hands were declined 4-3-3-3 (not played); "
-                                     f"the ladder needs more deals")
-        maker = probe[:, eng.R_CHOOSER].astype(np.int64)
-        bid = np.where(probe[:, eng.R_OUTCOME] == eng.OUT_SELL, probe[:, eng.R_PRICE], 0)
-    else:
-        maker = (idx + idx // 4) % 4  # dealer idx % 4, then each position in turn
-        bid = np.zeros(len(idx), dtype=np.int64)
-    out = pd.DataFrame({"deal": idx, "maker": maker, "bid": bid})
-
-    def play(sel, spec, s):
-        rec, _ = king.run_deals(rules, idx[sel], seed, _vector(spec, worlds, True),
-                                contract=code)
-        same = ((rec[:, eng.R_CHOOSER] == probe[sel, eng.R_CHOOSER])
-                & (rec[:, eng.R_PRICE] == probe[sel, eng.R_PRICE]))
-        pts = rec[:, (eng.R_TRICKS if positive else eng.R_POINTS) + s]
-        return pts, (pts >= bid[sel]) & (bid[sel] > 0), same
-
-    seats = [(np.flatnonzero(maker == s), (s,), s) for s in range(4)]
-    seconds = _play_rungs(out, rungs, opponents, seats, play, progress)
-    name = king.contract_name(code).replace("_", "-")
-    measure = "trump chooser's tricks" if positive else f"the seat's {name} points"
-    prov = {"game": rules.game, "rules": str(rules), "seed": seed, "first": first,
-            "deals": asked, "contract": name, "opponents": opponents, "worlds": worlds,
-            "measure": measure,
-            "auction": "heuristic for every seat and rung (rungs differ in card play only)"}
-    if positive:
-        prov["declined"] = int((~played).sum())
-    return Ladder(out, rungs, prov, seconds, measure)
 
 
 @dataclass
@@ -254,17 +201,10 @@ class Duplicate:
                 "seconds": self.seconds}
 
 
-def _team_columns(rules) -> tuple[str, str, str, str, type]:
-    """Record columns (points0, points1, score0, score1) and the family's run_batch."""
-    from .games import family
-
-    fam = family(rules)
-    if rules.game == "king":
-        raise common.PolicyError("duplicate matches need partnerships: pedro, cinch or rook")
-    if rules.game == "rook":
-        return "points0", "points1", "score0", "score1", fam
-    m = rules.scoring
-    return "points0", "points1", f"score{m}_team0", f"score{m}_team1", fam
+def _team_columns(rules) -> tuple[str, str, str, str, object]:
+    """Record columns (points0, points1, score0, score1) and the game's package."""
+    g = game_of(rules)
+    return (*g.team_columns(rules), g.module)
 
 
 def duplicate(game, a: str, b: str, deals: int, seed: int = 1, first: int = 0,

@@ -15,6 +15,8 @@ Two limits, both stated in the size options' ``--help``:
 Traceback (most recent call last):
 ...
 analyzer.limits.SizeError: simulate --deals 1,000,000,000,000,000 needs about 150,000.0 TB ...
+
+May import: the standard library only.
 """
 
 from __future__ import annotations

@@ -17,6 +17,8 @@ analyzer.parsing.NumberError: bad pimc worlds '²': give a whole number from 1 t
 Traceback (most recent call last):
 ...
 analyzer.parsing.NumberError: bad --target-ci 'nan': give a number above 0
+
+May import: the standard library only.
 """
 
 from __future__ import annotations

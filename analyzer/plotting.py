@@ -10,6 +10,8 @@ fonts, the suit colours, the grid and the spines are the same on every chart.
 >>> ev = evaluate_hand("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", deals=2_000)
 >>> save_figure(ev_by_bid(ev.bids, ev.pass_ev, method=1), "hand.png").name
 'hand.png'
+
+May import: matplotlib and :mod:`.io`; never a game.
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ policy; decisions of the ``random`` policy come from ``POLICY_STREAM``.
 
 State is a single uint64 (the counter), held by the caller in a one-slot
 array so that helpers can advance it without returning tuples.
+
+May import: :mod:`.bits`, numpy and numba.
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@ alternatives' per-deal outcomes are paired; :func:`rank_alternatives` turns
 them into a table with P(best), and :func:`run_stop_rule` grows the sample
 until a stop rule is met. Game modules: ``evaluate`` (Pedro/Cinch),
 ``rook.evaluate``, ``king.evaluate``.
+
+May import: the foundations, :mod:`.advice`, the games' registry and protocol and
+:mod:`.games.common`; never a game by name.
 """
 
 from __future__ import annotations
@@ -164,3 +167,21 @@ def parse_known(known: dict[str, str], hand_offset: int,
             raise HandError("Pedro has no joker")
         out.append((off, CardSet(cards).mask))
     return tuple(out)
+
+
+def evaluate_hand(game, hand: str, seat: str = "eldest", **options):
+    """What ``hand`` is worth at ``seat`` in any game: its game's evaluation
+    (:meth:`analyzer.games.protocol.Game.evaluate_hand`; Pedro and Cinch:
+    :func:`analyzer.games.pedro.evaluate.evaluate_hand`, Rook:
+    :func:`analyzer.games.rook.evaluate.evaluate_rook_hand`, King:
+    :func:`analyzer.games.king.evaluate.evaluate_king_hand`, whose options they take).
+
+    >>> ev = evaluate_hand("cinch", "AH KH QH 5D 2H 9C 3S JS 7C", seat="dealer", deals=2_000)
+    >>> ev.recommended.endswith("naming hearts")
+    True
+    """
+    from .games import game as game_of
+    from .games import parse_game
+
+    rules = parse_game(game) if isinstance(game, str) else game
+    return game_of(rules).evaluate_hand(rules, hand, seat, **options)

@@ -1,4 +1,7 @@
-"""Text and JSON views of a solved position (``bidlab solve``)."""
+"""Text and JSON views of a solved position (``bidlab solve``).
+
+May import: :mod:`.solver` and :mod:`.text`.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +9,13 @@ from .solver import SEAT_NAMES, Solution
 from .text import render_table
 
 
-def _who(sol: Solution, king: bool) -> str:
-    if king:
+def _who(sol: Solution) -> str:
+    if sol.seat_alone:
         return f"{SEAT_NAMES[sol.side]} alone (paranoid: the other three play against it)"
     return "N-S" if sol.side % 2 == 0 else "E-W"
 
 
 def render_solution(sol: Solution, hands_text: str, leader: int, played: str) -> str:
-    king = sol.game.startswith("king")
     lines = [
         f"bidlab solve  {sol.game}"
         + (f"  contract {sol.contract}" if sol.contract else "")
@@ -26,8 +28,8 @@ def render_solution(sol: Solution, hands_text: str, leader: int, played: str) ->
     if sol.to_move < 0:
         lines.append(f"no cards left; value {sol.value}")
         return "\n".join(lines)
-    what = "points" if not king else "contract points"
-    lines.append(f"value for {_who(sol, king)}: {sol.value} {what} in the remaining tricks")
+    what = "contract points" if sol.seat_alone else "points"
+    lines.append(f"value for {_who(sol)}: {sol.value} {what} in the remaining tricks")
     lines.append(f"{SEAT_NAMES[sol.to_move]} to move; value after each legal card:")
     best = set(sol.best_cards())
     mover_max = sol._same_side(sol.to_move)

@@ -34,20 +34,24 @@ included, with every seat playing perfectly with all cards visible:
 
 ``side`` defaults to the seat to move. ``card_values`` gives, for every legal
 card of the seat to move, the value after playing it.
+
+May import: the foundations, the games' registry and protocol and ``games.search``; never a
+game by name.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from .bits import popcount
-from .cards import JOKER, SUITS, CardParseError, format_card, parse_cards
-from .games import family, parse_game
-from .games.pedro.core import NORM, ORIG
+from .cards import SUITS, CardParseError, format_card, parse_cards
+from .games import game as game_of
+from .games import parse_game
 from .games.search import params as ddp
 from .parsing import quoted
 
@@ -78,6 +82,7 @@ class Solution:
     seconds: float
     trump: str | None = None
     contract: str | None = None
+    seat_alone: bool = False  # the value is one seat's (King), not a partnership's
 
     def best_cards(self) -> list[str]:
         """The legal cards with the best value for the seat to move."""
@@ -89,7 +94,7 @@ class Solution:
         return [c for c, v in self.card_values.items() if v == best]
 
     def _same_side(self, seat: int) -> bool:
-        if family(self.game).__name__.endswith("king"):
+        if self.seat_alone:
             return seat == self.side
         return seat % 2 == self.side % 2
 
@@ -176,18 +181,52 @@ def _parse_played(played: str, leader: int) -> list[tuple[int, int]]:
     return out
 
 
-def _trump_code(trump: str | None, fam: str, rules) -> int:
-    """0..3 for C D H S, 4 for no trump."""
+def parse_trump(trump: str | None, no_trump: str | None) -> int:
+    """0..3 for C D H S, 4 for no trump; ``no_trump`` is the error when the position may not
+    be at no trump (None: it may)."""
     if trump is None or str(trump).strip().upper() in ("", "NT", "N", "NONE"):
-        if fam == "pedro":
-            raise PositionError("Pedro needs a trump suit; trump: C, D, H or S")
-        if fam == "rook" and not rules.allow_no_trump:
-            raise PositionError("no trump needs the rule allow_no_trump=true; trump: C, D, H or S")
+        if no_trump is not None:
+            raise PositionError(no_trump)
         return 4
     t = str(trump).strip().upper()
     if t not in SUITS:
-        raise PositionError(f"bad trump {trump!r}; trump: C, D, H, S or NT")
+        raise PositionError(f"bad trump {quoted(str(trump))}; trump: C, D, H, S or NT")
     return SUITS.index(t)
+
+
+@dataclass(frozen=True)
+class SearchRules:
+    """What the solver needs of a game for one position (each game's ``position`` module
+    makes it, :meth:`analyzer.games.protocol.Game.search_rules`): the trump and contract,
+    how many cards a hand may hold when a trick starts and whether hands may differ, whether
+    the value is one seat's rather than a partnership's, which cards are in the deck, and
+    ``layout(seen, q, cpts, tv)``: the card maps into and out of the search layout and
+    ``setup(side)``, which fills the search parameters."""
+
+    trump_code: int
+    contract: str | None
+    hand_limit: int
+    uneven_hands: bool
+    seat_alone: bool
+    check_deck: Callable
+    layout: Callable
+    uneven_hint: str = ""
+
+
+def _check_counts(title: str, sr: SearchRules, start: list[int]) -> None:
+    """PositionError unless the hands could hold these counts (``start``: cards each seat
+    held when the trick began): they shrink by one a trick, so they are equal at its start,
+    but where the game deals some seats fewer."""
+    counts = f"got N {start[0]}, E {start[1]}, S {start[2]}, W {start[3]}"
+    if max(start) > sr.hand_limit:
+        raise PositionError(f"a {title} hand holds at most {sr.hand_limit} cards in play; "
+                            f"{counts}")
+    if not any(start):
+        raise PositionError("the position has no cards")
+    if not sr.uneven_hands and (len(set(start)) != 1 or start[0] > sr.hand_limit):
+        raise PositionError(f"every {title} hand must hold the same number of cards (1 to "
+                            f"{sr.hand_limit}) when the trick starts, counting a card it played "
+                            f"to the trick; {counts}{sr.uneven_hint}")
 
 
 @dataclass
@@ -203,73 +242,8 @@ class _Prepared:
     from_search: object
 
 
-def _check_cards(fam: str, rules, start: list[int], seen) -> None:
-    """PositionError unless the hands could hold these counts (``start``: cards each seat held
-    when the trick began) and these cards under the game's deck."""
-    size = 6 if fam == "pedro" else rules.hand_size if fam == "rook" else 13
-    counts = f"got N {start[0]}, E {start[1]}, S {start[2]}, W {start[3]}"
-    if fam == "pedro" and max(start) > 6:
-        raise PositionError(f"a Pedro hand holds at most 6 cards in play (the excess is "
-                            f"dumped on trick 1); {counts}")
-    if not any(start):
-        raise PositionError("the position has no cards")
-    # Hands shrink by one a trick, so they hold the same number when a trick starts; only
-    # Pedro's play_short_hand deals some seats fewer (down to none, a seat then skipped).
-    short_hands = fam == "pedro" and rules.stock_short == "play_short_hand"
-    if not short_hands and (len(set(start)) != 1 or start[0] > size):
-        raise PositionError(f"every {fam.title()} hand must hold the same number of cards "
-                            f"(1 to {size}) when the trick starts, counting a card it played "
-                            f"to the trick; {counts}"
-                            + ("; uneven Pedro hands need the rule stock_short=play_short_hand"
-                               if fam == "pedro" else ""))
-    if fam == "rook":
-        low = rules.lowest_rank
-        bad = [c for c in seen if c != JOKER and c % 16 < low]
-        if bad:
-            raise PositionError(f"card {format_card(bad[0])} is not in the deck under "
-                                f"points={rules.points}")
-    elif JOKER in seen:
-        raise PositionError(f"the joker is a Rook card; {fam} is played with 52 cards")
-
-
-def _search_layout(fam: str, rules, trump_code: int, code, seen, q, cpts, tv):
-    """The game's card maps into and out of the search layout, and ``setup(side)``, which
-    fills the search parameters ``q``, card values ``cpts`` and trick values ``tv``."""
-    if fam == "pedro":
-        from .games.pedro import adapter as pedro_adapter
-        from .games.pedro.rules import P_HIGH_LOW, kernel_params
-
-        rp = kernel_params(rules)
-        every = 0
-        for c in seen:
-            every |= 1 << int(NORM[trump_code, c])
-        low = pedro_adapter.pedro_low_card(np.uint64(every), rp[P_HIGH_LOW])
-        return (lambda c: int(NORM[trump_code, c]), lambda c: int(ORIG[trump_code, c]),
-                lambda s: pedro_adapter.pedro_setup(rp, low, s, q, cpts, tv))
-    if fam == "rook":
-        from .games.rook import adapter as rook_adapter
-        from .games.rook.rules import P_ROOK_POS, kernel_params
-
-        rp = kernel_params(rules)
-        pos = int(rp[P_ROOK_POS])
-
-        def moved(fn, c):
-            return int(fn(np.uint64(1 << c), trump_code, pos)).bit_length() - 1
-
-        return (lambda c: moved(rook_adapter.rook_to_search, c),
-                lambda c: moved(rook_adapter.rook_from_search, c),
-                lambda s: rook_adapter.rook_setup(rp, trump_code, s, q, cpts, tv))
-    from .games.king import adapter as king_adapter
-    from .games.king.rules import P_KH_FORCE, kernel_params
-
-    rp = kernel_params(rules)
-    return (int, int, lambda s: king_adapter.king_setup(code, rp[P_KH_FORCE] == 1, trump_code, s,
-                                                        q, cpts, tv))
-
-
 def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
     rules = parse_game(game) if isinstance(game, str) else game
-    fam = family(rules).__name__.rsplit(".", 1)[-1]
     leader = parse_seat(leader)
     held = parse_hands(hands)
     plays = _parse_played(played or "", leader)
@@ -291,28 +265,15 @@ def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
     start = [len(h) for h in held]  # cards each seat held when the trick began
     for seat, _ in plays:
         start[seat] += 1
-    trump_code = _trump_code(trump, fam, rules)
-    code = None
-    if fam == "king":
-        from .games.king.rules import POSITIVE, contract_name, parse_contract
-
-        if contract is None:
-            raise PositionError("King needs --contract; contracts: no-tricks, no-hearts, "
-                                "no-kings-jacks, no-queens, no-king-of-hearts, last-two, "
-                                "positive (two negatives may be joined by +)")
-        code = parse_contract(contract) if isinstance(contract, str) else int(contract)
-        contract = contract_name(code)
-        if code != POSITIVE and trump_code != 4:
-            raise PositionError(f"{contract} is played without trump; leave trump out")
-        if code == POSITIVE and trump_code == 4 and not rules.allow_no_trump:
-            raise PositionError("a positive hand at no trump needs allow_no_trump=true")
-    _check_cards(fam, rules, start, seen)
+    g = game_of(rules)
+    sr = g.search_rules(rules, trump, contract)
+    _check_counts(g.title, sr, start)
+    sr.check_deck(seen)
     side = plays_side = parse_seat(side) if side is not None else None
     q = np.zeros(ddp.NQ, dtype=np.uint64)
     cpts = np.zeros(64, dtype=np.int64)
     tv = np.zeros(ddp.NTV, dtype=np.int64)
-    to_search, from_search, setup = _search_layout(fam, rules, trump_code, code, seen, q, cpts,
-                                                   tv)
+    to_search, from_search, setup = sr.layout(seen, q, cpts, tv)
     masks = np.zeros(4, dtype=np.uint64)
     for seat, cards in enumerate(held):
         for c in cards:
@@ -339,7 +300,7 @@ def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
         seat, c = plays[bad]
         raise PositionError(f"{SEAT_NAMES[seat]} could not play {format_card(c)} to this trick "
                             f"with the cards it holds")
-    return rules, fam, prep, mover, side, trump_code, contract
+    return rules, sr, prep, mover, side
 
 
 def solve(game, hands, trump=None, leader=0, played: str = "", side=None, contract=None,
@@ -349,8 +310,7 @@ def solve(game, hands, trump=None, leader=0, played: str = "", side=None, contra
     PositionError for positions that cannot arise; RuntimeError when the node budget runs
     out before the position is solved.
     """
-    rules, fam, p, mover, side, trump_code, contract = _prepare(game, hands, trump, leader,
-                                                                played, side, contract)
+    rules, sr, p, mover, side = _prepare(game, hands, trump, leader, played, side, contract)
     sc = scratch or _scratch(max(popcount(int(h)) for h in p.hands))
     vals = np.zeros(64, dtype=np.int64)
     from .games.search import dd as dd  # here: importing the search compiles it (about a minute
@@ -367,7 +327,8 @@ def solve(game, hands, trump=None, leader=0, played: str = "", side=None, contra
     return Solution(game=str(rules),
                     value=int(sc.res[ddp.RES_VALUE]), to_move=mover, side=side,
                     card_values=card_values, nodes=int(sc.res[ddp.RES_NODES]), seconds=seconds,
-                    trump=None if trump_code == 4 else SUITS[trump_code], contract=contract)
+                    trump=None if sr.trump_code == 4 else SUITS[sr.trump_code],
+                    contract=sr.contract, seat_alone=sr.seat_alone)
 
 
 def deal_position(rules, seed: int, index: int, policy: str = "heuristic",
@@ -375,23 +336,8 @@ def deal_position(rules, seed: int, index: int, policy: str = "heuristic",
     """The start-of-play position of simulated deal ``index`` (as ``bidlab deal`` shows it):
     solve(**it) gives its double-dummy value for the trump maker's side (Pedro), the
     declarer's side (Rook) or the leader (King)."""
-    fam = family(rules)
-    if rules.game == "king":
-        if contract is None:
-            raise PositionError("King needs --contract with --from-deal")
-        log = fam.play_logged(rules, seed, [index], policy, contract=contract)[0]
-        hands = log["hands"]
-        leader = log["leader"]
-        side = leader
-    else:
-        log = fam.play_logged(rules, seed, [index], policy)[0]
-        hands = log["start_hands"]
-        if rules.game == "rook":
-            leader, side = log["leader"], log["declarer"]
-        else:
-            side = log["bidder"] if log["bidder"] is not None else log["dealer"]
-            leader = side
-    trump = log["trump"]
+    hands, trump, leader, side, contract = game_of(rules).deal_position(rules, seed, index,
+                                                                        policy, contract)
     text = "/".join(" ".join(h) if h else "-" for h in hands)
     return {"game": rules, "hands": text, "trump": None if trump in (None, "N") else trump,
-            "leader": leader, "side": side, "contract": log.get("contract")}
+            "leader": leader, "side": side, "contract": contract}

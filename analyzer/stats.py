@@ -12,6 +12,8 @@ compared with the spread.
 >>> p = wilson(81, 263)
 >>> round(p.lo, 4), round(p.hi, 4)
 (0.2553, 0.3662)
+
+May import: numpy and pandas only.
 """
 
 from __future__ import annotations

@@ -15,6 +15,9 @@ declarer (the dealer is forced at 70 when the first three pass).
 >>> df = pedro.simulate(pedro.parse_rules("pedro"), 2000, seed=1)
 >>> summarize(df).to_text().splitlines()[0]
 'pedro: n=2000 deals (0..1999 of seed 1), policy heuristic'
+
+May import: the foundations, the games' registry and :mod:`.games.common`; never a game by
+name.
 """
 
 from __future__ import annotations
@@ -24,9 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .cards import JOKER
 from .games.common import policy_label
-from .games.rook.rules import POINT_SCHEMES, PRESETS, parse_rules
 from .stats import Estimate, Proportion, mean_ci, wilson
 from .text import render_table
 
@@ -206,169 +207,19 @@ def _dealer_sign(df: pd.DataFrame) -> np.ndarray:
 
 
 def summarize(df: pd.DataFrame) -> Summary:
-    """Summary of a per-deal frame from :func:`analyzer.games.pedro.simulate`, or of a
-    per-hand frame from :func:`analyzer.games.rook.simulate` (``df.attrs["game"] == "rook"``).
+    """Summary of a simulation frame of any game (its ``attrs["game"]``, or the variant
+    string in ``attrs["rules"]``, names it; the game summarizes,
+    :meth:`analyzer.games.protocol.Game.summarize`).
 
-    Raises ValueError on an empty frame: there is nothing to estimate.
+    Raises ValueError on an empty frame (there is nothing to estimate) or one that does not
+    say its game.
     """
-    if df.attrs.get("game") == "rook":
-        return _summarize_rook(df)
-    if df.attrs.get("game") == "king":
-        return _summarize_king(df)
-    return _summarize_pedro(df)
+    from .games import game
+
+    name = df.attrs.get("game") or df.attrs.get("rules")
+    if not name:
+        raise ValueError("the frame does not say its game: attrs['game'] or attrs['rules'] "
+                         "(frames from simulate carry both)")
+    return game(name).summarize(df)
 
 
-def _summarize_pedro(df: pd.DataFrame) -> Summary:
-    if len(df) == 0:
-        raise ValueError("cannot summarize an empty simulation (0 deals)")
-    e = _Estimates()
-    points = e.means({
-        "bidding side (named trump)": ("points_bidding_side", df["bid_points"]),
-        "other side": ("points_other_side", df["opp_points"]),
-        "team 0 (seats 0, 2)": ("points_team0", df["points0"]),
-        "team 1 (seats 1, 3)": ("points_team1", df["points1"]),
-        "dead (scored by nobody)": ("dead_points", df["dead_points"]),
-    })
-
-    bid = df["bid"].to_numpy()
-    contract = bid > 0
-    contracts = e.make_rates(bid, df["made"].to_numpy(), contract)
-
-    n = len(df)
-    dealer_team = df["dealer"].to_numpy() & 1
-    maker_team = df["maker"].to_numpy() & 1
-    shares = _frame(
-        {
-            "no contract (all passed)": e.rate("no_contract", int((~contract).sum()), n),
-            "dealer's side named trump": e.rate("dealer_named_trump",
-                                                int((maker_team == dealer_team).sum()), n),
-        },
-        _RATE_COLS,
-    )
-
-    # Made or set, the *difference* between the teams is the same under method 1 and
-    # method 2 with m2_diff_to=side_with_more (only the level differs), hence the note.
-    sign = _dealer_sign(df)
-    adv = {m: sign * (df[f"score{m}_team0"].to_numpy(np.float64)
-                      - df[f"score{m}_team1"].to_numpy(np.float64)) for m in (1, 2)}
-    dealer = e.means({f"method {m}": (f"dealer_advantage{m}", adv[m]) for m in (1, 2)})
-    agree = bool(np.array_equal(adv[1], adv[2]))
-    note = ("  (under these rules the two methods give the same difference on every deal)"
-            if agree else None)
-    sections = [
-        Section("points", "Points per deal", points, "mean"),
-        Section("contracts", "Bidder makes the contract (contract deals only)", contracts,
-                "rate"),
-        Section("shares", "Shares of all deals", shares, "rate"),
-        Section("dealer", "Dealer advantage: dealer's team settlement minus the other team's, "
-                "per deal", dealer, "mean", note),
-    ]
-    return Summary(_provenance(df), sections, e.est, methods_agree=agree)
-
-
-def _rook_rules(df: pd.DataFrame):
-    """The Rook rules of a frame, from its ``rules`` attribute (the preset when absent)."""
-    text = df.attrs.get("rules")
-    return PRESETS["rook"] if text is None else parse_rules(str(text))
-
-
-def rook_card_points(rules) -> np.ndarray:
-    """Points of every card index 0..63 under Rook ``rules`` (a Rules object or its string).
-
-    Index ``16 * suit + rank`` with rank 0..12 for 2..A; 63 is the Rook. Ranks a
-    scheme removes from the deck score 0 here as they do in play.
-    """
-    if isinstance(rules, str):
-        rules = parse_rules(rules)
-    ranks, rook, _last, _low = POINT_SCHEMES[rules.points]
-    pts = np.zeros(64, dtype=np.int64)
-    for s in range(4):
-        pts[16 * s:16 * s + 13] = ranks
-    pts[JOKER] = rook
-    return pts
-
-
-def _summarize_rook(df: pd.DataFrame) -> Summary:
-    if len(df) == 0:
-        raise ValueError("cannot summarize an empty simulation (0 hands)")
-    e = _Estimates()
-    points = e.means({
-        "declaring side": ("points_declaring_side", df["bid_points"]),
-        "other side": ("points_other_side", df["opp_points"]),
-        "team 0 (seats 0, 2)": ("points_team0", df["points0"]),
-        "team 1 (seats 1, 3)": ("points_team1", df["points1"]),
-    })
-
-    bid = df["bid"].to_numpy()
-    contracts = e.make_rates(bid, df["made"].to_numpy(), np.ones(len(df), dtype=bool),
-                             overall="all hands")
-
-    n = len(df)
-    dealer_team = df["dealer"].to_numpy() & 1
-    declarer_team = df["declarer"].to_numpy() & 1
-    rules = _rook_rules(df)
-    widow_points = rook_card_points(rules)[df["widow"].to_numpy() & 63]
-    srows = {
-        "dealer forced at 70 (three passes)": e.rate(
-            "dealer_forced", int((df["forced"].to_numpy() != 0).sum()), n),
-        "dealer's side declared": e.rate(
-            "dealer_declared", int((declarer_team == dealer_team).sum()), n),
-        "widow card is a counter": e.rate("widow_counter", int((widow_points > 0).sum()), n),
-    }
-    if rules.all_pass == "redeal":
-        srows["thrown in at least once (all four passed)"] = e.rate(
-            "redealt", int((df["redeals"].to_numpy() > 0).sum()), n)
-    shares = _frame(srows, _RATE_COLS)
-
-    adv = _dealer_sign(df) * (df["score0"].to_numpy(np.float64)
-                              - df["score1"].to_numpy(np.float64))
-    dealer = e.means({"score": ("dealer_advantage", adv)})
-    sections = [
-        Section("points", "Points per hand", points, "mean"),
-        Section("contracts", "Declarer makes the bid (all hands)", contracts, "rate"),
-        Section("shares", "Shares of all hands", shares, "rate"),
-        Section("dealer", "Dealer advantage: dealer's team score minus the other team's, "
-                "per hand", dealer, "mean"),
-    ]
-    return Summary(_provenance(df), sections, e.est, unit="hands")
-
-
-def _summarize_king(df: pd.DataFrame) -> Summary:
-    """Whole games (``attrs["contract"] == "games"``): final score by seat position from the
-    first dealer and each hand's mean points; single hands: points per seat and, for
-    positive hands, the auction's outcomes."""
-    if len(df) == 0:
-        raise ValueError("cannot summarize an empty simulation (0 rows)")
-    e = _Estimates()
-    what = df.attrs.get("contract", "games")
-    n = len(df)
-    if what == "games":
-        d0 = df["first_dealer"].to_numpy()
-        totals = np.stack([df[f"total{s}"].to_numpy(np.float64) for s in range(4)], axis=1)
-        by_pos = {f"first dealer + {k}": (f"score_pos{k}", totals[np.arange(n), (d0 + k) % 4])
-                  for k in range(4)}
-        by_pos["sum of the four (always 0)"] = ("score_sum", totals.sum(axis=1))
-        hands = e.means({f"hand {k + 1}, dealer's points": (
-            f"hand{k + 1}_dealer", df[[f"h{k + 1}_p{s}" for s in range(4)]].to_numpy(np.float64)[
-                np.arange(n), (d0 + k) % 4]) for k in range(10) if f"h{k + 1}_p0" in df
-            and (df[[f"h{k + 1}_p{s}" for s in range(4)]].to_numpy() != 0).any()})
-        sections = [
-            Section("points", "Final score by seat, counted from the first dealer",
-                    e.means(by_pos), "mean"),
-            Section("hands", "Each hand: the dealer's points", hands, "mean"),
-        ]
-        return Summary(_provenance(df), sections, e.est, unit="games")
-    rows = {f"seat {s}": (f"points_seat{s}", df[f"points{s}"]) for s in range(4)}
-    d = df["dealer"].to_numpy()
-    pts = np.stack([df[f"points{s}"].to_numpy(np.float64) for s in range(4)], axis=1)
-    for k, name in enumerate(("dealer", "eldest (dealer + 1)", "dealer + 2", "dealer + 3")):
-        rows[name] = (f"points_pos{k}", pts[np.arange(n), (d + k) % 4])
-    sections = [Section("points", f"Points per hand ({what})", e.means(rows), "mean")]
-    if what == "positive":
-        out = df["outcome"].to_numpy()
-        shares = _frame({label: e.rate(key, int((out == code).sum()), n) for label, key, code in
-                         (("sold (the buyer names trump)", "sold", 1),
-                          ("declined (4-3-3-3, not played)", "declined", 2),
-                          ("played with the dealer's trump", "played", 3))}, _RATE_COLS)
-        sections.append(Section("shares", "Trump auction outcomes", shares, "rate"))
-    return Summary(_provenance(df), sections, e.est, unit="hands")

@@ -5,6 +5,8 @@ flag      n
 -------  --
 low_to    2
 scoring  12
+
+May import: the standard library only.
 """
 
 from __future__ import annotations

@@ -10,13 +10,15 @@ the flags that differ from it, in declaration order::
     pedro(low_to=holder,scoring=2)
 
 ``parse`` and ``str`` round-trip: ``str(parse(s)) == s`` for canonical ``s``.
+
+May import: :mod:`.parsing`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from .parsing import NumberError, parse_int, plain_ascii, quoted
 
@@ -25,6 +27,46 @@ _VARIANT = re.compile(r"^\s*([a-z][a-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.IGNORECAS
 
 class RuleError(ValueError):
     """A rule flag or variant string that the game does not accept."""
+
+
+class VariantRules:
+    """What every game's frozen ``Rules`` dataclass inherits: the check of its preset name and
+    flags, its canonical string, and parsing by preset. A game declares its flags as fields
+    and its presets once, with :func:`define_presets`."""
+
+    PRESETS: ClassVar[dict] = {}  # preset name -> Rules, filled by define_presets
+    _defining: ClassVar[tuple[str, ...]] = ()  # the preset names while they are being made
+
+    def __post_init__(self) -> None:
+        names = self.PRESETS or self._defining
+        if self.game not in names:
+            raise RuleError(f"unknown game {self.game!r}; games: {', '.join(names)}")
+        validate(self)
+
+    def __str__(self) -> str:
+        return format_variant(self, self.PRESETS[self.game])
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def parse(cls, text: str, overrides: dict[str, str] | None = None) -> Any:
+        """``Rules.parse("pedro(flag=value)")``; extra ``flag=value`` pairs apply on top."""
+        return parse_preset(cls.PRESETS, text, overrides)
+
+    @classmethod
+    def one_flag_variants(cls, int_values: tuple[int, ...]) -> list:
+        """Each preset, and each preset with one flag changed to each allowed value (integer
+        flags: ``int_values``)."""
+        return single_flag_variants(cls.PRESETS, int_values)
+
+
+def define_presets(rules_cls: type, **presets: dict) -> dict:
+    """The presets of a game, ``name={flag: value, ...}`` for each (what differs from the
+    field defaults), made once and kept on ``rules_cls``."""
+    rules_cls._defining = tuple(presets)
+    rules_cls.PRESETS = {name: rules_cls(game=name, **diffs) for name, diffs in presets.items()}
+    return rules_cls.PRESETS
 
 
 def flag(default: Any, allowed: tuple | range, doc: str) -> Any:

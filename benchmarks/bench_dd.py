@@ -27,7 +27,7 @@ import numpy as np
 from bench_pedro import compile_c  # this folder is on sys.path when run as a script
 
 from analyzer.cards import format_card
-from analyzer.games import pedro
+from analyzer.games import game, pedro
 from analyzer.games.pedro import engine
 from analyzer.games.pedro.adapter import pedro_low_card, pedro_setup
 from analyzer.games.pedro.core import normalise
@@ -69,7 +69,8 @@ def pedro_start_positions(n: int, seed: int, variant: str = "pedro") -> np.ndarr
     li = np.empty((n, engine.NLOGI), dtype=np.int16)
     lu = np.zeros((n, engine.NLOGU), dtype=np.uint64)
     pols = pedro.parse_policies("heuristic")
-    engine.log_kernel(seed, idx, rp, pols, pedro.NO_SCENARIO.vector(), rec, li, lu)
+    dealt = np.empty((n, 4), dtype=np.uint64)
+    engine.log_kernel(seed, idx, rp, pols, pedro.NO_SCENARIO.vector(), rec, dealt, li, lu)
     q = np.zeros(ddp.NQ, np.uint64)
     cpts = np.zeros(64, np.int64)
     tv = np.zeros(14, np.int64)
@@ -141,8 +142,7 @@ def pedro_positions(n: int, seed: int, budget: int) -> None:
           f" values that differ: {differ} of {len(values)}")
 
 
-KING_CONTRACTS = ("no-tricks", "no-hearts", "no-kings-jacks", "no-queens", "no-king-of-hearts",
-                  "last-two", "positive")
+KING_CONTRACTS = game("king").contracts
 
 
 def deep(game: str, k: int, n: int, seed: int, budget: int, contract: str | None = None,

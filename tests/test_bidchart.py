@@ -8,15 +8,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer import shared_play
-from analyzer.bidchart import (
-    ChartError,
-    SeatChartAccumulator,
-    bid_chart,
-    pedro_codes,
-)
+from analyzer.bidchart import ChartError, SeatChartAccumulator, bid_chart
 from analyzer.cards import cards_of, rank_of, suit_of
 from analyzer.games import pedro
+from analyzer.games.pedro import outcomes
+from analyzer.games.pedro.chart import pedro_codes
 from analyzer.stats import Z95
 
 RULES = pedro.parse_rules("pedro")
@@ -43,7 +39,7 @@ def plain_features(hand_mask: int, trump: int, offset: int) -> dict:
 
 @pytest.fixture(scope="module")
 def seat_batch():
-    return shared_play.pedro_seat_batch(RULES, 3, HEURISTIC, 0, 20_000)
+    return outcomes.pedro_seat_batch(RULES, 3, HEURISTIC, 0, 20_000)
 
 
 def test_pedro_features_match_a_card_by_card_reading(seat_batch):
@@ -63,8 +59,8 @@ def test_pedro_features_match_a_card_by_card_reading(seat_batch):
 ])
 def test_each_outcome_played_once_equals_every_action_played_in_full(game):
     rules = pedro.parse_rules(game)
-    shared = shared_play.pedro_seat_batch(rules, 5, HEURISTIC, 100, 1_000, share=True)
-    full = shared_play.pedro_seat_batch(rules, 5, HEURISTIC, 100, 1_000, share=False)
+    shared = outcomes.pedro_seat_batch(rules, 5, HEURISTIC, 100, 1_000, share=True)
+    full = outcomes.pedro_seat_batch(rules, 5, HEURISTIC, 100, 1_000, share=False)
     for a, b in zip(shared, full, strict=True):
         assert np.array_equal(a, b)
 
@@ -152,7 +148,7 @@ def test_the_check_finds_a_class_that_bids_lower_with_more_strength():
     """The check can fail: swap two classes' sums so that the stronger one holds the
     weaker one's outcomes, and the drop is reported beyond the noise."""
     chart_acc = SeatChartAccumulator(RULES, ("trumps", "seat"))
-    hands, trumps, sole, values = shared_play.pedro_seat_batch(RULES, 3, HEURISTIC, 0, 20_000)
+    hands, trumps, sole, values = outcomes.pedro_seat_batch(RULES, 3, HEURISTIC, 0, 20_000)
     n = len(hands)
     codes = pedro_codes(hands.ravel(), trumps.ravel(), np.tile(np.arange(4), n))
     flat = values.reshape(4 * n, -1).copy()

@@ -8,9 +8,8 @@ import pandas as pd
 import pytest
 from cli_helpers import assert_bad_input, run
 
-from analyzer import plotting
+from analyzer import evaluate_hand, plotting
 from analyzer.cards import SUIT_NAMES
-from analyzer.games.pedro.evaluate import evaluate_hand
 
 HAND = "AS KS 5S 5C 2S 9H 3D JC 7H"
 BASE = ["hand", "pedro", HAND, "--seat", "eldest", "--deals", "5000"]

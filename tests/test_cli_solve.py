@@ -152,7 +152,8 @@ def test_ladder_bad_input():
     assert_bad_input(run("ladder", "pedro", "--rungs", "random,genius"), "bad policy")
     assert_bad_input(run("ladder", "king", "--deals", "5", "--duplicate"), "partnerships")
     assert_bad_input(run("ladder", "king", "--contract", "no-spades"), "contracts:")
-    assert_bad_input(run("ladder", "rook", "--contract", "positive"), "king only")
+    assert_bad_input(run("ladder", "rook", "--contract", "positive"),
+                     "--contract: only king; Rook has no contracts")
     assert_bad_input(run("simulate", "pedro", "--policy", "pimc:0"), "pimc:W")
 
 

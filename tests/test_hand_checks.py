@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from analyzer.games.pedro.evaluate import evaluate_hand, settle
+from analyzer import evaluate_hand
+from analyzer.games.pedro.evaluate import settle
 
 
 @pytest.mark.parametrize("method, m2, B, O, bid, own, opp", [

@@ -199,11 +199,16 @@ def test_ctrl_c_stops_at_once_from_the_first_moment(delay, args, tmp_path):
     t0 = time.monotonic()
     out, err = p.communicate(timeout=30)
     assert time.monotonic() - t0 < 2, "Ctrl-C took more than 2 s"
-    assert b"Traceback" not in err, err.decode()[-500:]
-    # stopped: by Python's default handler before the interpreter is up (-SIGINT), else
-    # by bidlab with Aborted!
-    assert p.returncode == -signal.SIGINT or p.returncode == 1 and b"Aborted!" in err, \
-        (p.returncode, err.decode()[-300:])
+    # A signal in the interpreter's own start-up (site, runpy finding the package: 50 ms or
+    # more on a loaded machine) comes before bidlab's first line can catch it; Python then
+    # prints its own traceback, none of whose frames is bidlab's. From bidlab's first line
+    # on, no traceback.
+    before_bidlab = b"KeyboardInterrupt" in err and b"/analyzer/" not in err
+    if not before_bidlab:
+        assert b"Traceback" not in err, err.decode()[-500:]
+        # stopped: by Python's default handler (-SIGINT), else by bidlab with Aborted!
+        assert p.returncode == -signal.SIGINT or p.returncode == 1 and b"Aborted!" in err, \
+            (p.returncode, err.decode()[-300:])
 
 
 def test_numba_threads_of_zero_is_one_line():

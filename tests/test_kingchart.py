@@ -16,9 +16,8 @@ from analyzer.games.king.chart import (
     NEGATIVE,
     king_chart,
     king_hand_features,
-    render_king_chart,
-    write_king_chart,
 )
+from analyzer.games.king.chart_view import render_king_chart, write_king_chart
 from analyzer.io import read_table
 
 RULES = king.parse_rules("king")

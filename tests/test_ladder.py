@@ -10,6 +10,7 @@ import pytest
 from analyzer import ladder
 from analyzer.games import common, king, rook
 from analyzer.games.common import PolicyError
+from analyzer.games.protocol import NotOffered
 from analyzer.games.search.setup import P_PLAY_ONLY
 
 RULES = rook.parse_rules("rook")
@@ -128,5 +129,5 @@ def test_king_ladder_of_declined_hands_only_says_so():
 
 
 def test_the_ladder_contract_is_king_only():
-    with pytest.raises(PolicyError, match="King's"):
+    with pytest.raises(NotOffered, match="--contract: only king; Pedro / Cinch has no contracts"):
         ladder.ladder("pedro", deals=5, contract="positive")

@@ -5,10 +5,11 @@ import pandas as pd
 import pytest
 from cli_helpers import run
 
-from analyzer import shared_play
-from analyzer.bidchart import ChartError, bid_chart, longest_suit, rook_codes
+from analyzer.bidchart import ChartError, bid_chart
 from analyzer.cards import cards_of, rank_of, suit_of
 from analyzer.games import rook
+from analyzer.games.rook import outcomes
+from analyzer.games.rook.chart import longest_suit, rook_codes
 from analyzer.games.rook.evaluate import settle
 
 RULES = rook.PRESETS["rook"]
@@ -29,7 +30,7 @@ def test_every_seat_hand_counts(chart):
 def test_p_make_and_sole_points_come_from_the_declarer_points(chart):
     """Per class, P(make b) as sole declarer against the seat outcomes, and the settlement
     arithmetic of §4.9 for made and set contracts."""
-    hands, sole, _ = shared_play.rook_seat_batch(RULES, 3, rook.parse_policies("heuristic"),
+    hands, sole, _ = outcomes.rook_seat_batch(RULES, 3, rook.parse_policies("heuristic"),
                                                  0, 4_000)
     assert ((sole >= 0) & (sole <= 200) & (sole % 5 == 0)).all()
     assert chart.classes["points"].mul(chart.classes["n"]).sum() == pytest.approx(sole.sum())
@@ -39,7 +40,7 @@ def test_p_make_and_sole_points_come_from_the_declarer_points(chart):
 
 def test_rook_features_match_a_card_by_card_reading():
     rules = RULES
-    hands, _, _ = shared_play.rook_seat_batch(rules, 3, rook.parse_policies("heuristic"), 0, 300)
+    hands, _, _ = outcomes.rook_seat_batch(rules, 3, rook.parse_policies("heuristic"), 0, 300)
     flat = hands.ravel()
     codes = rook_codes(flat, np.tile(np.arange(4), len(hands)), rules)
     points = {14: 15, 13: 10, 10: 10, 5: 5}
@@ -61,8 +62,8 @@ def test_rook_features_match_a_card_by_card_reading():
 
 def test_rook_outcomes_played_once_equal_every_action_played_in_full():
     rules = RULES
-    shared = shared_play.rook_seat_batch(rules, 5, HEURISTIC, 100, 300, share=True)
-    full = shared_play.rook_seat_batch(rules, 5, HEURISTIC, 100, 300, share=False)
+    shared = outcomes.rook_seat_batch(rules, 5, HEURISTIC, 100, 300, share=True)
+    full = outcomes.rook_seat_batch(rules, 5, HEURISTIC, 100, 300, share=False)
     for a, b in zip(shared, full, strict=True):
         assert np.array_equal(a, b)
 

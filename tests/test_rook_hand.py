@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from cli_helpers import assert_bad_input, run
 
+from analyzer import evaluate_hand
 from analyzer.games import rook
-from analyzer.games.pedro.evaluate import evaluate_hand
 from analyzer.games.rook.evaluate import settle
 
 STRONG = "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C"  # seven spades with the Rook

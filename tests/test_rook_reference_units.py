@@ -1,6 +1,6 @@
 """Unit tests of the pure-Python Rook reference (tests/reference/rook_ref.py).
 
-Every expected value was worked out by hand from /work/shared/RULES.md (§0.1,
+Every expected value was worked out by hand from docs/RULES.md (§0.1,
 §4, §5, §7) and tests/reference/ROOK_LOG_FORMAT.md ("LOG §n" = its numbered
 decisions).  Nothing here imports the analyzer package.
 """

@@ -8,9 +8,10 @@ import pandas as pd
 import pytest
 
 from analyzer.games import rook
+from analyzer.games.rook.summary import rook_card_points
 from analyzer.games.rook.view import card_points, render_hand
 from analyzer.stats import mean_ci, wilson
-from analyzer.summary import rook_card_points, summarize
+from analyzer.summary import summarize
 
 SEATS = "NESW"
 

@@ -1,13 +1,14 @@
 """Hand evaluation that plays each auction outcome once gives the very result of playing
-every action in full (analyzer.shared_play against the one-by-one path)."""
+every action in full (the games' outcomes modules against the one-by-one path)."""
 
 import numpy as np
 import pytest
 
 import analyzer.games.pedro.evaluate as ev
-from analyzer import shared_play
 from analyzer.cards import CardSet, parse_cards
 from analyzer.games import pedro
+from analyzer.games.pedro import outcomes as pedro_outcomes
+from analyzer.games.rook import outcomes as rook_outcomes
 
 HAND = CardSet(parse_cards("AS KS 5S 5C 2S 9H 3D JC 7H")).mask
 
@@ -57,14 +58,13 @@ def test_sharing_plays_changes_nothing_with_known_cards_and_searching_players():
 
 def test_plays_are_shared_only_where_the_deal_cannot_depend_on_the_auction():
     heuristic = pedro.parse_policies("heuristic")
-    assert shared_play.can_share_plays(pedro.parse_rules("pedro"), heuristic)
-    assert not shared_play.can_share_plays(pedro.parse_rules("pedro"),
-                                           pedro.parse_policies("random"))
-    assert not shared_play.can_share_plays(pedro.parse_rules("pedro"),
-                                           pedro.parse_policies("heuristic,random,heuristic,heuristic"))
-    assert not shared_play.can_share_plays(pedro.parse_rules("pedro(all_pass=redeal)"), heuristic)
-    assert not shared_play.can_share_plays(pedro.parse_rules("pedro(stock_short=redeal)"),
-                                           heuristic)
+    shares = pedro_outcomes.can_share_plays
+    assert shares(pedro.parse_rules("pedro"), heuristic)
+    assert not shares(pedro.parse_rules("pedro"), pedro.parse_policies("random"))
+    assert not shares(pedro.parse_rules("pedro"),
+                      pedro.parse_policies("heuristic,random,heuristic,heuristic"))
+    assert not shares(pedro.parse_rules("pedro(all_pass=redeal)"), heuristic)
+    assert not shares(pedro.parse_rules("pedro(stock_short=redeal)"), heuristic)
 
 
 @pytest.mark.parametrize("b, o, bid, bidder_only, want", [
@@ -76,7 +76,7 @@ def test_plays_are_shared_only_where_the_deal_cannot_depend_on_the_auction():
     (9, 5, 0, False, ((9, 5), (4, 0))),
 ])
 def test_settlement_worked_by_hand(b, o, bid, bidder_only, want):
-    got = shared_play.settle_teams(np.array([b]), np.array([o]), np.array([bid]), bidder_only)
+    got = pedro_outcomes.settle_teams(np.array([b]), np.array([o]), np.array([bid]), bidder_only)
     assert tuple((int(x[0]), int(y[0])) for x, y in got) == want
 
 
@@ -124,7 +124,7 @@ def test_rook_plays_are_not_shared_when_a_hand_can_be_thrown_in():
     from analyzer.games import rook
 
     heuristic = rook.parse_policies("heuristic")
-    assert shared_play.can_share_plays(rook.parse_rules("rook"), heuristic)
-    assert not shared_play.can_share_plays(rook.parse_rules("rook(all_pass=redeal)"), heuristic)
-    assert not shared_play.can_share_plays(rook.parse_rules("rook"),
-                                           rook.parse_policies("random"))
+    assert rook_outcomes.can_share_plays(rook.parse_rules("rook"), heuristic)
+    assert not rook_outcomes.can_share_plays(rook.parse_rules("rook(all_pass=redeal)"), heuristic)
+    assert not rook_outcomes.can_share_plays(rook.parse_rules("rook"),
+                                             rook.parse_policies("random"))

@@ -1,9 +1,18 @@
-"""Game engines, one module per game, and the registry that resolves variant strings.
+"""The games, one package each, and the registry that resolves variant strings.
 
 A variant string starts with a preset name (``pedro``, ``cinch``, ``rook``, ``king``); the
-preset decides the game family, whose module parses the flags. Every family
-module offers the same face: ``PRESETS``, ``PRESET_NAMES``, ``Rules``,
-``parse_rules``, ``simulate``, ``play_logged`` and ``run_batch``.
+preset decides the game, whose package parses the flags. Every game package offers the
+same face: ``PRESETS``, ``PRESET_NAMES``, ``Rules``, ``parse_rules``, ``simulate``,
+``play_logged``, ``run_batch``, and ``GAME``, its :class:`~analyzer.games.protocol.Game`:
+the interface the generic code uses. Adding a game is one package and one line below.
+
+Layout: ``shared/`` (kernels every game uses: the deal, random choices, suit lanes, a
+trick's bookkeeping, chunk scratch, the threads that run chunks), ``search/`` (the
+double-dummy search and pimc), ``common.py`` (policies, scenarios, the batch driver, the
+rows of a batch), ``protocol.py`` (the interface), and one package per game. See
+``docs/architecture.md``.
+
+May import: :mod:`analyzer.variants`; a game package only when asked for it.
 """
 
 from __future__ import annotations
@@ -13,16 +22,28 @@ from types import ModuleType
 
 from ..variants import RuleError, split_variant
 
-FAMILIES = {"pedro": "pedro", "cinch": "pedro", "rook": "rook", "king": "king"}  # preset -> module
+FAMILIES = {"pedro": "pedro", "cinch": "pedro", "rook": "rook", "king": "king"}  # preset -> package
 PRESET_NAMES = tuple(FAMILIES)
 
 
 def family(game) -> ModuleType:
-    """The engine module of a preset name, a variant string or a Rules object."""
+    """The package of a preset name, a variant string or a Rules object."""
     name = split_variant(game)[0] if isinstance(game, str) else game.game
     if name not in FAMILIES:
         raise RuleError(f"unknown game {name!r}; games: {', '.join(PRESET_NAMES)}")
     return import_module(f"{__name__}.{FAMILIES[name]}")
+
+
+def game(x):
+    """The :class:`~analyzer.games.protocol.Game` of a preset name, a variant string or a
+    Rules object."""
+    return family(x).GAME
+
+
+def offering(capability: str) -> list[str]:
+    """The presets whose game has ``capability`` (a :class:`Game` attribute), for the
+    messages that refuse it elsewhere."""
+    return [name for name in PRESET_NAMES if getattr(game(name), capability)]
 
 
 def parse_game(text: str, overrides: dict[str, str] | None = None):

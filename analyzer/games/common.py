@@ -1,4 +1,8 @@
-"""What every game's public module shares: seat names, policy lists and input errors."""
+"""What every game's public module shares: seat names, policy lists, input errors, the batch
+driver and the rows of a batch.
+
+May import: the foundations (cards, parsing, limits); never a game.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from importlib import import_module
 from types import ModuleType
 
 import numpy as np
+import pandas as pd
 
 from ..limits import Pace, require_memory
 from ..parsing import NumberError, parse_int, plain_ascii, quoted
@@ -204,6 +209,46 @@ def simulate_batches(run_batch: Callable, rules, n_deals: int, seed: int, pols: 
     rec = np.concatenate(recs) if recs else np.empty((0, width), dtype)
     hnd = np.concatenate(hands) if hands else np.empty((0, n_hands), np.uint64)
     return rec, hnd
+
+
+def deal_range(first: int, n: int) -> np.ndarray:
+    """The deal indices ``first .. first + n - 1`` of a batch; ValueError when negative."""
+    if n < 0 or first < 0:
+        raise ValueError(f"need n >= 0 and first >= 0; got {n}, {first}")
+    return np.arange(first, first + n, dtype=np.int64)
+
+
+def simulate_frame(run_batch: Callable, records_frame: Callable, rules, n_deals: int,
+                   seed: int, policies, first: int, batch: int,
+                   progress: Callable[[int], None] | None, rec_shape: tuple[int, np.dtype],
+                   n_hands: int) -> pd.DataFrame:
+    """A game's ``simulate``: :func:`simulate_batches`, then ``records_frame(rec, hands,
+    first)`` with the run's provenance in its ``attrs``."""
+    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
+    rec, hnd = simulate_batches(run_batch, rules, n_deals, seed, pols, first, batch, progress,
+                                rec_shape, n_hands)
+    df = records_frame(rec, hnd, first)
+    df.attrs.update(provenance(rules, seed, pols, first))
+    return df
+
+
+def record_rows(rec: np.ndarray, columns: Sequence[str], hands: np.ndarray,
+                first: int) -> pd.DataFrame:
+    """A batch's rows: the deal index, a column per record field, the four dealt hands."""
+    cols = {"deal": np.arange(first, first + len(rec), dtype=np.int64)}
+    for j, name in enumerate(columns):
+        cols[name] = rec[:, j]
+    for s in range(4):
+        cols[f"hand{s}"] = hands[:, s]
+    return pd.DataFrame(cols)
+
+
+def by_side(df: pd.DataFrame, team: np.ndarray, column0: str, column1: str,
+            dtype) -> tuple[np.ndarray, np.ndarray]:
+    """Team columns ``column0``/``column1`` as the side ``team`` (0 or 1 a row) and the other."""
+    ours = np.where(team == 0, df[column0], df[column1]).astype(dtype)
+    theirs = np.where(team == 0, df[column1], df[column0]).astype(dtype)
+    return ours, theirs
 
 
 def provenance(rules, seed: int, pols: np.ndarray, first: int) -> dict:

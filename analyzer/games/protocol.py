@@ -37,6 +37,12 @@ class BenchCase:
     options: dict = field(default_factory=dict)
 
 
+CAPABILITY_WORDS = {"contracts": "contracts", "partnerships": "partnerships",
+                    "whole_games": "games to a target score",
+                    "adaptive_hands": "stop rules for its hand evaluations",
+                    "bid_tables": "EV-by-bid table", "chart_by": "hand classes to choose"}
+
+
 class Game:
     """A game as the generic code sees it. Subclasses fill the attributes and override the
     methods their game offers; the defaults say "not offered" in one line."""
@@ -45,8 +51,14 @@ class Game:
     title = ""  # for people
     sources: dict[str, str] = {}  # preset -> where its rules come from (RULES.md)
     hand_cards = 0  # cards in a dealt hand (a HAND argument)
-    contracts: tuple[str, ...] = ()  # King: single hands of one contract may be asked for
+    # Capabilities: what a game offers beyond playing deals. A refusal names the presets
+    # that offer it (:meth:`refuse`), so no message lists games by hand.
+    contracts: tuple[str, ...] = ()  # single hands of one contract may be asked for
     partnerships = True  # two teams of two (duplicate matches, the ladder's sides)
+    whole_games = False  # games to a target score (``bidlab match``)
+    adaptive_hands = True  # hand evaluations take --target-ci, --time-budget, --until-decided
+    bid_tables = True  # a hand evaluation has an EV-by-bid table (--csv, --plot)
+    instead: dict[str, str] = {}  # capability -> what a refusal says the game does instead
     search_sizes: dict[str, int] = {}  # a command's size when a seat searches, if not the usual
     chart_by: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # (features, default --by)
 
@@ -57,8 +69,21 @@ class Game:
 
         return import_module(f"analyzer.games.{self.name}")
 
-    def refuse(self, what: str, games: str) -> NotOffered:
-        return NotOffered(f"{what} is offered for {games}; {self.title} has none")
+    def refuse(self, what: str, capability: str, instead: str = "") -> NotOffered:
+        """The one-line refusal of ``what``, which needs ``capability`` (an attribute
+        above): it names the presets whose games have it, then says what this game does
+        ``instead`` (by default, that it has no such thing)."""
+        from . import offering
+
+        instead = (instead or self.instead.get(capability)
+                   or f"has no {CAPABILITY_WORDS[capability]}")
+        return NotOffered(f"{what}: only {', '.join(offering(capability))}; "
+                          f"{self.title} {instead}")
+
+    def require(self, capability: str, what: str) -> None:
+        """Refuse ``what`` up front, before any work, unless the game has ``capability``."""
+        if not getattr(self, capability):
+            raise self.refuse(what, capability)
 
     # ---- rules and play ---------------------------------------------------------------------
 
@@ -66,14 +91,27 @@ class Game:
         """Refuse ``--contract`` in a game without contracts (RuleError names them where
         there are)."""
         if contract is not None and not self.contracts:
-            raise self.refuse("--contract", "king")
+            raise self.refuse("--contract", "contracts")
 
     def simulate(self, rules, n: int, seed: int, policies, first: int = 0,
-                 batch: int = 1_000_000, progress=None, contract: str | None = None):
+                 batch: int | None = None, progress=None, contract: str | None = None):
         """One row per deal (or game), with its provenance in ``attrs``."""
         self.check_contract(contract)
-        return self.module.simulate(rules, n, seed, policies, first, batch=batch,
-                                    progress=progress)
+        extra = {} if batch is None else {"batch": batch}
+        return self.module.simulate(rules, n, seed, policies, first, progress=progress, **extra)
+
+    def play_logged(self, rules, seed: int, index: int, policy: str,
+                    contract: str | None = None) -> list[dict]:
+        """Trick-by-trick logs of row ``index`` of :meth:`simulate` (one deal; a game of
+        several hands gives one log a hand), in the game's log format
+        (``tests/reference/<GAME>_LOG_FORMAT.md``)."""
+        self.check_contract(contract)
+        return self.module.play_logged(rules, seed, [index], policy)
+
+    def conservation(self, df: pd.DataFrame, rules) -> tuple[np.ndarray, np.ndarray]:
+        """Per row of :meth:`simulate`, the points the deal handed out and the points its
+        rules put in play (RULES.md §5: always equal)."""
+        raise NotImplementedError
 
     def summarize(self, df: pd.DataFrame):
         """The ``simulate`` summary (:class:`analyzer.summary.Summary`)."""
@@ -86,7 +124,7 @@ class Game:
 
     def simulate_games(self, rules, n: int, seed: int, policies, max_deals=None):
         """Whole games to the target (``bidlab match``)."""
-        raise self.refuse("match (whole games to a target)", "pedro and cinch")
+        raise self.refuse("match (games to a target score)", "whole_games")
 
     def compare_measures(self, df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
         """Per-row quantities ``bidlab compare`` pairs between two variants (NaN where a
@@ -121,18 +159,23 @@ class Game:
         raise NotImplementedError
 
     def hand_csv(self, ev) -> str:
-        raise self.refuse("--csv", "pedro, cinch and rook")
+        raise self.refuse("--csv", "bid_tables")
 
     def hand_figure(self, ev):
         """The EV-by-bid figure of a hand evaluation (``--plot``)."""
-        raise self.refuse("--plot", "pedro, cinch and rook")
-
-    adaptive_hands = True  # whether hand evaluations take --target-ci and the like
+        raise self.refuse("--plot", "bid_tables")
 
     # ---- charts --------------------------------------------------------------------------------
 
     def bid_chart(self, rules, deals: int, seed: int, policy: str, by=None, progress=None):
         raise NotImplementedError
+
+    points_digits = 2  # decimals of points and EVs in a chart's text
+
+    def scoring_method(self, rules):
+        """The settlement method a chart's EVs use, as its provenance says it: the rules'
+        choice where they offer several, else the game's own name."""
+        return self.name
 
     def render_chart(self, chart) -> str:
         raise NotImplementedError
@@ -148,7 +191,7 @@ class Game:
 
     def team_columns(self, rules) -> tuple[str, str, str, str]:
         """Record columns of the two teams' points and scores (duplicate matches)."""
-        raise self.refuse("duplicate matches (partnerships)", "pedro, cinch and rook")
+        raise self.refuse("duplicate matches", "partnerships")
 
     def ladder(self, rules, idx, seed, rungs, opponents, worlds, contract, progress):
         """The ladder of a game whose bidding side is not a partnership (King)."""
@@ -156,8 +199,9 @@ class Game:
 
     # ---- the solver ------------------------------------------------------------------------------
 
-    def position(self, rules, trump, contract):
-        """A :class:`analyzer.solver.SearchGame` for positions of this game."""
+    def search_rules(self, rules, trump, contract):
+        """The :class:`analyzer.solver.SearchRules` of a position of this game under
+        ``rules`` with ``trump`` (and ``contract``): what ``bidlab solve`` needs of it."""
         raise NotImplementedError
 
     def deal_position(self, rules, seed: int, index: int, policy: str, contract):

@@ -7,7 +7,7 @@ It shares no code with the ``analyzer`` package: it exists to cross-check the
 fast kernels, so it is written for clarity, one small function per rule, and
 makes no attempt to be fast.
 
-Rule sources (``/work/shared/RULES.md``):
+Rule sources (``docs/RULES.md``):
 
 * §0.1  seats 0..3 clockwise; left of p is p+1; King is individual (no teams).
 * §3.1  deck, deal, dealer rotation; §3.2 trick rules and the first lead;

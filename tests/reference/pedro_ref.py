@@ -5,7 +5,7 @@ and re-derives every decision from the written rules alone.  It deliberately
 shares no code with the ``analyzer`` package: it exists to cross-check the fast
 kernels, so it is written for clarity, with one small helper per rule.
 
-Rule sources (``/work/shared/RULES.md``):
+Rule sources (``docs/RULES.md``):
 
 * §0.1  seats 0..3 clockwise, eldest = dealer + 1, teams {0, 2} and {1, 3}.
 * §1.1  trump membership and order: the 14-card trump suit

@@ -1,6 +1,6 @@
 """King, the Brazilian 10-hand game (seed 003): six negative hands, four positive ones.
 
-Rules: ``../shared/RULES.md`` §3 (King), §5 (invariants), §7 (flags); every
+Rules: ``docs/RULES.md`` §3 (King), §5 (invariants), §7 (flags); every
 flag is a field of :class:`Rules` (see ``bidlab rules king``). Decisions the
 text leaves open are listed in ``tests/reference/KING_LOG_FORMAT.md``.
 
@@ -12,6 +12,9 @@ King is individual: records carry one column per seat. A *deal* of
 >>> hands = king.simulate(king.PRESETS["king"], 1000, seed=5, contract="no-hearts")
 >>> len(games), len(hands)
 (1000, 1000)
+
+May import: its engine, rules and game modules, the foundations and ``games.common``; never
+another game.
 """
 
 from __future__ import annotations
@@ -243,3 +246,5 @@ def _log_dict(rules: Rules, r: np.ndarray, hands: np.ndarray, li: np.ndarray, in
             "points": [int(r[engine.R_POINTS + s]) for s in range(4)],
         },
     }
+
+from .game import GAME as GAME  # noqa: E402 - the interface generic code uses

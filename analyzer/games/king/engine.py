@@ -1,5 +1,8 @@
 """The King kernels: one hand of any contract, whole 10-hand games, and logs.
 
+May import: the foundations, ``games.shared``, ``games.search`` and King's rules, core,
+adapter, policies (and engine); never another game.
+
 :func:`play_hand` deals and plays one hand (negative contracts, combined
 negatives, or a positive hand with its trump auction) and writes one record;
 with ``log`` it also writes the auction and the tricks, from the same code
@@ -11,8 +14,8 @@ These kernels play no ``dd`` or ``pimc`` seat (``play_hand`` takes the card sear
 argument, here :func:`no_search`), so they compile without the search; ``king.search``
 has the same kernels with it (serial ones, run on threads from Python).
 
-Rule decisions RULES.md leaves open are listed in
-``tests/reference/KING_LOG_FORMAT.md``; the reference follows the same list.
+``tests/reference/KING_LOG_FORMAT.md`` settles what RULES.md leaves open in King,
+for this kernel and the reference alike.
 """
 
 from __future__ import annotations
@@ -21,27 +24,14 @@ import numpy as np
 from numba import njit, prange, types
 
 from ..._jit_cache import njit_on_first_call
-from ...bits import ONE, ZERO, bit, lsb, popcount
+from ...bits import ZERO, bit, popcount
 from ...cards import DECK_52
 from ...rng import DEAL_STREAM, POLICY_STREAM, stream_key, uniform_int
-from ..search.setup import (
-    KN_FORBID,
-    KN_KNOWN,
-    KN_MIN,
-    KN_MIN_MASK,
-    P_PLAY_ONLY,
-    POLICY_DD,
-    WS_KN,
-    WS_Q,
-    WS_TCARDS,
-    WS_TSEATS,
-    make_workspace,
-    note_play,
-    search_depth,
-    search_tt_bits,
-)
+from ..search import setup as workspace
 from ..shared.choice import random_card
 from ..shared.deal import deal
+from ..shared.kernels import deal_scratch, no_search
+from ..shared.tricks import forced_card, log_card, log_trick
 from .policies import (
     AH,
     HEARTS,
@@ -200,7 +190,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
     ``slot`` keeps a game's hands apart: hand k of game g uses the deal stream
     DEAL_STREAM + k and the policy stream POLICY_STREAM + k of deal index g.
     """
-    play_only = pols.shape[0] > P_PLAY_ONLY and pols[P_PLAY_ONLY] == 1
+    play_only = workspace.plays_only(pols)
     drng[0] = stream_key(seed, index, DEAL_STREAM + slot)
     prng[0] = stream_key(seed, index, POLICY_STREAM + slot)
     deal(sc, SC_KNOWN, dealer, drng, deck, DECK_52, 13, hands)
@@ -302,18 +292,10 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
     first_leader = leader
     kh_force_ace = rp[P_KH_FORCE] == 1
     tr = trump if positive else -1
-    searching = False
-    for s in range(4):
-        if pols[s] >= POLICY_DD:
-            searching = True
-    kn = ws[WS_KN]
-    depth = search_depth(pols)
+    searching = workspace.any_searching(pols)
+    depth = workspace.search_depth(pols)
     if searching:
-        for s in range(4):
-            kn[KN_FORBID + s] = ZERO
-            kn[KN_KNOWN + s] = ZERO
-            kn[KN_MIN + s] = ZERO
-        kn[KN_MIN_MASK] = ZERO
+        ws[workspace.WS_KN][:] = ZERO  # nothing known yet: no voids, no cards, no minimum
     if outcome != OUT_DECLINE:
         played = ZERO
         for t in range(13):
@@ -324,10 +306,8 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                 seat = (leader + pos) & 3
                 h = hands[seat]
                 legal = legal_moves(h, led_suit, trick, contract, kh_force_ace)
-                c = -1
-                if legal & (legal - ONE) == ZERO:
-                    c = lsb(legal)
-                elif pols[seat] >= POLICY_DD and 13 - t <= depth:
+                c = forced_card(legal)
+                if c < 0 and pols[seat] >= workspace.POLICY_DD and 13 - t <= depth:
                     c = search_card(pols, seat, hands, leader, pos, legal, ws,
                                     (index << 4) + slot + 1, contract, kh_force_ace, tr,
                                     played | trick, prng)
@@ -342,10 +322,8 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                 else:
                     c = negative_play(h, legal, led_suit, best_card, pos, contract)
                 if searching:
-                    ws[WS_TCARDS][pos] = c
-                    ws[WS_TSEATS][pos] = seat
                     led = ZERO if led_suit < 0 else LANE[led_suit]
-                    kn[KN_FORBID + seat] = note_play(kn[KN_FORBID + seat], c, led, ws[WS_Q])
+                    workspace.record_play(ws, pos, seat, c, led, ws[workspace.WS_Q])
                 if led_suit < 0:
                     led_suit = c >> 4
                 pw = _power(c, led_suit, tr)
@@ -354,8 +332,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                 trick |= bit(c)
                 hands[seat] = h & ~bit(c)
                 if log:
-                    li[L_TRICKS + 10 * t + 2 + 2 * pos] = seat
-                    li[L_TRICKS + 10 * t + 3 + 2 * pos] = c
+                    log_card(li, L_TRICKS + 10 * t, pos, seat, c)
             played |= trick
             if best_seat == 0:
                 won0 |= trick
@@ -374,8 +351,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
             elif t == 12:
                 w12 = best_seat
             if log:
-                li[L_TRICKS + 10 * t] = leader
-                li[L_TRICKS + 10 * t + 1] = best_seat
+                log_trick(li, L_TRICKS + 10 * t, leader, best_seat)
             leader = best_seat
     # -- score ------------------------------------------------------------------------------------
     for s in range(4):
@@ -433,25 +409,14 @@ def first_dealer(seed, game, rp, pols):
     return d0
 
 
-@njit(cache=True)
-def no_search(pols, seat, hands, leader, n_played, legal, ws, gen, contract, kh_force_ace,
-              trump, seen, prng):
-    """``search_card`` of the kernels without the search: no card (the seat plays the
-    heuristic)."""
-    return -1
-
-
 @njit(cache=True, inline="always")
 def play_hands(seed, indices, lo, hi, contract, rp, pols, sc, rec, hands_out, search_card):
     """Single hands ``indices[lo:hi]`` of ``contract`` into the same rows of ``rec`` and
     ``hands_out``, with scratch of their own: one parallel chunk of a hands kernel."""
-    deck = np.empty(104, dtype=np.int64)
-    hands = np.empty(4, dtype=np.uint64)
-    prng = np.empty(1, dtype=np.uint64)
-    drng = np.empty(1, dtype=np.uint64)
+    deck, hands, prng, drng = deal_scratch(104)
     li = np.empty(1, dtype=np.int16)
     lu = np.empty(1, dtype=np.uint64)
-    ws = make_workspace(search_tt_bits(pols))
+    ws = workspace.workspace_for(pols)
     for i in range(lo, hi):
         play_hand(seed, indices[i], 0, indices[i] % 4, contract, rp, pols, sc, deck, hands,
                   prng, drng, rec, i, hands_out[i], li, lu, False, ws, search_card)
@@ -463,15 +428,12 @@ def play_games(seed, first, lo, hi, rp, pols, out, search_card):
     parallel chunk of a games kernel."""
     n_hands = rp[P_N_HANDS]
     sc = np.zeros(NSC, dtype=np.uint64)
-    deck = np.empty(52, dtype=np.int64)
-    hands = np.empty(4, dtype=np.uint64)
-    prng = np.empty(1, dtype=np.uint64)
-    drng = np.empty(1, dtype=np.uint64)
+    deck, hands, prng, drng = deal_scratch(52)
     rec = np.empty((1, NREC), dtype=np.int16)
     dealt = np.empty(4, dtype=np.uint64)
     li = np.empty(1, dtype=np.int16)
     lu = np.empty(1, dtype=np.uint64)
-    ws = make_workspace(search_tt_bits(pols))
+    ws = workspace.workspace_for(pols)
     for i in range(lo, hi):
         g = first + i
         d0 = first_dealer(seed, g, rp, pols)
@@ -495,13 +457,10 @@ def play_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp, pols, sc, r
     """Hands ``lo .. hi-1`` of (index, slot, dealer, contract) into the same rows of ``rec``
     and ``hands_out`` (and of ``li`` when ``log``), with scratch of their own: the body of
     the log kernels and of the search's hands kernel, ``play_hand`` inlined once."""
-    deck = np.empty(52, dtype=np.int64)
-    hands = np.empty(4, dtype=np.uint64)
-    prng = np.empty(1, dtype=np.uint64)
-    drng = np.empty(1, dtype=np.uint64)
+    deck, hands, prng, drng = deal_scratch(52)
     li_row = np.empty(1, dtype=np.int16)  # a stand-in for a log row when not logging
     lu = np.empty(1, dtype=np.uint64)
-    ws = make_workspace(search_tt_bits(pols))
+    ws = workspace.workspace_for(pols)
     for i in range(lo, hi):
         if log:
             li_row = li[i]

@@ -21,6 +21,9 @@ the differences are paired.
 ...                         contract="no-hearts", deals=2_000)
 >>> ev.negative["contract"].tolist(), bool(ev.negative["points"].iloc[0] < 0)
 (['no_hearts'], True)
+
+May import: the foundations, the generic analyses and views, ``games.common`` and
+``games.protocol``, and King's own modules; never another game.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """King heuristics in numba (code 1; code 0, ``random``, draws in the engine).
 
+May import: the foundations, ``games.shared``, ``games.search.params``/``setup`` and King's
+rules and core; never another game.
+
 Every function takes scalars only: they run for most of the 52 plays of a
 hand, and an array argument costs reference counting on every call. Cards use
 the shared layout (lanes C D H S, rank 2 at bit 0).

@@ -4,24 +4,17 @@ Every King flag of RULES.md §7 is a field with its default and a one-line
 comment. Decisions RULES.md leaves open are listed in
 ``tests/reference/KING_LOG_FORMAT.md``. The kernels read the flags as a small
 int64 vector built by :func:`kernel_params`.
+
+May import: :mod:`analyzer.variants`; never another game.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
-from ...variants import (
-    RuleError,
-    flag,
-    flag_index,
-    format_variant,
-    parse_preset,
-    single_flag_variants,
-    validate,
-)
+from ...variants import RuleError, VariantRules, define_presets, flag, flag_index
 
 # Negative contracts as bits of a hand's contract code; POSITIVE is its own code.
 NO_TRICKS, NO_HEARTS, NO_KINGS_JACKS, NO_QUEENS, NO_KING_OF_HEARTS, LAST_TWO = (
@@ -32,6 +25,7 @@ CONTRACT_NAMES = {NO_TRICKS: "no_tricks", NO_HEARTS: "no_hearts",
                   NO_KING_OF_HEARTS: "no_king_of_hearts", LAST_TWO: "last_two",
                   POSITIVE: "positive"}
 CONTRACT_CODES = {name: code for code, name in CONTRACT_NAMES.items()}
+CONTRACT_OPTIONS = tuple(name.replace("_", "-") for name in CONTRACT_NAMES.values())  # as typed
 HAND_TOTALS = {NO_TRICKS: -260, NO_HEARTS: -260, NO_KINGS_JACKS: -240, NO_QUEENS: -200,
                NO_KING_OF_HEARTS: -160, LAST_TWO: -180, POSITIVE: 325}
 _SEED_ORDER = (NO_TRICKS, NO_HEARTS, NO_KINGS_JACKS, NO_QUEENS, NO_KING_OF_HEARTS, LAST_TWO)
@@ -59,7 +53,7 @@ def parse_contract(text: str) -> int:
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(VariantRules):
     game: str = "king"
     first_dealer: str = flag("random", ("random", "kh_finder_chooses"),
                              "the first dealer is random, or named by the seat finding K♥")
@@ -82,17 +76,6 @@ class Rules:
                               ("ascending_with_priority", "valuation_shortcut"),
                               "the canonical ascending auction, or one sealed offer each")
 
-    def __post_init__(self) -> None:
-        if self.game != "king":
-            raise RuleError(f"unknown game {self.game!r}; games: king")
-        validate(self)
-
-    def __str__(self) -> str:
-        return format_variant(self, PRESETS[self.game])
-
-    def as_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
     @property
     def contracts(self) -> tuple[int, ...]:
         """The contract code of each hand of a game, in order."""
@@ -105,18 +88,14 @@ class Rules:
         return (*neg, POSITIVE, POSITIVE, POSITIVE, POSITIVE)
 
 
-PRESET_NAMES = ("king",)
-PRESETS = {"king": Rules()}
-
-
-def parse_rules(text: str, overrides: dict[str, str] | None = None) -> Rules:
-    """``parse_rules("king(flag=value)")``; extra ``flag=value`` pairs apply on top."""
-    return parse_preset(PRESETS, text, overrides)
+PRESETS = define_presets(Rules, king={})
+PRESET_NAMES = tuple(PRESETS)
+parse_rules = Rules.parse  # parse_rules("king(flag=value)"), extra flag=value pairs on top
 
 
 def one_flag_variants(int_values: tuple[int, ...] = (1, 4)) -> list[Rules]:
     """Each preset, and each preset with one flag changed to each allowed value."""
-    return single_flag_variants(PRESETS, int_values)
+    return Rules.one_flag_variants(int_values)
 
 
 # ---- the int64 vector the kernels read ------------------------------------------------

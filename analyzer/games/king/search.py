@@ -2,6 +2,9 @@
 seat to move, and the engine's kernels with it (``king.engine``'s own play every seat
 without the search and never compile it).
 
+May import: the foundations, ``games.shared``, ``games.search`` and King's rules, core,
+adapter, policies (and engine); never another game.
+
 The seat maximises its own points in the contract and the other three play
 together against it (``the game's adapter.king_setup``), a lower bound on what it can
 secure since real opponents do not collude. pimc knows its hand, the cards

@@ -16,14 +16,17 @@ or the dealer's own play, and the payment. The log format is
 >>> logs = king.play_game_logged(king.PRESETS["king"], 5, 0)
 >>> render_game(logs, seed=5, policy="heuristic").splitlines()[0]
 'Game 0 of seed 5: king, policy heuristic'
+
+May import: the foundations, the generic analyses and views, ``games.common`` and
+``games.protocol``, and King's own modules; never another game.
 """
 
 from __future__ import annotations
 
 from ...cards import SUIT_NAMES, SUITS
+from ...deal_view import Seats, cards_text, dealt_hands_table, signed
 from ...text import render_table
 from ..common import policy_label
-from ..pedro.view import _cards, _Seats, _signed, dealt_hands_table
 from .rules import CONTRACT_CODES, HAND_TOTALS, Rules
 
 POSITIVE_NAME = "positive"
@@ -88,7 +91,7 @@ def _rules_name(flags: dict) -> str:
     return str(Rules(**flags))
 
 
-def _auction_rows(log: dict, seat: _Seats) -> tuple[list[list], int, int | None, str | None]:
+def _auction_rows(log: dict, seat: Seats) -> tuple[list[list], int, int | None, str | None]:
     """Rows of the auction table, and the best offer, its holder and the dealer's last answer."""
     dealer = log["dealer"]
     ascending = log["rules"]["auction_model"] == "ascending_with_priority"
@@ -117,7 +120,7 @@ def _auction_rows(log: dict, seat: _Seats) -> tuple[list[list], int, int | None,
     return rows, high, holder, answer
 
 
-def _trick_rows(log: dict, seat: _Seats, negative: bool) -> tuple[list[list], list[list[str]]]:
+def _trick_rows(log: dict, seat: Seats, negative: bool) -> tuple[list[list], list[list[str]]]:
     """Rows of the play table, and the penalty cards each seat took (negative hands)."""
     contract = log["contract"]
     n = len(log["tricks"])
@@ -133,13 +136,13 @@ def _trick_rows(log: dict, seat: _Seats, negative: bool) -> tuple[list[list], li
             hit, pts = trick_penalty(contract, t, n, [c for _, c in trick["plays"]])
             taken[win] += hit
             if _has_card_penalties(contract):
-                row.append(_cards(hit))
+                row.append(cards_text(hit))
             row.append(str(pts) if pts else "-")
         rows.append(row)
     return rows, taken
 
 
-def _check(out: list[str], seat: _Seats, counted: list[int], points: list[int], what: str):
+def _check(out: list[str], seat: Seats, counted: list[int], points: list[int], what: str):
     for s in range(4):
         if counted[s] != points[s]:
             out.append(f"  ({what} add up to {counted[s]} for seat {seat(s)}, the log says "
@@ -150,7 +153,7 @@ def render_hand(log: dict, seed: int, policy: str, rules: str | None = None,
                 labels: bool = True) -> str:
     """Text of one logged King hand: deal, auction and trump (positive hands), every trick
     with its winner (and penalty), and each seat's tricks and points."""
-    seat = _Seats(labels)
+    seat = Seats(labels)
     flags = log["rules"]
     contract = log["contract"]
     positive = contract == POSITIVE_NAME
@@ -169,7 +172,7 @@ def render_hand(log: dict, seed: int, policy: str, rules: str | None = None,
         add(f"Hand {log['index']} of seed {seed}: {name}, policy {policy_label(policy)}")
     total = hand_total(contract)
     if positive:
-        add(f"Contract: positive, +{TRICK_POINTS} per trick (hand total {_signed(total)}); "
+        add(f"Contract: positive, +{TRICK_POINTS} per trick (hand total {signed(total)}); "
             f"the dealer is the benefited and may sell the right to name trump.")
     else:
         parts = _parts(contract)
@@ -253,8 +256,8 @@ def render_hand(log: dict, seed: int, policy: str, rules: str | None = None,
         for s in range(4):
             row = [seat(s), won[s]]
             if _has_card_penalties(contract):
-                row.append(_cards(taken[s]))
-            rows.append(row + [_signed(points[s])])
+                row.append(cards_text(taken[s]))
+            rows.append(row + [signed(points[s])])
         align = "lr" + "l" * (len(headers) - 3) + "r"
         add(render_table(headers, rows, align, indent="  "))
         counted = [0, 0, 0, 0]
@@ -265,7 +268,7 @@ def render_hand(log: dict, seed: int, policy: str, rules: str | None = None,
         _check(out, seat, counted, points, "the trick penalties above")
     elif outcome == "decline":
         credited = [DECLINE_TRICKS if s == dealer else 3 for s in range(4)]
-        rows = [[seat(s), "dealer" if s == dealer else "-", credited[s], _signed(points[s])]
+        rows = [[seat(s), "dealer" if s == dealer else "-", credited[s], signed(points[s])]
                 for s in range(4)]
         add(render_table(["seat", "role", "tricks credited", "points"], rows, "llrr",
                          indent="  "))
@@ -282,8 +285,8 @@ def render_hand(log: dict, seed: int, policy: str, rules: str | None = None,
         for s in range(4):
             role = ", ".join(r for r, who in (("dealer", dealer), ("buyer", buyer),
                                               ("names trump", log["chooser"])) if who == s)
-            change = _signed(after[s] - won[s]) if after[s] != won[s] else "-"
-            rows.append([seat(s), role or "-", won[s], change, after[s], _signed(points[s])])
+            change = signed(after[s] - won[s]) if after[s] != won[s] else "-"
+            rows.append([seat(s), role or "-", won[s], change, after[s], signed(points[s])])
         add(render_table(["seat", "role", "tricks", "payment", "counted", "points"], rows,
                          "llrrrr", indent="  "))
         _check(out, seat, [TRICK_POINTS * a for a in after], points, "the counted tricks")
@@ -293,14 +296,14 @@ def render_hand(log: dict, seed: int, policy: str, rules: str | None = None,
             if pay != log["price"]:
                 add(f"  (The price was {log['price']}: with payment_floor=zero the buyer pays "
                     f"no more than the {won[buyer]} trick(s) he took.)")
-    listed = ", ".join(f"{seat(s)} {_signed(points[s])}" for s in range(4))
-    add(f"  Points: {listed} (total {_signed(sum(points))}).")
+    listed = ", ".join(f"{seat(s)} {signed(points[s])}" for s in range(4))
+    add(f"  Points: {listed} (total {signed(sum(points))}).")
     if sum(points) != total:
         add(f"  (every {contract} hand should sum to {total})")
     return "\n".join(out)
 
 
-def _outcome_cell(log: dict, seat: _Seats) -> str:
+def _outcome_cell(log: dict, seat: Seats) -> str:
     outcome = log["outcome"]
     if log["contract"] != POSITIVE_NAME or outcome is None:
         return "-"
@@ -318,7 +321,7 @@ def render_game(logs: list[dict], seed: int, policy: str, rules: str | None = No
     each hand in full (:func:`render_hand`), and the final totals, which sum to 0."""
     if not logs:
         raise ValueError("a game needs at least one hand log")
-    seat = _Seats(labels)
+    seat = Seats(labels)
     first = logs[0]
     name = rules or _rules_name(first["rules"])
     out: list[str] = []
@@ -336,9 +339,9 @@ def render_game(logs: list[dict], seed: int, policy: str, rules: str | None = No
         pts = log["result"]["points"]
         running = [r + p for r, p in zip(running, pts, strict=True)]
         rows.append([log["hand_no"], log["contract"], seat(log["dealer"]),
-                     _outcome_cell(log, seat)] + [_signed(p) for p in pts]
-                    + [_signed(r) for r in running])
-    rows.append(["", "total", "", ""] + [_signed(r) for r in running] + [""] * 4)
+                     _outcome_cell(log, seat)] + [signed(p) for p in pts]
+                    + [signed(r) for r in running])
+    rows.append(["", "total", "", ""] + [signed(r) for r in running] + [""] * 4)
     shorts = [seat.short(s) for s in range(4)]
     headers = ["hand", "contract", "dealer", "positive hand"] + shorts + [
         f"sum {s}" for s in shorts]
@@ -352,11 +355,11 @@ def render_game(logs: list[dict], seed: int, policy: str, rules: str | None = No
     add("")
     add("-" * 72)
     add("Final totals")
-    listed = ", ".join(f"{seat(s)} {_signed(running[s])}" for s in range(4))
-    add(f"  {listed} (sum {_signed(sum(running))}).")
+    listed = ", ".join(f"{seat(s)} {signed(running[s])}" for s in range(4))
+    add(f"  {listed} (sum {signed(sum(running))}).")
     top = max(running)
     leaders = [seat(s) for s in range(4) if running[s] == top]
-    add(f"  Highest: seat {' and seat '.join(leaders)} with {_signed(top)}.")
+    add(f"  Highest: seat {' and seat '.join(leaders)} with {signed(top)}.")
     if sum(running) != 0:
         add("  (a King game should sum to 0)")
     return "\n".join(out)

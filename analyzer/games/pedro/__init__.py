@@ -1,6 +1,6 @@
 """Pedro (seed 000) and Cinch / Double Pedro (seed 002): one engine, two presets.
 
-Rules: ``../shared/RULES.md`` §1 (Pedro), §2 (Cinch), §5 (invariants), §7 (flags);
+Rules: ``docs/RULES.md`` §1 (Pedro), §2 (Cinch), §5 (invariants), §7 (flags);
 every flag is a field of :class:`Rules` (see ``bidlab rules pedro``). Decisions
 the text leaves open are listed in ``tests/reference/PEDRO_LOG_FORMAT.md``.
 
@@ -13,6 +13,9 @@ kernel output into DataFrames and logs. The numba code lives in
 >>> df = pedro.simulate(pedro.parse_rules("pedro"), 1000, seed=1)
 >>> len(df), df.attrs["seed"], bool((df["points0"] + df["points1"] + df["dead_points"] == 14).all())
 (1000, 1, True)
+
+May import: its engine, rules and game modules, the foundations and ``games.common``; never
+another game.
 """
 
 from __future__ import annotations
@@ -31,7 +34,9 @@ from ..common import (
     SEATS,
     PolicyError,
     ScenarioError,
+    by_side,
     chunk_for,
+    deal_range,
     first_batch,
     kernels,
     known_by_seat,
@@ -39,7 +44,8 @@ from ..common import (
     parse_policies,
     policy_string,
     provenance,
-    simulate_batches,
+    record_rows,
+    simulate_frame,
 )
 from . import engine
 from .rules import PRESET_NAMES, PRESETS, Rules, kernel_params, parse_rules
@@ -91,10 +97,7 @@ def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
               ) -> tuple[np.ndarray, np.ndarray]:
     """Raw kernel output for deals first .. first+n-1: (records int8[n, NREC], hands u64[n, 4]),
     in the first n rows of ``out`` when given (see ``common.output_arrays``)."""
-    if n < 0 or first < 0:
-        raise ValueError(f"need n >= 0 and first >= 0; got {n}, {first}")
-    return run_deals(rules, np.arange(first, first + n, dtype=np.int64), seed, pols, chunk,
-                     scenario, out)
+    return run_deals(rules, deal_range(first, n), seed, pols, chunk, scenario, out)
 
 
 def run_deals(rules: Rules, indices: np.ndarray, seed: int, pols: np.ndarray,
@@ -119,21 +122,14 @@ def records_frame(rec: np.ndarray, hands: np.ndarray, first: int) -> pd.DataFram
     ``maker`` is the seat that named trump (the bidder, or the dealer on an all-pass
     deal); ``bid_points``/``opp_points`` are its side's and the other side's points.
     """
-    cols = {"deal": np.arange(first, first + len(rec), dtype=np.int64)}
-    for j, name in enumerate(engine.REC_COLUMNS):
-        cols[name] = rec[:, j]
-    for s in range(4):
-        cols[f"hand{s}"] = hands[:, s]
-    df = pd.DataFrame(cols)
+    df = record_rows(rec, engine.REC_COLUMNS, hands, first)
     maker = np.where(df["bidder"] >= 0, df["bidder"], df["dealer"]).astype(np.int8)
     team = maker & 1
     df["maker"] = maker
-    df["bid_points"] = np.where(team == 0, df["points0"], df["points1"]).astype(np.int8)
-    df["opp_points"] = np.where(team == 0, df["points1"], df["points0"]).astype(np.int8)
+    df["bid_points"], df["opp_points"] = by_side(df, team, "points0", "points1", np.int8)
     for m in (1, 2):
-        t0, t1 = df[f"score{m}_team0"], df[f"score{m}_team1"]
-        df[f"score{m}_bid"] = np.where(team == 0, t0, t1).astype(np.int8)
-        df[f"score{m}_opp"] = np.where(team == 0, t1, t0).astype(np.int8)
+        df[f"score{m}_bid"], df[f"score{m}_opp"] = by_side(
+            df, team, f"score{m}_team0", f"score{m}_team1", np.int8)
     return df
 
 
@@ -146,12 +142,8 @@ def simulate(rules: Rules, n_deals: int, seed: int = 0, policies: str | np.ndarr
     ``progress(k)`` is called after each batch of k deals. The frame's ``attrs``
     carry the provenance: game, rules string, seed, policies, first deal.
     """
-    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
-    rec, hnd = simulate_batches(run_batch, rules, n_deals, seed, pols, first, batch, progress,
-                                (engine.NREC, np.int8), 4)
-    df = records_frame(rec, hnd, first)
-    df.attrs.update(provenance(rules, seed, pols, first))
-    return df
+    return simulate_frame(run_batch, records_frame, rules, n_deals, seed, policies, first, batch,
+                          progress, (engine.NREC, np.int8), 4)
 
 
 def default_max_deals(rules: Rules) -> int:
@@ -221,10 +213,11 @@ def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
     idx = np.asarray(indices, dtype=np.int64)
     n = len(idx)
     rec = np.empty((n, engine.NREC), dtype=np.int8)
+    hands = np.empty((n, 4), dtype=np.uint64)
     li = np.empty((n, engine.NLOGI), dtype=np.int16)
     lu = np.zeros((n, engine.NLOGU), dtype=np.uint64)
     kernels(pols, engine).log_kernel(seed, idx, kernel_params(rules), pols,
-                                     NO_SCENARIO.vector(), rec, li, lu)
+                                     NO_SCENARIO.vector(), rec, hands, li, lu)
     return [_log_dict(rules, rec[k], li[k], lu[k], int(idx[k])) for k in range(n)]
 
 
@@ -277,3 +270,5 @@ def _log_dict(rules: Rules, r: np.ndarray, li: np.ndarray, lu: np.ndarray, index
             "score2": [int(r[engine.R_S2]), int(r[engine.R_S2 + 1])],
         },
     }
+
+from .game import GAME as GAME  # noqa: E402 - the interface generic code uses

@@ -1,6 +1,9 @@
 """Pedro and Cinch's objective and play rules as the double-dummy search reads them
 (numba).
 
+May import: the foundations, ``games.shared``, ``games.search.params``/``setup`` and Pedro's
+rules and core; never another game.
+
 The search (:mod:`analyzer.games.search.dd`) knows nothing of any game: it reads a
 parameter vector ``q``, card values ``cpts`` and trick values ``tv`` in its *search
 layout*. The functions here fill them from Pedro's kernel parameters, so that the Python

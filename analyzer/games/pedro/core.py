@@ -1,5 +1,8 @@
 """Pedro/Cinch card logic on uint64 masks: the trump-normalised layout and the trick rules.
 
+May import: the foundations, ``games.shared``, ``games.search.params``/``setup`` and Pedro's
+rules and core; never another game.
+
 Cards are dealt in the shared layout of analyzer.cards (suit lanes C D H S,
 rank 2 at bit 0). Once trump is named every mask is moved into a
 *trump-normalised* layout in which the trick rules become constant masks::

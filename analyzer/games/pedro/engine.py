@@ -1,10 +1,14 @@
 """The Pedro/Cinch deal kernel: deal, bid, name trump, discard/draw/rob, play, score.
 
+May import: the foundations, ``games.shared``, ``games.search`` and Pedro's rules, core,
+adapter, policies (and engine); never another game.
+
 One function, :func:`play_deal`, plays a whole deal and writes one fixed-width
 record; when asked it also writes a trick-by-trick log (the same code path, so
 the logged deals the reference checks are exactly the deals the batch
-simulator plays). :func:`simulate_kernel` runs it over a range of deal indices
-in parallel chunks; :func:`log_kernel` runs it serially with logging.
+simulator plays). :func:`chunk_kernel` runs it over a chunk of deal indices, logged
+or not; ``simulate_kernel`` and ``log_kernel`` run such chunks on threads
+(``shared.threads``): a serial kernel compiles in a third of a ``prange`` kernel's time.
 
 These kernels play no ``dd`` or ``pimc`` seat: ``play_deal`` takes the card search as an
 argument, and here it is :func:`no_search`, so they compile without the search, which
@@ -12,40 +16,33 @@ would more than double a first ``bidlab simulate`` here. ``pedro.search`` has th
 kernels with the search behind those seats (serial ones, run on threads from Python). Every
 kernel plays its deals through :func:`play_chunk`, which inlines ``play_deal`` once.
 
-Rule decisions RULES.md leaves open are listed in
-``tests/reference/PEDRO_LOG_FORMAT.md``; the reference follows the same list.
+Where RULES.md leaves a Pedro rule open, ``tests/reference/PEDRO_LOG_FORMAT.md``
+says what this kernel does; the pure-Python reference does the same.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 
 from ..._jit_cache import njit_on_first_call
 from ...bits import ONE, ZERO, bit, lsb, msb, popcount
 from ...cards import DECK_52
 from ...rng import DEAL_STREAM, POLICY_STREAM, stream_key
+from ..search import setup as workspace
 from ..search.params import Q_TM
-from ..search.setup import (
-    KN_DISCARDS,
-    KN_FORBID,
-    KN_MIN,
-    KN_MIN_MASK,
-    P_PLAY_ONLY,
-    POLICY_DD,
-    WS_CPTS,
-    WS_KN,
-    WS_Q,
-    WS_TCARDS,
-    WS_TSEATS,
-    WS_TV,
-    make_workspace,
-    node_budget,
-    note_play,
-    search_tt_bits,
-)
 from ..shared.choice import random_card
 from ..shared.deal import deal
+from ..shared.kernels import (
+    chunk_signature,
+    deal_scratch,
+    no_log_row,
+    no_search,
+    record_auction,
+    scenario_seat,
+)
+from ..shared.threads import threaded_kernels
+from ..shared.tricks import credit_team, forced_card, log_card, log_trick
 from .adapter import pedro_low_card, pedro_setup
 from .core import (
     N_ACE,
@@ -104,6 +101,7 @@ REC_COLUMNS = (
  R_GAME, R_RIGHT, R_LEFT, R_PTS, _, R_DEAD_PTS, R_MADE, R_S1, _, R_S2, _, R_SHORT,
  R_NDEAD) = range(len(REC_COLUMNS))  # fmt: skip
 NREC = len(REC_COLUMNS)
+assert (R_DEALER, R_BID, R_TRUMP) == (0, 2, 3)  # shared.kernels.AUCTION_COLUMNS
 ELEMENTS = ("high", "low", "jack", "game", "right_pedro", "left_pedro")
 ELEMENT_VALUES = np.array([1, 1, 1, 1, 5, 5], dtype=np.int64)
 
@@ -155,10 +153,7 @@ TRUMP_BY_POLICY = 4
 @njit(cache=True, inline="always")
 def _record_auction(rec, dealer, bidder, bid, trump, attempt):
     """The auction's outcome: all that a stop-after-the-auction (SC_STOP) run records."""
-    rec[R_DEALER] = dealer
-    rec[R_BIDDER] = bidder
-    rec[R_BID] = bid
-    rec[R_TRUMP] = trump
+    record_auction(rec, dealer, bidder, bid, trump)
     rec[R_REDEALS] = min(attempt, 127)
 
 
@@ -180,20 +175,15 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
     trump and discard by the heuristic and choose their cards by ``search_card``
     (``pedro.search.search_card``, or :func:`no_search` in kernels without the search).
     """
-    searching = False
-    for s in range(4):
-        if pols[s] >= POLICY_DD:
-            searching = True
-    play_only = pols.shape[0] > P_PLAY_ONLY and pols[P_PLAY_ONLY] == 1
-    kn = ws[WS_KN]
+    searching = workspace.any_searching(pols)
+    play_only = workspace.plays_only(pols)
+    kn = ws[workspace.WS_KN]
     dealer = index % 4
     eldest = (dealer + 1) % 4
     min_bid = rp[P_MIN_BID]
     no_contract = rp[P_ALL_PASS] == 0  # when all pass, the dealer names trump with no bid
     excess_dead = rp[P_EXCESS] == 0
-    fixed_seat = -1
-    if sc[SC_SEAT] > ZERO:
-        fixed_seat = (dealer + np.int64(sc[SC_SEAT]) - 1) % 4
+    fixed_seat = scenario_seat(sc[SC_SEAT], dealer)
     force = np.int64(sc[SC_FORCE])
     prng[0] = stream_key(seed, index, POLICY_STREAM)
     attempt = 0
@@ -304,15 +294,12 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                     got |= choose_rob(pol, stock & ~got, need - popcount(got), prng)
             if seat == dealer:
                 stock_left = stock & ~got
-            if seat & 1:
-                dead1 |= dead
-            else:
-                dead0 |= dead
+            dead0, dead1 = credit_team(dead0, dead1, seat, dead)
             if searching:  # what the others learn: how many cards it drew, so kept trumps
-                kn[KN_DISCARDS + seat] = normalise(dealt[seat], trump) & ~kept & ~dead
+                kn[workspace.KN_DISCARDS + seat] = normalise(dealt[seat], trump) & ~kept & ~dead
                 sure = seat != dealer and rp[P_KEEP_FREE] == 0 and not short
-                kn[KN_MIN + seat] = np.uint64(popcount(kept)) if sure else ZERO
-                kn[KN_FORBID + seat] = ZERO
+                kn[workspace.KN_MIN + seat] = np.uint64(popcount(kept)) if sure else ZERO
+                kn[workspace.KN_FORBID + seat] = ZERO
             hands[seat] = kept | got
             if log:
                 lu[U_KEPT + seat] = denormalise(kept, trump)
@@ -338,16 +325,15 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
     forbid = rp[P_TRUMP_FOLLOW] == 1
     keep_all = not excess_dead
     low_to_winner = rp[P_LOW_TO] == 0
-    played = ZERO
-    won0 = ZERO
-    won1 = ZERO
+    played = won0 = won1 = ZERO
     leader = maker
     n_tricks = 0
-    q, cpts, tv = ws[WS_Q], ws[WS_CPTS], ws[WS_TV]
+    q = ws[workspace.WS_Q]
     if searching:  # team 0's trick points are the search's value; seats of team 1 minimise
-        pedro_setup(rp, pedro_low_card(held0 | held1, rp[P_HIGH_LOW]), 0, q, cpts, tv)
-        kn[KN_MIN_MASK] = TRUMPS
-    nodes = node_budget(pols)
+        pedro_setup(rp, pedro_low_card(held0 | held1, rp[P_HIGH_LOW]), 0, q,
+                    ws[workspace.WS_CPTS], ws[workspace.WS_TV])
+        kn[workspace.KN_MIN_MASK] = TRUMPS
+    nodes = workspace.node_budget(pols)
     gen = (index & 0x3FFFFFFFF) + 1
     while hands[0] | hands[1] | hands[2] | hands[3]:
         while hands[leader] == ZERO:
@@ -366,31 +352,26 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
             if h == ZERO:
                 continue
             legal = legal_moves(h, lead_lane, forbid)
-            if legal & (legal - ONE) == ZERO:  # one legal card: nothing to decide
-                c = lsb(legal)
-            else:
+            c = forced_card(legal)
+            if c < 0 and pols[seat] >= workspace.POLICY_DD and not (keep_all and n_tricks == 0):
+                c = search_card(pols, seat, hands, leader, pos, legal, ws, gen, nodes,
+                                prng, played | trick, known_out, dealer, stock_left)
+            if c >= 0:
+                pass
+            elif pols[seat] == 0:
+                c = random_card(legal, prng)
+            else:  # scalars only: an array argument costs reference counting per call
                 unseen = TRUMPS & ~played & ~h & ~known_out
                 if seat == dealer:
                     unseen &= ~stock_left
-                c = -1
-                if pols[seat] >= POLICY_DD and not (keep_all and n_tricks == 0):
-                    c = search_card(pols, seat, hands, leader, pos, legal, ws, gen, nodes,
-                                    prng, played | trick, known_out, dealer, stock_left)
-                if c >= 0:
-                    pass
-                elif pols[seat] == 0:
-                    c = random_card(legal, prng)
-                else:  # scalars only: an array argument costs reference counting per call
-                    c = heuristic_play(h, legal, lead_lane, best_seat, best, trick, pos,
-                                       n_active, seat, unseen, low_to_winner, maker)
+                c = heuristic_play(h, legal, lead_lane, best_seat, best, trick, pos,
+                                   n_active, seat, unseen, low_to_winner, maker)
             if searching:
-                ws[WS_TCARDS][pos] = c
-                ws[WS_TSEATS][pos] = seat
                 led = q[Q_TM] if lead_lane == 3 else (np.uint64(0x1FFF) << np.uint64(16 * lead_lane)
                                                       if lead_lane >= 0 else ZERO)
-                kn[KN_FORBID + seat] = note_play(kn[KN_FORBID + seat], c, led, q)
-                if bit(c) & TRUMPS and kn[KN_MIN + seat] > ZERO:
-                    kn[KN_MIN + seat] -= ONE
+                workspace.record_play(ws, pos, seat, c, led, q)
+                if bit(c) & TRUMPS and kn[workspace.KN_MIN + seat] > ZERO:
+                    kn[workspace.KN_MIN + seat] -= ONE
             if lead_lane < 0:
                 lead_lane = c >> 4
             if strength(c, lead_lane) > best:
@@ -406,16 +387,11 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
             hands[seat] = h
             played |= trick
             if log:
-                li[L_TRICKS + 10 * n_tricks + 2 + 2 * pos] = seat
-                li[L_TRICKS + 10 * n_tricks + 3 + 2 * pos] = ORIG[trump, c]
+                log_card(li, L_TRICKS + 10 * n_tricks, pos, seat, ORIG[trump, c])
             pos += 1
-        if best_seat & 1:
-            won1 |= trick
-        else:
-            won0 |= trick
+        won0, won1 = credit_team(won0, won1, best_seat, trick)
         if log:
-            li[L_TRICKS + 10 * n_tricks] = leader
-            li[L_TRICKS + 10 * n_tricks + 1] = best_seat
+            log_trick(li, L_TRICKS + 10 * n_tricks, leader, best_seat)
         leader = best_seat
         n_tricks += 1
 
@@ -493,26 +469,14 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
         lu[U_STOCK_LEFT] = denormalise(stock_left, trump)
 
 
-@njit(cache=True)
-def no_search(pols, seat, hands, leader, n_played, legal, ws, gen, nodes, prng, seen,
-              known_out, dealer, stock_left):
-    """``search_card`` of the kernels without the search: no card (the seat plays the
-    heuristic)."""
-    return -1
-
-
 @njit(cache=True, inline="always")
 def play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, search_card):
     """Deals ``indices[lo:hi]`` into the same rows of ``rec`` and ``hands_out`` (and, when
     ``log``, of ``li``/``lu``), with scratch of their own: the body of every deal kernel.
     ``play_deal`` is inlined here once, whether ``log`` is a constant or not."""
-    deck = np.empty(96, dtype=np.int64)
-    hands = np.empty(4, dtype=np.uint64)
-    prng = np.empty(1, dtype=np.uint64)
-    drng = np.empty(1, dtype=np.uint64)
-    li_row = np.empty(1, dtype=np.int16)  # stand-ins for a log row when not logging
-    lu_row = np.empty(1, dtype=np.uint64)
-    ws = make_workspace(search_tt_bits(pols))
+    deck, hands, prng, drng = deal_scratch(96)
+    li_row, lu_row = no_log_row()
+    ws = workspace.workspace_for(pols)
     for i in range(lo, hi):
         if log:
             li_row, lu_row = li[i], lu[i]
@@ -522,40 +486,14 @@ def play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log,
             lu[i, U_HANDS:U_HANDS + 4] = hands_out[i]
 
 
-SIM_SIG = types.void(
-    types.int64, types.int64[:], types.int64, types.int64[:], types.int64[:],
-    types.uint64[:], types.int8[:, :], types.uint64[:, :],
-)
+CHUNK_SIG = chunk_signature(types.int8)
 
 
-@njit_on_first_call(SIM_SIG, parallel=True)
-def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
-    """The deals ``indices`` of scenario ``sc`` into rec[n, NREC] and hands_out[n, 4], in
-    parallel chunks; no seat searches."""
-    n = indices.shape[0]
-    no_li, no_lu = np.empty((0, NLOGI), dtype=np.int16), np.empty((0, NLOGU), dtype=np.uint64)
-    for ci in prange((n + chunk - 1) // chunk):
-        play_chunk(seed, indices, ci * chunk, min(n, ci * chunk + chunk), rp, pols, sc, rec,
-                   hands_out, no_li, no_lu, False, no_search)
+# no seat searches here (``pedro.search``: the same with dd and pimc seats); serial, compiled
+# with parallel=True for speed (``shared.kernels``)
+@njit_on_first_call(CHUNK_SIG, nogil=True, parallel=True)
+def chunk_kernel(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log):
+    play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, no_search)
 
 
-LOG_SIG = types.void(
-    types.int64, types.int64[:], types.int64[:], types.int64[:], types.uint64[:],
-    types.int8[:, :], types.int16[:, :], types.uint64[:, :],
-)
-
-
-@njit_on_first_call(LOG_SIG)
-def log_kernel(seed, indices, rp, pols, sc, rec, li, lu):
-    """The chosen deals, serially, with their trick-by-trick logs; no seat searches."""
-    n = indices.shape[0]
-    play_chunk(seed, indices, 0, n, rp, pols, sc, rec, np.empty((n, 4), dtype=np.uint64), li,
-               lu, True, no_search)
-
-
-# a search kernel's chunk (``pedro.search``): deals lo .. hi-1 of ``indices``, logged or not
-CHUNK_SIG = types.void(
-    types.int64, types.int64[:], types.int64, types.int64, types.int64[:], types.int64[:],
-    types.uint64[:], types.int8[:, :], types.uint64[:, :], types.int16[:, :],
-    types.uint64[:, :], types.boolean,
-)
+simulate_kernel, log_kernel = threaded_kernels(chunk_kernel, NLOGI, NLOGU)

@@ -38,6 +38,9 @@ numbers of playing every action (tested) at a fraction of the cost: a pimc:20 ha
 'bid 7 naming spades'
 >>> ev.advice.startswith("bid 7 naming spades: +")
 True
+
+May import: the foundations, the generic analyses and views, ``games.common`` and
+``games.protocol``, and Pedro's own modules; never another game.
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ from ...rollout import (
 )
 from ...stats import PairedMoments, mean_ci, wilson
 from .. import parse_game, pedro
-from . import engine
+from . import engine, outcomes
 
 
 @dataclass
@@ -198,8 +201,8 @@ def _simulate_batch(samples: _Samples, rules, hand_mask, offset, known, pols, se
     """Grow ``samples`` by deals first .. first+n-1: each action played out in full, or,
     where the policies and rules allow it, each auction outcome played once (same result;
     see analyzer.shared_play)."""
-    if share_plays and shared_play.can_share_plays(rules, pols):
-        shared_play.simulate_batch(samples, rules, hand_mask, offset, known, pols, seed, first,
+    if share_plays and outcomes.can_share_plays(rules, pols):
+        outcomes.simulate_batch(samples, rules, hand_mask, offset, known, pols, seed, first,
                                    n, _action_list(rules))
         return
 
@@ -222,7 +225,9 @@ def _simulate_batch(samples: _Samples, rules, hand_mask, offset, known, pols, se
 def parse_hand(text: str) -> int:
     """Mask of a 9-card Pedro hand; HandError or CardParseError otherwise."""
     cards = parse_cards(text)
-    if len(cards) != 9 or JOKER in cards:
+    if JOKER in cards:
+        raise HandError("the joker is not in the 52-card Pedro deck")
+    if len(cards) != 9:
         raise HandError(f"a Pedro hand is 9 cards of the 52-card deck; got {len(cards)} "
                         f"card(s) in {text!r}")
     return CardSet(cards).mask
@@ -236,9 +241,8 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
                   until_decided: bool = False) -> HandEvaluation:
     """Evaluate ``hand`` at ``seat`` (dealer, eldest, second, third) as a bidder.
 
-    ``game`` is a variant string or Rules; Rook hands go to
-    :func:`analyzer.games.rook.evaluate.evaluate_rook_hand`, which answers the same
-    questions for Rook's auction (see there).
+    ``game`` is a Pedro or Cinch variant string or Rules (:func:`analyzer.evaluate_hand`
+    takes any game's).
 
     Without a stop rule, ``deals`` deals are played. With ``target_ci`` (a 95%
     half-width for the leading alternatives' EVs) or ``time_budget`` (seconds)
@@ -254,14 +258,9 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     (seats relative to the dealer); the rest of the deck is dealt around them.
     """
     rules = parse_game(game) if isinstance(game, str) else game
-    if rules.game == "king":
-        raise HandError("King hands have contracts, not bids: use "
-                        "analyzer.games.king.evaluate.evaluate_king_hand (bidlab hand king)")
-    if rules.game == "rook":
-        from ..rook.evaluate import evaluate_rook_hand  # here: Pedro need not compile Rook
-
-        return evaluate_rook_hand(rules, hand, seat, deals, seed, policy, target_ci, max_deals,
-                                  time_budget, known, progress, until_decided)
+    if not isinstance(rules, pedro.Rules):
+        raise HandError(f"this is Pedro's hand evaluation; {rules.game} hands go to "
+                        f"analyzer.evaluate_hand (bidlab hand {rules.game})")
     if seat not in pedro.SEAT_OFFSETS:
         raise HandError(f"bad seat {seat!r}; seats: {', '.join(pedro.SEAT_OFFSETS)}")
     if deals < 1 or max_deals < 1:

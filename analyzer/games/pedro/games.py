@@ -1,5 +1,8 @@
 """Whole Pedro/Cinch games to the target (RULES.md §1.10), one game per row, in parallel.
 
+May import: the foundations, ``games.shared``, ``games.search`` and Pedro's rules, core,
+adapter, policies (and engine); never another game.
+
 Game ``g`` plays deal indices :func:`game_deal` ``(g, k)`` = ``g * 2**24 + 4k + (g + k)
 % 4`` for k = 0, 1, ...: the deal index fixes the dealer (index % 4), so the first dealer
 is ``g % 4`` and the deal passes to the left each hand; every deal of every game is a
@@ -20,8 +23,9 @@ import numpy as np
 from numba import njit, prange, types
 
 from ..._jit_cache import njit_on_first_call
-from ..search.setup import make_workspace, search_tt_bits
-from .engine import NREC, R_BID, R_BIDDER, R_DEALER, R_S1, R_S2, no_search, play_deal
+from ..search.setup import workspace_for
+from ..shared.kernels import no_search
+from .engine import NREC, R_BID, R_BIDDER, R_DEALER, R_S1, R_S2, play_deal
 from .rules import P_NO_CONTRACT_TIE, P_SCORING, P_TARGET
 
 SEARCH_KERNELS = ".search"  # these kernels with the search behind dd/pimc seats
@@ -70,7 +74,7 @@ def play_game(seed, g, rp, pols, sc, out_row, search_card, max_deals):
     dealt = np.empty(4, dtype=np.uint64)
     li = np.empty(1, dtype=np.int16)
     lu = np.empty(1, dtype=np.uint64)
-    ws = make_workspace(search_tt_bits(pols))
+    ws = workspace_for(pols)
     s0, s1, winner, k = 0, 0, -1, 0
     while k < max_deals and winner < 0:
         play_deal(seed, game_deal(g, k), rp, pols, sc, deck, hands, prng, drng, rec, dealt, li,

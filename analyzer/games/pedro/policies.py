@@ -1,5 +1,8 @@
 """Pedro/Cinch policies in numba: ``random`` and ``heuristic``, chosen per seat.
 
+May import: the foundations, ``games.shared``, ``games.search.params``/``setup`` and Pedro's
+rules and core; never another game.
+
 ``random`` (code 0) is uniform over the legal actions of every phase: each
 legal bid or pass, each suit, each legal keep set, each robbable subset of the
 stock, each legal card and each dump set.

@@ -3,29 +3,22 @@
 Every flag of RULES.md §7 is a field with its default and a one-line comment;
 the two presets differ only where §2.4 says Cinch differs. The kernels read
 the flags as a small int64 vector built by :func:`kernel_params`.
+
+May import: :mod:`analyzer.variants`; never another game.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
-from ...variants import (
-    RuleError,
-    flag,
-    flag_index,
-    format_variant,
-    parse_preset,
-    single_flag_variants,
-    validate,
-)
+from ...variants import VariantRules, define_presets, flag, flag_index
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(VariantRules):
     game: str = "pedro"  # preset family: pedro (seed 000) or cinch (seed 002)
     min_bid: int = flag(1, (1, 6, 7), "lowest legal bid (RULES §1.3)")
     all_pass: str = flag(
@@ -87,33 +80,15 @@ class Rules:
         "pedro": {"cinch_keep_nontrumps": ("custom_all_but_trumps",)},
     }
 
-    def __post_init__(self) -> None:
-        if self.game not in PRESET_NAMES:
-            raise RuleError(f"unknown game {self.game!r}; games: {', '.join(PRESET_NAMES)}")
-        validate(self)
 
-    def __str__(self) -> str:
-        return format_variant(self, PRESETS[self.game])
-
-    def as_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-
-PRESET_NAMES = ("pedro", "cinch")
-PRESETS = {
-    "pedro": Rules(),
-    "cinch": Rules(game="cinch", scoring=2),
-}
-
-
-def parse_rules(text: str, overrides: dict[str, str] | None = None) -> Rules:
-    """``parse_rules("pedro(flag=value)")``; extra ``flag=value`` pairs apply on top."""
-    return parse_preset(PRESETS, text, overrides)
+PRESETS = define_presets(Rules, pedro={}, cinch={"scoring": 2})
+PRESET_NAMES = tuple(PRESETS)
+parse_rules = Rules.parse  # parse_rules("pedro(flag=value)"), extra flag=value pairs on top
 
 
 def one_flag_variants(int_values: tuple[int, ...] = (21, 100)) -> list[Rules]:
     """Each preset, and each preset with one flag changed to each allowed value."""
-    return single_flag_variants(PRESETS, int_values)
+    return Rules.one_flag_variants(int_values)
 
 
 # ---- the int64 vector the kernels read ------------------------------------------------

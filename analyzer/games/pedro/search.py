@@ -1,6 +1,9 @@
 """Pedro's ``dd`` and ``pimc`` seats (numba): their card choice, and the engine's kernels
 with it.
 
+May import: the foundations, ``games.shared``, ``games.search`` and Pedro's rules, core,
+adapter, policies (and engine); never another game.
+
 ``pedro.engine``'s kernels play every seat without the search and never compile it;
 these play the same deals (``play_deal``) with :func:`search_card` behind the seats whose
 policy is ``dd`` or ``pimc``, so the search compiles only for a run that has such a seat.
@@ -17,7 +20,7 @@ from numba import njit, types
 from ..._jit_cache import njit_on_first_call
 from ..search.pimc import dd_choose, pimc_choose
 from ..search.setup import KN_DISCARDS, KN_POOL, P_WORLDS, POLICY_DD, WS_CPTS, WS_KN, WS_Q, WS_TV
-from ..shared.threads import run_chunks
+from ..shared.threads import run_chunks, threaded_kernels
 from .engine import CHUNK_SIG, NLOGI, NLOGU, play_chunk
 from .games import play_game
 
@@ -57,18 +60,8 @@ def games_chunk(seed, first_game, lo, hi, max_deals, rp, pols, sc, out):
         play_game(seed, first_game + i, rp, pols, sc, out[i], search_card, max_deals)
 
 
-def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
-    """``pedro.engine.simulate_kernel`` with dd and pimc seats."""
-    li, lu = np.empty((0, NLOGI), np.int16), np.empty((0, NLOGU), np.uint64)
-    run_chunks(lambda lo, hi: deals_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out,
-                                          li, lu, False), len(indices), chunk)
-
-
-def log_kernel(seed, indices, rp, pols, sc, rec, li, lu):
-    """``pedro.engine.log_kernel`` with dd and pimc seats (a thread a deal)."""
-    hands = np.empty((len(indices), 4), np.uint64)
-    run_chunks(lambda lo, hi: deals_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands, li,
-                                          lu, True), len(indices), 1)
+# the engine's kernels with the search: a thread a chunk, and a thread a logged deal
+simulate_kernel, log_kernel = threaded_kernels(deals_chunk, NLOGI, NLOGU, log_chunk=1)
 
 
 def games_kernel(seed, first_game, n, max_deals, rp, pols, sc, out):

@@ -9,24 +9,22 @@ clubs, high to low within each suit.
 >>> log = pedro.play_logged(pedro.parse_rules("pedro"), 1, [0])[0]
 >>> render_deal(log, seed=1, policy="heuristic").splitlines()[0]
 'Deal 0 of seed 1: pedro, policy heuristic'
+
+May import: the foundations, the generic analyses and views, ``games.common`` and
+``games.protocol``, and Pedro's own modules; never another game.
 """
 
 from __future__ import annotations
 
-from ...cards import RANKS, SUIT_NAMES, SUITS, CardSet, display_order
+from ...cards import SUIT_NAMES, SUITS
+from ...deal_view import Seats, cards_text, dealt_hands_table, signed
 from ...text import render_table
 from ..common import policy_label
 
-SEAT_LABELS = "NESW"
 ELEMENT_NAMES = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game",
                  "right_pedro": "Right Pedro", "left_pedro": "Left Pedro"}
 ELEMENT_VALUES = {"high": 1, "low": 1, "jack": 1, "game": 1, "right_pedro": 5, "left_pedro": 5}
-_DISPLAY_SUITS = (3, 2, 1, 0)  # spades, hearts, diamonds, clubs
 _TRUMP_ORDER = "AKQJT9876"  # then the Right Pedro, the Left Pedro, 4, 3, 2
-
-
-def _cards(cards: list[str]) -> str:
-    return str(CardSet(" ".join(cards))) if cards else "-"
 
 
 def trump_order(trump: str) -> list[str]:
@@ -51,53 +49,14 @@ def element_cards(log: dict) -> dict[str, str | None]:
             "right_pedro": order[9], "left_pedro": order[10]}
 
 
-class _Seats:
-    def __init__(self, labels: bool):
-        self.labels = labels
-
-    def __call__(self, s: int) -> str:
-        return f"{s} {SEAT_LABELS[s]}" if self.labels else str(s)
-
-    def short(self, s: int) -> str:
-        return SEAT_LABELS[s] if self.labels else str(s)
-
-
 def _team(t: int | None) -> str:
     return "-" if t is None else f"team {t}"
-
-
-def _signed(v: int) -> str:
-    return f"{v:+d}"
-
-
-def _suit_ranks(cards: list[str], suit: int) -> str:
-    ranks = [RANKS[c % 16] for c in display_order(CardSet(" ".join(cards)).mask) if c // 16 == suit]
-    return " ".join(ranks) if ranks else "-"
-
-
-def dealt_hands_table(hands: list[list[str]], seat, joker: str | None = None) -> str:
-    """The four dealt hands by suit (spades first, high to low); with ``joker`` (its card
-    string, e.g. the Rook's ``"JK"``) a last column shows who holds it."""
-    head = ["seat", "spades", "hearts", "diamonds", "clubs"] + ([joker_name(joker)] if joker
-                                                                 else [])
-    rows = []
-    for s in range(4):
-        plain = [c for c in hands[s] if c != joker]
-        row = [seat(s)] + [_suit_ranks(plain, su) for su in _DISPLAY_SUITS]
-        if joker:
-            row.append(joker if joker in hands[s] else "-")
-        rows.append(row)
-    return render_table(head, rows, indent="  ")
-
-
-def joker_name(joker: str) -> str:
-    return "rook" if joker == "JK" else "joker"
 
 
 def render_deal(log: dict, seed: int, policy: str, rules: str | None = None,
                 labels: bool = True) -> str:
     """Text of one logged deal: hands, bidding, draw, every trick, points and settlement."""
-    seat = _Seats(labels)
+    seat = Seats(labels)
     dealer = log["dealer"]
     trump = log["trump"]
     trump_name = SUIT_NAMES[SUITS.index(trump)]
@@ -138,12 +97,13 @@ def render_deal(log: dict, seed: int, policy: str, rules: str | None = None,
     add("Discard and draw, eldest first: the others draw off the top, the dealer robs the rest")
     dead_by = {s: [c for d, c in log["dead"] if d == s] for s in range(4)}
     # non-dealers take cards off the top, shown in that order; the dealer robs in any order
-    drew = [_cards(d) if s == dealer else " ".join(d) or "-" for s, d in enumerate(log["drawn"])]
-    rows = [[seat(s), _cards(log["kept"][s]), drew[s], _cards(dead_by[s]),
-             _cards(log["start_hands"][s])] for s in ((dealer + 1 + k) % 4 for k in range(4))]
+    drew = [cards_text(d) if s == dealer else " ".join(d) or "-"
+            for s, d in enumerate(log["drawn"])]
+    rows = [[seat(s), cards_text(log["kept"][s]), drew[s], cards_text(dead_by[s]),
+             cards_text(log["start_hands"][s])] for s in ((dealer + 1 + k) % 4 for k in range(4))]
     add(render_table(["seat", "kept", "drew", "dead", "plays with"], rows, "lllll",
                      indent="  "))
-    add(f"  left in the stock, out of play: {_cards(log['stock_left'])}")
+    add(f"  left in the stock, out of play: {cards_text(log['stock_left'])}")
 
     add("")
     add("Play (* marks the card that wins the trick)")
@@ -194,7 +154,7 @@ def render_deal(log: dict, seed: int, policy: str, rules: str | None = None,
         verdict = "made" if res["made"] else "set"
         add(f"  Seat {seat(maker)} (team {maker & 1}) bid {log['bid']} and its side took "
             f"{took}: {verdict}.")
-    rows = [[f"method {m}", _signed(res[f"score{m}"][0]), _signed(res[f"score{m}"][1])]
+    rows = [[f"method {m}", signed(res[f"score{m}"][0]), signed(res[f"score{m}"][1])]
             for m in (1, 2)]
     add(render_table(["settlement", "team 0", "team 1"], rows, "lrr", indent="  "))
     return "\n".join(out)

@@ -1,6 +1,6 @@
 """Rook with a standard deck plus a joker, "Princeton rules" (seed 004).
 
-Rules: ``../shared/RULES.md`` §4 (Rook), §5 (invariants), §7 (flags); every
+Rules: ``docs/RULES.md`` §4 (Rook), §5 (invariants), §7 (flags); every
 flag is a field of :class:`Rules` (see ``bidlab rules rook``). Decisions the
 text leaves open are listed in ``tests/reference/ROOK_LOG_FORMAT.md``.
 
@@ -13,6 +13,9 @@ kernel output into DataFrames and logs. The numba code lives in
 >>> df = rook.simulate(rook.parse_rules("rook"), 1000, seed=3)
 >>> len(df), df.attrs["rules"]
 (1000, 'rook')
+
+May import: its engine, rules and game modules, the foundations and ``games.common``; never
+another game.
 """
 
 from __future__ import annotations
@@ -25,13 +28,15 @@ import pandas as pd
 
 from ...cards import SUITS, cards_of, format_card
 from ..common import (
+    by_side,
     chunk_for,
+    deal_range,
     kernels,
     known_by_seat,
     output_arrays,
     parse_policies,
-    provenance,
-    simulate_batches,
+    record_rows,
+    simulate_frame,
 )
 from . import engine
 from .rules import PRESET_NAMES, PRESETS, Rules, kernel_params, parse_rules
@@ -85,9 +90,7 @@ def run_batch(rules: Rules, first: int, n: int, seed: int, pols: np.ndarray,
               ) -> tuple[np.ndarray, np.ndarray]:
     """Raw kernel output for hands first .. first+n-1: (records int16[n, NREC], hands u64[n, 5]),
     in the first n rows of ``out`` when given (see ``common.output_arrays``)."""
-    if n < 0 or first < 0:
-        raise ValueError(f"need n >= 0 and first >= 0; got {n}, {first}")
-    return run_deals(rules, np.arange(first, first + n, dtype=np.int64), seed, pols, chunk,
+    return run_deals(rules, deal_range(first, n), seed, pols, chunk,
                      scenario.vector(rules.hand_size), out)
 
 
@@ -111,35 +114,22 @@ def run_deals(rules: Rules, indices: np.ndarray, seed: int, pols: np.ndarray,
 def records_frame(rec: np.ndarray, hands: np.ndarray, first: int) -> pd.DataFrame:
     """Per-hand rows with derived declarer-side columns (``bid_points``, ``opp_points``,
     ``score_bid``, ``score_opp``)."""
-    cols = {"deal": np.arange(first, first + len(rec), dtype=np.int64)}
-    for j, name in enumerate(engine.REC_COLUMNS):
-        cols[name] = rec[:, j]
-    for s in range(4):
-        cols[f"hand{s}"] = hands[:, s]
-    df = pd.DataFrame(cols)
+    df = record_rows(rec, engine.REC_COLUMNS, hands, first)
     team = df["declarer"].to_numpy() & 1
-    df["bid_points"] = np.where(team == 0, df["points0"], df["points1"]).astype(np.int16)
-    df["opp_points"] = np.where(team == 0, df["points1"], df["points0"]).astype(np.int16)
-    df["score_bid"] = np.where(team == 0, df["score0"], df["score1"]).astype(np.int16)
-    df["score_opp"] = np.where(team == 0, df["score1"], df["score0"]).astype(np.int16)
+    df["bid_points"], df["opp_points"] = by_side(df, team, "points0", "points1", np.int16)
+    df["score_bid"], df["score_opp"] = by_side(df, team, "score0", "score1", np.int16)
     return df
 
 
 def simulate(rules: Rules, n_deals: int, seed: int = 0, policies: str | np.ndarray = "heuristic",
              first: int = 0, batch: int = 1_000_000,
              progress: Callable[[int], None] | None = None) -> pd.DataFrame:
-    """Simulate hands ``first .. first + n_deals - 1`` of ``seed``; one row per hand.
-
-    Hand ``i`` is the same whatever ``batch``, the thread count or the machine.
-    ``progress(k)`` is called after each batch of k hands. The frame's ``attrs``
-    carry the provenance: game, rules string, seed, policies, first hand.
-    """
-    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
-    rec, hnd = simulate_batches(run_batch, rules, n_deals, seed, pols, first, batch, progress,
-                                (engine.NREC, np.int16), engine.N_HANDS_OUT)
-    df = records_frame(rec, hnd, first)
-    df.attrs.update(provenance(rules, seed, pols, first))
-    return df
+    """One row per hand, for hands ``first`` to ``first + n_deals - 1`` of ``seed``, with the
+    run's provenance (game, rules string, seed, policies, first hand) in ``attrs``. Hand ``i``
+    is the same hand whatever ``batch``, the threads or the machine; ``progress(k)`` follows
+    each batch of k hands."""
+    return simulate_frame(run_batch, records_frame, rules, n_deals, seed, policies, first, batch,
+                          progress, (engine.NREC, np.int16), engine.N_HANDS_OUT)
 
 
 # ---- logged hands ------------------------------------------------------------------------
@@ -203,3 +193,5 @@ def _log_dict(rules: Rules, r: np.ndarray, hands: np.ndarray, li: np.ndarray, lu
         },
     }
 
+
+from .game import GAME as GAME  # noqa: E402 - the interface generic code uses

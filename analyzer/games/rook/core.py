@@ -1,5 +1,8 @@
 """Rook cards in numba: suit masks, trick power, legal moves and card points.
 
+May import: the foundations, ``games.shared``, ``games.search.params``/``setup`` and Rook's
+rules and core; never another game.
+
 Rook keeps the shared card layout (``analyzer.cards``: lanes C D H S, rank 2 at
 bit 0, the Rook at bit 63), since its trump suit is just a lane plus the Rook.
 After trump is called everything the play needs is two masks: ``tmask``, the

@@ -1,48 +1,38 @@
 """The Rook hand kernel: deal, auction, widow and drop, passing, trump, play, score.
 
-One function, :func:`play_hand`, plays a whole hand and writes one fixed-width
-record; when asked it also writes a trick-by-trick log (the same code path, so
-the logged hands the reference checks are exactly the hands the batch
-simulator plays). :func:`simulate_kernel` runs it over a range of hand indices
-in parallel chunks; :func:`log_kernel` runs it serially with logging. These kernels
-play no ``dd`` or ``pimc`` seat (``play_hand`` takes the card search as an argument, here
-:func:`no_search`), so they compile without the search; ``rook.search`` has the same
-kernels with it (serial ones, run on threads from Python).
+May import: the foundations, ``games.shared``, ``games.search`` and Rook's rules, core,
+adapter, policies (and engine); never another game.
+
+:func:`play_hand` is the whole of a hand, from the deal to the score, ending in one
+fixed-width record, and also in a trick-by-trick log when asked: the hands the reference
+checks from their logs are played by the very code that plays the batches.
+:func:`chunk_kernel` plays a chunk of hand indices, with or without their logs;
+``simulate_kernel`` and ``log_kernel`` spread chunks over threads (``shared.threads``).
+
+These kernels play no ``dd`` or ``pimc`` seat (``play_hand`` takes the card search as an
+argument, here :func:`no_search`), so they compile without the search; ``rook.search``
+has the same kernels with it.
 
 Hand ``i`` has dealer ``i % 4`` and hand index ``h = i`` for the passing cycle.
-Rule decisions RULES.md leaves open are listed in
-``tests/reference/ROOK_LOG_FORMAT.md``; the reference follows the same list.
+The open points of RULES.md's Rook rules are settled in
+``tests/reference/ROOK_LOG_FORMAT.md``, for this kernel and the reference alike.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 
 from ..._jit_cache import njit_on_first_call
 from ...bits import ONE, ZERO, bit, lsb, popcount
 from ...rng import DEAL_STREAM, POLICY_STREAM, stream_key, uniform_int
+from ..search import setup as workspace
 from ..search.params import Q_TM, suit_mask
-from ..search.setup import (
-    KN_FORBID,
-    KN_KNOWN,
-    KN_MIN,
-    KN_MIN_MASK,
-    P_PLAY_ONLY,
-    POLICY_DD,
-    WS_CPTS,
-    WS_KN,
-    WS_Q,
-    WS_TCARDS,
-    WS_TSEATS,
-    WS_TV,
-    make_workspace,
-    note_play,
-    search_depth,
-    search_tt_bits,
-)
 from ..shared.choice import random_card, random_subset
 from ..shared.deal import deal
+from ..shared.kernels import chunk_signature, no_log_row, no_search, record_auction, scenario_seat
+from ..shared.threads import threaded_kernels
+from ..shared.tricks import credit_team, forced_card, log_card, log_trick
 from .adapter import rook_setup, rook_to_search
 from .core import (
     RANKS_FROM,
@@ -102,6 +92,7 @@ REC_COLUMNS = (
  R_DROP, R_ROOK_SEAT, R_BID_SEAT, _, _, _, R_PTS, _, R_DROP_PTS, R_DROP_TEAM, R_LAST_TEAM,
  R_MADE, R_SCORE, _, R_NCALLS) = range(len(REC_COLUMNS))  # fmt: skip
 NREC = len(REC_COLUMNS)
+assert (R_DEALER, R_BID, R_TRUMP) == (0, 2, 3)  # shared.kernels.AUCTION_COLUMNS
 N_HANDS_OUT = 5  # the four dealt hands and the widow (shared layout masks)
 
 # ---- log layout --------------------------------------------------------------------------
@@ -143,10 +134,7 @@ def _allowed_drops(cards, rule, counters):
 @njit(cache=True, inline="always")
 def _record_auction(rec, dealer, declarer, bid, trump, forced, attempt):
     """The auction's outcome: all that a stop-once-trump-is-called (SC_STOP) run records."""
-    rec[R_DEALER] = dealer
-    rec[R_DECLARER] = declarer
-    rec[R_BID] = bid
-    rec[R_TRUMP] = trump
+    record_auction(rec, dealer, declarer, bid, trump)
     rec[R_FORCED] = forced
     rec[R_REDEALS] = min(attempt, 32767)
 
@@ -164,13 +152,10 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
     call trump by the heuristic and choose cards by ``search_card`` once hands are down to
     the search depth (``rook.search.search_card``, or :func:`no_search`).
     """
-    searching = False
-    for s in range(4):
-        if pols[s] >= POLICY_DD:
-            searching = True
+    searching = workspace.any_searching(pols)
     # seats that bid, drop, pass, call trump and pick the first leader at random: random seats,
     # unless the policies choose cards only (the ladder: every rung plays the same contracts)
-    play_only = pols.shape[0] > P_PLAY_ONLY and pols[P_PLAY_ONLY] == 1
+    play_only = workspace.plays_only(pols)
     random_calls = 0
     for s in range(4):
         if pols[s] == 0 and not play_only:
@@ -182,9 +167,7 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
     full = RANKS_FROM[rp[P_LOW_RANK]] | ROOK  # the whole deck
     total = rp[P_TOTAL]
     step_exact = rp[P_BID_STEP] == 1
-    fixed_seat = -1
-    if sc[SC_SEAT] > ZERO:
-        fixed_seat = (dealer + np.int64(sc[SC_SEAT]) - 1) % 4
+    fixed_seat = scenario_seat(sc[SC_SEAT], dealer)
     force = np.int64(sc[SC_FORCE])
     prng[0] = stream_key(seed, index, POLICY_STREAM)
     attempt = 0
@@ -307,20 +290,14 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
     # -- play ------------------------------------------------------------------------------
     rook_pos = rp[P_ROOK_POS]
     free_play = rp[P_FREE_PLAY] == 1
-    played = ZERO
-    won0 = ZERO
-    won1 = ZERO
+    played = won0 = won1 = ZERO
     first_leader = leader
     last_team = 0
-    sq, kn = ws[WS_Q], ws[WS_KN]
-    depth = search_depth(pols)
+    sq = ws[workspace.WS_Q]
+    depth = workspace.search_depth(pols)
     if searching:  # team 0's points are the search's value; seats of team 1 minimise
-        rook_setup(rp, trump, 0, sq, ws[WS_CPTS], ws[WS_TV])
-        for s in range(4):
-            kn[KN_FORBID + s] = ZERO
-            kn[KN_KNOWN + s] = ZERO
-            kn[KN_MIN + s] = ZERO
-        kn[KN_MIN_MASK] = ZERO
+        rook_setup(rp, trump, 0, sq, ws[workspace.WS_CPTS], ws[workspace.WS_TV])
+        ws[workspace.WS_KN][:] = ZERO  # nothing known yet: no voids, no cards, no minimum
     for t in range(hand_size):
         led = ZERO
         best_seat, best_card, best_pow = -1, -1, -1
@@ -330,37 +307,33 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
             seat = (leader + pos) & 3
             h = hands[seat]
             legal = legal_moves(h, led, free_play)
-            if legal & (legal - ONE) == ZERO:  # one legal card: nothing to decide
-                c = lsb(legal)
+            c = forced_card(legal)
+            if c < 0 and pols[seat] >= workspace.POLICY_DD and popcount(h) <= depth:
+                c = search_card(pols, seat, hands, leader, pos, legal, ws, index + 1,
+                                trump, rook_pos, full & ~played & ~trick, given,
+                                direction, drop if seat == declarer else -1, prng)
+            if c >= 0:
+                pass
+            elif pols[seat] == 0:
+                c = random_card(legal, prng)
+            elif led != ZERO and legal & (tmask | counters) == ZERO and (
+                    (best_seat & 1) == (seat & 1) or best_pow >= TRUMP_POWER
+                    or legal & RANKS_FROM[best_pow + 1] == ZERO):
+                # no points to give and nothing to win (or partner winning): the
+                # heuristic would throw its lowest card
+                c = lowest_card(legal)
             else:
                 unseen = full & ~played & ~h & ~trick
                 if seat == declarer:
                     unseen &= ~bit(drop)
-                c = -1
-                if pols[seat] >= POLICY_DD and popcount(h) <= depth:
-                    c = search_card(pols, seat, hands, leader, pos, legal, ws, index + 1,
-                                    trump, rook_pos, full & ~played & ~trick, given,
-                                    direction, drop if seat == declarer else -1, prng)
-                if c >= 0:
-                    pass
-                elif pols[seat] == 0:
-                    c = random_card(legal, prng)
-                elif led != ZERO and legal & (tmask | counters) == ZERO and (
-                        (best_seat & 1) == (seat & 1) or best_pow >= TRUMP_POWER
-                        or legal & RANKS_FROM[best_pow + 1] == ZERO):
-                    # no points to give and nothing to win (or partner winning): the
-                    # heuristic would throw its lowest card
-                    c = lowest_card(legal)
-                else:
-                    c = heuristic_play(h, legal, led, best_seat, best_card, best_pow, trick_pts,
-                                       pos, seat, decl_team, tmask, rook_pos, unseen,
-                                       hand_size - t, counters)
+                c = heuristic_play(h, legal, led, best_seat, best_card, best_pow, trick_pts,
+                                   pos, seat, decl_team, tmask, rook_pos, unseen,
+                                   hand_size - t, counters)
             if searching:
                 cs = lsb(rook_to_search(bit(c), trump, rook_pos))
-                ws[WS_TCARDS][pos] = cs
-                ws[WS_TSEATS][pos] = seat
-                led_s = ZERO if pos == 0 else suit_mask(ws[WS_TCARDS][0], sq[Q_TM])
-                kn[KN_FORBID + seat] = note_play(kn[KN_FORBID + seat], cs, led_s, sq)
+                tcards = ws[workspace.WS_TCARDS]
+                led_s = ZERO if pos == 0 else suit_mask(tcards[0], sq[Q_TM])
+                workspace.record_play(ws, pos, seat, cs, led_s, sq)
             if led == ZERO:
                 led = suit_of(c, tmask)
             pw = power(c, led, tmask, rook_pos)
@@ -370,16 +343,11 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
             trick_pts += cpts[c]
             hands[seat] = h & ~bit(c)
             if log:
-                li[L_TRICKS + 10 * t + 2 + 2 * pos] = seat
-                li[L_TRICKS + 10 * t + 3 + 2 * pos] = c
+                log_card(li, L_TRICKS + 10 * t, pos, seat, c)
         played |= trick
-        if best_seat & 1:
-            won1 |= trick
-        else:
-            won0 |= trick
+        won0, won1 = credit_team(won0, won1, best_seat, trick)
         if log:
-            li[L_TRICKS + 10 * t] = leader
-            li[L_TRICKS + 10 * t + 1] = best_seat
+            log_trick(li, L_TRICKS + 10 * t, leader, best_seat)
         leader = best_seat
         last_team = best_seat & 1
     if log:
@@ -427,23 +395,14 @@ def _scratch(rp):
             np.empty(1, dtype=np.uint64), np.empty(1, dtype=np.uint64))
 
 
-@njit(cache=True)
-def no_search(pols, seat, hands, leader, n_played, legal, ws, gen, trump, rook_pos, unseen,
-              given, direction, drop, prng):
-    """``search_card`` of the kernels without the search: no card (the seat plays the
-    heuristic)."""
-    return -1
-
-
 @njit(cache=True, inline="always")
 def play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, search_card):
-    """Hands ``indices[lo:hi]`` into the same rows of ``rec`` and ``hands_out`` (and, when
-    ``log``, of ``li``/``lu``), with scratch of their own: the body of every hand kernel.
-    ``play_hand`` is inlined here once, whether ``log`` is a constant or not."""
+    """The body of every Rook kernel: ``play_hand`` (inlined once, whatever ``log`` is) for
+    hands ``indices[lo:hi]``, each into its own row of ``rec``, ``hands_out`` and, if logged,
+    ``li`` and ``lu``. The chunk's scratch is allocated once."""
     cpts, deck, hands, values, given, prng, drng = _scratch(rp)
-    li_row = np.empty(1, dtype=np.int16)  # stand-ins for a log row when not logging
-    lu_row = np.empty(1, dtype=np.uint64)
-    ws = make_workspace(search_tt_bits(pols))
+    li_row, lu_row = no_log_row()
+    ws = workspace.workspace_for(pols)
     for i in range(lo, hi):
         if log:
             li_row, lu_row = li[i], lu[i]
@@ -451,39 +410,14 @@ def play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log,
                   rec[i], hands_out[i], li_row, lu_row, log, ws, search_card)
 
 
-SIM_SIG = types.void(
-    types.int64, types.int64[:], types.int64, types.int64[:], types.int64[:],
-    types.uint64[:], types.int16[:, :], types.uint64[:, :],
-)
+CHUNK_SIG = chunk_signature(types.int16)
 
 
-@njit_on_first_call(SIM_SIG, parallel=True)
-def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
-    """The hands ``indices`` of scenario ``sc`` into rec[n, NREC] and hands_out[n, 5], in
-    parallel chunks; no seat searches."""
-    n = indices.shape[0]
-    no_li, no_lu = np.empty((0, NLOGI), dtype=np.int16), np.empty((0, NLOGU), dtype=np.uint64)
-    for ci in prange((n + chunk - 1) // chunk):
-        play_chunk(seed, indices, ci * chunk, min(n, ci * chunk + chunk), rp, pols, sc, rec,
-                   hands_out, no_li, no_lu, False, no_search)
+# no seat searches here (``rook.search``: the same with dd and pimc seats); serial, compiled
+# with parallel=True for speed (``shared.kernels``)
+@njit_on_first_call(CHUNK_SIG, nogil=True, parallel=True)
+def chunk_kernel(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log):
+    play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, no_search)
 
 
-LOG_SIG = types.void(
-    types.int64, types.int64[:], types.int64[:], types.int64[:], types.uint64[:],
-    types.int16[:, :], types.uint64[:, :], types.int16[:, :], types.uint64[:, :],
-)
-
-
-@njit_on_first_call(LOG_SIG)
-def log_kernel(seed, indices, rp, pols, sc, rec, hands_out, li, lu):
-    """The chosen hands, serially, with their trick-by-trick logs; no seat searches."""
-    play_chunk(seed, indices, 0, indices.shape[0], rp, pols, sc, rec, hands_out, li, lu, True,
-               no_search)
-
-
-# a search kernel's chunk (``rook.search``): hands lo .. hi-1 of ``indices``, logged or not
-CHUNK_SIG = types.void(
-    types.int64, types.int64[:], types.int64, types.int64, types.int64[:], types.int64[:],
-    types.uint64[:], types.int16[:, :], types.uint64[:, :], types.int16[:, :],
-    types.uint64[:, :], types.boolean,
-)
+simulate_kernel, log_kernel = threaded_kernels(chunk_kernel, NLOGI, NLOGU)

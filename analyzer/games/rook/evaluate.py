@@ -22,10 +22,13 @@ Two questions, two models:
   (and every lower ceiling it displaces) beyond the noise, with P(best) for the leading
   few.
 
->>> from analyzer.games.pedro.evaluate import evaluate_hand
+>>> from analyzer import evaluate_hand
 >>> ev = evaluate_hand("rook", "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C", deals=2_000)
 >>> ev.recommended.startswith("bid up to")
 True
+
+May import: the foundations, the generic analyses and views, ``games.common`` and
+``games.protocol``, and Rook's own modules; never another game.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from ...rollout import (
 from ...stats import PairedMoments, mean_ci, wilson
 from .. import rook
 from ..common import SEAT_OFFSETS, SEATS, parse_policies, policy_string
+from . import outcomes
 
 TRUMP_LABELS = (*SUIT_NAMES, "no trump")
 
@@ -124,8 +128,8 @@ def _simulate_batch(samples: _Samples, rules, mask, offset, known, pols, seed, f
     """Grow ``samples`` by hands first .. first+n-1: each alternative played in full, or,
     where the policies and rules allow it, each auction outcome played once (same result;
     see analyzer.shared_play)."""
-    if share_plays and shared_play.can_share_plays(rules, pols):
-        shared_play.simulate_rook_batch(samples, rules, mask, offset, known, pols, seed, first,
+    if share_plays and outcomes.can_share_plays(rules, pols):
+        outcomes.simulate_rook_batch(samples, rules, mask, offset, known, pols, seed, first,
                                         n)
         return
 
@@ -217,7 +221,7 @@ def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
                        known: dict[str, str] | None = None, progress=None,
                        until_decided: bool = False) -> HandEvaluation:
     """Evaluate a Rook ``hand`` at ``seat``; arguments as
-    :func:`analyzer.games.pedro.evaluate.evaluate_hand`.
+    :func:`analyzer.evaluate_hand`.
 
     The result's ``bids`` table is per trump and bid as declarer; ``ceilings`` is
     EV(bid up to b) with the auction; ``actions`` ranks those and the pass.

@@ -1,5 +1,8 @@
 """Rook policies in numba: ``random`` and ``heuristic``, chosen per seat.
 
+May import: the foundations, ``games.shared``, ``games.search.params``/``setup`` and Rook's
+rules and core; never another game.
+
 ``random`` (code 0) is uniform over the legal actions of every phase: pass,
 the lowest legal bid or any legal bid (a third each); any legal drop; any 3
 cards to pass; any allowed trump; either first leader; any legal card. Its

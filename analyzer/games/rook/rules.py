@@ -4,24 +4,17 @@ Every Rook flag of RULES.md §7 is a field with its default and a one-line
 comment. Decisions RULES.md leaves open are listed in
 ``tests/reference/ROOK_LOG_FORMAT.md``. The kernels read the flags as a small
 int64 vector built by :func:`kernel_params`.
+
+May import: :mod:`analyzer.variants`; never another game.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
-from ...variants import (
-    RuleError,
-    flag,
-    flag_index,
-    format_variant,
-    parse_preset,
-    single_flag_variants,
-    validate,
-)
+from ...variants import VariantRules, define_presets, flag, flag_index
 
 RANK_CHARS = "23456789TJQKA"
 # ROOK_RANK: lowest trump (the default), above the trump <rank> (CUSTOM_POSITION(k)), or highest
@@ -42,7 +35,7 @@ POINT_SCHEMES = {
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(VariantRules):
     game: str = "rook"
     rook_rank: str = flag("lowest_trump", ROOK_RANKS,
                           "the Rook's place in the trump suit: lowest, above a trump rank, highest")
@@ -73,17 +66,6 @@ class Rules:
     tie: str = flag("higher_then_declarer", ("higher_then_declarer",),
                     "both reach the target: the higher total wins, then the declarer's team")
 
-    def __post_init__(self) -> None:
-        if self.game != "rook":
-            raise RuleError(f"unknown game {self.game!r}; games: rook")
-        validate(self)
-
-    def __str__(self) -> str:
-        return format_variant(self, PRESETS[self.game])
-
-    def as_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
     # ---- derived quantities the engine and the analysis share -------------------------
     @property
     def lowest_rank(self) -> int:
@@ -109,18 +91,14 @@ class Rules:
         return tuple(range(70, self.total_points + 1, 5))
 
 
-PRESET_NAMES = ("rook",)
-PRESETS = {"rook": Rules()}
-
-
-def parse_rules(text: str, overrides: dict[str, str] | None = None) -> Rules:
-    """``parse_rules("rook(flag=value)")``; extra ``flag=value`` pairs apply on top."""
-    return parse_preset(PRESETS, text, overrides)
+PRESETS = define_presets(Rules, rook={})
+PRESET_NAMES = tuple(PRESETS)
+parse_rules = Rules.parse  # parse_rules("rook(flag=value)"), extra flag=value pairs on top
 
 
 def one_flag_variants(int_values: tuple[int, ...] = (100,)) -> list[Rules]:
     """Each preset, and each preset with one flag changed to each allowed value."""
-    return single_flag_variants(PRESETS, int_values)
+    return Rules.one_flag_variants(int_values)
 
 
 # ---- the int64 vector the kernels read ------------------------------------------------

@@ -4,6 +4,9 @@ every seat without the search and never compile it). The search's kernel is seri
 releases the GIL; the functions named as the engine's kernels run its chunks on threads
 (``shared.threads``), and one kernel serves plain and logged hands.
 
+May import: the foundations, ``games.shared``, ``games.search`` and Rook's rules, core,
+adapter, policies (and engine); never another game.
+
 What a Rook seat knows beyond its hand, for pimc: the cards it passed are in
 the receiver's hand until played, revealed voids (kept by the engine in ``kn``),
 and, for the declarer, the dropped card, which no one holds.
@@ -28,7 +31,7 @@ from ..search.setup import (
     WS_TV,
     node_budget,
 )
-from ..shared.threads import run_chunks
+from ..shared.threads import threaded_kernels
 from .adapter import rook_from_search, rook_to_search
 from .engine import CHUNK_SIG, NLOGI, NLOGU, play_chunk
 
@@ -72,14 +75,5 @@ def hands_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log
     play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, search_card)
 
 
-def simulate_kernel(seed, indices, chunk, rp, pols, sc, rec, hands_out):
-    """``rook.engine.simulate_kernel`` with dd and pimc seats."""
-    li, lu = np.empty((0, NLOGI), np.int16), np.empty((0, NLOGU), np.uint64)
-    run_chunks(lambda lo, hi: hands_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out,
-                                          li, lu, False), len(indices), chunk)
-
-
-def log_kernel(seed, indices, rp, pols, sc, rec, hands_out, li, lu):
-    """``rook.engine.log_kernel`` with dd and pimc seats (a thread a hand)."""
-    run_chunks(lambda lo, hi: hands_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out,
-                                          li, lu, True), len(indices), 1)
+# the engine's kernels with the search: a thread a chunk, and a thread a logged hand
+simulate_kernel, log_kernel = threaded_kernels(hands_chunk, NLOGI, NLOGU, log_chunk=1)

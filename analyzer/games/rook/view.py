@@ -11,14 +11,17 @@ its own. Card points follow the log's ``points`` scheme (the log format is
 >>> log = rook.play_logged(rook.PRESETS["rook"], 3, [0])[0]
 >>> render_hand(log, seed=3, policy="heuristic").splitlines()[0]
 'Hand 0 of seed 3: rook, policy heuristic'
+
+May import: the foundations, the generic analyses and views, ``games.common`` and
+``games.protocol``, and Rook's own modules; never another game.
 """
 
 from __future__ import annotations
 
 from ...cards import RANKS, SUIT_NAMES, SUITS
+from ...deal_view import Seats, cards_text, dealt_hands_table, signed
 from ...text import render_table
 from ..common import policy_label
-from ..pedro.view import _cards, _Seats, _signed, dealt_hands_table
 from .rules import POINT_SCHEMES
 
 ROOK = "JK"
@@ -37,7 +40,7 @@ def card_points(card: str, points: str) -> int:
 def render_hand(log: dict, seed: int, policy: str, rules: str | None = None,
                 labels: bool = True) -> str:
     """Text of one logged hand: deal, auction, widow and drop, passing, every trick, result."""
-    seat = _Seats(labels)
+    seat = Seats(labels)
     flags = log["rules"]
     scheme = flags["points"]
     _ranks, _rook, last_bonus, _low = POINT_SCHEMES[scheme]
@@ -89,13 +92,13 @@ def render_hand(log: dict, seed: int, policy: str, rules: str | None = None,
     direction = log["direction"]
     if direction == "none" or not any(log["passed"]):
         add("Passing: none this hand")
-        rows = [[seat(s), _cards(log["start_hands"][s])] for s in range(4)]
+        rows = [[seat(s), cards_text(log["start_hands"][s])] for s in range(4)]
         add(render_table(["seat", "plays with"], rows, "ll", indent="  "))
     else:
         add(f"Passing, {DIRECTION_TEXT[direction]}")
         step = 1 if direction == "left" else -1
-        rows = [[seat(s), _cards(log["passed"][s]), seat((s + step) % 4),
-                 _cards(log["passed"][(s - step) % 4]), _cards(log["start_hands"][s])]
+        rows = [[seat(s), cards_text(log["passed"][s]), seat((s + step) % 4),
+                 cards_text(log["passed"][(s - step) % 4]), cards_text(log["start_hands"][s])]
                 for s in range(4)]
         add(render_table(["seat", "passes", "to", "receives", "plays with"], rows, "lllll",
                          indent="  "))
@@ -134,7 +137,7 @@ def render_hand(log: dict, seed: int, policy: str, rules: str | None = None,
         dropped = drop_pts if res["drop_team"] == tm else 0
         last = last_bonus if res["last_trick_team"] == tm else 0
         rows.append([f"team {tm}{' (declarer)' if tm == team else ''}", in_tricks[tm], dropped,
-                     last, res["points"][tm], _signed(res["score"][tm])])
+                     last, res["points"][tm], signed(res["score"][tm])])
     add(render_table(["", "in tricks", "dropped card", "last trick", "points", "score"], rows,
                      "lrrrrr", indent="  "))
     for tm in (0, 1):
@@ -146,5 +149,5 @@ def render_hand(log: dict, seed: int, policy: str, rules: str | None = None,
     verdict = "made" if res["made"] else "set"
     add(f"  Seat {seat(declarer)} (team {team}) bid {log['bid']} and its side took {took}: "
         f"{verdict}.")
-    add(f"  Score: team 0 {_signed(res['score'][0])}, team 1 {_signed(res['score'][1])}.")
+    add(f"  Score: team 0 {signed(res['score'][0])}, team 1 {signed(res['score'][1])}.")
     return "\n".join(out)

@@ -1,1 +1,5 @@
-"""analyzer.games.search"""
+"""The double-dummy search (dd_moves, dd) and the pimc players (pimc) that every game's
+searching seats use, with their layout (params) and workspace (setup).
+
+May import: the foundations and ``games.shared``; never a game.
+"""

@@ -6,6 +6,8 @@ player's workspace and read a trick's suit without importing the search, whose r
 ``_node`` compiles when its module is imported (about a minute here): a kernel whose seats
 never search must not wait for it, nor a position solver's error for a card that could not
 have been played.
+
+May import: :mod:`analyzer.bits`; never a game.
 """
 
 from __future__ import annotations

@@ -16,6 +16,9 @@ best total wins. All moves are compared on the same worlds.
 
 Values are for the search's maximising side (``q[Q_SIDE]``); a seat outside it
 minimises.
+
+May import: :mod:`analyzer.bits`, ``games.shared``, :mod:`.params`, :mod:`.setup` and
+:mod:`.dd`; never a game.
 """
 
 from __future__ import annotations

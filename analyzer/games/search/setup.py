@@ -5,6 +5,8 @@ defaults, and the voids a play reveals.
 The players themselves (``search.pimc``) and the search (``search.dd``) are imported only by the
 searching kernels (``pedro.search``, ``rook.search``, ``king.search``), so a
 simulation whose seats play the heuristic never compiles them.
+
+May import: :mod:`analyzer.bits` and :mod:`.params`; never a game.
 """
 
 from __future__ import annotations
@@ -47,6 +49,22 @@ def node_budget(pols):
     return DEFAULT_NODES
 
 
+@njit(cache=True, inline="always")
+def any_searching(pols):
+    """Whether a seat of ``pols`` plays ``dd`` or ``pimc``."""
+    for s in range(4):
+        if pols[s] >= POLICY_DD:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def plays_only(pols):
+    """Whether the policies choose cards only (P_PLAY_ONLY): every seat bids, names trump
+    and discards by the heuristic."""
+    return pols.shape[0] > P_PLAY_ONLY and pols[P_PLAY_ONLY] == 1
+
+
 @njit(cache=True)
 def search_tt_bits(pols):
     """Transposition-table size (log2 rows) for these seat policies; 0 when none searches.
@@ -55,10 +73,7 @@ def search_tt_bits(pols):
     solve positions of at most six tricks, and for those a larger table saves few nodes
     and no time (Pedro post-draw solves, 2,000 positions: 0.36 ms with 2**14 rows, 0.35
     to 0.37 with 2**15 and 0.36 with 2**16, for 2 to 3% fewer nodes)."""
-    for s in range(4):
-        if pols[s] >= POLICY_DD:
-            return 14
-    return 0
+    return 14 if any_searching(pols) else 0
 
 
 @njit(cache=True)
@@ -75,6 +90,12 @@ def make_workspace(tt_bits):
             np.zeros(64, dtype=np.int64), np.zeros(NTV, dtype=np.int64))
 
 
+@njit(cache=True, inline="always")
+def workspace_for(pols):
+    """The workspace the seats ``pols`` need: a full one when one of them searches."""
+    return make_workspace(search_tt_bits(pols))
+
+
 @njit(cache=True)
 def note_play(voids, c, led, q):
     """A seat's known voids after it plays ``c`` to a trick whose led suit is ``led`` (0: it
@@ -85,6 +106,16 @@ def note_play(voids, c, led, q):
     if bit(c) & q[Q_TM] and q[Q_TRUMP_ANY]:
         return voids
     return voids | led
+
+
+@njit(cache=True, inline="always")
+def record_play(ws, pos, seat, c, led, q):
+    """Tell the searching players that ``seat`` played ``c`` (search layout) at position
+    ``pos`` of a trick led in ``led`` (0: it leads), and what voids that shows."""
+    ws[WS_TCARDS][pos] = c
+    ws[WS_TSEATS][pos] = seat
+    kn = ws[WS_KN]
+    kn[KN_FORBID + seat] = note_play(kn[KN_FORBID + seat], c, led, q)
 
 
 @njit(cache=True)

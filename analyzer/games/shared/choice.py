@@ -1,4 +1,7 @@
-"""Uniform random choices over card masks, shared by every game's ``random`` policy."""
+"""Uniform random choices over card masks, shared by every game's ``random`` policy.
+
+May import: :mod:`analyzer.bits` and :mod:`analyzer.rng`; never a game.
+"""
 
 from __future__ import annotations
 

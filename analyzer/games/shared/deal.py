@@ -4,6 +4,8 @@ A deal draws each hand's cards in turn, uniformly from those left (RULES.md
 §0.1: dealing a uniform shuffle in slices deals like any uniform partition).
 When some cards' holders are known, the rest of the deck is shuffled and filled
 in around them.
+
+May import: :mod:`analyzer.bits` and :mod:`analyzer.rng`; never a game.
 """
 
 from __future__ import annotations

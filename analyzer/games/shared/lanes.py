@@ -3,6 +3,8 @@
 Rook and King play in the shared layout, so choosing "the lowest card" or "the
 highest card" of a set is a fold of the four lanes onto one 13-bit rank mask
 and a lookup in the rank's column, with no loop over cards.
+
+May import: :mod:`analyzer.bits`; never a game.
 """
 
 from __future__ import annotations

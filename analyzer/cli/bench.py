@@ -1,0 +1,53 @@
+"""``bidlab bench``: deals per second for each game and policy, one thread against all.
+
+May import: :mod:`.group`, :mod:`.options` and :mod:`analyzer.bench`; never another command
+module.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..text import render_table
+from .group import main
+from .options import GAME, POLICY, Count
+
+
+@main.command()
+@click.option("--game", "games_", type=GAME, multiple=True, default=("pedro", "rook"),
+              show_default=True, help="Game or variant to time (repeatable).")
+@click.option("--policy", "policies", type=POLICY, multiple=True,
+              default=("random", "heuristic"), show_default=True,
+              help="Policy to time (repeatable).")
+@click.option("--deals", type=Count(1), default=1_000_000, show_default=True,
+              help="Deals per timed run. Refused with one line when they would not fit in free "
+                   "memory, or when the runs would take over 24 hours at the pace of a small "
+                   "first run.")
+@click.option("--repeats", type=Count(1, 1_000), default=3, show_default=True,
+              help="Timed runs per figure; the best is reported.")
+def bench(games_, policies, deals, repeats) -> None:
+    """Deals per second for each game x policy on 1 thread and on all threads.
+
+    A deal is complete: deal, auction, discard/draw/rob (Pedro) or widow, drop
+    and passing (Rook), play, score and record; for Rook a deal is one hand.
+    The speed-up column is the all-threads figure over the 1-thread figure
+    measured in the same run.
+
+    \b
+    Examples:
+      bidlab bench --deals 200000
+      bidlab bench --deals 200000 --policy heuristic
+      bidlab bench --game cinch --policy random --deals 200000 --repeats 5
+      bidlab bench --game rook --policy heuristic --deals 200000
+    """
+    from .. import bench as bench_mod  # loads the thread pool only when timing
+
+    rows = bench_mod.run(games=tuple(str(g) for g in games_), policies=tuple(policies),
+                         deals=deals, repeats=repeats)
+    one = {(r.game, r.policy): r.deals_per_s for r in rows if r.threads == 1}
+    table = [[r.game, r.policy, r.threads, r.deals, f"{r.seconds:.3f}", f"{r.deals_per_s:,.0f}",
+              f"{r.deals_per_s / one[(r.game, r.policy)]:.2f}x"
+              if (r.game, r.policy) in one else "-"]
+             for r in rows]
+    click.echo(render_table(["game", "policy", "threads", "deals", "seconds", "deals/s",
+                             "speed-up"], table, "llrrrrr"))

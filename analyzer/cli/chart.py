@@ -1,0 +1,108 @@
+"""``bidlab bid-chart``: what each bidding action is worth, by class of hand.
+
+May import: :mod:`.group`, :mod:`.options`, the games' registry and protocol, and
+:mod:`analyzer.bidchart` for its features; never another command module.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..games import game as game_of
+from .group import main
+from .options import (
+    OUT_DIR,
+    game_argument,
+    policy_option,
+    progress_option,
+    resolve_rules,
+    rule_option,
+    search_sized,
+    seed_option,
+    size_option,
+    with_progress,
+)
+
+
+def feature_names(ctx, param, value: str | None) -> tuple[str, ...] | None:
+    """--by as a tuple of names; checked against GAME's features in the command, since
+    click may process --by before GAME."""
+    if value is None:
+        return None
+    return tuple(f.strip().lower() for f in value.split(",") if f.strip())
+
+
+def chart_features(by: tuple[str, ...] | None, rules) -> tuple[str, ...] | None:
+    """The classes' features: --by (or GAME's default) checked against GAME's; None for a
+    game whose charts choose their own (refusing --by there)."""
+    from ..bidchart import ChartError, check_features
+
+    g = game_of(rules)
+    if g.chart_by is None:
+        if by is not None:
+            raise g.refuse("--by", "chart_by")
+        return None
+    try:
+        return check_features(by if by is not None else g.chart_by[1], rules)
+    except ChartError as e:
+        raise click.BadParameter(str(e), param_hint="'--by'") from None
+
+
+@main.command("bid-chart")
+@game_argument
+@size_option("bid-chart", "--deals", 2_000_000,
+             "Deals to play; every seat's hand of each is charted (4 hands a deal).")
+@seed_option
+@policy_option
+@rule_option
+@click.option("--by", default=None, callback=feature_names, metavar="FEATURE,...",
+              help="Hand features that define a class [default: trumps,pedros,ace,seat; "
+                   "rook: trumps,counters,rook,seat].")
+@click.option("--out-dir", type=OUT_DIR, default=None,
+              help="Write chart.parquet, chart.csv, classes.csv, guide.csv, violations.csv, "
+                   "heatmap.png and manifest.json here (created if missing; files replaced "
+                   "atomically).")
+@progress_option
+@click.pass_context
+def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, progress) -> None:
+    """Bid-value chart: what each bidding action is worth to a seat, by its class of hand.
+
+    Every hand dealt to every seat counts (4 per deal), whether or not it would
+    win the auction. Each is played once per action on the same cards: pass,
+    and bid b in its turn for every legal b (Rook: raise by the minimum up to
+    b) while the others bid by their policy and may outbid it; if it wins it
+    names its best trump (its policy's suit). The hands are classed by
+    features of that suit (Rook: the longest suit): trumps held, counters, top
+    trumps, seat. For each class: n, the side's points as sole bidder,
+    EV(pass), EV(b) and the paired gain over passing with 95% intervals,
+    P(make b) as sole bidder, and the recommended action: a bid only where it
+    beats passing, and every lower bid, beyond the noise (otherwise pass, with
+    the margin shown). Then a guide per seat (the weakest class recommended to
+    bid at least b) and a check that adding a card never lowers the
+    recommended bid, each exception printed with its interval. Features:
+    trumps, counters, pedros, ace, king, queen, jack, ten, two, right, left,
+    seat, dealer; Rook: trumps, counters, aces, rook, seat, dealer. King gives
+    danger charts (each seat's penalty by its hand's features, per negative
+    contract), the trump right's value by hand class for every seat, and a
+    seat-position table over whole games.
+
+    \b
+    Examples:
+      bidlab bid-chart pedro --deals 500000
+      bidlab bid-chart cinch --deals 200000 --by trumps,counters,seat --out-dir cinch-chart
+      bidlab bid-chart "pedro(low_to=holder)" --deals 200000 --by trumps,two,pedros,seat
+      bidlab bid-chart rook --deals 100000 --by trumps,counters,aces,seat
+      bidlab bid-chart king --deals 100000 --out-dir reports/king-chart
+    """
+    rules = resolve_rules(game, rule_pairs)
+    g = game_of(rules)
+    by = chart_features(by, rules)
+    deals = search_sized(ctx, "deals", deals, policy)
+    chart = with_progress(progress, deals, lambda bar: g.bid_chart(
+        rules, deals, seed, policy, by, progress=bar))
+    click.echo(g.render_chart(chart))
+    if out_dir is not None:
+        g.write_chart(chart, Path(out_dir))
+        click.echo(f"wrote {out_dir}/", err=True)

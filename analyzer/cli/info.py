@@ -1,0 +1,92 @@
+"""Commands that describe rather than simulate: ``games``, ``rules`` and ``cards``.
+
+May import: :mod:`.group`, :mod:`.options`, the games' registry and protocol, cards,
+variants and text; never another command module.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..cards import JOKER, RANKS, SUIT_NAMES, CardSet
+from ..games import common, family, presets
+from ..games import game as game_of
+from ..text import render_table
+from ..variants import describe_allowed, flag_fields
+from .group import main
+from .options import card_set, game_argument, resolve_rules, rule_option
+
+
+@main.command()
+def games() -> None:
+    """List the games and presets with their canonical rules strings.
+
+    \b
+    Examples:
+      bidlab games
+    """
+    rows = []
+    for name, rules in presets().items():
+        engine = family(rules)
+        base = engine.PRESETS[engine.PRESET_NAMES[0]]  # the family's first preset
+        diffs = [f"{f.name}={getattr(rules, f.name)}" for f in flag_fields(type(rules))
+                 if getattr(rules, f.name) != getattr(base, f.name)]
+        rows.append([name, engine.__name__.rsplit(".", 1)[-1], str(rules),
+                     ", ".join(diffs) or "-", game_of(rules).sources.get(name, "")])
+    click.echo(render_table(["game", "engine", "rules string", "flags unlike the engine's first",
+                             "source"], rows))
+    click.echo("")
+    click.echo(f"policies: {', '.join(common.POLICY_NAMES)}")
+    click.echo('variants: name(flag=value,...), e.g. "pedro(low_to=holder)"; '
+               "flags: `bidlab rules GAME`")
+
+
+@main.command("rules")
+@game_argument
+@rule_option
+def rules_cmd(game, rule_pairs) -> None:
+    """Every rule flag of GAME: value, preset default, allowed values and meaning.
+
+    \b
+    Examples:
+      bidlab rules pedro
+      bidlab rules "pedro(low_to=holder)"
+      bidlab rules cinch --rule scoring=1
+      bidlab rules rook
+    """
+    rules = resolve_rules(game, rule_pairs)
+    preset = family(rules).PRESETS[rules.game]
+    rows = []
+    for f in flag_fields(type(rules)):
+        value, default = getattr(rules, f.name), getattr(preset, f.name)
+        mark = " *" if value != default else ""
+        rows.append([f.name, f"{value}{mark}", default,
+                     describe_allowed(f, rules.game, type(rules)), f.metadata["doc"]])
+    click.echo(f"{rules}   (preset {rules.game}; * marks a value that differs from it)")
+    click.echo(render_table(["flag", "value", "default", "allowed", "meaning"], rows, "lllll"))
+
+
+@main.command()
+@click.argument("hand", nargs=-1, required=True, callback=card_set)
+def cards(hand: CardSet) -> None:
+    """Read a hand string the way bidlab does and print it sorted, by suit.
+
+    Cards are a rank (2-9, 10 or T, J, Q, K, A) and a suit (C, D, H, S), any
+    case, separated by spaces or commas; JK, JOKER or ROOK is the joker. The
+    hand may be one quoted argument or several.
+
+    \b
+    Examples:
+      bidlab cards "AS KS 10H TD 5C 2h"
+      bidlab cards AS,KS,QS
+    """
+    click.echo(f"hand:  {hand}")
+    click.echo(f"count: {len(hand)}")
+    click.echo(f"mask:  0x{hand.mask:016x}")
+    rows = []
+    for s in (3, 2, 1, 0):
+        held = [RANKS[c % 16] for c in hand.suit(s)]
+        rows.append([SUIT_NAMES[s], len(held), " ".join(held) or "-"])
+    if JOKER in hand:
+        rows.append(["joker", 1, "JK"])
+    click.echo(render_table(["suit", "n", "cards"], rows, "lrl"))

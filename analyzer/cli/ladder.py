@@ -1,0 +1,150 @@
+"""``bidlab ladder``: how much the card player moves each bid's value.
+
+May import: :mod:`.group`, :mod:`.options`, the games' registry and protocol,
+:mod:`analyzer.ladder`, io and plotting; never another command module.
+"""
+
+from __future__ import annotations
+
+import click
+import numpy as np
+
+from .. import io
+from ..games import common
+from ..games import game as game_of
+from ..ladder import RUNGS
+from ..text import render_table
+from .group import main
+from .options import (
+    OUT_DIR,
+    POLICY,
+    Count,
+    contract_option,
+    game_argument,
+    progress_option,
+    resolve_rules,
+    rule_option,
+    seed_option,
+    with_progress,
+)
+
+
+@main.command()
+@game_argument
+@click.option("--deals", type=Count(1), default=2000, show_default=True,
+              help="Deals, the same ones for every rung. Refused with one line when they would "
+                   "not fit in free memory or finish within 24 hours.")
+@seed_option
+@rule_option
+@click.option("--rungs", default=",".join(RUNGS), show_default=True, metavar="P,P,...",
+              help="Card players of the trump maker's side, weakest first.")
+@click.option("--opponents", type=POLICY, default="heuristic", show_default=True,
+              help="Card player of the other side.")
+@click.option("--worlds", type=Count(1, common.MAX_WORLDS), default=common.DEFAULT_WORLDS,
+              show_default=True,
+              help="Worlds per pimc decision for a bare pimc (pimc:W keeps its W).")
+@click.option("--duplicate", "dup", is_flag=True,
+              help="Also play each pair of neighbouring rungs as a duplicate match.")
+@contract_option("King only: the contract's single hands (default positive; a negative "
+                 "one, e.g. no-hearts, ladders one seat's penalty).")
+@click.option("--out-dir", type=OUT_DIR, default=None,
+              help="Write deals.parquet, summary.csv, by_bid.csv and by_bid.png here.")
+@progress_option
+def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contract, out_dir,
+           progress) -> None:
+    """How much the card player moves each bid's value: the policy ladder.
+
+    The same deals are played with the trump maker's side choosing cards by
+    each rung against fixed opponents. Everyone bids, names trump and
+    discards (Rook: drops and passes) by the heuristic, so every rung plays
+    the same contracts. The table gives the mean bidding-side points and
+    P(make) per bid level, and each rung's paired difference from the
+    heuristic. In King the rung plays the positive hand's trump chooser (its
+    bid is the price paid in tricks, its measure the tricks it takes; hands
+    declined 4-3-3-3 are not played), or with a negative --contract one seat
+    in turn, measured by its penalty. dd is clairvoyant (it sees every hand):
+    an upper bound, not a legal player. pimc solves WORLDS sampled deals per
+    decision; it is slow (seconds per deal), so size --deals with that in
+    mind.
+
+    \b
+    Examples:
+      bidlab ladder pedro --deals 200 --rungs random,heuristic,dd
+      bidlab ladder pedro --deals 40 --worlds 20 --duplicate
+      bidlab ladder cinch --deals 200 --rungs heuristic,dd --out-dir reports/ladder
+      bidlab ladder rook --deals 2000 --rungs random,heuristic --duplicate
+      bidlab ladder king --deals 300 --rungs random,heuristic,dd
+      bidlab ladder king --deals 2000 --contract no-hearts --rungs random,heuristic
+    """
+    from .. import ladder as lad
+    from .. import plotting
+
+    rules = resolve_rules(game, rule_pairs)
+    names = lad.check_rungs(rungs.split(","))
+    g = game_of(rules)
+    g.check_contract(contract)
+    if dup:
+        g.require("partnerships", "--duplicate")
+    result = with_progress(progress, len(names), lambda bar: lad.ladder(
+        rules, deals, seed, names, opponents, worlds, progress=bar, contract=contract),
+        "playing the rungs")
+    summ = result.summary()
+    what = f"  contract {result.provenance['contract']}" if "contract" in result.provenance else ""
+    click.echo(f"bidlab ladder  {rules}{what}  seed {seed}  deals {deals:,}  opponents "
+               f"{opponents}  pimc worlds {worlds}")
+    click.echo("auction: heuristic for every seat and rung; rungs differ in card play only")
+    if "declined" in result.provenance:
+        click.echo(f"{result.provenance['declined']:,} hands declined 4-3-3-3 (not played) "
+                   "are left out")
+    click.echo("")
+    rows = [[r.rung, r.n, f"{r.points:.3f}", f"[{r.points_lo:.3f}, {r.points_hi:.3f}]",
+             *((f"{100 * r.p_make:.1f}%", f"[{100 * r.p_make_lo:.1f}, {100 * r.p_make_hi:.1f}]")
+               if r.contracts else ("n/a", "")),
+             f"{r.diff:+.3f} [{r.diff_lo:+.3f}, {r.diff_hi:+.3f}]" if "diff" in summ else "",
+             f"{r.seconds:.1f}"] for r in summ.itertuples()]
+    click.echo(render_table(["rung", "n", result.measure, "95% CI", "P(make)", "95% CI",
+                             "vs heuristic (paired)", "s"], rows))
+    by_bid = result.by_bid()
+    if len(by_bid):
+        click.echo("")
+        click.echo(f"by bid level: {result.measure} (± 95% half-width) and P(make)")
+        table = by_bid.pivot(index="bid", columns="rung", values="points")
+        rows = []
+        for b in table.index:
+            g = by_bid[by_bid["bid"] == b].set_index("rung")
+            rows.append([int(b), int(g["n"].iloc[0])] + [
+                points_cell(g.loc[lad.label(r)]) for r in names])
+        click.echo(render_table(["bid", "n", *[lad.label(r) for r in names]], rows))
+    dups = []
+    if dup:
+        click.echo("")
+        click.echo("duplicate matches (same deals, partnerships swapped; whole players, "
+                   "bidding included): A's edge per deal")
+        for lo, hi in zip(names, names[1:], strict=False):
+            d = lad.duplicate(rules, hi, lo, deals, seed, worlds=worlds)
+            dups.append(d.row())
+            click.echo(f"  {lad.label(hi)} vs {lad.label(lo)}: points {d.net_points.format(3)}"
+                       f"; score {d.net_score.format(3)}  ({d.seconds:.1f} s)")
+    if out_dir is not None:
+        meta = {k: str(v) for k, v in result.provenance.items()}
+        with io.atomic_dir(out_dir) as tmp:
+            files = [io.write_table(result.deals, tmp / "deals.parquet", meta),
+                     io.write_table(summ, tmp / "summary.csv", meta)]
+            if dups:
+                import pandas as pd
+
+                files.append(io.write_table(pd.DataFrame(dups), tmp / "duplicate.csv", meta))
+            if len(by_bid):  # a negative King contract has no bid levels
+                files.append(io.write_table(by_bid, tmp / "by_bid.csv", meta))
+                fig = plotting.ladder_by_bid(by_bid, title=f"policy ladder: {rules}{what}, "
+                                                           f"seed {seed}, n={deals:,}",
+                                             measure=result.measure)
+                files.append(plotting.save_figure(fig, tmp / "by_bid.png"))
+            files.append(io.write_manifest(tmp, meta, files))
+        click.echo(f"wrote {out_dir}/{', '.join(p.name for p in files)}")
+
+
+def points_cell(row) -> str:
+    """Points ± half-width and P(make), fixed widths so that the columns line up."""
+    hw = "n/a" if np.isnan(row["points_hw"]) else f"{row['points_hw']:.2f}"
+    return f"{row['points']:6.2f} ± {hw:>5}  {100 * row['p_make']:3.0f}%"

@@ -1,0 +1,278 @@
+"""Option types and the options the commands share, defined once.
+
+Each parameter type validates its text once, with the allowed values in its message: games
+and variant strings, ``--rule flag=value``, policies, counts and numbers in plain ASCII,
+hand strings, and paths to write (checked before any work). Also here: the size options
+whose defaults shrink when a seat searches, the progress bar, and the rules a command plays
+(GAME with its ``--rule`` flags).
+
+May import: click, the registry and protocol of the games, and the package's foundations;
+never a command module.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .. import io
+from ..cards import CardParseError, CardSet, parse_cards
+from ..games import PRESET_NAMES, common, family, game, parse_game
+from ..games.common import policy_label
+from ..parsing import NumberError, parse_float, parse_int
+from ..rollout import HandError
+from ..variants import RuleError, pairs_once, parse_rule_option
+
+MAX_INDEX = 2**63 - 1  # seeds and deal indices are int64 in the kernels
+GAME_MAX_DEALS = 2**22  # pedro.games.MAX_DEALS, without importing the kernels for --help
+
+
+class GameType(click.ParamType):
+    """A preset or canonical variant string such as ``pedro(low_to=holder)``."""
+
+    name = "game"
+
+    def convert(self, value, param, ctx):
+        if not isinstance(value, str):  # a Rules object already
+            return value
+        try:
+            return parse_game(value)
+        except RuleError as e:
+            self.fail(str(e), param, ctx)
+
+
+class RuleOptionType(click.ParamType):
+    """One ``flag=value``; checked against GAME's flags and allowed values when the
+    rules are resolved (:func:`resolve_rules`), since each game has its own."""
+
+    name = "flag=value"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        try:
+            return parse_rule_option(value)
+        except RuleError as e:
+            self.fail(str(e), param, ctx)
+
+
+class PolicyType(click.ParamType):
+    """One policy name for every seat, or four separated by commas; canonical text out."""
+
+    name = "policy"
+
+    def convert(self, value, param, ctx):
+        try:
+            return common.policy_string(common.parse_policies(value))
+        except common.PolicyError as e:
+            self.fail(str(e), param, ctx)
+
+
+class _WritablePathType(click.ParamType):
+    """A file to write in an existing, writable directory, checked before any work."""
+
+    name = "path"
+
+    def check(self, value):  # returns the Path; raises a format error or OSError
+        raise NotImplementedError
+
+    format_errors: tuple[type[Exception], ...] = ()
+
+    def convert(self, value, param, ctx):
+        try:
+            return self.check(value)
+        except self.format_errors as e:
+            self.fail(str(e), param, ctx)
+        except OSError as e:
+            self.fail(f"cannot write {value!r}: {e.strerror} ({e.filename})", param, ctx)
+
+
+class OutPathType(_WritablePathType):
+    """A table to write: .parquet or .csv."""
+
+    format_errors = (io.TableFormatError,)
+
+    def check(self, value):
+        return io.check_writable(value)
+
+
+class PlotPathType(_WritablePathType):
+    """A chart to write: .png, .svg or .pdf."""
+
+    @property
+    def format_errors(self):
+        from .. import plotting  # matplotlib loads only when a chart is asked for
+
+        return (plotting.FigureFormatError,)
+
+    def check(self, value):
+        from .. import plotting
+
+        return plotting.check_figure_path(value)
+
+
+class OutDirType(_WritablePathType):
+    """A folder of outputs, created when they are written."""
+
+    name = "directory"
+
+    def check(self, value):
+        return io.check_out_dir(value)
+
+
+class Count(click.ParamType):
+    """A whole number from ``lo`` to ``hi`` in plain ASCII digits (analyzer.parsing): click's
+    INT reads '٣' as 3 and lets 4,301 digits raise."""
+
+    name = "integer"
+
+    def __init__(self, lo: int, hi: int = MAX_INDEX):
+        self.lo, self.hi = lo, hi
+
+    def convert(self, value, param, ctx):
+        try:
+            return parse_int(value, self.lo, self.hi, "value")
+        except NumberError as e:
+            self.fail(str(e), param, ctx)
+
+    def get_metavar(self, param, *args, **kwargs) -> str:
+        return f"INTEGER {self.lo:,}..{self.hi:,}" if self.hi < MAX_INDEX else "INTEGER"
+
+
+class Real(click.ParamType):
+    """A finite number above ``lo`` (never NaN: it would switch a stop rule off)."""
+
+    name = "number"
+
+    def __init__(self, lo: float = 0.0, hi: float | None = None):
+        self.lo, self.hi = lo, hi
+
+    def convert(self, value, param, ctx):
+        try:
+            return parse_float(value, self.lo, self.hi, "value", low_open=True)
+        except NumberError as e:
+            self.fail(str(e), param, ctx)
+
+
+GAME = GameType()
+RULE = RuleOptionType()
+POLICY = PolicyType()
+OUT_PATH = OutPathType()
+PLOT_PATH = PlotPathType()
+OUT_DIR = OutDirType()
+SEED = Count(0)
+INDEX = Count(0)
+
+# ---- options defined once, shared by the commands ----------------------------------------
+
+game_argument = click.argument("game", type=GAME, metavar="GAME")
+rule_option = click.option(
+    "--rule", "rule_pairs", type=RULE, multiple=True, metavar="FLAG=VALUE",
+    help="Set one rule flag on top of GAME (repeatable); see `bidlab rules GAME`.",
+)
+policy_option = click.option(
+    "--policy", type=POLICY, default="heuristic", show_default=True,
+    help=f"Seat policy: {common.POLICY_HELP}; one for all seats, or four separated by "
+         "commas (seats 0,1,2,3).",
+)
+progress_option = click.option(
+    "--progress/--no-progress", default=None,
+    help="Progress bar on stderr, with the time left [default: when stderr is a terminal].")
+seed_option = click.option(
+    "--seed", type=SEED, default=1, show_default=True,
+    help="Random seed (0 .. 2**63-1); deal i of a seed is the same on every machine.")
+
+
+def contract_option(text: str):
+    """``--contract NAME`` for the games with contracts; ``text`` says what it does."""
+    return click.option("--contract", default=None, metavar="NAME", help=text)
+
+
+def with_progress(show: bool | None, total: int, work, label: str = "simulating"):
+    """Run ``work(progress)``; progress is a bar's update on stderr (by default only when
+    stderr is a terminal), or None."""
+    if not (sys.stderr.isatty() if show is None else show):
+        return work(None)
+    with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
+        return work(bar.update)
+
+
+def resolve_rules(variant, pairs: tuple[tuple[str, str], ...]):
+    """GAME with the --rule flags applied (RuleError names the flag and its allowed values)."""
+    if not pairs:
+        return variant
+    return family(variant).parse_rules(str(variant), pairs_once(pairs, "by --rule"))
+
+
+# ---- sizes: smaller defaults when a seat searches ------------------------------------------
+
+# A searching seat (dd, pimc) costs tens of milliseconds a deal where the other policies cost
+# microseconds, so a size option left at its default then plays a run of about a minute here
+# (pimc:20 on two cores: Pedro simulate 1,000 deals 18 s, hand 500 52 s, match 200 games 23 s,
+# bid-chart 5,000 76 s; Rook hand 500 80 s; King hand 500 35 s, simulate 1,000 games 78 s).
+# A game whose unit of work is larger says its own size (Game.search_sizes).
+SEARCH_SIZES = {"simulate": 1_000, "compare": 1_000, "match": 200, "hand": 500,
+                "bid-chart": 5_000}
+SEARCH_MAX_DEALS = 5_000  # hand --target-ci's cap when a seat searches: about ten minutes
+
+
+def size_option(command: str, flag: str, default: int, text: str, least: int = 1,
+                name: str | None = None):
+    """A size option of ``command`` whose help shows both of its defaults (click's
+    show_default knows only one); the command applies them with ``search_sized``."""
+    args = (flag, name) if name else (flag,)
+    own = "".join(f", {game(p).title} {game(p).search_sizes[command]:,}"
+                  for p in PRESET_NAMES if command in game(p).search_sizes)
+    return click.option(*args, type=Count(least), default=default,
+                        help=f"{text} A size that would not fit in free memory, or would take "
+                             f"over 24 hours at the pace its first seconds measure, is refused "
+                             f"with one line.  [default: {default:,}; "
+                             f"{SEARCH_SIZES[command]:,} when a seat searches (dd, pimc){own}]")
+
+
+def search_sized(ctx: click.Context, name: str, value: int, policy: str,
+                 small: int | None = None) -> int:
+    """The size option ``name``: as given, else its default, or when a seat searches
+    ``small``, by default the command's SEARCH_SIZES entry (or GAME's own); that choice is
+    said on stderr, since it changes n."""
+    if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
+        return value
+    if not common.searches(common.parse_policies(policy)):
+        return value
+    if small is None:
+        small = SEARCH_SIZES[ctx.info_name]
+        variant = ctx.params.get("game")
+        if variant is not None:
+            small = game(variant).search_sizes.get(ctx.info_name, small)
+    flag = next(opt for p in ctx.command.params if p.name == name for opt in p.opts)
+    click.echo(f"policy {policy_label(policy)} searches (milliseconds a card): {flag} "
+               f"defaults to {small:,} rather than {value:,}; set {flag} for more", err=True)
+    return small
+
+
+# ---- hands ------------------------------------------------------------------------------------
+
+
+def card_set(ctx, param, value: tuple[str, ...]) -> CardSet:
+    """HAND as one quoted argument or several: cards of the 53-card deck, none repeated."""
+    text = " ".join(value)
+    try:
+        cards = parse_cards(text)
+    except CardParseError as e:
+        raise click.BadParameter(str(e), ctx, param) from None
+    if not cards:
+        raise click.BadParameter("no cards given; e.g. \"AS KS 10H TD 5C 2h\"", ctx, param)
+    return CardSet(cards)
+
+
+def hand_text(ctx, param, value: tuple[str, ...]) -> str:
+    return str(card_set(ctx, param, value))  # malformed or repeated cards; the count is GAME's
+
+
+def check_game_hand(hand: str, rules) -> None:
+    """HAND as GAME deals it (its hand size and deck), or a bad-parameter line."""
+    try:
+        game(rules).parse_hand(hand, rules)
+    except HandError as e:
+        raise click.BadParameter(str(e), param_hint="'HAND'") from None

@@ -1,0 +1,227 @@
+"""Commands that play deals: ``simulate``, ``compare``, ``match`` and ``deal``.
+
+Each parses its options, asks GAME's :class:`~analyzer.games.protocol.Game` for the work,
+and prints; a capability GAME lacks (contracts, games to a target) is refused by the game
+in one line.
+
+May import: :mod:`.group`, :mod:`.options`, the games' registry and protocol, and the
+analysis layers (summary, compare, stats, io, text); never another command module.
+"""
+
+from __future__ import annotations
+
+import click
+import numpy as np
+
+from .. import io
+from ..games import common
+from ..games import game as game_of
+from ..games.common import policy_label
+from ..summary import summarize
+from ..text import render_table
+from .group import main
+from .options import (
+    GAME,
+    GAME_MAX_DEALS,
+    INDEX,
+    MAX_INDEX,
+    OUT_PATH,
+    Count,
+    contract_option,
+    game_argument,
+    policy_option,
+    progress_option,
+    resolve_rules,
+    rule_option,
+    search_sized,
+    seed_option,
+    size_option,
+    with_progress,
+)
+
+
+@main.command()
+@game_argument
+@size_option("simulate", "--deals", 100_000, "Number of deals to simulate.")
+@seed_option
+@policy_option
+@rule_option
+@click.option("--first", type=INDEX, default=0, show_default=True,
+              help="Index of the first deal; extend a run with --first N_DONE.")
+@click.option("--out", type=OUT_PATH, default=None,
+              help="Write one row per deal to this .parquet or .csv file (atomically).")
+@progress_option
+@contract_option("King only: simulate single hands of this contract (no-tricks, no-hearts, "
+                 "no-kings-jacks, no-queens, no-king-of-hearts, last-two, positive) instead "
+                 "of whole 10-hand games.")
+@click.pass_context
+def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, progress,
+             contract) -> None:
+    """Simulate DEALS deals of GAME; print a summary with n and 95% intervals.
+
+    The summary gives the points of the bidding side and the other side, the
+    bidder's make rate by bid, the share of no-contract deals and the dealer's
+    advantage under both settlement methods. Everything is checked before the
+    first deal is played; --out is written only when the run succeeds.
+
+    \b
+    Examples:
+      bidlab simulate pedro --deals 1000000 --seed 7
+      bidlab simulate "pedro(low_to=holder)" --policy heuristic,random,heuristic,random
+      bidlab simulate cinch --rule m2_diff_to=bidder_only --out cinch.parquet
+      bidlab simulate pedro --deals 1000000 --first 1000000 --out more.parquet
+      bidlab simulate rook --deals 1000000 --seed 3 --rule pass_cycle=left
+      bidlab simulate king --deals 200000 --seed 5
+      bidlab simulate king --deals 1000000 --contract no-hearts
+    """
+    rules = resolve_rules(game, rule_pairs)
+    g = game_of(rules)
+    g.check_contract(contract)
+    deals = search_sized(ctx, "deals", deals, policy)
+    if first + deals - 1 > MAX_INDEX:
+        raise click.UsageError(
+            f"--first + --deals must not pass the last deal index 2**63-1; got --first {first} "
+            f"--deals {deals}"
+        )
+    if common.searches(common.parse_policies(policy)):  # seconds a batch, for the progress
+        batch = max(common.SEARCH_BATCH, -(-deals // 100))
+    else:
+        batch = min(1_000_000, max(20_000, -(-deals // 100)))
+    df = with_progress(progress, deals, lambda bar: g.simulate(
+        rules, deals, seed, policy, first, batch=batch, progress=bar, contract=contract))
+    click.echo(summarize(df).to_text())
+    if out is not None:
+        io.write_table(df, out, dict(df.attrs))
+        click.echo(f"wrote {out} ({len(df)} rows)", err=True)
+
+
+@main.command()
+@click.argument("variant_a", type=GAME, metavar="A")
+@click.argument("variant_b", type=GAME, metavar="B")
+@size_option("compare", "--deals", 1_000_000, "Deals played under both variants (the same "
+             "deals).", least=2)
+@seed_option
+@policy_option
+@click.pass_context
+def compare(ctx, variant_a, variant_b, deals, seed, policy) -> None:
+    """What a rule change does: variants A and B on identical deals, paired differences.
+
+    Deal i of the seed is the same deal under every variant, so each measure's
+    difference B − A is taken deal by deal, with a 95% interval far narrower
+    than two independent runs would give. Deals a redeal flag threw in under
+    either variant are left out of both.
+
+    \b
+    Examples:
+      bidlab compare pedro "pedro(low_to=holder)"
+      bidlab compare pedro cinch --deals 2000000
+      bidlab compare "pedro(min_bid=7)" "pedro(min_bid=7,all_pass=dealer_forced_min_bid)"
+      bidlab compare rook "rook(pass_cycle=none)" --deals 500000
+    """
+    from ..compare import compare_variants
+
+    deals = search_sized(ctx, "deals", deals, policy)
+    c = compare_variants(variant_a, variant_b, deals, seed, policy)
+    p = c.provenance
+    click.echo(f"A = {p['a']}   B = {p['b']}   policy {policy_label(p['policy'])}, "
+               f"seed {p['seed']}, {p['shared_deals']:,} of {p['deals']:,} deals shared\n")
+
+    def fmt(v, hw):
+        return "-" if np.isnan(v) else f"{v:.3f} ± {hw:.3f}"
+
+    rows = [[r.measure, fmt(r.a, r.a_hw), fmt(r.b, r.b_hw),
+             "-" if np.isnan(r.b_minus_a) else f"{r.b_minus_a:+.4f}",
+             "-" if np.isnan(r.diff_lo) else f"[{r.diff_lo:+.4f}, {r.diff_hi:+.4f}]",
+             r.n_paired] for r in c.table.itertuples()]
+    click.echo(render_table(["measure (per deal)", "A", "B", "B − A", "95% CI (paired)", "n"],
+                            rows, align="lrrrrr"))
+
+
+@main.command()
+@game_argument
+@size_option("match", "--games", 10_000, "Number of whole games to the target.",
+             name="n_games")
+@seed_option
+@policy_option
+@rule_option
+@click.option("--max-deals", type=Count(1, GAME_MAX_DEALS), default=None,
+              help="A game not decided after this many deals is counted undecided.  "
+                   "[default: 1,000, or twice the target when that is more]")
+@click.option("--out", type=OUT_PATH, default=None,
+              help="Write one row per game to this .parquet or .csv file (atomically).")
+@click.pass_context
+def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out) -> None:
+    """Play whole games to the target (rule flag target, default 51); who wins, how fast.
+
+    Each game starts with dealer g % 4 and passes the deal to the left; scores
+    settle by the rules' method; a game ends when one side reaches the target
+    (both: the bidding side, or the no_contract_tie rule), or is counted
+    undecided after --max-deals deals. With per-seat policies, team 0 is seats
+    0 and 2.
+
+    \b
+    Examples:
+      bidlab match pedro --games 20000
+      bidlab match cinch --policy heuristic,random,heuristic,random
+      bidlab match "pedro(target=62)" --rule no_contract_tie=play_on --out games.parquet
+      bidlab match "pedro(target=1000)" --games 2000 --max-deals 5000
+    """
+    from ..stats import mean_ci, wilson
+
+    rules = resolve_rules(game, rule_pairs)
+    g = game_of(rules)
+    g.require("whole_games", "match (games to a target score)")
+    n_games = search_sized(ctx, "n_games", n_games, policy)
+    df = g.simulate_games(rules, n_games, seed, policy, max_deals=max_deals)
+    max_deals = df.attrs["max_deals"]
+    decided = df[df["winner"] >= 0]
+    rows = []
+    for label, k, n in (
+        ("team 0 (seats 0, 2) wins", int((decided["winner"] == 0).sum()), len(decided)),
+        ("first dealer's team wins",
+         int((decided["winner"] == decided["first_dealer"] % 2).sum()), len(decided)),
+        (f"undecided after {max_deals:,} deals", int((df["winner"] < 0).sum()), len(df)),
+    ):
+        p = wilson(k, n) if n else None
+        rows.append([label, n, k, f"{100 * p.p:.2f}%" if p else "-",
+                     f"[{100 * p.lo:.2f}%, {100 * p.hi:.2f}%]" if p else "-"])
+    length = mean_ci(df["deals"])
+    click.echo(f"{df.attrs['rules']}: {n_games:,} games to {rules.target} (seed {seed}), "
+               f"policy {policy_label(df.attrs['policy'])}\n")
+    click.echo(render_table(["", "n", "k", "rate", "95% CI"], rows, align="lrrrl"))
+    click.echo(f"\ndeals per game: {length}")
+    if (df["winner"] < 0).any():
+        click.echo(f"{int((df['winner'] < 0).sum()):,} game(s) undecided after {max_deals:,} "
+                   f"deals; --max-deals plays them longer", err=True)
+    if out is not None:
+        io.write_table(df, out, dict(df.attrs))
+        click.echo(f"wrote {out} ({len(df)} games)", err=True)
+
+
+@main.command()
+@game_argument
+@seed_option
+@click.option("--index", type=INDEX, default=0, show_default=True, help="Deal index.")
+@policy_option
+@rule_option
+@click.option("--labels/--no-labels", default=True, show_default=True,
+              help="Name seats N, E, S, W beside their numbers 0..3.")
+@contract_option("King only: show single hand INDEX of this contract instead of whole game "
+                 "INDEX.")
+def deal(game, seed, index, policy, rule_pairs, labels, contract) -> None:
+    """Show one deal trick by trick: hands, bids, draw, tricks, points, settlement.
+
+    Seats are 0..3 clockwise (N, E, S, W); team 0 is seats 0 and 2, team 1
+    seats 1 and 3. It is deal INDEX of `bidlab simulate` with the same seed.
+
+    \b
+    Examples:
+      bidlab deal pedro --seed 1 --index 3
+      bidlab deal cinch --seed 7 --index 0 --policy random
+      bidlab deal pedro --rule excess_trumps=keep_all_dump_on_trick1 --no-labels
+      bidlab deal rook --seed 3 --index 5
+      bidlab deal king --seed 5 --index 0
+      bidlab deal king --index 12 --contract positive
+    """
+    rules = resolve_rules(game, rule_pairs)
+    click.echo(game_of(rules).render_deal(rules, seed, index, policy, labels, contract))

@@ -1,0 +1,219 @@
+"""King hand charts as text and figures: the danger grids, the trump right's table, the seat
+positions, and the chart folder (tables, PNG heatmaps, manifest).
+
+>>> from analyzer.games import king
+>>> from analyzer.games.king.chart import king_chart
+>>> chart = king_chart(king.parse_rules("king"), deals=2_000, games=200)
+>>> "Trump right by hand class" in render_king_chart(chart)
+True
+>>> len(write_king_chart(chart, "king-chart"))
+15
+
+May import: :mod:`.chart` (the chart), the package's io, text and plotting; never another
+game.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ... import io
+from ...text import render_table
+from ..common import policy_label
+from .chart import (
+    FEATURE_BINS,
+    FEATURE_TITLES,
+    KingChart,
+)
+from .rules import CONTRACT_CODES, HAND_TOTALS
+
+# ---- terminal ------------------------------------------------------------------------------
+
+
+def _pm(mean: float, lo: float, hi: float, digits: int = 1) -> str:
+    if not np.isfinite(mean):
+        return "-"
+    hw = (hi - lo) / 2
+    return f"{mean:.{digits}f} ± {hw:.{digits}f}" if np.isfinite(hw) else f"{mean:.{digits}f}"
+
+
+def _grid(rows: pd.DataFrame, by: tuple[str, ...]) -> tuple[list[str], list[str], dict]:
+    """Row labels (every feature but the last), column labels (the last feature's bins) and
+    the rows of ``rows`` by (row label, column label)."""
+    head, last = by[:-1], by[-1]
+    cols = [c for c in FEATURE_BINS[last][1] if (rows[last] == c).any()]
+    cells, row_labels = {}, []
+    for r in rows.itertuples(index=False):
+        d = r._asdict()
+        rl = ", ".join(str(d[f]) for f in head) if head else "all"
+        if rl not in row_labels:
+            row_labels.append(rl)
+        cells[(rl, d[last])] = d
+    return row_labels, cols, cells
+
+
+def render_danger(chart: KingChart, contract: str) -> str:
+    """One contract's danger grid: mean penalty ± 95% half-width, rare cells marked ``~``."""
+    rows = chart.danger_of(contract)
+    by = chart.danger_by[contract.replace("-", "_")]
+    row_labels, cols, cells = _grid(rows, by)
+    table = []
+    for rl in row_labels:
+        line, n = [rl], 0
+        for c in cols:
+            d = cells.get((rl, c))
+            if d is None:
+                line.append("")
+                continue
+            n += d["n"]
+            line.append(("~" if d["rare"] else "") + _pm(d["penalty"], d["penalty_lo"],
+                                                         d["penalty_hi"]))
+        table.append([*line, f"{n:,}"])
+    head = [", ".join(by[:-1]) or "", *[f"{by[-1]}={c}" for c in cols], "n"]
+    total = abs(HAND_TOTALS[CONTRACT_CODES[contract.replace("-", "_")]])
+    return (f"{contract}: mean penalty per hand (points lost, 95% CI; {total} per deal, "
+            f"{total / 4:g} a seat on average)\n"
+            + render_table(head, table, align="l" + "r" * (len(cols) + 1)))
+
+
+def render_king_chart(chart: KingChart) -> str:
+    """The three charts as plain-text tables for the terminal."""
+    p = chart.provenance
+    out = [f"{p['rules']} | policy {policy_label(p['policy'])} | seed {p['seed']} | "
+           f"n {p['n']:,} deals "
+           f"per contract (4 hands each) | {p['games']:,} games",
+           "", "Danger by hand class (~ = rare: under 100 hands or an interval over ±1/14 "
+           "of the hand)"]
+    for contract in chart.danger_by:
+        out += ["", render_danger(chart, contract)]
+    rows = [[t.label, f"{t.n:,}", ("~" if t.rare else "") + _pm(t.score, t.score_lo, t.score_hi, 2),
+             _pm(t.own_tricks, t.own_tricks_lo, t.own_tricks_hi, 2),
+             "-" if not np.isfinite(t.price) else f"{t.price:.2f}",
+             f"{100 * t.p_sold:.1f}%", f"{100 * t.p_declined:.1f}%",
+             f"{100 * t.p_played:.1f}%"] for t in chart.trump.itertuples()]
+    out += ["", render_right(chart)]
+    out += ["", "The benefited in the auction (the dealer's hand, every deal, as the heuristic's "
+                "auction went; not the right's value): score = its tricks after the auction "
+                "(taken + price sold, or 4 on a decline; ~ = rare)",
+            render_table(["class (benefited's hand)", "n", "score", "own-trump tricks",
+                          "price (sold)", "sold", "declined", "played"], rows,
+                         align="lrrrrrrr")]
+    rows = [[s.seat, s.deals_hands, f"{s.n:,}", _pm(s.score, s.score_lo, s.score_hi),
+             f"{100 * s.p_first:.1f}% [{100 * s.p_first_lo:.1f}, {100 * s.p_first_hi:.1f}]"]
+            for s in chart.seats.itertuples()] if p["games"] else []
+    if rows:
+        out += ["", "Whole games: final score by seat position from the first dealer D0 "
+                    "(first place: ties count for each)",
+                render_table(["position", "deals hands", "games", "final score", "first place"],
+                             rows, align="llrrr")]
+    return "\n".join(out)
+
+
+def render_right(chart: KingChart) -> str:
+    """The trump right's value by class of hand, every seat, with the advice it supports."""
+    rows = [[r.label, f"{r.n:,}", _pm(r.own_tricks, r.own_tricks_lo, r.own_tricks_hi, 2),
+             _pm(r.other_tricks, r.other_tricks_lo, r.other_tricks_hi, 2),
+             ("~" if r.rare else "") + _pm(r.value, r.value_lo, r.value_hi, 2),
+             r.offer_up_to or "no offer",
+             "-" if pd.isna(r.accept_offers_above) else int(r.accept_offers_above), r.decline]
+            for r in chart.right.itertuples()]
+    return ("Trump right by hand class, every seat's hand (4 a deal): its tricks when it names "
+            "trump and when another seat does, on the same deals; value = the difference "
+            "(95% CI, paired). Offer up to k tricks only while the value exceeds k beyond the "
+            "noise; as the benefited accept offers above the value's upper bound; the 4-3-3-3 "
+            "decline only where naming trump takes fewer than 4 tricks beyond the noise.\n"
+            + render_table(["class (its hand)", "n", "naming trump", "another names", "value",
+                            "offer up to", "accept above", "decline?"], rows,
+                           align="lrrrrrrl"))
+
+
+# ---- files ---------------------------------------------------------------------------------
+
+
+def danger_heatmap(rows: pd.DataFrame, by: tuple[str, ...], title: str):
+    """A contract's mean penalty by class, in the house style: a grid of the last feature
+    (columns) against the others (rows), each cell annotated with the mean, its 95%
+    half-width and n; rare cells hatched. ``rows`` is ``KingChart.danger_of(contract)``."""
+    from ... import plotting
+
+    with plotting.house_style():
+        return _danger_heatmap(rows, by, title)
+
+
+def _danger_heatmap(rows: pd.DataFrame, by: tuple[str, ...], title: str):
+    from matplotlib.patches import Rectangle
+
+    from ... import plotting
+
+    row_labels, cols, cells = _grid(rows, by)
+    grid = np.full((len(row_labels), len(cols)), np.nan)
+    for (rl, c), d in cells.items():
+        grid[row_labels.index(rl), cols.index(c)] = d["penalty"]
+    fig = plotting.new_figure()
+    fig.set_size_inches(2.6 + 1.35 * len(cols), 1.6 + 0.62 * len(row_labels))
+    ax = fig.add_subplot()
+    ax.grid(False)
+    vmax = max(1.0, float(np.nanmax(grid)))
+    im = ax.imshow(np.ma.masked_invalid(grid), cmap="Reds", vmin=0, vmax=vmax, aspect="auto",
+                   origin="lower")
+    for (rl, c), d in cells.items():
+        i, j = row_labels.index(rl), cols.index(c)
+        hw = (d["penalty_hi"] - d["penalty_lo"]) / 2
+        text = (f"{d['penalty']:.1f}\n" + (f"±{hw:.1f}\n" if np.isfinite(hw) else "")
+                + f"n={d['n']:,}")
+        dark = d["penalty"] > 0.6 * vmax
+        ax.text(j, i, text, ha="center", va="center", fontsize=7.5,
+                color="white" if dark else "black")
+        if d["rare"]:
+            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
+                                   ec="#888888", lw=0))
+    ax.set_xticks(range(len(cols)), cols)
+    ax.set_yticks(range(len(row_labels)), row_labels)
+    ax.set_xlabel(_axis_title(by[-1:]))
+    ax.set_ylabel(_axis_title(by[:-1]))
+    ax.set_title(title, fontsize=9)
+    fig.colorbar(im, ax=ax, label="mean penalty per hand (points lost)")
+    fig.tight_layout()
+    return fig
+
+
+def _axis_title(features: tuple[str, ...]) -> str:
+    return ", ".join(f"{f}: {FEATURE_TITLES[f]}" for f in features)
+
+
+def _meta(chart: KingChart) -> dict:
+    return {k: (v if isinstance(v, (int, float, str)) else str(v))
+            for k, v in chart.provenance.items()}
+
+
+def write_king_chart(chart: KingChart, out_dir: str | os.PathLike) -> list[Path]:
+    """Write the tables (CSV and Parquet), one danger heatmap PNG per negative contract and
+    ``manifest.json`` under ``out_dir`` (created if missing), each file atomically.
+
+    Files: ``danger.{csv,parquet}``, ``trump_right.{csv,parquet}`` (the right's value by
+    class, every seat), ``benefited.{csv,parquet}`` (the dealer in the auction),
+    ``seats.{csv,parquet}``, ``danger_<contract>.png``, ``manifest.json``; the folder is
+    replaced whole (:func:`analyzer.io.atomic_dir`).
+    """
+    from ... import plotting
+
+    meta = _meta(chart)
+    with io.atomic_dir(out_dir) as tmp:
+        written = []
+        for name, df in (("danger", chart.danger), ("trump_right", chart.right),
+                         ("benefited", chart.trump), ("seats", chart.seats)):
+            for suffix in (".csv", ".parquet"):
+                written.append(io.write_table(df, tmp / f"{name}{suffix}",
+                                              {**meta, "table": name}))
+        for contract, by in chart.danger_by.items():
+            title = (f"{contract}: mean penalty per hand by {' x '.join(by)} (95% CI; hatched "
+                     f"= rare)\n{meta['rules']}, policy {policy_label(meta['policy'])}, "
+                     f"seed {meta['seed']}, n={int(meta['n']):,} deals x 4 hands")
+            fig = danger_heatmap(chart.danger_of(contract), by, title)
+            written.append(plotting.save_figure(fig, tmp / f"danger_{contract}.png"))
+        written.append(io.write_manifest(tmp, meta, written))
+    return [Path(out_dir) / p.name for p in written]

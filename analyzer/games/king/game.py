@@ -1,0 +1,145 @@
+"""King as the generic code sees it: :data:`GAME` (the
+:class:`~analyzer.games.protocol.Game` interface). King is individual (no partnerships),
+has contracts instead of bids, and charts danger and the trump right. Each method imports
+what it needs when called.
+
+May import: the foundations, the generic analyses and views, ``games.common`` and
+``games.protocol``, and King's own modules; never another game.
+"""
+
+from __future__ import annotations
+
+from ..protocol import BenchCase, Game
+from .rules import CONTRACT_OPTIONS
+
+
+class KingGame(Game):
+    name = "king"
+    title = "King"
+    sources = {"king": "King (Brazilian 10-hand game), seed 003, RULES.md §3"}
+    hand_cards = 13
+    contracts = CONTRACT_OPTIONS
+    partnerships = False
+    search_sizes = {"bid-chart": 500}  # whole 10-hand games: 500 take 65 s
+    chart_by = None  # its charts choose their features per contract
+    adaptive_hands = False
+    bid_tables = False
+    instead = {"whole_games": "has none; its whole 10-hand games: bidlab simulate king",
+               "chart_by": "charts choose their features per contract"}
+    bench_cases = tuple(BenchCase(c, {"contract": c}) for c in CONTRACT_OPTIONS)
+
+    def check_contract(self, contract):
+        from .rules import parse_contract
+
+        if contract is not None and contract != "all":
+            parse_contract(contract)  # RuleError names the contracts
+
+    def simulate(self, rules, n, seed, policies, first=0, batch=None, progress=None,
+                 contract=None):
+        self.check_contract(contract)
+        extra = {} if batch is None else {"batch": batch}
+        return self.module.simulate(rules, n, seed, policies, first, progress=progress,
+                                    contract=contract, **extra)
+
+    def summarize(self, df):
+        from .summary import summarize
+
+        return summarize(df)
+
+    def compare_measures(self, df, rules):
+        from .summary import compare_measures
+
+        return compare_measures(df, rules)
+
+    def play_logged(self, rules, seed, index, policy, contract=None):
+        self.check_contract(contract)
+        if contract is None:  # a row of simulate is a whole game: ten hands
+            return self.module.play_game_logged(rules, seed, index, policy)
+        return self.module.play_logged(rules, seed, [index], policy, contract=contract)
+
+    def conservation(self, df, rules):
+        import numpy as np
+
+        from .rules import HAND_TOTALS
+
+        if "total0" in df:  # whole games: what one seat loses another wins
+            return df[[f"total{s}" for s in range(4)]].sum(axis=1).to_numpy(), np.zeros(len(df))
+        got = df[[f"points{s}" for s in range(4)]].sum(axis=1).to_numpy()
+        return got, np.array([HAND_TOTALS[c] for c in df["contract"].to_numpy()])
+
+    def render_deal(self, rules, seed, index, policy, labels=True, contract=None):
+        from . import view
+
+        logs = self.play_logged(rules, seed, index, policy, contract)
+        shown = {"seed": seed, "policy": policy, "rules": str(rules), "labels": labels}
+        if contract is None:
+            return view.render_game(logs, **shown)
+        return view.render_hand(logs[0], **shown)
+
+    def parse_hand(self, text, rules):
+        from .evaluate import parse_king_hand
+
+        return parse_king_hand(text)
+
+    def evaluate_hand(self, rules, hand, seat, deals=20_000, seed=1, policy="heuristic",
+                      known=None, progress=None, contract=None, **options):
+        from .evaluate import evaluate_king_hand
+
+        given = [k for k, v in options.items() if v not in (None, False)]
+        if given:
+            raise self.refuse(", ".join(given), "adaptive_hands")
+        return evaluate_king_hand(rules, hand, seat, contract or "all", deals, seed, policy,
+                                  known, progress)
+
+    def hand_work(self, rules, deals, contract=None):
+        from .evaluate import king_hand_work
+
+        return king_hand_work(rules, contract or "all", deals)
+
+    def render_hand(self, ev):
+        from .evaluate import render_king_hand
+
+        return render_king_hand(ev)
+
+    def hand_json(self, ev):
+        from .evaluate import king_hand_json
+
+        return king_hand_json(ev)
+
+    def bid_chart(self, rules, deals, seed, policy, by=None, progress=None):
+        from .chart import king_chart
+
+        if by is not None:
+            raise self.refuse("--by", "chart_by")
+        return king_chart(rules, deals, seed, policy, progress=progress)
+
+    def render_chart(self, chart):
+        from .chart_view import render_king_chart
+
+        return render_king_chart(chart)
+
+    def write_chart(self, chart, out_dir):
+        from .chart_view import write_king_chart
+
+        return write_king_chart(chart, out_dir)
+
+    def ladder(self, rules, idx, seed, rungs, opponents, worlds, contract, progress):
+        from .ladder import king_ladder
+
+        return king_ladder(rules, idx, seed, rungs, opponents, worlds, contract, progress)
+
+    def search_rules(self, rules, trump, contract):
+        from .position import search_rules
+
+        return search_rules(rules, trump, contract)
+
+    def deal_position(self, rules, seed, index, policy, contract=None):
+        from ...solver import PositionError
+
+        if contract is None:
+            raise PositionError("King needs --contract with --from-deal")
+        log = self.play_logged(rules, seed, index, policy, contract)[0]
+        return log["hands"], log["trump"], log["leader"], log["leader"], log.get("contract")
+
+
+GAME = KingGame()

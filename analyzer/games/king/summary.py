@@ -1,0 +1,67 @@
+"""What a King simulation says (``bidlab simulate king``), whole games or single hands of
+one contract, and the measures ``bidlab compare`` pairs between two variants; each figure
+with its n and 95% interval. May import: the generic summary, stats.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...summary import _RATE_COLS, Section, Summary, _Estimates, _frame, _provenance
+
+
+def summarize(df: pd.DataFrame) -> Summary:
+    """Whole games (``attrs["contract"] == "games"``): final score by seat position from the
+    first dealer and each hand's mean points; single hands: points per seat and, for
+    positive hands, the auction's outcomes."""
+    if len(df) == 0:
+        raise ValueError("cannot summarize an empty simulation (0 rows)")
+    e = _Estimates()
+    what = df.attrs.get("contract", "games")
+    n = len(df)
+    if what == "games":
+        d0 = df["first_dealer"].to_numpy()
+        totals = np.stack([df[f"total{s}"].to_numpy(np.float64) for s in range(4)], axis=1)
+        by_pos = {f"first dealer + {k}": (f"score_pos{k}", totals[np.arange(n), (d0 + k) % 4])
+                  for k in range(4)}
+        by_pos["sum of the four (always 0)"] = ("score_sum", totals.sum(axis=1))
+        hands = e.means({f"hand {k + 1}, dealer's points": (
+            f"hand{k + 1}_dealer", df[[f"h{k + 1}_p{s}" for s in range(4)]].to_numpy(np.float64)[
+                np.arange(n), (d0 + k) % 4]) for k in range(10) if f"h{k + 1}_p0" in df
+            and (df[[f"h{k + 1}_p{s}" for s in range(4)]].to_numpy() != 0).any()})
+        sections = [
+            Section("points", "Final score by seat, counted from the first dealer",
+                    e.means(by_pos), "mean"),
+            Section("hands", "Each hand: the dealer's points", hands, "mean"),
+        ]
+        return Summary(_provenance(df), sections, e.est, unit="games")
+    rows = {f"seat {s}": (f"points_seat{s}", df[f"points{s}"]) for s in range(4)}
+    d = df["dealer"].to_numpy()
+    pts = np.stack([df[f"points{s}"].to_numpy(np.float64) for s in range(4)], axis=1)
+    for k, name in enumerate(("dealer", "eldest (dealer + 1)", "dealer + 2", "dealer + 3")):
+        rows[name] = (f"points_pos{k}", pts[np.arange(n), (d + k) % 4])
+    sections = [Section("points", f"Points per hand ({what})", e.means(rows), "mean")]
+    if what == "positive":
+        out = df["outcome"].to_numpy()
+        shares = _frame({label: e.rate(key, int((out == code).sum()), n) for label, key, code in
+                         (("sold (the buyer names trump)", "sold", 1),
+                          ("declined (4-3-3-3, not played)", "declined", 2),
+                          ("played with the dealer's trump", "played", 3))}, _RATE_COLS)
+        sections.append(Section("shares", "Trump auction outcomes", shares, "rate"))
+    return Summary(_provenance(df), sections, e.est, unit="hands")
+
+
+def compare_measures(df: pd.DataFrame, rules=None) -> dict[str, np.ndarray]:
+    """Per-game King quantities: final scores by seat position, each hand's dealer points."""
+    n = len(df)
+    d0 = df["first_dealer"].to_numpy().astype(np.int64)
+    totals = np.stack([df[f"total{s}"].to_numpy(float) for s in range(4)], axis=1)
+    out = {f"final score, first dealer + {k}": totals[np.arange(n), (d0 + k) % 4]
+           for k in range(4)}
+    for k in range(10):
+        cols = [f"h{k + 1}_p{s}" for s in range(4)]
+        pts = df[cols].to_numpy(float)
+        if pts.any():
+            out[f"hand {k + 1}: its dealer's points"] = pts[np.arange(n), (d0 + k) % 4]
+    return out

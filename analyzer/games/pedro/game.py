@@ -1,0 +1,136 @@
+"""Pedro and Cinch as the generic code sees them: :data:`GAME` (the
+:class:`~analyzer.games.protocol.Game` interface). Each method imports what it needs when
+called, so that asking for the interface loads nothing heavy.
+
+May import: the foundations, the generic analyses and views, ``games.common`` and
+``games.protocol``, and Pedro's own modules; never another game.
+"""
+
+from __future__ import annotations
+
+from ..protocol import Game
+
+
+class PedroGame(Game):
+    name = "pedro"
+    title = "Pedro / Cinch"
+    sources = {"pedro": "Pedro, seed 000 (Hoyle), RULES.md §1",
+               "cinch": "Cinch / Double Pedro, seed 002 (Foster's Hoyle), RULES.md §2"}
+    hand_cards = 9
+    whole_games = True
+
+    @property
+    def chart_by(self):
+        from .chart import DEFAULT_BY, FEATURES
+
+        return FEATURES, DEFAULT_BY
+
+    def summarize(self, df):
+        from .summary import summarize
+
+        return summarize(df)
+
+    def compare_measures(self, df, rules):
+        from .summary import compare_measures
+
+        return compare_measures(df, rules)
+
+    def conservation(self, df, rules):
+        import numpy as np
+
+        got = (df["points0"] + df["points1"] + df["dead_points"]).to_numpy()
+        return got, np.full(len(df), 14)  # the six elements: 1 + 1 + 1 + 1 + 5 + 5
+
+    def render_deal(self, rules, seed, index, policy, labels=True, contract=None):
+        from .view import render_deal
+
+        log = self.play_logged(rules, seed, index, policy, contract)[0]
+        return render_deal(log, seed=seed, policy=policy, rules=str(rules), labels=labels)
+
+    def simulate_games(self, rules, n, seed, policies, max_deals=None):
+        return self.module.simulate_games(rules, n, seed, policies, max_deals=max_deals)
+
+    def parse_hand(self, text, rules):
+        from .evaluate import parse_hand
+
+        return parse_hand(text)
+
+    def evaluate_hand(self, rules, hand, seat, **options):
+        from .evaluate import evaluate_hand
+
+        options.pop("contract", None)
+        return evaluate_hand(rules, hand, seat, **options)
+
+    def render_hand(self, ev):
+        from .hand_view import render_hand
+
+        return render_hand(ev)
+
+    def hand_json(self, ev):
+        from ...hand_view import hand_json
+        from .hand_view import MODEL_NOTE
+
+        return hand_json(ev, MODEL_NOTE)
+
+    def hand_csv(self, ev):
+        from ...hand_view import hand_csv
+
+        return hand_csv(ev)
+
+    def hand_figure(self, ev):
+        from ... import plotting
+        from ..common import policy_label
+        from .rules import parse_rules
+
+        return plotting.ev_by_bid(
+            ev.bids, ev.pass_ev, method=parse_rules(ev.rules).scoring, net=True,
+            title=f"{ev.hand} at {ev.seat}: EV by bid\n{ev.rules}, "
+                  f"policy {policy_label(ev.policy)}, seed {ev.seed}, n={ev.n:,}, "
+                  f"stopped by {ev.stopped_by}")
+
+    def chart_game(self, rules):
+        from .chart import chart_game
+
+        return chart_game(rules)
+
+    def bid_chart(self, rules, deals, seed, policy, by=None, progress=None):
+        from ...bidchart import bid_chart
+
+        return bid_chart(rules, deals, seed, policy, by, progress=progress)
+
+    def scoring_method(self, rules):
+        return rules.scoring
+
+    def render_chart(self, chart):
+        from ...bidchart_view import render_bid_chart
+
+        return render_bid_chart(chart)
+
+    def write_chart(self, chart, out_dir):
+        from ...bidchart_view import write_bid_chart
+
+        return write_bid_chart(chart, out_dir)
+
+    def makers(self, rec, cols):
+        import numpy as np
+
+        bidder, dealer = rec[:, cols.index("bidder")], rec[:, cols.index("dealer")]
+        return np.where(bidder >= 0, bidder, dealer).astype(np.int64)
+
+    def team_columns(self, rules):
+        m = rules.scoring
+        return "points0", "points1", f"score{m}_team0", f"score{m}_team1"
+
+    def search_rules(self, rules, trump, contract):
+        from .position import search_rules
+
+        self.check_contract(contract)
+        return search_rules(rules, trump)
+
+    def deal_position(self, rules, seed, index, policy, contract=None):
+        log = self.play_logged(rules, seed, index, policy, contract)[0]
+        side = log["bidder"] if log["bidder"] is not None else log["dealer"]
+        return log["start_hands"], log["trump"], side, side, None
+
+
+GAME = PedroGame()

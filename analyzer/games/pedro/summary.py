@@ -1,0 +1,82 @@
+"""What a Pedro/Cinch simulation says (``bidlab simulate``), and the measures ``bidlab
+compare`` pairs between two variants; each figure with its n and 95% interval.
+
+The *bidding side* is the team of the seat that named trump: the high bidder, or the
+dealer on a deal where all passed and nobody holds a contract. May import: the generic
+summary, stats.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...summary import _RATE_COLS, Section, Summary, _dealer_sign, _Estimates, _frame, _provenance
+
+
+def summarize(df: pd.DataFrame) -> Summary:
+    """A per-deal frame of :func:`analyzer.games.pedro.simulate`: the bidding side's
+    points, make rates by bid, shares and the dealer's advantage."""
+    if len(df) == 0:
+        raise ValueError("cannot summarize an empty simulation (0 deals)")
+    e = _Estimates()
+    points = e.means({
+        "bidding side (named trump)": ("points_bidding_side", df["bid_points"]),
+        "other side": ("points_other_side", df["opp_points"]),
+        "team 0 (seats 0, 2)": ("points_team0", df["points0"]),
+        "team 1 (seats 1, 3)": ("points_team1", df["points1"]),
+        "dead (scored by nobody)": ("dead_points", df["dead_points"]),
+    })
+
+    bid = df["bid"].to_numpy()
+    contract = bid > 0
+    contracts = e.make_rates(bid, df["made"].to_numpy(), contract)
+
+    n = len(df)
+    dealer_team = df["dealer"].to_numpy() & 1
+    maker_team = df["maker"].to_numpy() & 1
+    shares = _frame(
+        {
+            "no contract (all passed)": e.rate("no_contract", int((~contract).sum()), n),
+            "dealer's side named trump": e.rate("dealer_named_trump",
+                                                int((maker_team == dealer_team).sum()), n),
+        },
+        _RATE_COLS,
+    )
+
+    # Made or set, the *difference* between the teams is the same under method 1 and
+    # method 2 with m2_diff_to=side_with_more (only the level differs), hence the note.
+    sign = _dealer_sign(df)
+    adv = {m: sign * (df[f"score{m}_team0"].to_numpy(np.float64)
+                      - df[f"score{m}_team1"].to_numpy(np.float64)) for m in (1, 2)}
+    dealer = e.means({f"method {m}": (f"dealer_advantage{m}", adv[m]) for m in (1, 2)})
+    agree = bool(np.array_equal(adv[1], adv[2]))
+    note = ("  (under these rules the two methods give the same difference on every deal)"
+            if agree else None)
+    sections = [
+        Section("points", "Points per deal", points, "mean"),
+        Section("contracts", "Bidder makes the contract (contract deals only)", contracts,
+                "rate"),
+        Section("shares", "Shares of all deals", shares, "rate"),
+        Section("dealer", "Dealer advantage: dealer's team settlement minus the other team's, "
+                "per deal", dealer, "mean", note),
+    ]
+    return Summary(_provenance(df), sections, e.est, methods_agree=agree)
+
+
+def compare_measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
+    """Per-deal quantities; NaN where a measure does not apply to a deal."""
+    method = rules.scoring
+    contract = df["bid"].to_numpy() > 0
+    dealer_team = df["dealer"].to_numpy() & 1
+    t0 = df[f"score{method}_team0"].to_numpy().astype(float)
+    t1 = df[f"score{method}_team1"].to_numpy().astype(float)
+    return {
+        "bidding side's points": df["bid_points"].to_numpy().astype(float),
+        "bid (contract deals)": np.where(contract, df["bid"], np.nan),
+        "bidder makes (contract deals)": np.where(contract, df["made"] == 1, np.nan),
+        "no contract": (~contract).astype(float),
+        "dealer's side names trump": ((df["maker"].to_numpy() & 1) == dealer_team).astype(float),
+        "dealer advantage (own method)": np.where(dealer_team == 0, t0 - t1, t1 - t0),
+        "dead points": df["dead_points"].to_numpy().astype(float),
+    }

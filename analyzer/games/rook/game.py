@@ -1,0 +1,126 @@
+"""Rook as the generic code sees it: :data:`GAME` (the
+:class:`~analyzer.games.protocol.Game` interface). Each method imports what it needs when
+called.
+
+May import: the foundations, the generic analyses and views, ``games.common`` and
+``games.protocol``, and Rook's own modules; never another game.
+"""
+
+from __future__ import annotations
+
+from ..protocol import Game
+
+
+class RookGame(Game):
+    name = "rook"
+    title = "Rook"
+    sources = {"rook": "Rook, standard deck + joker, Princeton rules, seed 004, RULES.md §4"}
+    hand_cards = 13
+    points_digits = 1  # card points come in fives
+
+    @property
+    def chart_by(self):
+        from .chart import ROOK_DEFAULT_BY, ROOK_FEATURE_NAMES
+
+        return ROOK_FEATURE_NAMES, ROOK_DEFAULT_BY
+
+    def summarize(self, df):
+        from .summary import summarize
+
+        return summarize(df)
+
+    def compare_measures(self, df, rules):
+        from .summary import compare_measures
+
+        return compare_measures(df, rules)
+
+    def conservation(self, df, rules):
+        import numpy as np
+
+        got = (df["points0"] + df["points1"]).to_numpy()
+        return got, np.full(len(df), rules.total_points)
+
+    def render_deal(self, rules, seed, index, policy, labels=True, contract=None):
+        from .view import render_hand
+
+        log = self.play_logged(rules, seed, index, policy, contract)[0]
+        return render_hand(log, seed=seed, policy=policy, rules=str(rules), labels=labels)
+
+    def parse_hand(self, text, rules):
+        from .evaluate import parse_rook_hand
+
+        return parse_rook_hand(text, rules)
+
+    def evaluate_hand(self, rules, hand, seat, **options):
+        from .evaluate import evaluate_rook_hand
+
+        options.pop("contract", None)
+        return evaluate_rook_hand(rules, hand, seat, **options)
+
+    def render_hand(self, ev):
+        from .hand_view import render_hand
+
+        return render_hand(ev)
+
+    def hand_json(self, ev):
+        from ...hand_view import hand_json
+        from .hand_view import ROOK_MODEL_NOTE
+
+        return hand_json(ev, ROOK_MODEL_NOTE)
+
+    def hand_csv(self, ev):
+        from ...hand_view import hand_csv
+
+        return hand_csv(ev)
+
+    def hand_figure(self, ev):
+        from ... import plotting
+        from ..common import policy_label
+
+        return plotting.ev_by_bid(
+            ev.bids, ev.pass_ev, method=None, net=True,
+            title=f"{ev.hand} at {ev.seat}: EV by bid\n{ev.rules}, "
+                  f"policy {policy_label(ev.policy)}, seed {ev.seed}, n={ev.n:,}, "
+                  f"stopped by {ev.stopped_by}",
+            xlabel="bid b (as declarer at b, calling the trump of the line)")
+
+    def chart_game(self, rules):
+        from .chart import chart_game
+
+        return chart_game(rules)
+
+    def bid_chart(self, rules, deals, seed, policy, by=None, progress=None):
+        from ...bidchart import bid_chart
+
+        return bid_chart(rules, deals, seed, policy, by, progress=progress)
+
+    def render_chart(self, chart):
+        from ...bidchart_view import render_bid_chart
+
+        return render_bid_chart(chart)
+
+    def write_chart(self, chart, out_dir):
+        from ...bidchart_view import write_bid_chart
+
+        return write_bid_chart(chart, out_dir)
+
+    def makers(self, rec, cols):
+        import numpy as np
+
+        return rec[:, cols.index("declarer")].astype(np.int64)
+
+    def team_columns(self, rules):
+        return "points0", "points1", "score0", "score1"
+
+    def search_rules(self, rules, trump, contract):
+        from .position import search_rules
+
+        self.check_contract(contract)
+        return search_rules(rules, trump)
+
+    def deal_position(self, rules, seed, index, policy, contract=None):
+        log = self.play_logged(rules, seed, index, policy, contract)[0]
+        return log["start_hands"], log["trump"], log["leader"], log["declarer"], None
+
+
+GAME = RookGame()

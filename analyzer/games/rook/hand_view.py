@@ -1,0 +1,72 @@
+"""A Rook hand evaluation as aligned text: points per trump as declarer, P(points >= b)
+and EV(b) every ten points, EV of bidding up to b with the auction, EV(pass), the ranking
+and the advice. May import: the generic hand view.
+"""
+
+from __future__ import annotations
+
+from ...hand_view import (
+    DECISION_NOTE,
+    STOPPED,
+    _by_bid,
+    _pct,
+    _pm,
+    _ranking,
+    _trumps,
+    header,
+)
+from ...rollout import HandEvaluation
+from ...text import render_table
+
+ROOK_MODEL_NOTE = (
+    "Per trump: the seat declares at b with nobody else bidding and calls that trump; "
+    "EV(b) is the settlement (B if B >= b, else -b; the opponents score theirs). Bid up to b: "
+    "the seat raises by the minimum while that stays at most b, the others bid by their "
+    "policies and may outbid it, and as declarer it calls trump by its policy after the widow "
+    "and the pass (analyzer/games/rook/evaluate.py).")
+
+
+def render_hand(ev: HandEvaluation) -> str:
+    """A Rook evaluation as aligned text: points per trump, P(points >= b) and EV(b) per
+    trump every 10 points, EV(bid up to b) with the auction, EV(pass) and the ranking."""
+    trumps = _trumps(ev)
+    total = int(ev.distribution.columns[-1])
+    out = [header(ev), f"stop rule: {STOPPED.get(ev.stopped_by, ev.stopped_by)}", ""]
+    out.append(f"The side's points (of {total}) when {ev.seat} declares and calls the trump, "
+               f"mean ± 95% CI; bid up to = highest b whose EV as declarer beats passing")
+    out.append(render_table(
+        ["trump", "points", "bid up to"],
+        [[r["trump"], _pm(r["points"], r["points_lo"], r["points_hi"], 1), int(r["bid_up_to"])]
+         for _, r in ev.points.iterrows()], "lrr"))
+    shown = ev.bids[ev.bids["bid"] % 10 == 0]  # every other bid keeps the table readable
+    view = HandEvaluation(**{**ev.__dict__, "bids": shown})
+    out += ["", "P(points ≥ b) as declarer, % with 95% Wilson interval (every 10; all in --csv)"]
+    out.append(render_table(
+        ["bid", *trumps],
+        _by_bid(view, lambda r: _pct(r["p_make"], r["p_make_lo"], r["p_make_hi"])),
+        "r" * (len(trumps) + 1)))
+    out += ["", "EV(b) as declarer, net = own − opponents, ± 95% half-width"]
+    out.append(render_table(
+        ["bid", *trumps],
+        _by_bid(view, lambda r: _pm(r["ev_net"], r["ev_net_lo"], r["ev_net_hi"], 1)),
+        "r" * (len(trumps) + 1)))
+    out += ["", "Bid up to b, the auction included: P(the seat declares) and EV, net"]
+    out.append(render_table(
+        ["up to", "P(declares) %", "EV net", "EV own"],
+        [[int(r["bid"]), _pct(r["p_declarer"], r["p_declarer_lo"], r["p_declarer_hi"]),
+          _pm(r["ev_net"], r["ev_net_lo"], r["ev_net_hi"], 1),
+          _pm(r["ev_own"], r["ev_own_lo"], r["ev_own_hi"], 1)]
+         for _, r in ev.ceilings.iterrows() if r["bid"] % 10 == 0 or r["bid"] == 75],
+        "rrrr"))
+    p = ev.pass_ev.iloc[0]
+    out += ["", f"EV(pass): net {_pm(p['ev_net'], p['ev_net_lo'], p['ev_net_hi'], 1)}, "
+                f"own {_pm(p['ev_own'], p['ev_own_lo'], p['ev_own_hi'], 1)}"]
+    out += ["", "Best alternatives, net (same deals for all; P(best) from their joint normal "
+                "law; equal EVs share it)"]
+    out.append(_ranking(ev, 1))
+    best_trump = ev.points.loc[ev.points["points"].idxmax(), "trump"]
+    out += ["", f"recommended: {ev.advice} (best trump as declarer: {best_trump})",
+            DECISION_NOTE, ROOK_MODEL_NOTE,
+            "Every bid, own-only EVs and the points distribution: --json or --csv."]
+    return "\n".join(out)
+

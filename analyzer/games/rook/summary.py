@@ -1,0 +1,102 @@
+"""What a Rook simulation says (``bidlab simulate``), and the measures ``bidlab compare``
+pairs between two variants; each figure with its n and 95% interval.
+
+The *declaring side* is the declarer's team; every hand has a declarer (the dealer is
+forced at 70 when the first three pass). May import: the generic summary, stats, cards,
+this game's rules.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...cards import JOKER
+from ...summary import _RATE_COLS, Section, Summary, _dealer_sign, _Estimates, _frame, _provenance
+from .rules import POINT_SCHEMES, PRESETS, parse_rules
+
+
+def _rook_rules(df: pd.DataFrame):
+    """The Rook rules of a frame, from its ``rules`` attribute (the preset when absent)."""
+    text = df.attrs.get("rules")
+    return PRESETS["rook"] if text is None else parse_rules(str(text))
+
+
+def rook_card_points(rules) -> np.ndarray:
+    """Points of every card index 0..63 under Rook ``rules`` (a Rules object or its string).
+
+    Index ``16 * suit + rank`` with rank 0..12 for 2..A; 63 is the Rook. Ranks a
+    scheme removes from the deck score 0 here as they do in play.
+    """
+    if isinstance(rules, str):
+        rules = parse_rules(rules)
+    ranks, rook, _last, _low = POINT_SCHEMES[rules.points]
+    pts = np.zeros(64, dtype=np.int64)
+    for s in range(4):
+        pts[16 * s:16 * s + 13] = ranks
+    pts[JOKER] = rook
+    return pts
+
+
+def summarize(df: pd.DataFrame) -> Summary:
+    """A per-hand frame of :func:`analyzer.games.rook.simulate`: the declaring side's
+    points, make rates by bid, shares and the dealer's advantage."""
+    if len(df) == 0:
+        raise ValueError("cannot summarize an empty simulation (0 hands)")
+    e = _Estimates()
+    points = e.means({
+        "declaring side": ("points_declaring_side", df["bid_points"]),
+        "other side": ("points_other_side", df["opp_points"]),
+        "team 0 (seats 0, 2)": ("points_team0", df["points0"]),
+        "team 1 (seats 1, 3)": ("points_team1", df["points1"]),
+    })
+
+    bid = df["bid"].to_numpy()
+    contracts = e.make_rates(bid, df["made"].to_numpy(), np.ones(len(df), dtype=bool),
+                             overall="all hands")
+
+    n = len(df)
+    dealer_team = df["dealer"].to_numpy() & 1
+    declarer_team = df["declarer"].to_numpy() & 1
+    rules = _rook_rules(df)
+    widow_points = rook_card_points(rules)[df["widow"].to_numpy() & 63]
+    srows = {
+        "dealer forced at 70 (three passes)": e.rate(
+            "dealer_forced", int((df["forced"].to_numpy() != 0).sum()), n),
+        "dealer's side declared": e.rate(
+            "dealer_declared", int((declarer_team == dealer_team).sum()), n),
+        "widow card is a counter": e.rate("widow_counter", int((widow_points > 0).sum()), n),
+    }
+    if rules.all_pass == "redeal":
+        srows["thrown in at least once (all four passed)"] = e.rate(
+            "redealt", int((df["redeals"].to_numpy() > 0).sum()), n)
+    shares = _frame(srows, _RATE_COLS)
+
+    adv = _dealer_sign(df) * (df["score0"].to_numpy(np.float64)
+                              - df["score1"].to_numpy(np.float64))
+    dealer = e.means({"score": ("dealer_advantage", adv)})
+    sections = [
+        Section("points", "Points per hand", points, "mean"),
+        Section("contracts", "Declarer makes the bid (all hands)", contracts, "rate"),
+        Section("shares", "Shares of all hands", shares, "rate"),
+        Section("dealer", "Dealer advantage: dealer's team score minus the other team's, "
+                "per hand", dealer, "mean"),
+    ]
+    return Summary(_provenance(df), sections, e.est, unit="hands")
+
+
+def compare_measures(df: pd.DataFrame, rules=None) -> dict[str, np.ndarray]:
+    """Per-hand Rook quantities (every hand has a declarer and a bid)."""
+    dealer_team = df["dealer"].to_numpy() & 1
+    t0 = df["score0"].to_numpy().astype(float)
+    t1 = df["score1"].to_numpy().astype(float)
+    return {
+        "declaring side's points": df["bid_points"].to_numpy().astype(float),
+        "bid": df["bid"].to_numpy().astype(float),
+        "declarer makes": (df["made"] == 1).to_numpy().astype(float),
+        "dealer forced at 70": df["forced"].to_numpy().astype(float),
+        "dealer's side declares": ((df["declarer"].to_numpy() & 1) == dealer_team)
+        .astype(float),
+        "dealer advantage (score)": np.where(dealer_team == 0, t0 - t1, t1 - t0),
+        "declarer's score": df["score_bid"].to_numpy().astype(float),
+    }
