@@ -18,6 +18,7 @@ May import: the standard library only: it runs before any kernel is imported.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import re
@@ -110,14 +111,19 @@ class FirstCallKernel:
         functools.update_wrapper(self, fn)
 
     def compile(self):
-        """The numba dispatcher, compiled now if it is not yet."""
+        """The numba dispatcher, compiled now (or loaded from the cache) if it is not yet.
+
+        Two processes on one machine never both compile it: the first to get here takes a
+        lock file beside the source's cache, compiles and writes the cache; the others wait
+        on the lock, then load what it wrote (a cluster's workers starting together, the
+        test suite's workers)."""
         if self._dispatcher is None:
             import warnings
 
             from numba import njit
             from numba.core.errors import NumbaPerformanceWarning
 
-            with warnings.catch_warnings():
+            with _compile_lock(self.py_func), warnings.catch_warnings():
                 # a serial kernel compiled with parallel=True on purpose (see the engines'
                 # chunk kernels): numba's parallel pipeline makes it faster without a loop
                 # to spread, and says so once per kernel
@@ -127,8 +133,39 @@ class FirstCallKernel:
                                         **self.options)(self.py_func)
         return self._dispatcher
 
+    @property
+    def compiled_now(self) -> bool:
+        """Whether this process compiled the kernel rather than loading it from the cache."""
+        stats = self._dispatcher.stats if self._dispatcher is not None else None
+        return bool(stats and sum(stats.cache_misses.values()))
+
     def __call__(self, *args):
         return self.compile()(*args)
+
+
+@contextlib.contextmanager
+def _compile_lock(fn):
+    """An exclusive lock on ``<source folder>/__pycache__/<module>.<function>.lock`` while
+    ``fn`` compiles (POSIX ``flock``; elsewhere, or where the folder is read-only, no lock:
+    two processes may then both compile, as numba alone would)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX
+        yield
+        return
+    folder = Path(fn.__code__.co_filename).parent / "__pycache__"
+    try:
+        folder.mkdir(exist_ok=True)
+        handle = open(folder / f"{fn.__module__.rpartition('.')[2]}.{fn.__name__}.lock", "a")
+    except OSError:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def njit_on_first_call(signature, **options):

@@ -122,3 +122,35 @@ def test_the_warm_up_compiles_every_first_call_kernel_of_a_module(tmp_path):
     compile_first_call_kernels(module)
     assert module.plus_one._dispatcher is not None
     assert module.plus_one._dispatcher.signatures  # compiled, not only wrapped
+
+
+_COMPILE_ONE = """
+import importlib, os, sys
+sys.path.insert(0, os.path.dirname(sys.argv[1]))  # importable by name: the cache needs it
+module = importlib.import_module("first_call_race")
+module.plus_one.compile()
+print(module.plus_one.compiled_now)
+"""
+
+
+def test_two_processes_never_both_compile_a_kernel(tmp_path):
+    """Both wait on the kernel's lock (held here); once it is free, one compiles and writes
+    the cache, and the other loads it."""
+    import fcntl
+    import subprocess
+    import sys
+
+    path = tmp_path / "first_call_race.py"
+    path.write_text(_FIRST_CALL_MODULE)
+    (tmp_path / "__pycache__").mkdir()
+    with open(tmp_path / "__pycache__" / "first_call_race.plus_one.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        procs = [subprocess.Popen([sys.executable, "-c", _COMPILE_ONE, str(path)],
+                                  stdout=subprocess.PIPE, text=True) for _ in range(2)]
+        import time
+
+        time.sleep(3)  # both are started and waiting on the lock
+        assert all(p.poll() is None for p in procs), "a process compiled without the lock"
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    outs = sorted(p.communicate(timeout=120)[0].strip() for p in procs)
+    assert outs == ["False", "True"]

@@ -1,7 +1,8 @@
-"""``bidlab bench``: deals per second for each game and policy, one thread against all.
+"""``bidlab bench``: deals per second for each game and policy, one thread against all;
+``bidlab warmup``: compile the kernels ahead of time.
 
-May import: :mod:`.group`, :mod:`.options` and :mod:`analyzer.bench`; never another command
-module.
+May import: :mod:`.group`, :mod:`.options`, :mod:`analyzer.bench` and :mod:`analyzer.warmup`;
+never another command module.
 """
 
 from __future__ import annotations
@@ -51,3 +52,38 @@ def bench(games_, policies, deals, repeats) -> None:
              for r in rows]
     click.echo(render_table(["game", "policy", "threads", "deals", "seconds", "deals/s",
                              "speed-up"], table, "llrrrrr"))
+
+
+@main.command()
+@click.argument("games_", metavar="[GAME]...", nargs=-1, type=GAME)
+@click.option("--search", is_flag=True,
+              help="Also compile the kernels with the search behind dd and pimc seats (a "
+                   "few minutes more).")
+def warmup(games_, search) -> None:
+    """Compile the kernels of GAME (default: every game) now, and say how long it took.
+
+    Each kernel compiles once per installation (minutes on a small machine) and loads from
+    numba's cache afterwards; warm up before a timed run, after an upgrade, or on each
+    machine of a cluster. Two processes warming up at once do not both compile: the
+    second waits for the first and loads its work. The cache is invalidated by an edit to
+    a kernel module (or one it imports), another numba or Python version, or another CPU.
+
+    \b
+    Examples:
+      bidlab warmup
+      bidlab warmup pedro
+      bidlab warmup rook king --search
+    """
+    from ..games import PRESET_NAMES
+    from ..warmup import warm
+
+    presets = [str(g) for g in games_] or list(PRESET_NAMES)
+
+    def say(row) -> None:
+        how = (f"compiled {row.compiled} of {row.kernels} kernels" if row.compiled
+               else "from the cache" if row.kernels else "compiled at import or cached")
+        click.echo(f"{row.module.removeprefix('analyzer.games.'):16} {row.seconds:7.1f} s  "
+                   f"{how}")
+
+    rows = warm(presets, search=search, progress=say)
+    click.echo(f"{'in all':16} {sum(r.seconds for r in rows):7.1f} s")

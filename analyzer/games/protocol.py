@@ -208,6 +208,10 @@ class Game:
         """The start of play of a simulated deal, as ``bidlab solve --from-deal`` takes it."""
         raise NotImplementedError
 
-    # ---- throughput ------------------------------------------------------------------------------
+    # ---- throughput and compilation ---------------------------------------------------------
 
     bench_cases: tuple[BenchCase, ...] = (BenchCase(),)
+    # the game's kernel modules (relative to its package) that ``bidlab warmup`` compiles: the
+    # ones every command may need, and the ones with the search behind dd and pimc seats
+    kernel_modules: tuple[str, ...] = ("engine",)
+    search_modules: tuple[str, ...] = ("search",)

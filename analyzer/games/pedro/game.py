@@ -18,6 +18,7 @@ class PedroGame(Game):
                "cinch": "Cinch / Double Pedro, seed 002 (Foster's Hoyle), RULES.md §2"}
     hand_cards = 9
     whole_games = True
+    kernel_modules = ("engine", "games")  # whole games to a target have their own kernel
 
     @property
     def chart_by(self):
