@@ -150,6 +150,18 @@ def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
             return done, "max-deals"
 
 
+def parse_dealt_hand(text: str, size: int, game: str, joker_message: str) -> int:
+    """Mask of a dealt hand of ``size`` cards of the 52-card deck of ``game`` (its name, for
+    the messages); HandError (or CardParseError) otherwise, ``joker_message`` for a joker."""
+    cards = parse_cards(text)
+    if JOKER in cards:
+        raise HandError(joker_message)
+    if len(cards) != size:
+        raise HandError(f"a {game} hand is {size} cards of the 52-card deck; got {len(cards)} "
+                        f"card(s) in {text!r}")
+    return CardSet(cards).mask
+
+
 def parse_known(known: dict[str, str], hand_offset: int,
                 joker: bool = False) -> tuple[tuple[int, int], ...]:
     """``{"second": "AH KH"}`` -> ((2, mask),); HandError for a bad seat or the hand's own seat

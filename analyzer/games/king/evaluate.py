@@ -35,8 +35,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ...cards import JOKER, SUIT_NAMES, CardSet, parse_cards
-from ...rollout import HandError, batch_for, est_cols, parse_known, run_stop_rule
+from ...cards import SUIT_NAMES, CardSet
+from ...rollout import HandError, batch_for, est_cols, parse_dealt_hand, parse_known, run_stop_rule
 from ...stats import Estimate, mean_ci, paired_diff, wilson
 from ...text import render_table
 from .. import king
@@ -49,13 +49,7 @@ TRUMP_LABELS = (*SUIT_NAMES, "no trump")
 
 def parse_king_hand(text: str) -> int:
     """Mask of a 13-card King hand; HandError (or CardParseError) otherwise."""
-    cards = parse_cards(text)
-    if JOKER in cards:
-        raise HandError("King is played with the 52-card deck: no joker")
-    if len(cards) != 13:
-        raise HandError(f"a King hand is 13 cards of the 52-card deck; got {len(cards)} "
-                        f"card(s) in {text!r}")
-    return CardSet(cards).mask
+    return parse_dealt_hand(text, 13, "King", "King is played with the 52-card deck: no joker")
 
 
 def contracts_of(text: str) -> list[int]:

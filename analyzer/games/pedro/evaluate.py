@@ -52,7 +52,7 @@ import pandas as pd
 
 from ... import shared_play
 from ...advice import Decision, decide
-from ...cards import JOKER, SUIT_NAMES, CardSet, parse_cards
+from ...cards import SUIT_NAMES, CardSet
 from ...rollout import (
     BATCH,
     HandError,
@@ -61,6 +61,7 @@ from ...rollout import (
     collapse,
     est_cols,
     leading,
+    parse_dealt_hand,
     parse_known,
     rank_alternatives,
     run_stop_rule,
@@ -224,13 +225,7 @@ def _simulate_batch(samples: _Samples, rules, hand_mask, offset, known, pols, se
 
 def parse_hand(text: str) -> int:
     """Mask of a 9-card Pedro hand; HandError or CardParseError otherwise."""
-    cards = parse_cards(text)
-    if JOKER in cards:
-        raise HandError("the joker is not in the 52-card Pedro deck")
-    if len(cards) != 9:
-        raise HandError(f"a Pedro hand is 9 cards of the 52-card deck; got {len(cards)} "
-                        f"card(s) in {text!r}")
-    return CardSet(cards).mask
+    return parse_dealt_hand(text, 9, "Pedro", "the joker is not in the 52-card Pedro deck")
 
 
 def evaluate_hand(game, hand: str, seat: str = "eldest",
