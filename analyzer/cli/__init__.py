@@ -6,14 +6,21 @@ Layout: :mod:`.group` (the command group and its one-line errors), :mod:`.option
 types and the options the commands share), then :mod:`.info` (games, rules, cards),
 :mod:`.play` (simulate, compare, match, deal), :mod:`.hand`, :mod:`.chart` (bid-chart),
 :mod:`.solve`, :mod:`.ladder` and :mod:`.bench`. Importing a command module registers its
-commands on :data:`main`.
+commands on :data:`main`; the group imports one when its command is asked for
+(:data:`.group.COMMANDS`), so ``bidlab --help`` loads neither numba nor pandas.
 
 May import: everything below it (games, analysis, plots); nothing imports it but
 :mod:`analyzer.entry` and ``python -m analyzer``.
 """
 
-from . import bench, chart, hand, info, ladder, play, solve  # noqa: F401 - registers commands
-from .group import INPUT_ERRORS, BidlabGroup, fail, main
-from .options import GAME_MAX_DEALS, search_sized
+from .group import BidlabGroup, fail, input_errors, main
 
-__all__ = ["INPUT_ERRORS", "GAME_MAX_DEALS", "BidlabGroup", "fail", "main", "search_sized"]
+__all__ = ["GAME_MAX_DEALS", "BidlabGroup", "fail", "input_errors", "main", "search_sized"]
+
+
+def __getattr__(name: str):
+    """The options' helpers, imported on first use (they load the games)."""
+    if name in ("GAME_MAX_DEALS", "search_sized"):
+        from . import options
+        return getattr(options, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,12 +7,14 @@ click's usage errors and bidlab's own input errors into that line, so commands n
 errors.
 
 May import: click and the package's foundations (errors of parsing, rules, games, io,
-limits, solver); never a command module.
+limits, solver), those of errors only once a command has failed; a command module only by
+its name in :data:`COMMANDS`, when that command is asked for.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import re
 import sys
@@ -21,19 +23,53 @@ from typing import NoReturn
 
 import click
 
-from .. import __version__, io
-from ..cards import CardParseError
-from ..games import common
-from ..games.protocol import NotOffered
-from ..limits import SizeError
-from ..parsing import QUOTE_LIMIT, NumberError
-from ..rollout import HandError
-from ..solver import PositionError, SolveBudgetError
-from ..variants import RuleError
+from .. import __version__
+from ..parsing import QUOTE_LIMIT
 
-INPUT_ERRORS = (RuleError, common.PolicyError, common.ScenarioError, CardParseError, HandError,
-                io.TableFormatError, PositionError, SolveBudgetError, NumberError, SizeError,
-                NotOffered)
+# command -> (module of this package that defines it, its one-line help). ``bidlab --help``
+# lists the commands from here, and a command's module is imported only when it is asked
+# for, so the listing answers without loading numba or pandas (a second and a half). The
+# helps are the first sentences of the commands' own: tests/test_cli_help.py checks them.
+COMMANDS = {
+    "bench": ("bench", "Deals per second for each game x policy on 1 thread and on all threads."),
+    "bid-chart": ("chart", "Bid-value chart: what each bidding action is worth to a seat, by its "
+                           "class of hand."),
+    "cards": ("info", "Read a hand string the way bidlab does and print it sorted, by suit."),
+    "compare": ("play", "What a rule change does: variants A and B on identical deals, paired "
+                        "differences."),
+    "deal": ("play", "Show one deal trick by trick: hands, bids, draw, tricks, points, "
+                     "settlement."),
+    "games": ("info", "List the games and presets with their canonical rules strings."),
+    "hand": ("hand", "What HAND is worth at SEAT: points, P(make), EV per bid and trump, "
+                     "EV(pass)."),
+    "ladder": ("ladder", "How much the card player moves each bid's value: the policy ladder."),
+    "match": ("play", "Play whole games to the target (rule flag target, default 51); who wins, "
+                      "how fast."),
+    "rules": ("info", "Every rule flag of GAME: value, preset default, allowed values and "
+                      "meaning."),
+    "simulate": ("play", "Simulate DEALS deals of GAME; print a summary with n and 95% intervals."),
+    "solve": ("solve", "Double-dummy value of a position and of every legal card (the "
+                       "SolveBoard)."),
+    "warmup": ("bench", "Compile the kernels of GAME (default: every game) now, and say how long "
+                        "it took."),
+}
+
+
+def input_errors() -> tuple[type[Exception], ...]:
+    """The errors of bad input, each said as one line: imported when a command has failed,
+    by which time the modules that raise them are loaded anyway."""
+    from .. import io
+    from ..cards import CardParseError
+    from ..games import common
+    from ..games.protocol import NotOffered
+    from ..limits import SizeError
+    from ..parsing import NumberError
+    from ..rollout import HandError
+    from ..solver import PositionError, SolveBudgetError
+    from ..variants import RuleError
+    return (RuleError, common.PolicyError, common.ScenarioError, CardParseError, HandError,
+            io.TableFormatError, PositionError, SolveBudgetError, NumberError, SizeError,
+            NotOffered)
 
 
 def fail(message: object) -> NoReturn:
@@ -76,6 +112,33 @@ class BidlabGroup(click.Group):
             abort_now()
         self._finish(outcome)
 
+    def list_commands(self, ctx):
+        return sorted(set(COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx, name):
+        if name not in self.commands and name in COMMANDS:
+            importlib.import_module(f"{__package__}.{COMMANDS[name][0]}")
+        return super().get_command(ctx, name)
+
+    def resolve_command(self, ctx, args):
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as e:
+            if not e.message.startswith("No such command"):
+                raise
+            names = ", ".join(self.list_commands(ctx))
+            raise click.UsageError(f"{e.message.rstrip('.')}; the commands: {names}", ctx) from None
+
+    def format_commands(self, ctx, formatter):
+        """The command list from :data:`COMMANDS`, importing no command module."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names))
+        stand_in = {name: click.Command(name, help=first) for name, (_, first) in COMMANDS.items()}
+        rows = [(name, self.commands.get(name, stand_in.get(name)).get_short_help_str(limit))
+                for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
     @staticmethod
     def _finish(outcome: dict) -> NoReturn:
         """The worker's result as an exit status, its error as one line."""
@@ -89,7 +152,7 @@ class BidlabGroup(click.Group):
             sys.exit(0)
         except click.ClickException as e:
             fail(e.format_message())
-        except INPUT_ERRORS as e:
+        except input_errors() as e:
             fail(e)
         except BrokenPipeError:  # `bidlab rules pedro | head`: stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -1,0 +1,48 @@
+"""`bidlab --help` lists the commands without importing them (issue 33: under a second, not
+the second and a half that loading numba and pandas takes), and the list says what the
+commands themselves say."""
+
+import importlib
+import subprocess
+import sys
+
+from analyzer.cli import group
+from cli_helpers import assert_bad_input, run
+
+
+def test_the_listing_is_each_commands_own_first_sentence():
+    for module in {m for m, _ in group.COMMANDS.values()}:
+        importlib.import_module(f"analyzer.cli.{module}")
+    registered = group.main.commands
+    assert set(registered) == set(group.COMMANDS)
+    for name, (module, first) in group.COMMANDS.items():
+        command = registered[name]
+        assert command.callback.__module__ == f"analyzer.cli.{module}", name
+        assert command.help.split("\n\n")[0] == first, name
+
+
+def test_help_loads_neither_numba_nor_pandas():
+    probe = ("import sys\n"
+             "from analyzer.cli import main\n"
+             "try:\n"
+             "    main(['--help'], prog_name='bidlab')\n"
+             "except SystemExit as e:\n"
+             "    assert e.code == 0, e.code\n"
+             "heavy = sorted(m for m in ('numba', 'pandas', 'matplotlib') if m in sys.modules)\n"
+             "sys.stderr.write(repr(heavy))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "simulate   Simulate DEALS deals of GAME" in done.stdout
+    assert done.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_a_command_is_loaded_when_asked_for():
+    result = run("games")
+    assert result.exit_code == 0, result.stderr
+    assert "pedro" in result.stdout
+
+
+def test_an_unknown_command_names_the_commands():
+    assert_bad_input(run("simulat"), "No such command 'simulat'", "simulate", "bid-chart",
+                     "warmup")
