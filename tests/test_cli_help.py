@@ -6,8 +6,9 @@ import importlib
 import subprocess
 import sys
 
-from analyzer.cli import group
 from cli_helpers import assert_bad_input, run
+
+from analyzer.cli import group
 
 
 def test_the_listing_is_each_commands_own_first_sentence():
