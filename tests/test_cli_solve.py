@@ -175,7 +175,7 @@ def test_size_defaults_shrink_when_a_seat_searches(command, name, argv, expected
     kept, and the fast policies keep the large default."""
     from analyzer import cli
 
-    ctx = cli.main.commands[command].make_context(command, list(argv))
+    ctx = cli.main.get_command(None, command).make_context(command, list(argv))
     assert cli.search_sized(ctx, name, ctx.params[name], ctx.params["policy"]) == expected
 
 

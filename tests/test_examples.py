@@ -67,7 +67,9 @@ def _command_lines(text: str) -> list[str]:
 
 
 README_COMMANDS = [c for block in _blocks("sh") for c in _command_lines(block)]
-HELP_COMMANDS = [c for cmd in [main, *(main.commands[k] for k in sorted(main.commands))]
+# every command, its module imported (``bidlab`` loads a command's module when it is asked for)
+COMMANDS = {name: main.get_command(None, name) for name in main.list_commands(None)}
+HELP_COMMANDS = [c for cmd in [main, *COMMANDS.values()]
                  for c in _command_lines((cmd.help or "").partition("Examples:")[2])]
 
 
@@ -79,7 +81,7 @@ def _run(command: str, tmp_path, monkeypatch) -> None:
 
 def test_the_examples_are_found():
     assert len(README_COMMANDS) > 20 and len(_blocks("python")) >= 1
-    for name, cmd in main.commands.items():
+    for name, cmd in COMMANDS.items():
         examples = _command_lines((cmd.help or "").partition("Examples:")[2])
         assert examples, f"bidlab {name} --help has no examples"
         assert all(e.split()[1] == name for e in examples), examples
