@@ -23,6 +23,7 @@ import functools
 import hashlib
 import re
 import sys
+import threading
 from pathlib import Path
 from typing import TextIO
 
@@ -97,6 +98,11 @@ def ensure_fresh_cache(package: Path = _PACKAGE, notice: TextIO | None = None) -
     return True
 
 
+# one first-call compilation at a time in a process (numba's own lock covers a compilation,
+# not the check that a kernel still needs one)
+_THREADS_COMPILING = threading.RLock()
+
+
 class FirstCallKernel:
     """A kernel with an explicit signature, compiled (or loaded from the cache) on its first
     call instead of at import, so a command that never calls it never waits for it: every
@@ -116,22 +122,28 @@ class FirstCallKernel:
         Two processes on one machine never both compile it: the first to get here takes a
         lock file beside the source's cache, compiles and writes the cache; the others wait
         on the lock, then load what it wrote (a cluster's workers starting together, the
-        test suite's workers)."""
-        if self._dispatcher is None:
-            import warnings
-
-            from numba import njit
-            from numba.core.errors import NumbaPerformanceWarning
-
-            with _compile_lock(self.py_func), warnings.catch_warnings():
-                # a serial kernel compiled with parallel=True on purpose (see the engines'
-                # chunk kernels): numba's parallel pipeline makes it faster without a loop
-                # to spread, and says so once per kernel
-                warnings.filterwarnings("ignore", category=NumbaPerformanceWarning,
-                                        message=".*no transformation for parallel execution")
-                self._dispatcher = njit(self.signature, cache=True,
-                                        **self.options)(self.py_func)
+        test suite's workers). Threads of one process that call it at once (a chunk each)
+        wait for one compilation, under a lock of the process."""
+        if self._dispatcher is not None:
+            return self._dispatcher
+        with _THREADS_COMPILING:
+            if self._dispatcher is None:
+                self._dispatcher = self._compile()
         return self._dispatcher
+
+    def _compile(self):
+        import warnings
+
+        from numba import njit
+        from numba.core.errors import NumbaPerformanceWarning
+
+        with _compile_lock(self.py_func), warnings.catch_warnings():
+            # a serial kernel compiled with parallel=True on purpose (see the engines' chunk
+            # kernels): numba's parallel pipeline makes it faster without a loop to spread,
+            # and says so once per kernel
+            warnings.filterwarnings("ignore", category=NumbaPerformanceWarning,
+                                    message=".*no transformation for parallel execution")
+            return njit(self.signature, cache=True, **self.options)(self.py_func)
 
     @property
     def compiled_now(self) -> bool:

@@ -6,13 +6,15 @@ adapter, policies (and engine); never another game.
 :func:`play_hand` deals and plays one hand (negative contracts, combined
 negatives, or a positive hand with its trump auction) and writes one record;
 with ``log`` it also writes the auction and the tricks, from the same code
-path. :func:`hands_kernel` plays single hands of one contract in parallel
-chunks (hand ``i``: dealer ``i % 4``); :func:`games_kernel` plays whole games
-(game ``g``: first dealer from the game stream, hand k dealt by D0 + k).
+path. :func:`chunk_kernel` plays a chunk of hands, logged or not, and :func:`games_chunk` a
+chunk of whole games (game ``g``: first dealer from the game stream, hand k dealt by
+D0 + k), each serial; ``hands_kernel`` (single hands of one contract, hand ``i`` dealt by
+``i % 4``), ``games_kernel`` and ``log_kernel`` run such chunks on threads
+(:func:`threaded_kernels`), as Pedro's and Rook's engines do.
 
 These kernels play no ``dd`` or ``pimc`` seat (``play_hand`` takes the card search as an
 argument, here :func:`no_search`), so they compile without the search; ``king.search``
-has the same kernels with it (serial ones, run on threads from Python).
+has the same kernels with it.
 
 ``tests/reference/KING_LOG_FORMAT.md`` settles what RULES.md leaves open in King,
 for this kernel and the reference alike.
@@ -21,7 +23,7 @@ for this kernel and the reference alike.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 
 from ..._jit_cache import njit_on_first_call
 from ...bits import ZERO, bit, popcount
@@ -31,6 +33,7 @@ from ..search import setup as workspace
 from ..shared.choice import random_card
 from ..shared.deal import deal
 from ..shared.kernels import deal_scratch, no_search
+from ..shared.threads import run_chunks
 from ..shared.tricks import forced_card, log_card, log_trick
 from .policies import (
     AH,
@@ -410,25 +413,12 @@ def first_dealer(seed, game, rp, pols):
 
 
 @njit(cache=True, inline="always")
-def play_hands(seed, indices, lo, hi, contract, rp, pols, sc, rec, hands_out, search_card):
-    """Single hands ``indices[lo:hi]`` of ``contract`` into the same rows of ``rec`` and
-    ``hands_out``, with scratch of their own: one parallel chunk of a hands kernel."""
-    deck, hands, prng, drng = deal_scratch(104)
-    li = np.empty(1, dtype=np.int16)
-    lu = np.empty(1, dtype=np.uint64)
-    ws = workspace.workspace_for(pols)
-    for i in range(lo, hi):
-        play_hand(seed, indices[i], 0, indices[i] % 4, contract, rp, pols, sc, deck, hands,
-                  prng, drng, rec, i, hands_out[i], li, lu, False, ws, search_card)
-
-
-@njit(cache=True, inline="always")
 def play_games(seed, first, lo, hi, rp, pols, out, search_card):
     """Whole games ``first + lo`` .. ``first + hi - 1`` into rows lo .. hi-1 of ``out``: one
-    parallel chunk of a games kernel."""
+    chunk of a games kernel."""
     n_hands = rp[P_N_HANDS]
     sc = np.zeros(NSC, dtype=np.uint64)
-    deck, hands, prng, drng = deal_scratch(52)
+    deck, hands, prng, drng = deal_scratch(104)  # twice the deck: ``shared.deal``
     rec = np.empty((1, NREC), dtype=np.int16)
     dealt = np.empty(4, dtype=np.uint64)
     li = np.empty(1, dtype=np.int16)
@@ -456,8 +446,8 @@ def play_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp, pols, sc, r
                li, log, search_card):
     """Hands ``lo .. hi-1`` of (index, slot, dealer, contract) into the same rows of ``rec``
     and ``hands_out`` (and of ``li`` when ``log``), with scratch of their own: the body of
-    the log kernels and of the search's hands kernel, ``play_hand`` inlined once."""
-    deck, hands, prng, drng = deal_scratch(52)
+    every hands kernel, logged or not, with the search or without, ``play_hand`` inlined once."""
+    deck, hands, prng, drng = deal_scratch(104)  # twice the deck: ``shared.deal``
     li_row = np.empty(1, dtype=np.int16)  # a stand-in for a log row when not logging
     lu = np.empty(1, dtype=np.uint64)
     ws = workspace.workspace_for(pols)
@@ -468,48 +458,65 @@ def play_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp, pols, sc, r
                   hands, prng, drng, rec, i, hands_out[i], li_row, lu, log, ws, search_card)
 
 
-HANDS_SIG = types.void(types.int64, types.int64[:], types.int64, types.int64, types.int64[:],
-                       types.int64[:], types.uint64[:], types.int16[:, :], types.uint64[:, :])
-
-
-@njit_on_first_call(HANDS_SIG, parallel=True)
-def hands_kernel(seed, indices, chunk, contract, rp, pols, sc, rec, hands_out):
-    """Single hands ``indices`` of ``contract`` (dealer = index % 4) in scenario sc, in the
-    order given, in parallel chunks; no seat searches."""
-    n = indices.shape[0]
-    for ci in prange((n + chunk - 1) // chunk):
-        play_hands(seed, indices, ci * chunk, min(n, ci * chunk + chunk), contract, rp, pols,
-                   sc, rec, hands_out, no_search)
-
-
-GAMES_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64[:],
-                       types.int64[:], types.int16[:, :])
-
-
-@njit_on_first_call(GAMES_SIG, parallel=True)
-def games_kernel(seed, first, n, chunk, rp, pols, out):
-    """Whole games first .. first+n-1 into out[n, len(GAME_COLUMNS)]; no seat searches."""
-    for ci in prange((n + chunk - 1) // chunk):
-        play_games(seed, first, ci * chunk, min(n, ci * chunk + chunk), rp, pols, out,
-                   no_search)
-
-
-LOG_SIG = types.void(types.int64, types.int64[:], types.int64[:], types.int64[:],
-                     types.int64[:], types.int64[:], types.int64[:], types.int16[:, :],
-                     types.uint64[:, :], types.int16[:, :])
-
-
-@njit_on_first_call(LOG_SIG)
-def log_kernel(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li):
-    """The chosen hands (index, slot, dealer, contract), serially, with their logs; no seat
-    searches."""
-    play_chunk(seed, indices, slots, dealers, contracts, 0, indices.shape[0], rp, pols,
-               np.zeros(NSC, dtype=np.uint64), rec, hands_out, li, True, no_search)
-
-
-# a search kernel's chunk (``king.search``): hands lo .. hi-1, logged or not
+# a chunk kernel (here and in ``king.search``): hands lo .. hi-1, logged or not
 CHUNK_SIG = types.void(
     types.int64, types.int64[:], types.int64[:], types.int64[:], types.int64[:], types.int64,
     types.int64, types.int64[:], types.int64[:], types.uint64[:], types.int16[:, :],
     types.uint64[:, :], types.int16[:, :], types.boolean,
 )
+# a games chunk: (seed, first, lo, hi, rp, pols, out), games first + lo .. first + hi - 1
+GAMES_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64[:],
+                       types.int64[:], types.int16[:, :])
+
+
+# serial, run on threads, compiled with parallel=True for speed, like Pedro's and Rook's
+@njit_on_first_call(CHUNK_SIG, nogil=True, parallel=True)
+def chunk_kernel(seed, indices, slots, dealers, contracts, lo, hi, rp, pols, sc, rec,
+                 hands_out, li, log):
+    """Hands ``lo .. hi-1`` of (index, slot, dealer, contract), with their logs when ``log``;
+    no seat searches."""
+    play_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp, pols, sc, rec, hands_out,
+               li, log, no_search)
+
+
+@njit_on_first_call(GAMES_SIG, nogil=True, parallel=True)
+def games_chunk(seed, first, lo, hi, rp, pols, out):
+    """Whole games ``first + lo`` .. ``first + hi - 1``; no seat searches."""
+    play_games(seed, first, lo, hi, rp, pols, out, no_search)
+
+
+def threaded_kernels(chunk_kernel, games_chunk, log_chunk: int | None = None):
+    """``(hands_kernel, games_kernel, log_kernel)`` run over a chunk kernel and a games chunk
+    (of this module or ``king.search``) on threads (``shared.threads.run_chunks``):
+
+    * ``hands_kernel(seed, indices, chunk, contract, rp, pols, sc, rec, hands_out)``: single
+      hands of one contract, hand ``i`` dealt by ``i % 4``, ``chunk`` hands a call;
+    * ``games_kernel(seed, first, n, chunk, rp, pols, out)``: whole games first .. first+n-1
+      into ``out[n, len(GAME_COLUMNS)]``;
+    * ``log_kernel(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li)``:
+      the chosen hands with their logs, ``log_chunk`` hands a call (all in one by default).
+    """
+
+    def hands_kernel(seed, indices, chunk, contract, rp, pols, sc, rec, hands_out):
+        n = len(indices)
+        slots, dealers = np.zeros(n, np.int64), indices % 4
+        contracts = np.full(n, contract, np.int64)
+        li = np.empty((0, NLOGI), np.int16)
+        run_chunks(lambda lo, hi: chunk_kernel(seed, indices, slots, dealers, contracts, lo,
+                                               hi, rp, pols, sc, rec, hands_out, li, False),
+                   n, chunk)
+
+    def games_kernel(seed, first, n, chunk, rp, pols, out):
+        run_chunks(lambda lo, hi: games_chunk(seed, first, lo, hi, rp, pols, out), n, chunk)
+
+    def log_kernel(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li):
+        sc = np.zeros(NSC, np.uint64)
+        n = len(indices)
+        run_chunks(lambda lo, hi: chunk_kernel(seed, indices, slots, dealers, contracts, lo,
+                                               hi, rp, pols, sc, rec, hands_out, li, True),
+                   n, log_chunk or max(n, 1))
+
+    return hands_kernel, games_kernel, log_kernel
+
+
+hands_kernel, games_kernel, log_kernel = threaded_kernels(chunk_kernel, games_chunk)

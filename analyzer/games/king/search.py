@@ -19,9 +19,8 @@ from numba import njit
 from ..._jit_cache import njit_on_first_call
 from ..search.pimc import dd_choose, pimc_choose
 from ..search.setup import KN_POOL, P_WORLDS, POLICY_DD, WS_CPTS, WS_KN, WS_Q, WS_TV, node_budget
-from ..shared.threads import run_chunks
 from .adapter import king_setup
-from .engine import CHUNK_SIG, GAMES_SIG, NLOGI, NSC, play_chunk, play_games
+from .engine import CHUNK_SIG, GAMES_SIG, play_chunk, play_games, threaded_kernels
 
 ALL_CARDS = np.uint64(0x1FFF_1FFF_1FFF_1FFF)
 
@@ -49,32 +48,11 @@ def hands_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp, pols, sc, 
                li, log, search_card)
 
 
-GAMES_CHUNK_SIG = GAMES_SIG  # (seed, first, lo, hi, rp, pols, out): the same types
-
-
-@njit_on_first_call(GAMES_CHUNK_SIG, nogil=True)
+@njit_on_first_call(GAMES_SIG, nogil=True)
 def games_chunk(seed, first, lo, hi, rp, pols, out):
     """Whole games ``first + lo`` .. ``first + hi - 1`` with dd and pimc seats."""
     play_games(seed, first, lo, hi, rp, pols, out, search_card)
 
 
-def hands_kernel(seed, indices, chunk, contract, rp, pols, sc, rec, hands_out):
-    """``king.engine.hands_kernel`` with dd and pimc seats: slot 0, dealer index % 4."""
-    n = len(indices)
-    slots, dealers = np.zeros(n, np.int64), indices % 4
-    contracts = np.full(n, contract, np.int64)
-    li = np.empty((0, NLOGI), np.int16)
-    run_chunks(lambda lo, hi: hands_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp,
-                                          pols, sc, rec, hands_out, li, False), n, chunk)
-
-
-def games_kernel(seed, first, n, chunk, rp, pols, out):
-    """``king.engine.games_kernel`` with dd and pimc seats."""
-    run_chunks(lambda lo, hi: games_chunk(seed, first, lo, hi, rp, pols, out), n, chunk)
-
-
-def log_kernel(seed, indices, slots, dealers, contracts, rp, pols, rec, hands_out, li):
-    """``king.engine.log_kernel`` with dd and pimc seats (a thread a hand)."""
-    sc = np.zeros(NSC, np.uint64)
-    run_chunks(lambda lo, hi: hands_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp,
-                                          pols, sc, rec, hands_out, li, True), len(indices), 1)
+# the engine's kernels with dd and pimc seats; a searched hand takes long: a thread a logged hand
+hands_kernel, games_kernel, log_kernel = threaded_kernels(hands_chunk, games_chunk, log_chunk=1)

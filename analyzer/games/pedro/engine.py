@@ -474,7 +474,7 @@ def play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log,
     """Deals ``indices[lo:hi]`` into the same rows of ``rec`` and ``hands_out`` (and, when
     ``log``, of ``li``/``lu``), with scratch of their own: the body of every deal kernel.
     ``play_deal`` is inlined here once, whether ``log`` is a constant or not."""
-    deck, hands, prng, drng = deal_scratch(96)
+    deck, hands, prng, drng = deal_scratch(104)  # twice the deck: ``shared.deal``
     li_row, lu_row = no_log_row()
     ws = workspace.workspace_for(pols)
     for i in range(lo, hi):
