@@ -28,7 +28,7 @@ import time
 # (label, module, kernel attribute or None for the module's import-time kernels)
 ENTRIES = (
     ("pedro chunk (plain + logged)", "analyzer.games.pedro.engine", "chunk_kernel"),
-    ("pedro whole games", "analyzer.games.pedro.games", "games_kernel"),
+    ("pedro whole games", "analyzer.games.pedro.games", "games_chunk"),
     ("rook chunk (plain + logged)", "analyzer.games.rook.engine", "chunk_kernel"),
     ("king chunk (plain + logged)", "analyzer.games.king.engine", "chunk_kernel"),
     ("king games", "analyzer.games.king.engine", "games_chunk"),

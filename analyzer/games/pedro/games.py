@@ -1,4 +1,5 @@
-"""Whole Pedro/Cinch games to the target (RULES.md §1.10), one game per row, in parallel.
+"""Whole Pedro/Cinch games to the target (RULES.md §1.10), one game per row, in chunks
+of games on threads.
 
 May import: the foundations, ``games.shared``, ``games.search`` and Pedro's rules, core,
 adapter, policies (and engine); never another game.
@@ -20,11 +21,12 @@ length. Scores are settled by the rules' method after each deal:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 
 from ..._jit_cache import njit_on_first_call
 from ..search.setup import workspace_for
 from ..shared.kernels import no_search
+from ..shared.threads import run_chunks
 from .engine import NREC, R_BID, R_BIDDER, R_DEALER, R_S1, R_S2, play_deal
 from .rules import P_NO_CONTRACT_TIE, P_SCORING, P_TARGET
 
@@ -66,7 +68,7 @@ def play_game(seed, g, rp, pols, sc, out_row, search_card, max_deals):
     target = rp[P_TARGET]
     method = rp[P_SCORING]
     tie_rule = rp[P_NO_CONTRACT_TIE]
-    deck = np.empty(96, dtype=np.int64)
+    deck = np.empty(104, dtype=np.int64)  # twice the deck: ``shared.deal``
     hands = np.empty(4, dtype=np.uint64)
     prng = np.empty(1, dtype=np.uint64)
     drng = np.empty(1, dtype=np.uint64)
@@ -91,16 +93,33 @@ def play_game(seed, g, rp, pols, sc, out_row, search_card, max_deals):
     out_row[4] = g % 4
 
 
-GAME_SIG = types.void(
-    types.int64, types.int64, types.int64, types.int64, types.int64[:], types.int64[:],
-    types.uint64[:], types.int64[:, :],
-)
+# games first_game + lo .. first_game + hi - 1: (seed, first_game, lo, hi, max_deals, rp, pols,
+# sc, out)
+GAMES_CHUNK_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64,
+                             types.int64[:], types.int64[:], types.uint64[:], types.int64[:, :])
+GAMES_A_CHUNK = 256  # a few milliseconds of fast play; a thread takes the next chunk when free
 
 
-@njit_on_first_call(GAME_SIG, parallel=True)
-def games_kernel(seed, first_game, n, max_deals, rp, pols, sc, out):
-    """Games first_game .. first_game+n-1 into out[n, 5] (see GAME_COLUMNS), each at most
-    ``max_deals`` deals; no seat searches (``pedro.search.games_kernel`` plays dd and pimc
-    seats)."""
-    for i in prange(n):
+# serial, run on threads, compiled with parallel=True for speed, like the engine's chunk kernel
+@njit_on_first_call(GAMES_CHUNK_SIG, nogil=True, parallel=True)
+def games_chunk(seed, first_game, lo, hi, max_deals, rp, pols, sc, out):
+    """Games ``first_game + lo`` .. ``first_game + hi - 1`` into rows lo .. hi-1 of ``out``;
+    no seat searches."""
+    for i in range(lo, hi):
         play_game(seed, first_game + i, rp, pols, sc, out[i], no_search, max_deals)
+
+
+def threaded_games(games_chunk, chunk: int):
+    """``games_kernel(seed, first_game, n, max_deals, rp, pols, sc, out)``: games first_game ..
+    first_game+n-1 into out[n, 5] (see GAME_COLUMNS), each at most ``max_deals`` deals,
+    ``chunk`` games a call of ``games_chunk`` (this module's, or ``pedro.search``'s), on
+    threads (``shared.threads.run_chunks``)."""
+
+    def games_kernel(seed, first_game, n, max_deals, rp, pols, sc, out):
+        run_chunks(lambda lo, hi: games_chunk(seed, first_game, lo, hi, max_deals, rp, pols,
+                                              sc, out), n, chunk)
+
+    return games_kernel
+
+
+games_kernel = threaded_games(games_chunk, GAMES_A_CHUNK)

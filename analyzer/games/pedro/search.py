@@ -15,14 +15,14 @@ games; the functions named as the engine's kernels run their chunks on threads
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 
 from ..._jit_cache import njit_on_first_call
 from ..search.pimc import dd_choose, pimc_choose
 from ..search.setup import KN_DISCARDS, KN_POOL, P_WORLDS, POLICY_DD, WS_CPTS, WS_KN, WS_Q, WS_TV
-from ..shared.threads import run_chunks, threaded_kernels
+from ..shared.threads import threaded_kernels
 from .engine import CHUNK_SIG, NLOGI, NLOGU, play_chunk
-from .games import play_game
+from .games import GAMES_CHUNK_SIG, play_game, threaded_games
 
 ALL_CARDS = np.uint64(0x3FFF_1FFF_1FFF_1FFF)  # the 52 cards in the trump-normalised layout
 
@@ -49,10 +49,6 @@ def deals_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log
     play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, search_card)
 
 
-GAMES_CHUNK_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64,
-                             types.int64[:], types.int64[:], types.uint64[:], types.int64[:, :])
-
-
 @njit_on_first_call(GAMES_CHUNK_SIG, nogil=True)
 def games_chunk(seed, first_game, lo, hi, max_deals, rp, pols, sc, out):
     """Games ``first_game + lo`` .. ``first_game + hi - 1`` with dd and pimc seats."""
@@ -64,7 +60,5 @@ def games_chunk(seed, first_game, lo, hi, max_deals, rp, pols, sc, out):
 simulate_kernel, log_kernel = threaded_kernels(deals_chunk, NLOGI, NLOGU, log_chunk=1)
 
 
-def games_kernel(seed, first_game, n, max_deals, rp, pols, sc, out):
-    """``pedro.games.games_kernel`` with dd and pimc seats (a thread a game)."""
-    run_chunks(lambda lo, hi: games_chunk(seed, first_game, lo, hi, max_deals, rp, pols, sc,
-                                          out), n, 1)
+# ``pedro.games.games_kernel`` with dd and pimc seats: a thread a game
+games_kernel = threaded_games(games_chunk, 1)
