@@ -3,6 +3,12 @@ and trick values, equivalent cards, the sure bounds, the transposition table's k
 entries, move ordering, and playing a card. :mod:`.dd` holds the recursion that puts them
 together; see its docstring for the layout and the techniques.
 
+The larger pieces (equivalent cards, the bounds, ordering, popping a move, finishing a
+trick, rotating, holding and ``_above``) are compiled once each and called, not inlined
+into ``_node`` by numba: inlining them made numba type one very large function, 45 s of
+compiling ``search.dd`` against 12.6 s now, for no speed measured (LLVM still inlines what
+pays; ``benchmarks/bench_dd.py``: same nodes and values, times within the noise).
+
 May import: :mod:`analyzer.bits` and :mod:`.params`; never a game.
 """
 
@@ -111,7 +117,7 @@ def _low_bit(m):
     return m & (~m + ONE)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def distinct_moves(moves, outside, par):
     """``moves`` less the cards equivalent to the next lower one: same suit, same points and
     no card of ``outside`` (the other hands and the trick) between them. In ranks relative to
@@ -144,7 +150,7 @@ def _seat(a0, a1, a2, a3, r):
     return a3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _rotate(a0, a1, a2, a3, sd, w):
     """The hands and side bits seen from relative seat ``w``."""
     sd = ((sd >> w) | (sd << (4 - w))) & 15
@@ -157,7 +163,7 @@ def _rotate(a0, a1, a2, a3, sd, w):
     return a3, a0, a1, a2, sd
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _finish(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par):
     """The value of the rest of a last trick: each seat from ``r`` on holds at most one card,
     so it plays itself."""
@@ -177,7 +183,7 @@ def _finish(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _above(c):
     """The cards above index ``c`` (every card when c is -1)."""
     if c < 0:
@@ -285,7 +291,7 @@ def _key(a0, a1, a2, a3, sd, par):
     return (s1, s2, v0, v1, v2, v3, meta), x
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _holds(tt, row, key):
     """True when table row ``row`` (its first word's index) holds the position of ``key``."""
     for w in range(7):
@@ -294,7 +300,7 @@ def _holds(tt, row, key):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _bounds(tt, row):
     b = load_word(tt, row + T_BOUNDS)
     return np.int64(b >> np.uint64(32)) - BIAS, np.int64(b & np.uint64(0xFFFFFFFF)) - BIAS
@@ -344,7 +350,7 @@ def _cash_first(a0, a1, a2, a3, sd, moves, tm):
     return moves & tops, moves & ~tm & ~tops
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _order(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par):
     """Seat ``r``'s distinct legal cards in up to four tiers tried in turn, each lowest card
     first unless its bit is set in ``down``, or all by history score when ``down`` is
@@ -376,7 +382,7 @@ def _order(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par):
     return beat & ~tm, beat & tm, keep & ~valued, keep & valued, 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _pop(m1, m2, m3, m4, down):
     """The next card of the tiers, and the tiers without it."""
     if m1:
@@ -394,7 +400,7 @@ def _pop(m1, m2, m3, m4, down):
     return c, m1, m2, m3, m4
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _pop_by_history(m1, m2, m3, m4, par):
     """``_pop`` for a lead of a penalty contract, whose order is one tier: the card with the
     best history score first (the lowest among equals)."""
