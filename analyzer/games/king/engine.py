@@ -10,7 +10,7 @@ path. :func:`chunk_kernel` plays a chunk of hands, logged or not, and :func:`gam
 chunk of whole games (game ``g``: first dealer from the game stream, hand k dealt by
 D0 + k), each serial; ``hands_kernel`` (single hands of one contract, hand ``i`` dealt by
 ``i % 4``), ``games_kernel`` and ``log_kernel`` run such chunks on threads
-(:func:`threaded_kernels`), as Pedro's and Rook's engines do.
+(:func:`threaded_hand_kernels`), as Pedro's and Rook's engines do.
 
 These kernels play no ``dd`` or ``pimc`` seat (``play_hand`` takes the card search as an
 argument, here :func:`no_search`), so they compile without the search; ``king.search``
@@ -485,7 +485,7 @@ def games_chunk(seed, first, lo, hi, rp, pols, out):
     play_games(seed, first, lo, hi, rp, pols, out, no_search)
 
 
-def threaded_kernels(chunk_kernel, games_chunk, log_chunk: int | None = None):
+def threaded_hand_kernels(chunk_kernel, games_chunk, log_chunk: int | None = None):
     """``(hands_kernel, games_kernel, log_kernel)`` run over a chunk kernel and a games chunk
     (of this module or ``king.search``) on threads (``shared.threads.run_chunks``):
 
@@ -519,4 +519,4 @@ def threaded_kernels(chunk_kernel, games_chunk, log_chunk: int | None = None):
     return hands_kernel, games_kernel, log_kernel
 
 
-hands_kernel, games_kernel, log_kernel = threaded_kernels(chunk_kernel, games_chunk)
+hands_kernel, games_kernel, log_kernel = threaded_hand_kernels(chunk_kernel, games_chunk)

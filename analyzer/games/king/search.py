@@ -20,7 +20,7 @@ from ..._jit_cache import njit_on_first_call
 from ..search.pimc import dd_choose, pimc_choose
 from ..search.setup import KN_POOL, P_WORLDS, POLICY_DD, WS_CPTS, WS_KN, WS_Q, WS_TV, node_budget
 from .adapter import king_setup
-from .engine import CHUNK_SIG, GAMES_SIG, play_chunk, play_games, threaded_kernels
+from .engine import CHUNK_SIG, GAMES_SIG, play_chunk, play_games, threaded_hand_kernels
 
 ALL_CARDS = np.uint64(0x1FFF_1FFF_1FFF_1FFF)
 
@@ -55,4 +55,5 @@ def games_chunk(seed, first, lo, hi, rp, pols, out):
 
 
 # the engine's kernels with dd and pimc seats; a searched hand takes long: a thread a logged hand
-hands_kernel, games_kernel, log_kernel = threaded_kernels(hands_chunk, games_chunk, log_chunk=1)
+hands_kernel, games_kernel, log_kernel = threaded_hand_kernels(hands_chunk, games_chunk,
+                                                              log_chunk=1)
