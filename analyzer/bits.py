@@ -10,7 +10,10 @@ compiles for a CPU with fast ones, else loops over the mask's bits.
 Keep masks unsigned: mixing int64 and uint64 in one expression makes numba
 silently produce float64, so every literal below is wrapped in ``np.uint64``.
 
-May import: numpy and numba only.
+Every kernel module imports this one, so importing it also installs the fix to numba's
+inliner (``_numba_inliner``) before anything compiles.
+
+May import: numpy, numba and ``_numba_inliner``.
 """
 
 from __future__ import annotations
@@ -20,6 +23,10 @@ from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
+
+from ._numba_inliner import install as _install_inliner_fix
+
+_install_inliner_fix()
 
 U64 = np.uint64
 ONE = np.uint64(1)
