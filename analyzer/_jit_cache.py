@@ -132,17 +132,9 @@ class FirstCallKernel:
         return self._dispatcher
 
     def _compile(self):
-        import warnings
-
         from numba import njit
-        from numba.core.errors import NumbaPerformanceWarning
 
-        with _compile_lock(self.py_func), warnings.catch_warnings():
-            # a serial kernel compiled with parallel=True on purpose (see the engines' chunk
-            # kernels): numba's parallel pipeline makes it faster without a loop to spread,
-            # and says so once per kernel
-            warnings.filterwarnings("ignore", category=NumbaPerformanceWarning,
-                                    message=".*no transformation for parallel execution")
+        with _compile_lock(self.py_func):
             return njit(self.signature, cache=True, **self.options)(self.py_func)
 
     @property

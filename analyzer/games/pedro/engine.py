@@ -25,7 +25,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from ..._jit_cache import njit_on_first_call
 from ...bits import ONE, ZERO, bit, lsb, msb, popcount
 from ...cards import DECK_52
 from ...rng import DEAL_STREAM, POLICY_STREAM, stream_key
@@ -40,6 +39,7 @@ from ..shared.kernels import (
     no_search,
     record_auction,
     scenario_seat,
+    serial_chunk_kernel,
 )
 from ..shared.threads import threaded_kernels
 from ..shared.tricks import credit_team, forced_card, log_card, log_trick
@@ -483,15 +483,16 @@ def play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log,
         play_deal(seed, indices[i], rp, pols, sc, deck, hands, prng, drng, rec[i],
                   hands_out[i], li_row, lu_row, log, ws, search_card)
         if log:
-            lu[i, U_HANDS:U_HANDS + 4] = hands_out[i]
+            for s in range(4):  # a slice assignment compiles numba's shape-mismatch error
+                lu[i, U_HANDS + s] = hands_out[i, s]
 
 
 CHUNK_SIG = chunk_signature(types.int8)
 
 
-# no seat searches here (``pedro.search``: the same with dd and pimc seats); serial, compiled
-# with parallel=True for speed (``shared.kernels``)
-@njit_on_first_call(CHUNK_SIG, nogil=True, parallel=True)
+# no seat searches here (``pedro.search``: the same with dd and pimc seats); serial, run on
+# threads (``shared.kernels``)
+@serial_chunk_kernel(CHUNK_SIG)
 def chunk_kernel(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log):
     play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, no_search)
 

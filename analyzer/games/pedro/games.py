@@ -23,9 +23,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from ..._jit_cache import njit_on_first_call
 from ..search.setup import workspace_for
-from ..shared.kernels import no_search
+from ..shared.kernels import no_search, serial_chunk_kernel
 from ..shared.threads import run_chunks
 from .engine import NREC, R_BID, R_BIDDER, R_DEALER, R_S1, R_S2, play_deal
 from .rules import P_NO_CONTRACT_TIE, P_SCORING, P_TARGET
@@ -100,8 +99,8 @@ GAMES_CHUNK_SIG = types.void(types.int64, types.int64, types.int64, types.int64,
 GAMES_A_CHUNK = 256  # a few milliseconds of fast play; a thread takes the next chunk when free
 
 
-# serial, run on threads, compiled with parallel=True for speed, like the engine's chunk kernel
-@njit_on_first_call(GAMES_CHUNK_SIG, nogil=True, parallel=True)
+# serial, run on threads, like the engine's chunk kernel
+@serial_chunk_kernel(GAMES_CHUNK_SIG)
 def games_chunk(seed, first_game, lo, hi, max_deals, rp, pols, sc, out):
     """Games ``first_game + lo`` .. ``first_game + hi - 1`` into rows lo .. hi-1 of ``out``;
     no seat searches."""

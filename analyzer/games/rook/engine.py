@@ -23,14 +23,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from ..._jit_cache import njit_on_first_call
 from ...bits import ONE, ZERO, bit, lsb, popcount
 from ...rng import DEAL_STREAM, POLICY_STREAM, stream_key, uniform_int
 from ..search import setup as workspace
 from ..search.params import Q_TM, suit_mask
 from ..shared.choice import random_card, random_subset
 from ..shared.deal import deal
-from ..shared.kernels import chunk_signature, no_log_row, no_search, record_auction, scenario_seat
+from ..shared.kernels import (
+    chunk_signature,
+    no_log_row,
+    no_search,
+    record_auction,
+    scenario_seat,
+    serial_chunk_kernel,
+)
 from ..shared.threads import threaded_kernels
 from ..shared.tricks import credit_team, forced_card, log_card, log_trick
 from .adapter import rook_setup, rook_to_search
@@ -413,9 +419,9 @@ def play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log,
 CHUNK_SIG = chunk_signature(types.int16)
 
 
-# no seat searches here (``rook.search``: the same with dd and pimc seats); serial, compiled
-# with parallel=True for speed (``shared.kernels``)
-@njit_on_first_call(CHUNK_SIG, nogil=True, parallel=True)
+# no seat searches here (``rook.search``: the same with dd and pimc seats); serial, run on
+# threads (``shared.kernels``)
+@serial_chunk_kernel(CHUNK_SIG)
 def chunk_kernel(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log):
     play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, no_search)
 

@@ -8,20 +8,26 @@ short module-level functions: a kernel made by a factory closes over the game's 
 and numba's cache cannot key such a closure (numba issue #6264), so it would compile
 again in every process.
 
-The engines' chunk kernels are serial (``shared.threads`` spreads the chunks) yet compiled
-with ``parallel=True``: numba's parallel pipeline makes the same serial code about 13%
-faster (Pedro, random players, one thread, 2026-12-03: 1.07 s against 1.20 s for two
-million deals; a ``prange`` kernel: 1.06 s), and it compiles in 34 s against a ``prange``
-kernel's 62 s. One kernel serves plain and logged deals: ``log`` as a runtime flag cost 2%
-(1.01 s against 0.99 s), and a second kernel would compile the deal again.
+The engines' chunk kernels are serial (``shared.threads`` spreads the chunks) and compiled
+by :func:`serial_chunk_kernel`: numba's nopython pipeline plus its copy propagation
+(``_numba_pipeline``), as fast as numba's parallel pipeline, which they used before
+(Pedro, random players, one thread: 1.07 s for two million deals against 1.20 s for the
+plain pipeline; a ``prange`` kernel: 1.06 s), and quicker to compile (Pedro: about 22 s,
+against 27 s with ``parallel=True`` and 62 s for a ``prange`` kernel). One kernel serves
+plain and logged deals: ``log`` as a runtime flag cost 2% (1.01 s against 0.99 s), and a
+second kernel would compile the deal again.
 
-May import: numba and numpy; never a game (nor ``games.search``, which stands above it).
+May import: numba, numpy and the foundations (``_jit_cache``, ``_numba_pipeline``); never a
+game (nor ``games.search``, which stands above it).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
+
+from ..._jit_cache import njit_on_first_call
+from ..._numba_pipeline import CopyPropagatingCompiler
 
 
 def chunk_signature(rec_type):
@@ -30,6 +36,12 @@ def chunk_signature(rec_type):
     vec, masks = types.int64[:], types.uint64[:, :]
     return types.void(types.int64, vec, types.int64, types.int64, vec, vec, types.uint64[:],
                       rec_type[:, :], masks, types.int16[:, :], masks, types.boolean)
+
+
+def serial_chunk_kernel(signature):
+    """A chunk kernel of ``signature``: serial and without the GIL (threads run the chunks),
+    compiled on its first call with copy propagation (see above)."""
+    return njit_on_first_call(signature, nogil=True, pipeline_class=CopyPropagatingCompiler)
 
 
 # Pedro's and Rook's records open with the auction's outcome, in these columns
