@@ -7,13 +7,18 @@ when called from the interpreter or with ``NUMBA_DISABLE_JIT=1``. `pext`
 k-th remaining card when dealing) are BMI2's PEXT and PDEP where numba
 compiles for a CPU with fast ones, else loops over the mask's bits.
 
+The overloads are not ``inline="always"``: numba runs its front end and type inference over
+an inlined overload's body every time it types a call to it, which cost the double-dummy
+search's recursive node 5 s of its 10 s compile; as small functions of their own, LLVM
+inlines them all the same (no call to them is left in the kernels' machine code).
+
 Keep masks unsigned: mixing int64 and uint64 in one expression makes numba
 silently produce float64, so every literal below is wrapped in ``np.uint64``.
 
-Every kernel module imports this one, so importing it also installs the fix to numba's
-inliner (``_numba_inliner``) before anything compiles.
+Every kernel module imports this one, so importing it also installs the two fixes to
+numba's compile time (``_numba_inliner``, ``_numba_literals``) before anything compiles.
 
-May import: numpy, numba and ``_numba_inliner``.
+May import: numpy, numba, ``_numba_inliner`` and ``_numba_literals``.
 """
 
 from __future__ import annotations
@@ -25,8 +30,10 @@ from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
 from ._numba_inliner import install as _install_inliner_fix
+from ._numba_literals import install as _install_literals_fix
 
 _install_inliner_fix()
+_install_literals_fix()
 
 U64 = np.uint64
 ONE = np.uint64(1)
@@ -80,17 +87,17 @@ def msb(m):
 
 
 # Inside numba code the three helpers above become single instructions.
-@overload(popcount, inline="always")
+@overload(popcount)
 def _popcount_jit(m):
     return lambda m: np.int64(_ctpop(np.uint64(m)))
 
 
-@overload(lsb, inline="always")
+@overload(lsb)
 def _lsb_jit(m):
     return lambda m: np.int64(_cttz(np.uint64(m)))
 
 
-@overload(msb, inline="always")
+@overload(msb)
 def _msb_jit(m):
     return lambda m: np.int64(63) - np.int64(_ctlz(np.uint64(m)))
 
@@ -149,7 +156,7 @@ _pext_bmi2 = _bmi2("pext")
 _pdep_bmi2 = _bmi2("pdep")
 
 
-@overload(pext, inline="always")
+@overload(pext)
 def _pext_jit(x, m):
     if FAST_PEXT:
         return lambda x, m: _pext_bmi2(np.uint64(x), np.uint64(m))
@@ -188,7 +195,7 @@ def nth_bit(m, k):
     return m & -m
 
 
-@overload(nth_bit, inline="always")
+@overload(nth_bit)
 def _nth_bit_jit(m, k):
     if FAST_PEXT:
         return lambda m, k: _pdep_bmi2(ONE << np.uint64(k), np.uint64(m))
@@ -216,7 +223,7 @@ def pdep(x, m):
     return out
 
 
-@overload(pdep, inline="always")
+@overload(pdep)
 def _pdep_jit(x, m):
     if FAST_PEXT:
         return lambda x, m: _pdep_bmi2(np.uint64(x), np.uint64(m))
@@ -306,22 +313,22 @@ def _prefetch_word(typingctx, addr, i):
     return types.void(types.uint64, types.int64), codegen
 
 
-@overload(load_word, inline="always")
+@overload(load_word)
 def _load_word_jit(addr, i):
     return lambda addr, i: _load_word(np.uint64(addr), np.int64(i))
 
 
-@overload(store_word, inline="always")
+@overload(store_word)
 def _store_word_jit(addr, i, value):
     return lambda addr, i, value: _store_word(np.uint64(addr), np.int64(i), np.uint64(value))
 
 
-@overload(prefetch_word, inline="always")
+@overload(prefetch_word)
 def _prefetch_word_jit(addr, i):
     return lambda addr, i: _prefetch_word(np.uint64(addr), np.int64(i))
 
 
-@overload(word, inline="always")
+@overload(word)
 def _word_jit(src, i):
     if isinstance(src, types.Array):
         return lambda src, i: src[i]

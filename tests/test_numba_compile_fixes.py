@@ -1,12 +1,14 @@
-"""The fix to numba's inliner (``analyzer._numba_inliner``): in place, one scope per copy, and
-inlined code that still computes what it did."""
+"""bidlab's fixes to numba's compile time, each in place and each leaving the results alone:
+the inliner's copies (``_numba_inliner``), one specialisation per type (``_numba_literals``)
+and copy propagation in the serial kernels' pipeline (``_numba_pipeline``)."""
 
 import copy
+import io
+import re
 
 import numpy as np
 from numba import njit
 from numba.core import inline_closurecall as inliner
-from numba.core import ir
 from numba.core.compiler import run_frontend
 
 import analyzer.bits  # noqa: F401  (installs the fix)
@@ -73,3 +75,65 @@ def test_a_plain_deepcopy_is_left_for_everything_else():
     out = inliner.copy.deepcopy(data)
     assert out == data and out["a"] is not data["a"]
     assert inliner.copy.copy is copy.copy
+
+
+# ---- _numba_literals: one specialisation per argument type --------------------------------
+
+def _scale(x, k):
+    return x * k
+
+
+def _loop_of_constants(scaled):
+    def run(n):
+        total = 0  # starts as the literal 0: numba would compile ``scaled`` for Literal[int](0)
+        for i in range(n):
+            total = scaled(total, 3) + scaled(i, 7)
+        return total + scaled(5, 2)
+
+    return run
+
+
+def _as_if_defined_in(module, fn):
+    clone = type(fn)(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    clone.__module__ = module
+    return clone
+
+
+def test_our_functions_compile_once_per_type_not_per_constant():
+    ours = njit(_as_if_defined_in("analyzer.probe", _scale))
+    theirs = njit(_scale)
+    for scaled in (ours, theirs):
+        assert njit(_loop_of_constants(scaled))(6) == _loop_of_constants(_scale)(6)
+    assert [str(sig) for sig in ours.signatures] == ["(int64, int64)"]
+    # numba's own behaviour, kept for everyone else's functions: a compile per constant
+    assert any("Literal" in str(sig) for sig in theirs.signatures)
+
+
+# ---- _numba_pipeline: copy propagation in a serial kernel --------------------------------
+
+def _aliases(a, out):
+    b = a  # an alias of an array: a reference count each time it runs, unless propagated
+    c = b
+    for i in range(c.shape[0]):
+        out[i] = _inlined_step(c[i], 1)
+
+
+def _typed_lines(dispatcher):
+    text = io.StringIO()
+    dispatcher.inspect_types(file=text)
+    return [line.strip() for line in text.getvalue().splitlines()]
+
+
+def test_the_serial_pipeline_keeps_results_and_drops_array_aliases():
+    from analyzer._numba_pipeline import CopyPropagatingCompiler
+
+    plain = njit(_aliases)
+    propagated = njit(pipeline_class=CopyPropagatingCompiler)(_aliases)
+    a = np.arange(-20, 20)
+    want, got = np.zeros_like(a), np.zeros_like(a)
+    plain(a, want)
+    propagated(a, got)
+    assert got.tolist() == want.tolist() == [_inlined_step.py_func(int(x), 1) for x in a]
+    alias = re.compile(r"^#\s+[bc] = [ab]\s+:: array")
+    assert sum(map(bool, map(alias.match, _typed_lines(plain)))) == 2
+    assert sum(map(bool, map(alias.match, _typed_lines(propagated)))) == 0
