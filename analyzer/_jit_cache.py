@@ -132,9 +132,16 @@ class FirstCallKernel:
         return self._dispatcher
 
     def _compile(self):
-        from numba import njit
+        import warnings
 
-        with _compile_lock(self.py_func):
+        from numba import njit
+        from numba.core.errors import NumbaPerformanceWarning
+
+        with _compile_lock(self.py_func), warnings.catch_warnings():
+            # a serial kernel compiled with parallel=True on purpose (King's chunk kernels):
+            # numba's parallel pipeline makes it faster without a loop to spread, and says so
+            warnings.filterwarnings("ignore", category=NumbaPerformanceWarning,
+                                    message=".*no transformation for parallel execution")
             return njit(self.signature, cache=True, **self.options)(self.py_func)
 
     @property

@@ -3,8 +3,7 @@
 Under pytest-xdist (``make test`` runs it on up to four cores) the controller compiles the numba
 kernels before any worker starts, the engines side by side in subprocesses, so that the
 workers load them from numba's on-disk cache instead of each compiling all of them at
-collection (from a fresh clone that compilation is most of the run: about nineteen
-minutes on one core here).
+collection.
 """
 
 import os
@@ -15,16 +14,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-# Two chains of about equal length, compiled side by side (seconds on one core each here, from
-# an empty cache, both running): the search (``search.dd``, 82 s at import) and the search
-# modules' serial kernels, Pedro's 178 s (the first to compile the searching players),
-# Rook's 107 s and King's, then Pedro's whole-game kernel, 106 s; the engines' parallel
-# kernels without the search, Pedro 176 s, Rook 238 s, King 158 s.
+# Two chains of about equal length, compiled side by side: the search (``search.dd``, at
+# import) and the search modules' serial kernels; the engines' chunk kernels without the
+# search, then Pedro's whole-game kernel. From an empty cache here (2026-12-03), with Pedro's
+# whole games in the first chain, they took 92 s and 60 s; it moved to the second.
 _CHAINS = (("analyzer.games.search.dd", "analyzer.games.pedro.search",
-            "analyzer.games.rook.search", "analyzer.games.king.search",
-            "analyzer.games.pedro.games"),
+            "analyzer.games.rook.search", "analyzer.games.king.search"),
            ("analyzer.games.pedro.engine", "analyzer.games.rook.engine",
-            "analyzer.games.king.engine"))
+            "analyzer.games.king.engine", "analyzer.games.pedro.games"))
 
 
 def _compile(modules: tuple[str, ...]) -> None:

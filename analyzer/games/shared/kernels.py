@@ -8,8 +8,9 @@ short module-level functions: a kernel made by a factory closes over the game's 
 and numba's cache cannot key such a closure (numba issue #6264), so it would compile
 again in every process.
 
-The engines' chunk kernels are serial (``shared.threads`` spreads the chunks) and compiled
-by :func:`serial_chunk_kernel`: numba's nopython pipeline plus its copy propagation
+The engines' chunk kernels are serial (``shared.threads`` spreads the chunks); Pedro's and
+Rook's are compiled by :func:`serial_chunk_kernel` (King's keep ``parallel=True``: see
+``king.engine``): numba's nopython pipeline plus its copy propagation
 (``_numba_pipeline``), as fast as numba's parallel pipeline, which they used before
 (Pedro, random players, one thread: 1.07 s for two million deals against 1.20 s for the
 plain pipeline; a ``prange`` kernel: 1.06 s), and quicker to compile (Pedro: about 22 s,
