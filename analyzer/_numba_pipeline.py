@@ -1,4 +1,4 @@
-"""The compiler of the engines' serial chunk kernels: numba's nopython pipeline plus one
+"""The compiler of Pedro's and Rook's serial chunk kernels: numba's nopython pipeline plus one
 round of its copy propagation and dead-code removal.
 
 Inlining a function (``inline="always"``) assigns each argument to a new variable, and

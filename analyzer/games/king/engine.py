@@ -25,14 +25,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from ..._jit_cache import njit_on_first_call
 from ...bits import ZERO, bit, popcount
 from ...cards import DECK_52
 from ...rng import DEAL_STREAM, POLICY_STREAM, stream_key, uniform_int
 from ..search import setup as workspace
 from ..shared.choice import random_card
 from ..shared.deal import deal
-from ..shared.kernels import deal_scratch, no_search
+from ..shared.kernels import deal_scratch, no_search, serial_chunk_kernel
 from ..shared.threads import run_chunks
 from ..shared.tricks import forced_card, log_card, log_trick
 from .policies import (
@@ -470,9 +469,9 @@ GAMES_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types
 
 
 # serial, run on threads, like Pedro's and Rook's, but compiled by numba's parallel pipeline:
-# with the copy propagation alone (``shared.kernels.serial_chunk_kernel``) King's heuristic
+# with the copy propagation alone (``shared.kernels``) King's heuristic
 # hands ran about 10% slower (three paired runs, 2026-12-03), Pedro's and Rook's did not
-@njit_on_first_call(CHUNK_SIG, nogil=True, parallel=True)
+@serial_chunk_kernel(CHUNK_SIG, parallel_pipeline=True)
 def chunk_kernel(seed, indices, slots, dealers, contracts, lo, hi, rp, pols, sc, rec,
                  hands_out, li, log):
     """Hands ``lo .. hi-1`` of (index, slot, dealer, contract), with their logs when ``log``;
@@ -481,7 +480,7 @@ def chunk_kernel(seed, indices, slots, dealers, contracts, lo, hi, rp, pols, sc,
                li, log, no_search)
 
 
-@njit_on_first_call(GAMES_SIG, nogil=True, parallel=True)
+@serial_chunk_kernel(GAMES_SIG, parallel_pipeline=True)
 def games_chunk(seed, first, lo, hi, rp, pols, out):
     """Whole games ``first + lo`` .. ``first + hi - 1``; no seat searches."""
     play_games(seed, first, lo, hi, rp, pols, out, no_search)

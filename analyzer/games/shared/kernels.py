@@ -8,15 +8,16 @@ short module-level functions: a kernel made by a factory closes over the game's 
 and numba's cache cannot key such a closure (numba issue #6264), so it would compile
 again in every process.
 
-The engines' chunk kernels are serial (``shared.threads`` spreads the chunks); Pedro's and
-Rook's are compiled by :func:`serial_chunk_kernel` (King's keep ``parallel=True``: see
-``king.engine``): numba's nopython pipeline plus its copy propagation
-(``_numba_pipeline``), as fast as numba's parallel pipeline, which they used before
-(Pedro, random players, one thread: 1.07 s for two million deals against 1.20 s for the
-plain pipeline; a ``prange`` kernel: 1.06 s), and quicker to compile (Pedro: about 22 s,
-against 27 s with ``parallel=True`` and 62 s for a ``prange`` kernel). One kernel serves
-plain and logged deals: ``log`` as a runtime flag cost 2% (1.01 s against 0.99 s), and a
-second kernel would compile the deal again.
+The engines' chunk kernels are serial (``shared.threads`` spreads the chunks) and made by
+:func:`serial_chunk_kernel`. Pedro's and Rook's are compiled by numba's nopython pipeline
+plus its copy propagation (``_numba_pipeline``): as fast as numba's parallel pipeline,
+which they used before (Pedro, random players, one thread: 1.07 s for two million deals
+against 1.20 s for the plain pipeline; a ``prange`` kernel: 1.06 s), and quicker to
+compile (Pedro: about 22 s, against 27 s with ``parallel=True`` and 62 s for a ``prange``
+kernel). King's keep numba's parallel pipeline: with the copy propagation alone its
+heuristic hands ran about 10% slower (``king.engine``). One kernel serves plain and logged
+deals: ``log`` as a runtime flag cost 2% (1.01 s against 0.99 s), and a second kernel
+would compile the deal again.
 
 May import: numba, numpy and the foundations (``_jit_cache``, ``_numba_pipeline``); never a
 game (nor ``games.search``, which stands above it).
@@ -39,9 +40,12 @@ def chunk_signature(rec_type):
                       rec_type[:, :], masks, types.int16[:, :], masks, types.boolean)
 
 
-def serial_chunk_kernel(signature):
+def serial_chunk_kernel(signature, parallel_pipeline: bool = False):
     """A chunk kernel of ``signature``: serial and without the GIL (threads run the chunks),
-    compiled on its first call with copy propagation (see above)."""
+    compiled on its first call with copy propagation (see above), or by numba's parallel
+    pipeline when ``parallel_pipeline`` (King's: faster there, though it has no parallel loop)."""
+    if parallel_pipeline:
+        return njit_on_first_call(signature, nogil=True, parallel=True)
     return njit_on_first_call(signature, nogil=True, pipeline_class=CopyPropagatingCompiler)
 
 
