@@ -1,9 +1,9 @@
-"""Suit-lane helpers (analyzer.games.shared.lanes) against naive loops over the cards."""
+"""Suit-lane helpers (analyzer.games.kit.lanes) against naive loops over the cards."""
 
 import numpy as np
 from numba import njit
 
-from analyzer.games.shared.lanes import fold, highest_card, lowest_card, suit_tops
+from analyzer.games.kit.lanes import fold, highest_card, lowest_card, suit_tops
 
 RNG = np.random.default_rng(11)
 # random card masks (the joker, bit 63, in some), sparse and dense, and every single card

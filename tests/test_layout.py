@@ -80,9 +80,9 @@ def test_imports_respect_the_layers(module):
 
 def test_shared_kernels_and_search_import_no_game_and_shared_not_search():
     for module, names in IMPORTS.items():
-        if module.startswith(("analyzer.games.shared", "analyzer.games.search")):
+        if module.startswith(("analyzer.games.kit", "analyzer.games.search")):
             assert not {game_of(n) for n in names} - {None}, module
-        if module.startswith("analyzer.games.shared"):
+        if module.startswith("analyzer.games.kit"):
             assert not any(n.startswith("analyzer.games.search") for n in names), module
 
 

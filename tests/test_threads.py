@@ -1,11 +1,11 @@
-"""``shared.threads.run_chunks``: the search kernels' chunks on threads."""
+"""``kit.threads.run_chunks``: the search kernels' chunks on threads."""
 
 import threading
 
 import numba
 import pytest
 
-from analyzer.games.shared.threads import run_chunks
+from analyzer.games.kit.threads import run_chunks
 
 
 @pytest.fixture(params=[1, 2], ids=["one thread", "two threads"])

@@ -6,7 +6,7 @@ same face: ``PRESETS``, ``PRESET_NAMES``, ``Rules``, ``parse_rules``, ``simulate
 ``play_logged``, ``run_batch``, and ``GAME``, its :class:`~analyzer.games.protocol.Game`:
 the interface the generic code uses. Adding a game is one package and one line below.
 
-Layout: ``shared/`` (kernels every game uses: the deal, random choices, suit lanes, a
+Layout: ``kit/`` (kernels every game uses: the deal, random choices, suit lanes, a
 trick's bookkeeping, chunk scratch, the threads that run chunks), ``search/`` (the
 double-dummy search and pimc), ``common.py`` (policies, scenarios, the batch driver, the
 rows of a batch), ``protocol.py`` (the interface), and one package per game. See

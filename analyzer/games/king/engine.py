@@ -1,6 +1,6 @@
 """The King kernels: one hand of any contract, whole 10-hand games, and logs.
 
-May import: the foundations, ``games.shared``, ``games.search`` and King's rules, core,
+May import: the foundations, ``games.kit``, ``games.search`` and King's rules, core,
 adapter, policies (and engine); never another game.
 
 :func:`play_hand` deals and plays one hand (negative contracts, combined
@@ -29,11 +29,11 @@ from ...bits import ZERO, bit, popcount
 from ...cards import DECK_52
 from ...rng import DEAL_STREAM, POLICY_STREAM, stream_key, uniform_int
 from ..search import setup as workspace
-from ..shared.choice import random_card
-from ..shared.deal import deal
-from ..shared.kernels import deal_scratch, no_search, serial_chunk_kernel
-from ..shared.threads import run_chunks
-from ..shared.tricks import forced_card, log_card, log_trick
+from ..kit.choice import random_card
+from ..kit.deal import deal
+from ..kit.kernels import deal_scratch, no_search, serial_chunk_kernel
+from ..kit.threads import run_chunks
+from ..kit.tricks import forced_card, log_card, log_trick
 from .policies import (
     AH,
     HEARTS,
@@ -417,7 +417,7 @@ def play_games(seed, first, lo, hi, rp, pols, out, search_card):
     chunk of a games kernel."""
     n_hands = rp[P_N_HANDS]
     sc = np.zeros(NSC, dtype=np.uint64)
-    deck, hands, prng, drng = deal_scratch(104)  # twice the deck: ``shared.deal``
+    deck, hands, prng, drng = deal_scratch(104)  # twice the deck: ``kit.deal``
     rec = np.empty((1, NREC), dtype=np.int16)
     dealt = np.empty(4, dtype=np.uint64)
     li = np.empty(1, dtype=np.int16)
@@ -446,7 +446,7 @@ def play_chunk(seed, indices, slots, dealers, contracts, lo, hi, rp, pols, sc, r
     """Hands ``lo .. hi-1`` of (index, slot, dealer, contract) into the same rows of ``rec``
     and ``hands_out`` (and of ``li`` when ``log``), with scratch of their own: the body of
     every hands kernel, logged or not, with the search or without, ``play_hand`` inlined once."""
-    deck, hands, prng, drng = deal_scratch(104)  # twice the deck: ``shared.deal``
+    deck, hands, prng, drng = deal_scratch(104)  # twice the deck: ``kit.deal``
     li_row = np.empty(1, dtype=np.int16)  # a stand-in for a log row when not logging
     lu = np.empty(1, dtype=np.uint64)
     ws = workspace.workspace_for(pols)
@@ -469,7 +469,7 @@ GAMES_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types
 
 
 # serial, run on threads, like Pedro's and Rook's, but compiled by numba's parallel pipeline:
-# with the copy propagation alone (``shared.kernels``) King's heuristic
+# with the copy propagation alone (``kit.kernels``) King's heuristic
 # hands ran about 10% slower (three paired runs, 2026-12-03), Pedro's and Rook's did not
 @serial_chunk_kernel(CHUNK_SIG, parallel_pipeline=True)
 def chunk_kernel(seed, indices, slots, dealers, contracts, lo, hi, rp, pols, sc, rec,
@@ -488,7 +488,7 @@ def games_chunk(seed, first, lo, hi, rp, pols, out):
 
 def threaded_hand_kernels(chunk_kernel, games_chunk, log_chunk: int | None = None):
     """``(hands_kernel, games_kernel, log_kernel)`` run over a chunk kernel and a games chunk
-    (of this module or ``king.search``) on threads (``shared.threads.run_chunks``):
+    (of this module or ``king.search``) on threads (``kit.threads.run_chunks``):
 
     * ``hands_kernel(seed, indices, chunk, contract, rp, pols, sc, rec, hands_out)``: single
       hands of one contract, hand ``i`` dealt by ``i % 4``, ``chunk`` hands a call;

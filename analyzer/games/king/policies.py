@@ -1,6 +1,6 @@
 """King heuristics in numba (code 1; code 0, ``random``, draws in the engine).
 
-May import: the foundations, ``games.shared``, ``games.search.params``/``setup`` and King's
+May import: the foundations, ``games.kit``, ``games.search.params``/``setup`` and King's
 rules and core; never another game.
 
 Every function takes scalars only: they run for most of the 52 plays of a
@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from ...bits import ONE, ZERO, bit, lsb, msb, popcount
-from ..shared.lanes import COLUMN, LANE, highest_card, lowest_card
+from ..kit.lanes import COLUMN, LANE, highest_card, lowest_card
 
 HEARTS = LANE[2]
 KH = np.uint64(1) << np.uint64(16 * 2 + 11)

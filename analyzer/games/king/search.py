@@ -2,7 +2,7 @@
 seat to move, and the engine's kernels with it (``king.engine``'s own play every seat
 without the search and never compile it).
 
-May import: the foundations, ``games.shared``, ``games.search`` and King's rules, core,
+May import: the foundations, ``games.kit``, ``games.search`` and King's rules, core,
 adapter, policies (and engine); never another game.
 
 The seat maximises its own points in the contract and the other three play

@@ -1,7 +1,7 @@
 """Pedro and Cinch's objective and play rules as the double-dummy search reads them
 (numba).
 
-May import: the foundations, ``games.shared``, ``games.search.params``/``setup`` and Pedro's
+May import: the foundations, ``games.kit``, ``games.search.params``/``setup`` and Pedro's
 rules and core; never another game.
 
 The search (:mod:`analyzer.games.search.dd`) knows nothing of any game: it reads a

@@ -1,6 +1,6 @@
 """Pedro/Cinch card logic on uint64 masks: the trump-normalised layout and the trick rules.
 
-May import: the foundations, ``games.shared``, ``games.search.params``/``setup`` and Pedro's
+May import: the foundations, ``games.kit``, ``games.search.params``/``setup`` and Pedro's
 rules and core; never another game.
 
 Cards are dealt in the shared layout of analyzer.cards (suit lanes C D H S,

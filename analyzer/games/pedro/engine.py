@@ -1,6 +1,6 @@
 """The Pedro/Cinch deal kernel: deal, bid, name trump, discard/draw/rob, play, score.
 
-May import: the foundations, ``games.shared``, ``games.search`` and Pedro's rules, core,
+May import: the foundations, ``games.kit``, ``games.search`` and Pedro's rules, core,
 adapter, policies (and engine); never another game.
 
 One function, :func:`play_deal`, plays a whole deal and writes one fixed-width
@@ -8,7 +8,7 @@ record; when asked it also writes a trick-by-trick log (the same code path, so
 the logged deals the reference checks are exactly the deals the batch
 simulator plays). :func:`chunk_kernel` runs it over a chunk of deal indices, logged
 or not; ``simulate_kernel`` and ``log_kernel`` run such chunks on threads
-(``shared.threads``): a serial kernel compiles in a third of a ``prange`` kernel's time.
+(``kit.threads``): a serial kernel compiles in a third of a ``prange`` kernel's time.
 
 These kernels play no ``dd`` or ``pimc`` seat: ``play_deal`` takes the card search as an
 argument, and here it is :func:`no_search`, so they compile without the search, which
@@ -30,9 +30,9 @@ from ...cards import DECK_52
 from ...rng import DEAL_STREAM, POLICY_STREAM, stream_key
 from ..search import setup as workspace
 from ..search.params import Q_TM
-from ..shared.choice import random_card
-from ..shared.deal import deal
-from ..shared.kernels import (
+from ..kit.choice import random_card
+from ..kit.deal import deal
+from ..kit.kernels import (
     chunk_signature,
     deal_scratch,
     no_log_row,
@@ -41,8 +41,8 @@ from ..shared.kernels import (
     scenario_seat,
     serial_chunk_kernel,
 )
-from ..shared.threads import threaded_kernels
-from ..shared.tricks import credit_team, forced_card, log_card, log_trick
+from ..kit.threads import threaded_kernels
+from ..kit.tricks import credit_team, forced_card, log_card, log_trick
 from .adapter import pedro_low_card, pedro_setup
 from .core import (
     N_ACE,
@@ -101,7 +101,7 @@ REC_COLUMNS = (
  R_GAME, R_RIGHT, R_LEFT, R_PTS, _, R_DEAD_PTS, R_MADE, R_S1, _, R_S2, _, R_SHORT,
  R_NDEAD) = range(len(REC_COLUMNS))  # fmt: skip
 NREC = len(REC_COLUMNS)
-assert (R_DEALER, R_BID, R_TRUMP) == (0, 2, 3)  # shared.kernels.AUCTION_COLUMNS
+assert (R_DEALER, R_BID, R_TRUMP) == (0, 2, 3)  # kit.kernels.AUCTION_COLUMNS
 ELEMENTS = ("high", "low", "jack", "game", "right_pedro", "left_pedro")
 ELEMENT_VALUES = np.array([1, 1, 1, 1, 5, 5], dtype=np.int64)
 
@@ -474,7 +474,7 @@ def play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log,
     """Deals ``indices[lo:hi]`` into the same rows of ``rec`` and ``hands_out`` (and, when
     ``log``, of ``li``/``lu``), with scratch of their own: the body of every deal kernel.
     ``play_deal`` is inlined here once, whether ``log`` is a constant or not."""
-    deck, hands, prng, drng = deal_scratch(104)  # twice the deck: ``shared.deal``
+    deck, hands, prng, drng = deal_scratch(104)  # twice the deck: ``kit.deal``
     li_row, lu_row = no_log_row()
     ws = workspace.workspace_for(pols)
     for i in range(lo, hi):
@@ -491,7 +491,7 @@ CHUNK_SIG = chunk_signature(types.int8)
 
 
 # no seat searches here (``pedro.search``: the same with dd and pimc seats); serial, run on
-# threads (``shared.kernels``)
+# threads (``kit.kernels``)
 @serial_chunk_kernel(CHUNK_SIG)
 def chunk_kernel(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log):
     play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, no_search)

@@ -1,7 +1,7 @@
 """Whole Pedro/Cinch games to the target (RULES.md §1.10), one game per row, in chunks
 of games on threads.
 
-May import: the foundations, ``games.shared``, ``games.search`` and Pedro's rules, core,
+May import: the foundations, ``games.kit``, ``games.search`` and Pedro's rules, core,
 adapter, policies (and engine); never another game.
 
 Game ``g`` plays deal indices :func:`game_deal` ``(g, k)`` = ``g * 2**24 + 4k + (g + k)
@@ -24,8 +24,8 @@ import numpy as np
 from numba import njit, types
 
 from ..search.setup import workspace_for
-from ..shared.kernels import no_search, serial_chunk_kernel
-from ..shared.threads import run_chunks
+from ..kit.kernels import no_search, serial_chunk_kernel
+from ..kit.threads import run_chunks
 from .engine import NREC, R_BID, R_BIDDER, R_DEALER, R_S1, R_S2, play_deal
 from .rules import P_NO_CONTRACT_TIE, P_SCORING, P_TARGET
 
@@ -67,7 +67,7 @@ def play_game(seed, g, rp, pols, sc, out_row, search_card, max_deals):
     target = rp[P_TARGET]
     method = rp[P_SCORING]
     tie_rule = rp[P_NO_CONTRACT_TIE]
-    deck = np.empty(104, dtype=np.int64)  # twice the deck: ``shared.deal``
+    deck = np.empty(104, dtype=np.int64)  # twice the deck: ``kit.deal``
     hands = np.empty(4, dtype=np.uint64)
     prng = np.empty(1, dtype=np.uint64)
     drng = np.empty(1, dtype=np.uint64)
@@ -112,7 +112,7 @@ def threaded_games(games_chunk, chunk: int):
     """``games_kernel(seed, first_game, n, max_deals, rp, pols, sc, out)``: games first_game ..
     first_game+n-1 into out[n, 5] (see GAME_COLUMNS), each at most ``max_deals`` deals,
     ``chunk`` games a call of ``games_chunk`` (this module's, or ``pedro.search``'s), on
-    threads (``shared.threads.run_chunks``)."""
+    threads (``kit.threads.run_chunks``)."""
 
     def games_kernel(seed, first_game, n, max_deals, rp, pols, sc, out):
         run_chunks(lambda lo, hi: games_chunk(seed, first_game, lo, hi, max_deals, rp, pols,

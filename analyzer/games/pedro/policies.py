@@ -1,6 +1,6 @@
 """Pedro/Cinch policies in numba: ``random`` and ``heuristic``, chosen per seat.
 
-May import: the foundations, ``games.shared``, ``games.search.params``/``setup`` and Pedro's
+May import: the foundations, ``games.kit``, ``games.search.params``/``setup`` and Pedro's
 rules and core; never another game.
 
 ``random`` (code 0) is uniform over the legal actions of every phase: each
@@ -38,7 +38,7 @@ from numba import njit
 
 from ...bits import ONE, ZERO, bit, lsb, msb, popcount
 from ...rng import uniform_int
-from ..shared.choice import random_subset
+from ..kit.choice import random_subset
 from .core import (
     COUNTERS,
     LANE,

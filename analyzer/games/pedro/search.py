@@ -1,7 +1,7 @@
 """Pedro's ``dd`` and ``pimc`` seats (numba): their card choice, and the engine's kernels
 with it.
 
-May import: the foundations, ``games.shared``, ``games.search`` and Pedro's rules, core,
+May import: the foundations, ``games.kit``, ``games.search`` and Pedro's rules, core,
 adapter, policies (and engine); never another game.
 
 ``pedro.engine``'s kernels play every seat without the search and never compile it;
@@ -9,7 +9,7 @@ these play the same deals (``play_deal``) with :func:`search_card` behind the se
 policy is ``dd`` or ``pimc``, so the search compiles only for a run that has such a seat.
 They are serial and release the GIL, one for deals (logged or not) and one for whole
 games; the functions named as the engine's kernels run their chunks on threads
-(``shared.threads``), so the search's kernels compile in about 60% of the time.
+(``kit.threads``), so the search's kernels compile in about 60% of the time.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from numba import njit
 from ..._jit_cache import njit_on_first_call
 from ..search.pimc import dd_choose, pimc_choose
 from ..search.setup import KN_DISCARDS, KN_POOL, P_WORLDS, POLICY_DD, WS_CPTS, WS_KN, WS_Q, WS_TV
-from ..shared.threads import threaded_kernels
+from ..kit.threads import threaded_kernels
 from .engine import CHUNK_SIG, NLOGI, NLOGU, play_chunk
 from .games import GAMES_CHUNK_SIG, play_game, threaded_games
 

@@ -1,6 +1,6 @@
 """Rook cards in numba: suit masks, trick power, legal moves and card points.
 
-May import: the foundations, ``games.shared``, ``games.search.params``/``setup`` and Rook's
+May import: the foundations, ``games.kit``, ``games.search.params``/``setup`` and Rook's
 rules and core; never another game.
 
 Rook keeps the shared card layout (``analyzer.cards``: lanes C D H S, rank 2 at
@@ -20,7 +20,7 @@ from numba import njit
 
 from ...bits import ONE, ZERO, bit, popcount
 from ...cards import JOKER
-from ..shared.lanes import COLUMN, LANE, RANKS_FROM
+from ..kit.lanes import COLUMN, LANE, RANKS_FROM
 
 ROOK = np.uint64(1) << np.uint64(JOKER)
 NO_TRUMP = 4  # trump code for no trump: the Rook alone is the trump suit

@@ -1,13 +1,13 @@
 """The Rook hand kernel: deal, auction, widow and drop, passing, trump, play, score.
 
-May import: the foundations, ``games.shared``, ``games.search`` and Rook's rules, core,
+May import: the foundations, ``games.kit``, ``games.search`` and Rook's rules, core,
 adapter, policies (and engine); never another game.
 
 :func:`play_hand` is the whole of a hand, from the deal to the score, ending in one
 fixed-width record, and also in a trick-by-trick log when asked: the hands the reference
 checks from their logs are played by the very code that plays the batches.
 :func:`chunk_kernel` plays a chunk of hand indices, with or without their logs;
-``simulate_kernel`` and ``log_kernel`` spread chunks over threads (``shared.threads``).
+``simulate_kernel`` and ``log_kernel`` spread chunks over threads (``kit.threads``).
 
 These kernels play no ``dd`` or ``pimc`` seat (``play_hand`` takes the card search as an
 argument, here :func:`no_search`), so they compile without the search; ``rook.search``
@@ -27,9 +27,9 @@ from ...bits import ONE, ZERO, bit, lsb, popcount
 from ...rng import DEAL_STREAM, POLICY_STREAM, stream_key, uniform_int
 from ..search import setup as workspace
 from ..search.params import Q_TM, suit_mask
-from ..shared.choice import random_card, random_subset
-from ..shared.deal import deal
-from ..shared.kernels import (
+from ..kit.choice import random_card, random_subset
+from ..kit.deal import deal
+from ..kit.kernels import (
     chunk_signature,
     no_log_row,
     no_search,
@@ -37,8 +37,8 @@ from ..shared.kernels import (
     scenario_seat,
     serial_chunk_kernel,
 )
-from ..shared.threads import threaded_kernels
-from ..shared.tricks import credit_team, forced_card, log_card, log_trick
+from ..kit.threads import threaded_kernels
+from ..kit.tricks import credit_team, forced_card, log_card, log_trick
 from .adapter import rook_setup, rook_to_search
 from .core import (
     RANKS_FROM,
@@ -98,7 +98,7 @@ REC_COLUMNS = (
  R_DROP, R_ROOK_SEAT, R_BID_SEAT, _, _, _, R_PTS, _, R_DROP_PTS, R_DROP_TEAM, R_LAST_TEAM,
  R_MADE, R_SCORE, _, R_NCALLS) = range(len(REC_COLUMNS))  # fmt: skip
 NREC = len(REC_COLUMNS)
-assert (R_DEALER, R_BID, R_TRUMP) == (0, 2, 3)  # shared.kernels.AUCTION_COLUMNS
+assert (R_DEALER, R_BID, R_TRUMP) == (0, 2, 3)  # kit.kernels.AUCTION_COLUMNS
 N_HANDS_OUT = 5  # the four dealt hands and the widow (shared layout masks)
 
 # ---- log layout --------------------------------------------------------------------------
@@ -420,7 +420,7 @@ CHUNK_SIG = chunk_signature(types.int16)
 
 
 # no seat searches here (``rook.search``: the same with dd and pimc seats); serial, run on
-# threads (``shared.kernels``)
+# threads (``kit.kernels``)
 @serial_chunk_kernel(CHUNK_SIG)
 def chunk_kernel(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log):
     play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, no_search)

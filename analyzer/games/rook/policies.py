@@ -1,6 +1,6 @@
 """Rook policies in numba: ``random`` and ``heuristic``, chosen per seat.
 
-May import: the foundations, ``games.shared``, ``games.search.params``/``setup`` and Rook's
+May import: the foundations, ``games.kit``, ``games.search.params``/``setup`` and Rook's
 rules and core; never another game.
 
 ``random`` (code 0) is uniform over the legal actions of every phase: pass,
@@ -38,7 +38,7 @@ from numba import njit
 from ...bits import ONE, ZERO, bit, lsb, msb, popcount
 from ...cards import JOKER
 from ...rng import uniform_int
-from ..shared.lanes import COLUMN, LANE, RANKS_FROM, highest_card, lowest_card, suit_tops
+from ..kit.lanes import COLUMN, LANE, RANKS_FROM, highest_card, lowest_card, suit_tops
 from .core import (
     NO_TRUMP,
     ROOK,

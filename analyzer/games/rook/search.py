@@ -2,9 +2,9 @@
 into the search layout, and the engine's kernels with it (``rook.engine``'s own play
 every seat without the search and never compile it). The search's kernel is serial and
 releases the GIL; the functions named as the engine's kernels run its chunks on threads
-(``shared.threads``), and one kernel serves plain and logged hands.
+(``kit.threads``), and one kernel serves plain and logged hands.
 
-May import: the foundations, ``games.shared``, ``games.search`` and Rook's rules, core,
+May import: the foundations, ``games.kit``, ``games.search`` and Rook's rules, core,
 adapter, policies (and engine); never another game.
 
 What a Rook seat knows beyond its hand, for pimc: the cards it passed are in
@@ -31,7 +31,7 @@ from ..search.setup import (
     WS_TV,
     node_budget,
 )
-from ..shared.threads import threaded_kernels
+from ..kit.threads import threaded_kernels
 from .adapter import rook_from_search, rook_to_search
 from .engine import CHUNK_SIG, NLOGI, NLOGU, play_chunk
 

@@ -17,7 +17,7 @@ best total wins. All moves are compared on the same worlds.
 Values are for the search's maximising side (``q[Q_SIDE]``); a seat outside it
 minimises.
 
-May import: :mod:`analyzer.bits`, ``games.shared``, :mod:`.params`, :mod:`.setup` and
+May import: :mod:`analyzer.bits`, ``games.kit``, :mod:`.params`, :mod:`.setup` and
 :mod:`.dd`; never a game.
 """
 
@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from ...bits import ONE, ZERO, lsb, popcount
-from ..shared.choice import random_subset
+from ..kit.choice import random_subset
 from .dd import solve_moves
 from .params import INF, Q_SIDE, RES_SOLVED
 from .setup import (

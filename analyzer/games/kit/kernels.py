@@ -8,7 +8,7 @@ short module-level functions: a kernel made by a factory closes over the game's 
 and numba's cache cannot key such a closure (numba issue #6264), so it would compile
 again in every process.
 
-The engines' chunk kernels are serial (``shared.threads`` spreads the chunks) and made by
+The engines' chunk kernels are serial (``kit.threads`` spreads the chunks) and made by
 :func:`serial_chunk_kernel`. Pedro's and Rook's are compiled by numba's nopython pipeline
 plus its copy propagation (``_numba_pipeline``): as fast as numba's parallel pipeline,
 which they used before (Pedro, random players, one thread: 1.07 s for two million deals
