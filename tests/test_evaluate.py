@@ -2,7 +2,7 @@
 
 The dealing tests use pedro.run_batch with a Scenario directly; the table tests
 recompute every figure from run_batch output with a settlement written here from
-RULES.md §1.9, independent of analyzer.games.pedro.evaluate.settle. Statistical checks use
+docs/spec.md §1.9, independent of analyzer.games.pedro.evaluate.settle. Statistical checks use
 fixed seeds and a tolerance of 3 standard errors.
 """
 
@@ -122,7 +122,7 @@ def test_force_pass_makes_the_seat_pass_and_the_others_bid(k):
 
 
 def naive_settle(B: np.ndarray, O: np.ndarray, b: int, method: int):
-    """(own, opponents') change of a side that bid b, RULES.md §1.9, one deal at a time."""
+    """(own, opponents') change of a side that bid b, docs/spec.md §1.9, one deal at a time."""
     own, opp = np.zeros(len(B)), np.zeros(len(B))
     for i, (x, y) in enumerate(zip(B.tolist(), O.tolist(), strict=True)):
         if method == 1:

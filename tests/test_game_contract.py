@@ -46,7 +46,7 @@ SEATS = "NESW"
 RANK_ORDER = "AKQJT98765432"
 
 # The pure-Python reference of each game package (tests/reference/): written from
-# RULES.md, sharing no code with the kernels.
+# docs/spec.md, sharing no code with the kernels.
 REFERENCES = {"pedro": pedro_ref, "rook": rook_ref, "king": king_ref}
 
 PRESETS = pytest.mark.parametrize("preset", PRESET_NAMES)

@@ -2,7 +2,7 @@
 
 After the benefited accepted an offer, the heuristic used to raise that same offer with
 nobody competing (``bidlab deal king --contract positive --seed 2 --index 6``: E offers
-2, the dealer accepts, W and N pass, then E offers 3 and pays 3). RULES.md §3.5 allows
+2, the dealer accepts, W and N pass, then E offers 3 and pays 3). docs/spec.md §3.5 allows
 the raise; no sane player makes it. Checked here on the engine's own auction logs.
 """
 

@@ -1,4 +1,4 @@
-"""The King contract (RULES.md §5), checked from the engine's own logs and records under
+"""The King contract (docs/spec.md §5), checked from the engine's own logs and records under
 every flag value: hand totals, the zero-sum game, the heart-lead ban, the forced K♥,
 the auction's final rule and payments, dealer rotation; exact deal probabilities."""
 

@@ -1,6 +1,6 @@
 """Unit tests of the pure-Python King reference (tests/reference/king_ref.py).
 
-Every expected value was worked out by hand from docs/RULES.md (§0.1,
+Every expected value was worked out by hand from docs/spec.md (§0.1,
 §3, §5, §7) and tests/reference/KING_LOG_FORMAT.md ("LOG §n" = its numbered
 decisions).  Nothing here imports the analyzer package.
 """

@@ -1,4 +1,4 @@
-"""The shared random-playout contract for Pedro and Cinch (RULES.md §5, Pedro / Cinch).
+"""The shared random-playout contract for Pedro and Cinch (docs/spec.md §5, Pedro / Cinch).
 
 Every preset x every flag value is played with the random and the heuristic
 policies. Logged deals (``pedro.play_logged``) are checked action by action:
@@ -7,7 +7,7 @@ is played once, tricks have one (correct) winner, the 14 points add up and the
 settlement follows method 1 and method 2. Batch records (``pedro.simulate``) are
 checked for the record-level invariants over many more deals.
 
-These checks are written from RULES.md and PEDRO_LOG_FORMAT.md only; they share
+These checks are written from docs/spec.md and PEDRO_LOG_FORMAT.md only; they share
 no code with the engine.
 """
 
@@ -24,7 +24,7 @@ from analyzer.variants import flag_fields
 
 N_LOGGED = 200  # logged deals per variant and policy
 N_RECORDS = 20_000  # batch deals per variant and policy
-N_DEAD_POINTS = 200_000  # RULES §5 item 7
+N_DEAD_POINTS = 200_000  # spec §5 item 7
 POLICIES = ("random", "heuristic")
 
 CARD = {format_card(16 * s + r): 16 * s + r for s in range(4) for r in range(13)}
@@ -66,7 +66,7 @@ def pc(m: int) -> int:
 
 
 def trump_mask(t: int) -> int:
-    """RULES §1.1: the trump lane plus the 5 of the other suit of the same colour."""
+    """spec §1.1: the trump lane plus the 5 of the other suit of the same colour."""
     return 0x1FFF << (16 * t) | 1 << (16 * PARTNER[t] + 3)
 
 
@@ -82,7 +82,7 @@ def eff_suit(c: int, t: int) -> int:
 
 
 def legal(hand: int, lead: int, t: int, forbid: bool) -> int:
-    """RULES §5 item 5 (and the trump_while_able_to_follow=forbidden variant)."""
+    """spec §5 item 5 (and the trump_while_able_to_follow=forbidden variant)."""
     if lead < 0:
         return hand
     tm = trump_mask(t)
@@ -326,7 +326,7 @@ def check_log(log: dict, rules: Rules) -> None:
 
 
 def check_settlement(points, dead_points, maker, bid, made, s1, s2, rules, where):
-    """RULES §5 items 8 and 9, and PEDRO_LOG_FORMAT decision 8."""
+    """spec §5 items 8 and 9, and PEDRO_LOG_FORMAT decision 8."""
     mt = maker & 1
     B, O = points[mt], points[1 - mt]
     d1_b, d1_o = s1[mt], s1[1 - mt]
@@ -503,7 +503,7 @@ def test_log_and_batch_agree():
                     assert (-1 if res[e] is None else res[e]) == col[e][k]
 
 
-# ---- RULES §5 item 7 and invariant 6 over many deals --------------------------------------
+# ---- spec §5 item 7 and invariant 6 over many deals --------------------------------------
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -531,7 +531,7 @@ def test_high_goes_to_the_ace_holder():
 
 
 def test_keep_all_dealer_robs_every_trump_left_in_the_stock():
-    """RULES.md §1.5 / §6 P4: under keep_all_dump_on_trick1 the dealer takes every trump
+    """docs/spec.md §1.5 / §6 P4: under keep_all_dump_on_trick1 the dealer takes every trump
     left in the stock. Deal 54 of seed 15 left the Left Pedro (5H, trump D) and the 9D
     there when he robbed only up to 6; now he plays with 8 cards and dumps 2 on trick 1."""
     rules = pedro.parse_rules("pedro(excess_trumps=keep_all_dump_on_trick1)")

@@ -12,7 +12,7 @@ def game_deals(g, n):
 
 
 def python_game(rules, seed, g, policy, max_deals=60):
-    """RULES.md §1.10 written out: settle each deal, stop when the target decides the game."""
+    """docs/spec.md §1.10 written out: settle each deal, stop when the target decides the game."""
     rec, hands = pedro.run_deals(rules, game_deals(g, max_deals), seed,
                                  pedro.parse_policies(policy))
     deals = pedro.records_frame(rec, hands, 0)
@@ -45,7 +45,7 @@ def test_games_match_a_python_replay_of_their_deals(spec, policy):
 
 
 def test_method_1_bidding_side_wins_when_both_go_out():
-    """RULES.md §5 item 11, on games where both sides crossed the target on the last deal."""
+    """docs/spec.md §5 item 11, on games where both sides crossed the target on the last deal."""
     rules = pedro.parse_rules("pedro(target=11)")
     df = pedro.simulate_games(rules, 3000, seed=5)
     both = df[(df["score0"] >= 11) & (df["score1"] >= 11)]

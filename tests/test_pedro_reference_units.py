@@ -1,6 +1,6 @@
 """Unit tests of the pure-Python Pedro/Cinch reference (tests/reference/pedro_ref.py).
 
-Every expected value here was worked out by hand from docs/RULES.md
+Every expected value here was worked out by hand from docs/spec.md
 (§1, §2, §5) and tests/reference/PEDRO_LOG_FORMAT.md; the hand-made deals
 are annotated trick by trick.  Nothing here imports the analyzer package.
 """

@@ -1,4 +1,4 @@
-"""The shared random-playout contract for Rook (RULES.md §5), under every flag value.
+"""The shared random-playout contract for Rook (docs/spec.md §5), under every flag value.
 
 Checked from the engine's own logs and records, independently of the reference:
 53 (41) cards conserved, 13 (10) in every hand after the drop and the passing,

@@ -48,7 +48,7 @@ def test_weak_hand_is_worth_little(weak):
 
 
 def test_ev_sign_conventions_by_hand():
-    """EV(b) as declarer is B if B >= b else -b, the opponents always +O (RULES §4.9)."""
+    """EV(b) as declarer is B if B >= b else -b, the opponents always +O (spec §4.9)."""
     b = np.array([150, 100, 200, 80])
     o = 200 - b
     own, opp = settle(b, o, 120, rook.PRESETS["rook"])

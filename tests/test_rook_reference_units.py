@@ -1,6 +1,6 @@
 """Unit tests of the pure-Python Rook reference (tests/reference/rook_ref.py).
 
-Every expected value was worked out by hand from docs/RULES.md (§0.1,
+Every expected value was worked out by hand from docs/spec.md (§0.1,
 §4, §5, §7) and tests/reference/ROOK_LOG_FORMAT.md ("LOG §n" = its numbered
 decisions).  Nothing here imports the analyzer package.
 """
@@ -53,7 +53,7 @@ def detected(log):
 
 
 # ---------------------------------------------------------------------------
-# Cards, deck, points (LOG §1, RULES §4.8, §5.7)
+# Cards, deck, points (LOG §1, spec §4.8, §5.7)
 # ---------------------------------------------------------------------------
 
 

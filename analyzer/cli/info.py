@@ -6,6 +6,8 @@ variants and text; never another command module.
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from ..cards import JOKER, RANKS, SUIT_NAMES, CardSet
@@ -64,6 +66,16 @@ def rules_cmd(game, rule_pairs) -> None:
                      describe_allowed(f, rules.game, type(rules)), f.metadata["doc"]])
     click.echo(f"{rules}   (preset {rules.game}; * marks a value that differs from it)")
     click.echo(render_table(["flag", "value", "default", "allowed", "meaning"], rows, "lllll"))
+    click.echo("")
+    click.echo(rules_in_words(rules))
+
+
+def rules_in_words(rules) -> str:
+    """Where the rules of ``rules``' preset are written out for players: the section of
+    docs/rules.md its game's ``sources`` names."""
+    found = re.search(r"docs/rules\.md §[0-9.]*[0-9]", game_of(rules).sources.get(rules.game, ""))
+    where = found.group(0) if found else "docs/rules.md"
+    return f"The rules in words: {where} ({rules.game.capitalize()}) in the bidlab source."
 
 
 @main.command()

@@ -49,7 +49,7 @@ class Game:
 
     name = ""  # the package's name: analyzer.games.<name>
     title = ""  # for people
-    sources: dict[str, str] = {}  # preset -> where its rules come from (RULES.md)
+    sources: dict[str, str] = {}  # preset -> where its rules come from (docs/rules.md)
     hand_cards = 0  # cards in a dealt hand (a HAND argument)
     # Capabilities: what a game offers beyond playing deals. A refusal names the presets
     # that offer it (:meth:`refuse`), so no message lists games by hand.
@@ -110,7 +110,7 @@ class Game:
 
     def conservation(self, df: pd.DataFrame, rules) -> tuple[np.ndarray, np.ndarray]:
         """Per row of :meth:`simulate`, the points the deal handed out and the points its
-        rules put in play (RULES.md §5: always equal)."""
+        rules put in play (docs/rules.md §5: always equal)."""
         raise NotImplementedError
 
     def summarize(self, df: pd.DataFrame):

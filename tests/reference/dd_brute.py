@@ -88,7 +88,7 @@ class BruteSolution:
 
 _VARIANT = re.compile(r"^\s*([a-z]+)\s*(?:\((.*)\))?\s*$", re.IGNORECASE)
 
-# Flags of each game (RULES.md §7; the Rules dataclasses).  The first group of each
+# Flags of each game (docs/spec.md §7; the Rules dataclasses).  The first group of each
 # game is read here, with its allowed values; the second is accepted and ignored
 # because it cannot change the play of the remaining tricks or what they win.
 _PLAY_FLAGS = {
@@ -212,7 +212,7 @@ def _parse_hands(text, parse):
 
 
 class _Pedro:
-    """RULES §1 (Pedro) / §2 (Cinch) through pedro_ref."""
+    """spec §1 (Pedro) / §2 (Cinch) through pedro_ref."""
 
     ref = pedro_ref
 
@@ -227,7 +227,7 @@ class _Pedro:
         self.points = self._points(all_cards)
 
     def _points(self, cards):
-        """Capture points of each card of the position (RULES §1.8, LOG §6)."""
+        """Capture points of each card of the position (spec §1.8, LOG §6)."""
         t = self.trump
         pts = {c: 0 for c in cards}
         for card, value in (
@@ -271,7 +271,7 @@ class _Pedro:
 
 
 class _Rook:
-    """RULES §4 through rook_ref."""
+    """spec §4 through rook_ref."""
 
     ref = rook_ref
 
@@ -320,7 +320,7 @@ class _Rook:
 
 
 class _King:
-    """RULES §3 through king_ref; paranoid: `side` against the other three."""
+    """spec §3 through king_ref; paranoid: `side` against the other three."""
 
     ref = king_ref
 

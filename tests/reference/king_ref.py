@@ -7,14 +7,14 @@ It shares no code with the ``analyzer`` package: it exists to cross-check the
 fast kernels, so it is written for clarity, one small function per rule, and
 makes no attempt to be fast.
 
-Rule sources (``docs/RULES.md``):
+Rule sources (``docs/spec.md``):
 
 * §0.1  seats 0..3 clockwise; left of p is p+1; King is individual (no teams).
 * §3.1  deck, deal, dealer rotation; §3.2 trick rules and the first lead;
         §3.3 the six negative hands, the heart-lead ban and the K♥ rule;
         §3.4 the positive hands; §3.5 the trump auction; §3.6 totals.
 * §5    the King invariants; §7 the King flags.
-Where the log contract and RULES.md differ, the contract wins.
+Where the log contract and docs/spec.md differ, the contract wins.
 
 Cards are ``(rank, suit)`` tuples: rank 2..14 (T=10, J=11, Q=12, K=13, A=14),
 suit one of "CDHS"; in logs they are strings such as "KH".  A trump argument is
@@ -137,7 +137,7 @@ def dealer_of(d0, hand_no):
 # Rules flags (§7, LOG "rules")
 # ---------------------------------------------------------------------------
 
-# Allowed values; the first is the default (RULES.md §7, marked *).  Unit tests
+# Allowed values; the first is the default (docs/spec.md §7, marked *).  Unit tests
 # may leave flags out; replay() insists that a log carries every flag.
 FLAG_VALUES = {
     "first_dealer": ("random", "kh_finder_chooses"),

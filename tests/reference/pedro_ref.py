@@ -5,7 +5,7 @@ and re-derives every decision from the written rules alone.  It deliberately
 shares no code with the ``analyzer`` package: it exists to cross-check the fast
 kernels, so it is written for clarity, with one small helper per rule.
 
-Rule sources (``docs/RULES.md``):
+Rule sources (``docs/spec.md``):
 
 * §0.1  seats 0..3 clockwise, eldest = dealer + 1, teams {0, 2} and {1, 3}.
 * §1.1  trump membership and order: the 14-card trump suit
@@ -26,7 +26,7 @@ Rule sources (``docs/RULES.md``):
         non-trumps as an option).
 * §5    invariants; §7 the flag list.
 
-Where RULES.md leaves a point open, the "Implementation decisions" list of
+Where docs/spec.md leaves a point open, the "Implementation decisions" list of
 PEDRO_LOG_FORMAT.md is followed; it is cited below as "LOG §n".
 
 Cards are ``(rank, suit)`` tuples: rank 2..14 (J=11, Q=12, K=13, A=14) and
@@ -125,7 +125,7 @@ def trump_rank(card, trump):
     """Order key of a trump, high = larger (§1.1).
 
     Ranks are doubled so that the Left Pedro fits at 4.5 -> 9, between the
-    Right Pedro (5 -> 10) and the 4 (-> 8), as RULES.md §1.1 suggests.
+    Right Pedro (5 -> 10) and the 4 (-> 8), as docs/spec.md §1.1 suggests.
     """
     if not is_trump(card, trump):
         raise ValueError(f"{card_str(card)} is not a trump when {trump} is trumps")
@@ -582,7 +582,7 @@ def score_deal(holders, captured, dead, trump, trump_maker, rules):
     Cards in neither mapping nor ``dead`` (the stock left) score nothing.
 
     Returns {element: team|None, "points": [p0, p1], "dead_points": int} where
-    dead_points = 14 - p0 - p1 (RULES §1.9 "B+O = 14 - dead_points").
+    dead_points = 14 - p0 - p1 (spec §1.9 "B+O = 14 - dead_points").
     """
     dead_seat = {card: seat for seat, card in dead}
     high_card, low_card = high_low_cards(holders, trump, rules)

@@ -1,4 +1,4 @@
-"""Independent pure-Python reference for Rook, "Princeton rules" (RULES.md §4).
+"""Independent pure-Python reference for Rook, "Princeton rules" (docs/spec.md §4).
 
 A standard 52-card deck plus one joker, the Rook.  This module replays one
 logged hand (format and open decisions: ``tests/reference/ROOK_LOG_FORMAT.md``,
@@ -7,7 +7,7 @@ decision from the written rules alone.  It shares no code with the ``analyzer``
 package: it exists to cross-check the fast kernels, so it is written for
 clarity, one small function per rule, and makes no attempt to be fast.
 
-Rule sources (``docs/RULES.md``):
+Rule sources (``docs/spec.md``):
 
 * §0.1  seats 0..3 clockwise; left of p is p+1, right of p is p-1; eldest is
         dealer + 1; teams {0, 2} and {1, 3}.
@@ -128,7 +128,7 @@ ROOK_RANKS = (
     ("lowest_trump",) + tuple(f"above_{r}" for r in RANK_CHARS[:-1]) + ("highest_trump",)
 )
 
-# Allowed values; the first is the default (RULES.md §7, marked *).  Unit tests
+# Allowed values; the first is the default (docs/spec.md §7, marked *).  Unit tests
 # may leave flags out; replay() insists that a log carries every flag.
 FLAG_VALUES = {
     "rook_rank": ROOK_RANKS,

@@ -1,6 +1,6 @@
 """King, the Brazilian 10-hand game (seed 003): six negative hands, four positive ones.
 
-Rules: ``docs/RULES.md`` §3 (King), §5 (invariants), §7 (flags); every
+Rules: ``docs/rules.md`` §3 (King), §5 (invariants), §7 (flags); every
 flag is a field of :class:`Rules` (see ``bidlab rules king``). Decisions the
 text leaves open are listed in ``tests/reference/KING_LOG_FORMAT.md``.
 

@@ -1,7 +1,7 @@
 """King hand charts: how dangerous a hand is in each negative contract, what the trump right
 is worth to the benefited, and what the seat order is worth over a whole game.
 
-Every deal is played out by the policy (RULES.md §3), one single hand per contract and
+Every deal is played out by the policy (docs/rules.md §3), one single hand per contract and
 deal (hand ``i``: dealer ``i % 4``, as :func:`analyzer.games.king.run_batch`), and the
 charts are built from per-class sums added batch by batch, so memory does not grow with
 the number of deals and the chart does not depend on ``batch``.

@@ -16,7 +16,7 @@ These kernels play no ``dd`` or ``pimc`` seat (``play_hand`` takes the card sear
 argument, here :func:`no_search`), so they compile without the search; ``king.search``
 has the same kernels with it.
 
-``tests/reference/KING_LOG_FORMAT.md`` settles what RULES.md leaves open in King,
+``tests/reference/KING_LOG_FORMAT.md`` settles what the source text leaves open in King,
 for this kernel and the reference alike.
 """
 
@@ -219,7 +219,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                                 prng, allow_nt)
         leader = _positive_leader(rp[P_POS_LEADER], dealer, chooser)
     elif positive:
-        # -- the trump auction (RULES.md §3.5) ---------------------------------------------------
+        # -- the trump auction (docs/rules.md §3.5) -----------------------------------------------
         high, holder, floor, last_answer = 0, -1, 0, -1
         sealed = rp[P_AUCTION] == 1
         while True:

@@ -16,7 +16,7 @@ from .rules import CONTRACT_OPTIONS
 class KingGame(Game):
     name = "king"
     title = "King"
-    sources = {"king": "King (Brazilian 10-hand game), seed 003, RULES.md §3"}
+    sources = {"king": "King (Brazilian 10-hand game), seed 003, docs/rules.md §3"}
     hand_cards = 13
     contracts = CONTRACT_OPTIONS
     partnerships = False

@@ -1,7 +1,7 @@
-"""King, the Brazilian 10-hand game (seed 003): flags of RULES.md §3 and §7.
+"""King, the Brazilian 10-hand game (seed 003): flags of docs/rules.md §3 and §7.
 
-Every King flag of RULES.md §7 is a field with its default and a one-line
-comment. Decisions RULES.md leaves open are listed in
+Every King flag of docs/rules.md §7 is a field with its default and a one-line
+comment. Decisions the source text leaves open are listed in
 ``tests/reference/KING_LOG_FORMAT.md``. The kernels read the flags as a small
 int64 vector built by :func:`kernel_params`.
 

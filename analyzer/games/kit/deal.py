@@ -1,6 +1,6 @@
 """Dealing from the counter-based deal stream, shared by every game's kernel.
 
-A deal draws each hand's cards in turn, uniformly from those left (RULES.md
+A deal draws each hand's cards in turn, uniformly from those left (docs/rules.md
 §0.1: dealing a uniform shuffle in slices deals like any uniform partition).
 When some cards' holders are known, the rest of the deck is shuffled and filled
 in around them.

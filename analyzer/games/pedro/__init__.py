@@ -1,6 +1,6 @@
 """Pedro (seed 000) and Cinch / Double Pedro (seed 002): one engine, two presets.
 
-Rules: ``docs/RULES.md`` §1 (Pedro), §2 (Cinch), §5 (invariants), §7 (flags);
+Rules: ``docs/rules.md`` §1 (Pedro), §2 (Cinch), §5 (invariants), §7 (flags);
 every flag is a field of :class:`Rules` (see ``bidlab rules pedro``). Decisions
 the text leaves open are listed in ``tests/reference/PEDRO_LOG_FORMAT.md``.
 

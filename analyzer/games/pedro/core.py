@@ -14,7 +14,7 @@ rank 2 at bit 0). Once trump is named every mask is moved into a
                     57 10, 58 J, 59 Q, 60 K, 61 A
 
 Every trump has a higher bit than every plain card and trump order is bit order
-(RULES §1.1: A K Q J 10 9 8 7 6 5 5' 4 3 2), so the strength of a card in a
+(docs/rules.md §1.1: A K Q J 10 9 8 7 6 5 5' 4 3 2), so the strength of a card in a
 trick is simply its index when it is a trump or of the led lane, and the point
 cards sit at fixed bits whatever the trump suit.
 """
@@ -104,7 +104,7 @@ def denormalise(nmask, trump):
 
 @njit(cache=True, inline="always")
 def legal_moves(hand, lead_lane, forbid_trumping):
-    """RULES §1.6: follow the led suit or trump; void means any card.
+    """docs/rules.md §1.6: follow the led suit or trump; void means any card.
 
     ``lead_lane`` is the lane of the card led, or -1 on the lead.
     """

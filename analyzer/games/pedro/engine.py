@@ -16,7 +16,7 @@ would more than double a first ``bidlab simulate`` here. ``pedro.search`` has th
 kernels with the search behind those seats (serial ones, run on threads from Python). Every
 kernel plays its deals through :func:`play_chunk`, which inlines ``play_deal`` once.
 
-Where RULES.md leaves a Pedro rule open, ``tests/reference/PEDRO_LOG_FORMAT.md``
+Where the source texts leave a Pedro rule open, ``tests/reference/PEDRO_LOG_FORMAT.md``
 says what this kernel does; the pure-Python reference does the same.
 """
 

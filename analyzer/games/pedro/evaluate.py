@@ -11,7 +11,7 @@ policy before and after it; if the seat wins the auction it names t, and
 whoever wins plays the deal out. So EV(b) weighs the chance of being outbid,
 and higher bids buy the right to name trump at the risk of a set. "Pass": the
 seat passes and the others bid by their policy. EVs are settlement deltas
-(RULES.md §1.9) of the seat's side, as its own change and as own minus the
+(docs/rules.md §1.9) of the seat's side, as its own change and as own minus the
 opponents'. The distribution of points, P(make b) and the ``sole_*`` EVs
 answer the narrower question "if I win the bid at b and name t": there the
 seat is made the maker with nobody else bidding, one simulation per trump
@@ -99,7 +99,7 @@ class _Samples:
 
 
 def settle(b_pts: np.ndarray, o_pts: np.ndarray, bid: int, method: int, m2_diff_to: str):
-    """Per-deal (own, opponents') settlement of a side that bid ``bid`` (RULES.md §1.9)."""
+    """Per-deal (own, opponents') settlement of a side that bid ``bid`` (docs/rules.md §1.9)."""
     made = b_pts >= bid
     if method == 1:
         return np.where(made, b_pts, -bid), o_pts

@@ -14,8 +14,8 @@ from ..protocol import Game
 class PedroGame(Game):
     name = "pedro"
     title = "Pedro / Cinch"
-    sources = {"pedro": "Pedro, seed 000 (Hoyle), RULES.md §1",
-               "cinch": "Cinch / Double Pedro, seed 002 (Foster's Hoyle), RULES.md §2"}
+    sources = {"pedro": "Pedro, seed 000 (Hoyle), docs/rules.md §1",
+               "cinch": "Cinch / Double Pedro, seed 002 (Foster's Hoyle), docs/rules.md §2"}
     hand_cards = 9
     whole_games = True
     kernel_modules = ("engine", "games")  # whole games to a target have their own kernel

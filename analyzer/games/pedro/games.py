@@ -1,4 +1,4 @@
-"""Whole Pedro/Cinch games to the target (RULES.md §1.10), one game per row, in chunks
+"""Whole Pedro/Cinch games to the target (docs/rules.md §1.10), one game per row, in chunks
 of games on threads.
 
 May import: the foundations, ``games.kit``, ``games.search`` and Pedro's rules, core,
@@ -45,7 +45,7 @@ def game_deal(g, k):
 
 @njit(cache=True)
 def game_winner(s0, s1, target, rec, tie_rule):
-    """Team that has won after this deal, or -1 to play on (RULES.md §1.10)."""
+    """Team that has won after this deal, or -1 to play on (docs/rules.md §1.10)."""
     over0, over1 = s0 >= target, s1 >= target
     if over0 != over1:
         return 0 if over0 else 1

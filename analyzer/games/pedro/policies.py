@@ -19,7 +19,7 @@ when the dealer faces them or the seat is the dealer):
   bids last, bids just enough to win, and passes when nobody has bid and
   passing leaves it naming trump with no contract (the SPEC all-pass rule).
 * **Trump.** It names the suit of highest value.
-* **Discard.** It keeps counting trumps first, then by rank (RULES §1.5), so
+* **Discard.** It keeps counting trumps first, then by rank (docs/rules.md §1.5), so
   counters are never made dead; as dealer it robs the stock's best trumps, then
   high cards. Under Cinch's free keep it still keeps trumps only, the custom.
 * **Play.** It leads a trump that beats every trump it cannot see (pulling
@@ -186,7 +186,7 @@ def choose_trump(pol, hand, is_dealer, rng):
 
 @njit(cache=True)
 def best_trumps(trumps, k):
-    """The k trumps to keep: counters first, then by rank (RULES §1.5 keep policy)."""
+    """The k trumps to keep: counters first, then by rank (docs/rules.md §1.5 keep policy)."""
     out = ZERO
     part = trumps & COUNTERS
     while k > 0 and part != ZERO:

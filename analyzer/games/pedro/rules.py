@@ -1,6 +1,6 @@
-"""Pedro (seed 000) and Cinch / Double Pedro (seed 002) rule flags, RULES.md §1, §2, §7.
+"""Pedro (seed 000) and Cinch / Double Pedro (seed 002) rule flags, docs/rules.md §1, §2, §7.
 
-Every flag of RULES.md §7 is a field with its default and a one-line comment;
+Every flag of docs/rules.md §7 is a field with its default and a one-line comment;
 the two presets differ only where §2.4 says Cinch differs. The kernels read
 the flags as a small int64 vector built by :func:`kernel_params`.
 
@@ -20,7 +20,7 @@ from ...variants import VariantRules, define_presets, flag, flag_index
 @dataclass(frozen=True)
 class Rules(VariantRules):
     game: str = "pedro"  # preset family: pedro (seed 000) or cinch (seed 002)
-    min_bid: int = flag(1, (1, 6, 7), "lowest legal bid (RULES §1.3)")
+    min_bid: int = flag(1, (1, 6, 7), "lowest legal bid (docs/rules.md §1.3)")
     all_pass: str = flag(
         "dealer_names_no_contract",
         ("dealer_names_no_contract", "dealer_forced_min_bid", "redeal"),

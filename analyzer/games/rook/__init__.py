@@ -1,6 +1,6 @@
 """Rook with a standard deck plus a joker, "Princeton rules" (seed 004).
 
-Rules: ``docs/RULES.md`` §4 (Rook), §5 (invariants), §7 (flags); every
+Rules: ``docs/rules.md`` §4 (Rook), §5 (invariants), §7 (flags); every
 flag is a field of :class:`Rules` (see ``bidlab rules rook``). Decisions the
 text leaves open are listed in ``tests/reference/ROOK_LOG_FORMAT.md``.
 

@@ -14,7 +14,7 @@ argument, here :func:`no_search`), so they compile without the search; ``rook.se
 has the same kernels with it.
 
 Hand ``i`` has dealer ``i % 4`` and hand index ``h = i`` for the passing cycle.
-The open points of RULES.md's Rook rules are settled in
+The points the Princeton text leaves open are settled in
 ``tests/reference/ROOK_LOG_FORMAT.md``, for this kernel and the reference alike.
 """
 

@@ -11,7 +11,7 @@ Two questions, two models:
 * **Per trump** ("if I declare at b and call t"): the seat is made declarer with
   nobody else bidding and calls t; one simulation per trump serves every b,
   because play does not depend on the bid. From it: the distribution of the
-  side's points, P(points >= b) and EV(b) = the settlement (RULES.md §4.9) of
+  side's points, P(points >= b) and EV(b) = the settlement (docs/rules.md §4.9) of
   the seat's side, own and net of the opponents'.
 * **How high to bid** (the auction included): "bid up to b" raises by the
   minimum whenever the seat's turn comes while that stays at most b, and

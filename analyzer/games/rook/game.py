@@ -14,7 +14,7 @@ from ..protocol import Game
 class RookGame(Game):
     name = "rook"
     title = "Rook"
-    sources = {"rook": "Rook, standard deck + joker, Princeton rules, seed 004, RULES.md §4"}
+    sources = {"rook": "Rook, standard deck + joker, Princeton rules, seed 004, docs/rules.md §4"}
     hand_cards = 13
     points_digits = 1  # card points come in fives
 

@@ -52,7 +52,7 @@ def rook_auction(rules, idx, seed, pols, vec: np.ndarray):
 
 
 def rook_settle(points, outcome, offset, rules):
-    """Per hand, (own, opponents') settlement (RULES.md §4.9) of the side of the seat
+    """Per hand, (own, opponents') settlement (docs/rules.md §4.9) of the side of the seat
     ``offset`` places after the dealer when the auction ends in ``outcome``."""
     m, bid, trump = outcome
     got = outcome_points(points, m, trump)

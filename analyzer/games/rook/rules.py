@@ -1,7 +1,7 @@
-"""Rook with a standard deck plus a joker, "Princeton rules": flags of RULES.md §4 and §7.
+"""Rook with a standard deck plus a joker, "Princeton rules": flags of docs/rules.md §4 and §7.
 
-Every Rook flag of RULES.md §7 is a field with its default and a one-line
-comment. Decisions RULES.md leaves open are listed in
+Every Rook flag of docs/rules.md §7 is a field with its default and a one-line
+comment. Decisions the source text leaves open are listed in
 ``tests/reference/ROOK_LOG_FORMAT.md``. The kernels read the flags as a small
 int64 vector built by :func:`kernel_params`.
 
