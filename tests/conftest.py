@@ -16,12 +16,13 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 # Two chains of about equal length, compiled side by side: the search (``search.dd``, at
 # import) and the search modules' serial kernels; the engines' chunk kernels without the
-# search, then Pedro's whole-game kernel. From an empty cache here (2026-12-03), with Pedro's
-# whole games in the first chain, they took 92 s and 60 s; it moved to the second.
+# search, then Pedro's and Rook's whole-game kernels. From an empty cache here (2026-12-03),
+# with Pedro's whole games in the first chain, they took 92 s and 60 s; it moved to the second.
 _CHAINS = (("analyzer.games.search.dd", "analyzer.games.pedro.search",
             "analyzer.games.rook.search", "analyzer.games.king.search"),
            ("analyzer.games.pedro.engine", "analyzer.games.rook.engine",
-            "analyzer.games.king.engine", "analyzer.games.pedro.games"))
+            "analyzer.games.king.engine", "analyzer.games.pedro.games",
+            "analyzer.games.rook.games"))
 
 
 def _compile(modules: tuple[str, ...]) -> None:

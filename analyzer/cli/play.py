@@ -155,8 +155,9 @@ def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out) -> None:
 
     Each game starts with dealer g % 4 and passes the deal to the left; scores
     settle by the rules' method; a game ends when one side reaches the target
-    (both: the bidding side, or the no_contract_tie rule), or is counted
-    undecided after --max-deals deals. With per-seat policies, team 0 is seats
+    (both: the bidding side, or the no_contract_tie rule; in Rook the higher
+    total, then the declarer's team), or is counted undecided after
+    --max-deals deals. With per-seat policies, team 0 is seats
     0 and 2.
 
     \b
@@ -165,6 +166,7 @@ def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out) -> None:
       bidlab match cinch --policy heuristic,random,heuristic,random
       bidlab match "pedro(target=62)" --rule no_contract_tie=play_on --out games.parquet
       bidlab match "pedro(target=1000)" --games 2000 --max-deals 5000
+      bidlab match rook --games 2000 --rule pass_cycle=right_left_none
     """
     from ..stats import mean_ci, wilson
 

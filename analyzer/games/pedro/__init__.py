@@ -14,8 +14,8 @@ kernel output into DataFrames and logs. The numba code lives in
 >>> len(df), df.attrs["seed"], bool((df["points0"] + df["points1"] + df["dead_points"] == 14).all())
 (1000, 1, True)
 
-May import: its engine, rules and game modules, the foundations and ``games.common``; never
-another game.
+May import: its engine, games, rules and game modules, the foundations, ``games.common``
+and ``games.kit.games``; never another game.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ import numpy as np
 import pandas as pd
 
 from ...cards import SUITS, cards_of, format_card
-from ...limits import Pace, require_memory
 from ..common import (
     POLICY_NAMES,
     SEAT_OFFSETS,
@@ -149,12 +148,14 @@ def simulate(rules: Rules, n_deals: int, seed: int = 0, policies: str | np.ndarr
 def default_max_deals(rules: Rules) -> int:
     """The deals a game may last by default: 1,000, or twice the target when that is more
     (a side gains a few points a deal, so games end far sooner)."""
-    return max(1_000, 2 * rules.target)
+    from ..kit.games import default_max_deals as by_target
+
+    return by_target(rules.target)
 
 
 def game_deal(game: int, k: int) -> int:
-    """The deal index of deal ``k`` of whole game ``game`` (``pedro.games.game_deal``)."""
-    from .games import game_deal as kernel_game_deal
+    """The deal index of deal ``k`` of whole game ``game`` (``kit.games.game_deal``)."""
+    from ..kit.games import game_deal as kernel_game_deal
 
     return int(kernel_game_deal(game, k))
 
@@ -168,28 +169,15 @@ def simulate_games(rules: Rules, n_games: int, seed: int = 0,
     :func:`default_max_deals`), deals, score0, score1 (final totals), first_dealer. Game g's
     deals do not depend on ``max_deals``.
     """
+    from ..kit.games import GAME_COLUMNS, check_games, run_games
     from . import games as games_engine  # here: single deals need not load it
 
     max_deals = default_max_deals(rules) if max_deals is None else max_deals
-    if n_games < 0 or first < 0 or first + n_games > games_engine.MAX_GAMES:
-        raise ValueError(f"need n_games >= 0 and 0 <= first, first + n_games <= "
-                         f"{games_engine.MAX_GAMES:,}; got {n_games}, {first}")
-    if not 1 <= max_deals <= games_engine.MAX_DEALS:
-        raise ValueError(f"max_deals must be 1 to {games_engine.MAX_DEALS:,}; got {max_deals}")
+    check_games(n_games, first, max_deals)
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
-    width = len(games_engine.GAME_COLUMNS)
-    require_memory(n_games, 3 * 8 * (width + 1), "--games", "games")
-    pace = Pace(n_games, "--games", "games")
-    out = np.empty((n_games, width), dtype=np.int64)
-    done = 0
-    while done < n_games:  # a game's deals do not depend on the chunks: g fixes them
-        n = min(n_games - done, first_batch(pols) // 10 if done == 0 else 200_000)
-        kernels(pols, games_engine).games_kernel(
-            seed, first + done, n, max_deals, kernel_params(rules), pols,
-            NO_SCENARIO.vector(), out[done:done + n])
-        done += n
-        pace.step(done)
-    df = pd.DataFrame(out, columns=list(games_engine.GAME_COLUMNS))
+    out = run_games(kernels(pols, games_engine).games_kernel, seed, first, n_games, max_deals,
+                    kernel_params(rules), pols, NO_SCENARIO.vector(), first_batch(pols) // 10)
+    df = pd.DataFrame(out, columns=list(GAME_COLUMNS))
     df.insert(0, "game", np.arange(first, first + n_games, dtype=np.int64))
     df.attrs.update(provenance(rules, seed, pols, first), max_deals=max_deals)
     return df

@@ -4,11 +4,9 @@ of games on threads.
 May import: the foundations, ``games.kit``, ``games.search`` and Pedro's rules, core,
 adapter, policies (and engine); never another game.
 
-Game ``g`` plays deal indices :func:`game_deal` ``(g, k)`` = ``g * 2**24 + 4k + (g + k)
-% 4`` for k = 0, 1, ...: the deal index fixes the dealer (index % 4), so the first dealer
-is ``g % 4`` and the deal passes to the left each hand; every deal of every game is a
-reproducible deal of the seed, and game g's deals are the same whatever the cap on its
-length. Scores are settled by the rules' method after each deal:
+Game ``g`` plays deal indices ``kit.games.game_deal(g, k)`` for k = 0, 1, ...: the first
+dealer is ``g % 4`` and the deal passes to the left each hand; game g's deals are the same
+whatever the cap on its length. Scores are settled by the rules' method after each deal:
 
 * exactly one side at or past the target wins;
 * method 1, both sides there after a contract: the bidding side wins (it can
@@ -21,26 +19,23 @@ length. Scores are settled by the rules' method after each deal:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 
 from ..search.setup import workspace_for
+from ..kit.games import (  # noqa: F401 - MAX_DEALS, MAX_GAMES, GAME_COLUMNS: this module's too
+    GAME_COLUMNS,
+    GAMES_A_CHUNK,
+    GAMES_CHUNK_SIG,
+    MAX_DEALS,
+    MAX_GAMES,
+    game_deal,
+    threaded_games,
+)
 from ..kit.kernels import no_search, serial_chunk_kernel
-from ..kit.threads import run_chunks
 from .engine import NREC, R_BID, R_BIDDER, R_DEALER, R_S1, R_S2, play_deal
 from .rules import P_NO_CONTRACT_TIE, P_SCORING, P_TARGET
 
 SEARCH_KERNELS = ".search"  # these kernels with the search behind dd/pimc seats
-
-GAME_BLOCK = 1 << 24  # deal indices each game owns
-MAX_DEALS = GAME_BLOCK // 4  # the most deals a game can play inside its block
-MAX_GAMES = (2**63 - 1) // GAME_BLOCK  # games whose blocks fit the int64 deal indices
-GAME_COLUMNS = ("winner", "deals", "score0", "score1", "first_dealer")
-
-
-@njit(cache=True)
-def game_deal(g, k):
-    """The deal index of deal ``k`` of game ``g``: its dealer, index % 4, is (g + k) % 4."""
-    return g * GAME_BLOCK + 4 * k + (g + k) % 4
 
 
 @njit(cache=True)
@@ -92,13 +87,6 @@ def play_game(seed, g, rp, pols, sc, out_row, search_card, max_deals):
     out_row[4] = g % 4
 
 
-# games first_game + lo .. first_game + hi - 1: (seed, first_game, lo, hi, max_deals, rp, pols,
-# sc, out)
-GAMES_CHUNK_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64,
-                             types.int64[:], types.int64[:], types.uint64[:], types.int64[:, :])
-GAMES_A_CHUNK = 256  # a few milliseconds of fast play; a thread takes the next chunk when free
-
-
 # serial, run on threads, like the engine's chunk kernel
 @serial_chunk_kernel(GAMES_CHUNK_SIG)
 def games_chunk(seed, first_game, lo, hi, max_deals, rp, pols, sc, out):
@@ -106,19 +94,6 @@ def games_chunk(seed, first_game, lo, hi, max_deals, rp, pols, sc, out):
     no seat searches."""
     for i in range(lo, hi):
         play_game(seed, first_game + i, rp, pols, sc, out[i], no_search, max_deals)
-
-
-def threaded_games(games_chunk, chunk: int):
-    """``games_kernel(seed, first_game, n, max_deals, rp, pols, sc, out)``: games first_game ..
-    first_game+n-1 into out[n, 5] (see GAME_COLUMNS), each at most ``max_deals`` deals,
-    ``chunk`` games a call of ``games_chunk`` (this module's, or ``pedro.search``'s), on
-    threads (``kit.threads.run_chunks``)."""
-
-    def games_kernel(seed, first_game, n, max_deals, rp, pols, sc, out):
-        run_chunks(lambda lo, hi: games_chunk(seed, first_game, lo, hi, max_deals, rp, pols,
-                                              sc, out), n, chunk)
-
-    return games_kernel
 
 
 games_kernel = threaded_games(games_chunk, GAMES_A_CHUNK)

@@ -20,9 +20,10 @@ from numba import njit
 from ..._jit_cache import njit_on_first_call
 from ..search.pimc import dd_choose, pimc_choose
 from ..search.setup import KN_DISCARDS, KN_POOL, P_WORLDS, POLICY_DD, WS_CPTS, WS_KN, WS_Q, WS_TV
+from ..kit.games import GAMES_CHUNK_SIG, threaded_games
 from ..kit.threads import threaded_kernels
 from .engine import CHUNK_SIG, NLOGI, NLOGU, play_chunk
-from .games import GAMES_CHUNK_SIG, play_game, threaded_games
+from .games import play_game
 
 ALL_CARDS = np.uint64(0x3FFF_1FFF_1FFF_1FFF)  # the 52 cards in the trump-normalised layout
 

@@ -14,8 +14,8 @@ kernel output into DataFrames and logs. The numba code lives in
 >>> len(df), df.attrs["rules"]
 (1000, 'rook')
 
-May import: its engine, rules and game modules, the foundations and ``games.common``; never
-another game.
+May import: its engine, games, rules and game modules, the foundations, ``games.common``
+and ``games.kit.games``; never another game.
 """
 
 from __future__ import annotations
@@ -31,10 +31,12 @@ from ..common import (
     by_side,
     chunk_for,
     deal_range,
+    first_batch,
     kernels,
     known_by_seat,
     output_arrays,
     parse_policies,
+    provenance,
     record_rows,
     simulate_frame,
 )
@@ -42,7 +44,7 @@ from . import engine
 from .rules import PRESET_NAMES, PRESETS, Rules, kernel_params, parse_rules
 
 __all__ = ["PRESETS", "PRESET_NAMES", "Rules", "parse_rules", "Scenario", "run_batch",
-           "records_frame", "simulate", "play_logged", "TRUMP_NAMES"]
+           "records_frame", "simulate", "simulate_games", "play_logged", "TRUMP_NAMES"]
 
 DEFAULT_CHUNK = 1024
 TRUMP_NAMES = (*SUITS, "N")  # trump codes 0..3 are the suits C D H S, 4 is no trump
@@ -130,6 +132,45 @@ def simulate(rules: Rules, n_deals: int, seed: int = 0, policies: str | np.ndarr
     each batch of k hands."""
     return simulate_frame(run_batch, records_frame, rules, n_deals, seed, policies, first, batch,
                           progress, (engine.NREC, np.int16), engine.N_HANDS_OUT)
+
+
+def default_max_deals(rules: Rules) -> int:
+    """The hands a game may last by default: 1,000, or twice the target when that is more
+    (``kit.games.default_max_deals``)."""
+    from ..kit.games import default_max_deals as by_target
+
+    return by_target(rules.target)
+
+
+def game_deal(game: int, k: int) -> int:
+    """The hand index of hand ``k`` of whole game ``game`` (``kit.games.game_deal``)."""
+    from ..kit.games import game_deal as kernel_game_deal
+
+    return int(kernel_game_deal(game, k))
+
+
+def simulate_games(rules: Rules, n_games: int, seed: int = 0,
+                   policies: str | np.ndarray = "heuristic", first: int = 0,
+                   max_deals: int | None = None) -> pd.DataFrame:
+    """Whole games to ``rules.target``, one row per game (``rook.games`` says which hands).
+
+    Columns: winner (team 0 or 1, -1 if not decided within ``max_deals`` hands, by default
+    :func:`default_max_deals`), deals (hands played), score0, score1 (final totals),
+    first_dealer. Game g's hands do not depend on ``max_deals``, the threads or ``n_games``.
+    """
+    from ..kit.games import GAME_COLUMNS, check_games, run_games
+    from . import games as games_engine  # here: single hands need not load it
+
+    max_deals = default_max_deals(rules) if max_deals is None else max_deals
+    check_games(n_games, first, max_deals)
+    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
+    out = run_games(kernels(pols, games_engine).games_kernel, seed, first, n_games, max_deals,
+                    kernel_params(rules), pols, NO_SCENARIO.vector(rules.hand_size),
+                    first_batch(pols) // 10)
+    df = pd.DataFrame(out, columns=list(GAME_COLUMNS))
+    df.insert(0, "game", np.arange(first, first + n_games, dtype=np.int64))
+    df.attrs.update(provenance(rules, seed, pols, first), max_deals=max_deals)
+    return df
 
 
 # ---- logged hands ------------------------------------------------------------------------

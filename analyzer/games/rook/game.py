@@ -17,6 +17,8 @@ class RookGame(Game):
     sources = {"rook": "Rook, standard deck + joker, Princeton rules, seed 004, docs/rules.md §4"}
     hand_cards = 13
     points_digits = 1  # card points come in fives
+    whole_games = True
+    kernel_modules = ("engine", "games")  # whole games to a target have their own kernel
 
     @property
     def chart_by(self):
@@ -45,6 +47,9 @@ class RookGame(Game):
 
         log = self.play_logged(rules, seed, index, policy, contract)[0]
         return render_hand(log, seed=seed, policy=policy, rules=str(rules), labels=labels)
+
+    def simulate_games(self, rules, n, seed, policies, max_deals=None):
+        return self.module.simulate_games(rules, n, seed, policies, max_deals=max_deals)
 
     def parse_hand(self, text, rules):
         from .evaluate import parse_rook_hand

@@ -108,7 +108,8 @@ def one_flag_variants(int_values: tuple[int, ...] = (100,)) -> list[Rules]:
  P_CYCLE) = range(16)  # fmt: skip
 P_RANK_PTS = 19  # 13 entries: points of rank 2..A
 P_COUNTERS = P_RANK_PTS + 13  # mask of the cards that score, the Rook left out (sign bit)
-N_PARAMS = P_COUNTERS + 1
+P_TARGET = P_COUNTERS + 1  # the game target (whole games only; ``tie`` has one value)
+N_PARAMS = P_TARGET + 1
 
 
 def kernel_params(rules: Rules) -> np.ndarray:
@@ -134,4 +135,5 @@ def kernel_params(rules: Rules) -> np.ndarray:
     p[P_CYCLE:P_CYCLE + len(cycle)] = cycle
     p[P_RANK_PTS:P_RANK_PTS + 13] = ranks
     p[P_COUNTERS] = sum(1 << (16 * s + r) for s in range(4) for r in range(13) if ranks[r])
+    p[P_TARGET] = rules.target
     return p

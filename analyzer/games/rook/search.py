@@ -1,8 +1,9 @@
 """Rook's ``dd`` and ``pimc`` seats (numba): their card choice, with the engine's hands moved
-into the search layout, and the engine's kernels with it (``rook.engine``'s own play
-every seat without the search and never compile it). The search's kernel is serial and
-releases the GIL; the functions named as the engine's kernels run its chunks on threads
-(``kit.threads``), and one kernel serves plain and logged hands.
+into the search layout, and the engine's and whole games' kernels with it (``rook.engine``'s
+and ``rook.games``' own play every seat without the search and never compile it). The
+search's kernels are serial and release the GIL, one for hands (plain and logged) and one
+for whole games; the functions named as the engine's kernels run their chunks on threads
+(``kit.threads``).
 
 May import: the foundations, ``games.kit``, ``games.search`` and Rook's rules, core,
 adapter, policies (and engine); never another game.
@@ -31,9 +32,11 @@ from ..search.setup import (
     WS_TV,
     node_budget,
 )
+from ..kit.games import GAMES_CHUNK_SIG, threaded_games
 from ..kit.threads import threaded_kernels
 from .adapter import rook_from_search, rook_to_search
 from .engine import CHUNK_SIG, NLOGI, NLOGU, play_chunk
+from .games import play_game
 
 
 @njit(cache=True)
@@ -75,5 +78,16 @@ def hands_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log
     play_chunk(seed, indices, lo, hi, rp, pols, sc, rec, hands_out, li, lu, log, search_card)
 
 
+@njit_on_first_call(GAMES_CHUNK_SIG, nogil=True)
+def games_chunk(seed, first_game, lo, hi, max_deals, rp, pols, sc, out):
+    """Games ``first_game + lo`` .. ``first_game + hi - 1`` with dd and pimc seats."""
+    for i in range(lo, hi):
+        play_game(seed, first_game + i, rp, pols, sc, out[i], search_card, max_deals)
+
+
 # the engine's kernels with the search: a thread a chunk, and a thread a logged hand
 simulate_kernel, log_kernel = threaded_kernels(hands_chunk, NLOGI, NLOGU, log_chunk=1)
+
+
+# ``rook.games.games_kernel`` with dd and pimc seats: a thread a game
+games_kernel = threaded_games(games_chunk, 1)
