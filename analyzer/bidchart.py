@@ -295,7 +295,10 @@ def _guide(classes: pd.DataFrame, by: tuple[str, ...], game: ChartGame) -> pd.Da
                          "minimum holding": w["label"], "n": int(w["n"]),
                          "recommended": w["recommended"], "rec_gain": w["rec_gain"],
                          "rec_gain_lo": w["rec_gain_lo"], "rec_gain_hi": w["rec_gain_hi"]})
-    return pd.DataFrame(rows)
+    # the columns even when no class is recommended to bid: guide.csv keeps its header
+    return pd.DataFrame(rows, columns=[*context, "bid_from", "bid_to", "minimum holding", "n",
+                                       "recommended", "rec_gain", "rec_gain_lo",
+                                       "rec_gain_hi"])
 
 
 def strength_steps(by: tuple[str, ...], features: dict[str, Feature]):

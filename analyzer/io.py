@@ -5,18 +5,24 @@ Formats, chosen by the file suffix:
 * ``.parquet`` (pyarrow): column types kept exactly; the provenance (seed,
   rules string, policy, bidlab version, n, ...) is stored as JSON under the
   schema metadata key ``bidlab``.
-* ``.csv``: one comment line ``# bidlab {json}`` with the same provenance, then
-  the header and the rows. ``read_table`` skips the line and restores it; other
-  tools may need to be told to skip one line (``pandas.read_csv(path, comment="#")``).
+* ``.csv``: the header row, then the rows, nothing else, so that any tool reads it as it
+  is (``pandas.read_csv(path)``, a spreadsheet). The same provenance goes beside it, to
+  the sidecar ``<name>.csv.json``; ``read_table`` restores it from there, and reads a CSV
+  without one too.
 
 A write goes to a temporary file in the target's directory and is moved into
-place with ``os.replace``, so a reader never sees half a file and a failed write
-leaves any earlier file as it was.
+place with ``os.replace`` (a CSV's sidecar just before the CSV), so a reader never
+sees half a file and a failed write leaves any earlier file as it was. An existing
+file or folder of outputs is replaced; the one function that does it for every writer
+(:func:`atomic_open`, :func:`atomic_dir`) reports each replaced path to the callback
+set by :func:`on_replace` (the command line says ``bidlab: replaced PATH`` on stderr).
 
 >>> import pandas as pd
->>> path = write_table(pd.DataFrame({"points": [9, 5]}), "run.parquet", {"seed": 1})
->>> read_table(path).attrs["seed"]
-1
+>>> path = write_table(pd.DataFrame({"points": [9, 5]}), "run.csv", {"seed": 1})
+>>> list(pd.read_csv(path).columns), read_table(path).attrs["seed"]
+(['points'], 1)
+>>> sorted(p.name for p in Path(".").glob("run.csv*"))
+['run.csv', 'run.csv.json']
 
 May import: the standard library, numpy, pandas and pyarrow, and the package's version.
 """
@@ -30,7 +36,7 @@ import os
 import re
 import secrets
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -40,7 +46,9 @@ from . import __version__
 
 SUFFIXES = (".parquet", ".csv")
 META_KEY = b"bidlab"
-_CSV_TAG = "# bidlab "
+SIDECAR = ".json"  # a CSV's provenance: ``run.csv`` -> ``run.csv.json``
+_CSV_TAG = "# bidlab "  # the provenance line of CSVs from before the sidecar (still read)
+_on_replace: Callable[[str], None] | None = None
 
 
 class TableFormatError(ValueError):
@@ -66,8 +74,30 @@ def check_writable(path: str | os.PathLike) -> Path:
     and a reason) for a missing or read-only directory or a directory in the way.
     """
     p = _named(path)
-    table_format(p)
+    if table_format(p) == "csv":
+        check_directory(sidecar(p))
     return check_directory(p)
+
+
+def sidecar(path: str | os.PathLike) -> Path:
+    """The file beside a CSV table that holds its provenance: ``run.csv.json``."""
+    p = Path(path)
+    return p.with_name(p.name + SIDECAR)
+
+
+def on_replace(notice: Callable[[str], None] | None) -> Callable[[str], None] | None:
+    """Call ``notice(path)`` (the path as the writer was given it) whenever a write replaces
+    an existing file or folder of outputs; None: say nothing (the default, for library
+    use). The command line sets it once, so every writer says it the same way. Returns
+    the callback it replaces."""
+    global _on_replace
+    earlier, _on_replace = _on_replace, notice
+    return earlier
+
+
+def _replaced(shown: str) -> None:
+    if _on_replace is not None:
+        _on_replace(shown)
 
 
 def check_directory(path: str | os.PathLike) -> Path:
@@ -201,6 +231,7 @@ def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
     >>> sorted(p.name for p in Path("chart").iterdir())
     ['manifest.json']
     """
+    shown = str(path)
     p = _named(path).absolute()
     p.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(p)
@@ -209,7 +240,8 @@ def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
     try:
         yield tmp
         _fsync_folder(tmp)
-        if p.is_dir() and _exchange(tmp, p):
+        existed = p.is_dir()
+        if existed and _exchange(tmp, p):
             shutil.rmtree(tmp)  # the old folder, now under the temporary name
         else:
             if p.is_dir():
@@ -223,15 +255,23 @@ def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    if existed:
+        _replaced(shown)
 
 
 def write_manifest(folder: Path, meta: dict, files: list[Path]) -> Path:
     """``manifest.json`` of an output folder: its provenance, bidlab's version (which marks
-    the folder as bidlab's, so a later run may replace it) and the files beside it."""
+    the folder as bidlab's, so a later run may replace it) and the files beside it, a CSV's
+    provenance sidecar with it."""
     path = Path(folder) / "manifest.json"
+    names = []
+    for p in map(Path, files):
+        names.append(p.name)
+        if p.suffix.lower() == ".csv" and sidecar(p).exists():
+            names.append(sidecar(p).name)
     with atomic_open(path) as f:
         f.write(json.dumps({**meta, "bidlab_version": __version__,
-                            "files": [Path(p).name for p in files]}, indent=2).encode())
+                            "files": names}, indent=2).encode())
     return path
 
 
@@ -270,33 +310,44 @@ def _write_parquet(df: pd.DataFrame, f, meta: dict) -> None:
     pq.write_table(table.replace_schema_metadata(schema_meta), f)
 
 
-def _write_csv(df: pd.DataFrame, f, meta: dict) -> None:
-    f.write((_CSV_TAG + json.dumps(meta, sort_keys=True) + "\n").encode())
-    f.write(df.to_csv(index=False, lineterminator="\n").encode())
+def _write_csv(df: pd.DataFrame, f, meta: dict, p: Path) -> None:
+    """The header and the rows; the provenance to the sidecar, moved into place when the
+    CSV's data is written and just before the CSV itself."""
+    text = json.dumps(meta, sort_keys=True, indent=2) + "\n"
+    df.to_csv(f, index=False, lineterminator="\n")
+    with atomic_open(sidecar(p), say=False) as s:
+        s.write(text.encode())
 
 
 def write_table(df: pd.DataFrame, path: str | os.PathLike, metadata: dict) -> Path:
     """Write ``df`` to ``path`` (.parquet or .csv) atomically with ``metadata``.
 
     ``n`` and ``bidlab_version`` are added to the metadata; values must be JSON
-    serializable. On any error the temporary file is removed and an existing
-    file at ``path`` is left untouched.
+    serializable. A CSV gets its metadata in the sidecar ``<path>.json``. On any error
+    the temporary file is removed and an existing file at ``path`` is left untouched.
     """
     p = check_writable(path)
     fmt = table_format(p)
     meta = _provenance(df, metadata)
-    with atomic_open(p) as f:
-        (_write_parquet if fmt == "parquet" else _write_csv)(df, f, meta)
+    json.dumps(meta)  # metadata JSON cannot hold fails here, before any file is touched
+    with atomic_open(p, shown=str(path)) as f:
+        if fmt == "parquet":
+            _write_parquet(df, f, meta)
+        else:
+            _write_csv(df, f, meta, p)
     return p
 
 
 @contextlib.contextmanager
-def atomic_open(path: str | os.PathLike) -> Iterator[BinaryIO]:
+def atomic_open(path: str | os.PathLike, say: bool = True,
+                shown: str | None = None) -> Iterator[BinaryIO]:
     """A binary file that replaces ``path`` only when the ``with`` block succeeds.
 
     The data goes to a temporary file beside ``path`` and is moved into place
     with ``os.replace``; on any error the temporary file is removed and an
-    existing file at ``path`` is left as it was.
+    existing file at ``path`` is left as it was. A file replaced is reported
+    (:func:`on_replace`) as ``shown`` (default ``path``), unless ``say`` is False (a
+    table's sidecar: the table is reported).
 
     >>> with atomic_open("out.bin") as f:
     ...     n = f.write(b"data")
@@ -312,6 +363,7 @@ def atomic_open(path: str | os.PathLike) -> Iterator[BinaryIO]:
             yield f
             f.flush()
             os.fsync(f.fileno())
+        existed = os.path.lexists(p)
         os.replace(tmp, p)
     except OSError as e:
         with contextlib.suppress(OSError):
@@ -323,10 +375,14 @@ def atomic_open(path: str | os.PathLike) -> Iterator[BinaryIO]:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    if existed and say:
+        _replaced(str(path) if shown is None else shown)
 
 
 def read_table(path: str | os.PathLike) -> pd.DataFrame:
-    """The frame written by :func:`write_table`, its provenance in ``df.attrs``."""
+    """The frame written by :func:`write_table`, its provenance in ``df.attrs``: from the
+    Parquet schema, or from a CSV's sidecar (empty when there is none; a CSV of an older
+    bidlab, with its ``# bidlab`` first line, reads too)."""
     p = Path(path)
     fmt = table_format(p)
     if fmt == "parquet":
@@ -339,7 +395,10 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
     else:
         with open(p, encoding="utf-8") as f:
             first = f.readline()
-        meta = json.loads(first[len(_CSV_TAG):]) if first.startswith(_CSV_TAG) else {}
-        df = pd.read_csv(p, skiprows=1 if meta else 0)
+        old = first.startswith(_CSV_TAG)
+        meta = json.loads(first[len(_CSV_TAG):]) if old else {}
+        df = pd.read_csv(p, skiprows=1 if old else 0)
+        if sidecar(p).is_file():
+            meta = json.loads(sidecar(p).read_text(encoding="utf-8"))
     df.attrs = meta
     return df

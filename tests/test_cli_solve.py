@@ -117,7 +117,7 @@ def test_ladder_runs_and_writes(tmp_path):
     assert r.exit_code == 0, r.stderr
     assert "playing the rungs" in r.stderr  # the progress bar's label (no terminal here)
     assert "dd (clairvoyant)" in r.stdout and "heuristic vs random" in r.stdout
-    summary = pd.read_csv(tmp_path / "lad" / "summary.csv", comment="#")
+    summary = pd.read_csv(tmp_path / "lad" / "summary.csv")
     assert list(summary["rung"]) == ["random", "heuristic", "dd (clairvoyant)"]
     assert (tmp_path / "lad" / "by_bid.png").stat().st_size > 1000
     deals = pd.read_parquet(tmp_path / "lad" / "deals.parquet")
@@ -145,7 +145,7 @@ def test_ladder_king(tmp_path):
     assert r.exit_code == 0, r.stderr
     assert "no-queens points" in r.stdout and "n/a" in r.stdout
     assert sorted(p.name for p in (tmp_path / "neg").iterdir()) == [
-        "deals.parquet", "manifest.json", "summary.csv"]
+        "deals.parquet", "manifest.json", "summary.csv", "summary.csv.json"]
 
 
 def test_ladder_bad_input():

@@ -28,7 +28,9 @@ def test_round_trip_with_metadata(tmp_path, suffix):
     back = io.read_table(path)
     pd.testing.assert_frame_equal(back, df, check_dtype=(suffix == ".parquet"))
     assert back.attrs == {**META, "n": 50, "bidlab_version": __version__}
-    assert os.listdir(tmp_path) == [f"run{suffix}"]  # no temporary file left
+    # no temporary file left; a CSV's provenance in its sidecar
+    assert sorted(os.listdir(tmp_path)) == [f"run{suffix}"] + (
+        ["run.csv.json"] if suffix == ".csv" else [])
 
 
 def test_parquet_schema_metadata(tmp_path):
@@ -41,10 +43,52 @@ def test_parquet_schema_metadata(tmp_path):
     assert meta["seed"] == 7 and meta["rules"] == "pedro(low_to=holder)" and meta["n"] == 50
 
 
-def test_csv_is_readable_by_pandas_with_comment(tmp_path):
-    io.write_table(frame(5), tmp_path / "run.csv", META)
-    assert list(pd.read_csv(tmp_path / "run.csv", comment="#").columns) == [
-        "deal", "points0", "hand0"]
+def test_csv_is_readable_by_pandas_as_it_is(tmp_path):
+    """The header first, nothing before it: pd.read_csv and spreadsheets need no options."""
+    df = frame(5)
+    io.write_table(df, tmp_path / "run.csv", META)
+    back = pd.read_csv(tmp_path / "run.csv")
+    assert list(back.columns) == ["deal", "points0", "hand0"]
+    assert back["hand0"].astype("uint64").tolist() == df["hand0"].tolist()
+    assert (tmp_path / "run.csv").read_text().startswith("deal,points0,hand0\n")
+
+
+def test_sidecar_provenance_restored_and_optional(tmp_path):
+    import json
+
+    path = io.write_table(frame(4), tmp_path / "run.csv", META)
+    side = tmp_path / "run.csv.json"
+    assert json.loads(side.read_text()) == {**META, "n": 4, "bidlab_version": __version__}
+    assert io.read_table(path).attrs["rules"] == "pedro(low_to=holder)"
+    side.unlink()  # a CSV without its sidecar still reads, with no provenance
+    back = io.read_table(path)
+    assert len(back) == 4 and back.attrs == {}
+
+
+def test_an_older_csv_with_its_comment_line_still_reads(tmp_path):
+    path = tmp_path / "old.csv"
+    path.write_text('# bidlab {"seed": 3}\ndeal,points0\n0,7\n')
+    back = io.read_table(path)
+    assert back.attrs == {"seed": 3} and back["points0"].tolist() == [7]
+
+
+def test_replacing_a_file_or_folder_is_reported_once(tmp_path):
+    """First write: nothing said. Second: one notice, the path as given; a CSV's sidecar is
+    not reported apart from its table."""
+    said = []
+    earlier = io.on_replace(said.append)
+    try:
+        for _ in range(2):
+            io.write_table(frame(3), tmp_path / "run.csv", META)
+            io.write_table(frame(3), tmp_path / "run.parquet", META)
+            with io.atomic_dir(tmp_path / "set") as d:
+                io.write_manifest(d, META, [io.write_table(frame(2), d / "t.csv", META)])
+    finally:
+        io.on_replace(earlier)
+    assert said == [str(tmp_path / "run.csv"), str(tmp_path / "run.parquet"),
+                    str(tmp_path / "set")]
+    manifest = (tmp_path / "set" / "manifest.json").read_text()
+    assert '"t.csv.json"' in manifest
 
 
 @pytest.mark.parametrize("name", ["run.txt", "run", "run.json"])
