@@ -16,11 +16,13 @@ game module; nothing here knows about trumps.
 Text form at the edges only: ``"AS KS 10H TD 5C 2h"`` (10 or T, any case,
 separated by spaces or commas), ``"JK"``/``"ROOK"``/``"JOKER"`` for the joker.
 
-May import: :mod:`.bits` and :mod:`.parsing`.
+May import: :mod:`.bits` and :mod:`.parsing`; pyarrow for a column of masks as text
+(:func:`format_masks`).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
 
@@ -213,3 +215,39 @@ class CardSet:
     @property
     def u64(self) -> np.uint64:
         return np.uint64(self.mask)
+
+
+
+# ---- a column of masks as text, at once ------------------------------------------------------
+
+
+@functools.cache
+def _lane_texts():
+    """Per suit, spades first, the text of each of the 8,192 sets of its ranks (None for the
+    empty set), as Arrow string arrays: a column's text is a lookup per suit."""
+    import pyarrow as pa
+
+    return [(s, pa.array([str(CardSet(v << (LANE_BITS * s))) or None for v in range(1 << 13)],
+                         pa.string())) for s in (SPADES, HEARTS, DIAMONDS, CLUBS)]
+
+
+def format_masks(masks: np.ndarray):
+    """The text of each mask, as ``str(CardSet(mask))`` gives it, for a whole column at once:
+    an Arrow string array (a lookup per suit, then a join, all in Arrow's C++: about 0.2 s
+    for a million hands, where ``str(CardSet(m))`` one by one takes ten seconds).
+
+    >>> format_masks(np.array([CardSet("5C AS JK").mask, 0], dtype=np.uint64)).to_pylist()
+    ['JK AS 5C', '']
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    m = np.ascontiguousarray(masks, dtype=np.uint64).ravel()
+    # the joker, else nothing (null, skipped by the join); "" where the mask is empty, since
+    # a row of nulls alone would be dropped by the join (pyarrow 26)
+    joker = pa.array(np.where(m >> np.uint64(JOKER) == 1, format_card(JOKER),
+                              np.where(m == 0, "", None)), pa.string())
+    lanes = [texts.take(pa.array(((m >> np.uint64(LANE_BITS * s)) & np.uint64(0x1FFF))
+                                 .astype(np.int32)))
+             for s, texts in _lane_texts()]
+    return pc.binary_join_element_wise(joker, *lanes, " ", null_handling="skip")

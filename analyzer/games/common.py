@@ -1,11 +1,12 @@
 """What every game's public module shares: seat names, policy lists, input errors, the batch
-driver and the rows of a batch.
+driver, the rows of a batch and their text columns for tables on disk.
 
 May import: the foundations (cards, parsing, limits); never a game.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from importlib import import_module
 from types import ModuleType
@@ -241,6 +242,59 @@ def record_rows(rec: np.ndarray, columns: Sequence[str], hands: np.ndarray,
     for s in range(4):
         cols[f"hand{s}"] = hands[:, s]
     return pd.DataFrame(cols)
+
+
+SEAT_NAMES = ("N", "E", "S", "W")  # seats 0..3 clockwise, as `bidlab deal` and `solve` name them
+SUIT_TEXT = ("clubs", "diamonds", "hearts", "spades", "no trump")  # suit codes 0..3; 4 no trump
+TEXT_SUFFIX = "_text"
+
+
+def with_text(df: pd.DataFrame, columns: dict[str, str | tuple[str, ...]]) -> pd.DataFrame:
+    """``df`` with a column ``<name>_text`` right after each column ``name`` of ``columns``
+    that it has, for people and spreadsheets: ``"cards"`` (a uint64 mask) as "AS KS 5C",
+    ``"card"`` (a card index) as "AS", ``"seat"`` as N E S W, ``"suit"`` as its name (4: no
+    trump), a tuple as its names by code. A code without a name (-1: none) is left empty.
+    ``df`` itself is not changed; the numbers stay as they are.
+
+    >>> df = pd.DataFrame({"dealer": [0, 3], "trump": [3, -1], "hand0": [2**60 | 1, 0]})
+    >>> out = with_text(df, {"dealer": "seat", "trump": "suit", "hand0": "cards"})
+    >>> list(out.columns)
+    ['dealer', 'dealer_text', 'trump', 'trump_text', 'hand0', 'hand0_text']
+    >>> out[["dealer_text", "trump_text", "hand0_text"]].to_numpy().tolist()
+    [['N', 'spades', 'AS 2C'], ['W', nan, '']]
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..cards import JOKER, format_card, format_masks
+
+    wanted = [n for n in df if n in columns and f"{n}{TEXT_SUFFIX}" not in df]
+    masks = [n for n in wanted if columns[n] == "cards"]
+    with ThreadPoolExecutor(max(1, min(len(masks), os.cpu_count() or 1))) as pool:
+        # Arrow's kernels free the GIL: the hands' columns take their turns on every core
+        texts = dict(zip(masks, pool.map(
+            lambda n: format_masks(df[n].to_numpy(np.uint64)), masks), strict=True))
+    out = {}
+    for name, values in df.items():
+        out[name] = values
+        if name not in wanted:
+            continue
+        kind = columns[name]
+        if kind == "cards":
+            text = pd.arrays.ArrowStringArray(texts[name])
+        else:
+            names = {"seat": SEAT_NAMES, "suit": SUIT_TEXT,
+                     "card": tuple(format_card(c) if c == JOKER or c % 16 < 13 else None
+                                   for c in range(JOKER + 1))}.get(kind, kind)
+            categories = [n for n in names if n is not None]
+            lookup = np.array([categories.index(n) if n is not None else -1 for n in names]
+                              + [-1])  # the last: a code out of range
+            codes = values.to_numpy(np.int64)
+            codes = np.where((codes >= 0) & (codes < len(names)), codes, len(names))
+            text = pd.Categorical.from_codes(lookup[codes], categories=categories)
+        out[f"{name}{TEXT_SUFFIX}"] = pd.Series(text, index=df.index)
+    result = pd.DataFrame(out, index=df.index)
+    result.attrs = dict(df.attrs)
+    return result
 
 
 def by_side(df: pd.DataFrame, team: np.ndarray, column0: str, column1: str,

@@ -61,6 +61,12 @@ class Game:
     instead: dict[str, str] = {}  # capability -> what a refusal says the game does instead
     search_sizes: dict[str, int] = {}  # a command's size when a seat searches, if not the usual
     chart_by: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # (features, default --by)
+    # Columns of the rows (simulate, match) that hold cards, suits or seats as numbers, and
+    # their kind ("cards": a mask, "card": an index, "suit", "seat", or names by code): a table
+    # written to disk gets a text column beside each (:meth:`readable`). A game adds its own.
+    text_columns: dict[str, str | tuple[str, ...]] = {
+        **{f"hand{s}": "cards" for s in range(4)}, "dealer": "seat", "first_dealer": "seat",
+        "trump": "suit"}
 
     @property
     def module(self) -> ModuleType:
@@ -86,6 +92,14 @@ class Game:
             raise self.refuse(what, capability)
 
     # ---- rules and play ---------------------------------------------------------------------
+
+    def readable(self, df: pd.DataFrame) -> pd.DataFrame:
+        """``df`` with ``<name>_text`` beside each of :attr:`text_columns` it has (cards as
+        "AS KS 5C", suits and seats by name): what ``--out`` writes. The frame in memory,
+        which the analyses read, keeps the numbers only."""
+        from .common import with_text
+
+        return with_text(df, self.text_columns)
 
     def check_contract(self, contract: str | None) -> None:
         """Refuse ``--contract`` in a game without contracts (RuleError names them where

@@ -20,6 +20,8 @@ class KingGame(Game):
     hand_cards = 13
     contracts = CONTRACT_OPTIONS
     partnerships = False
+    text_columns = {**Game.text_columns, "buyer": "seat", "chooser": "seat", "leader": "seat",
+                    "kh_seat": "seat"}
     search_sizes = {"bid-chart": 500}  # whole 10-hand games: 500 take 65 s
     chart_by = None  # its charts choose their features per contract
     adaptive_hands = False

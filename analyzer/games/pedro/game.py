@@ -19,6 +19,7 @@ class PedroGame(Game):
     hand_cards = 9
     whole_games = True
     kernel_modules = ("engine", "games")  # whole games to a target have their own kernel
+    text_columns = {**Game.text_columns, "bidder": "seat", "maker": "seat"}
 
     @property
     def chart_by(self):

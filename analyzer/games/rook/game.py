@@ -19,6 +19,8 @@ class RookGame(Game):
     points_digits = 1  # card points come in fives
     whole_games = True
     kernel_modules = ("engine", "games")  # whole games to a target have their own kernel
+    text_columns = {**Game.text_columns, "declarer": "seat", "leader": "seat",
+                    "rook_seat": ("N", "E", "S", "W", "widow"), "widow": "card", "drop": "card"}
 
     @property
     def chart_by(self):
