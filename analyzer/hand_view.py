@@ -5,17 +5,17 @@ Every figure carries its 95% interval; every output carries the provenance (hand
 rules, policy, seed, n and the rule that stopped the run). The tables are
 :class:`analyzer.rollout.HandEvaluation`'s DataFrames; nothing is recomputed here. Each
 game renders its own tables with these pieces (``analyzer/games/<game>/hand_view.py``).
-May import: rollout, text.
+May import: rollout, text, documents.
 """
 
 from __future__ import annotations
 
-import json
 import math
 
 import pandas as pd
 
 from . import __version__
+from .documents import dumps, records
 from .games.common import policy_label
 from .rollout import HandEvaluation
 from .text import render_table
@@ -80,12 +80,6 @@ def _ranking(ev: HandEvaluation, digits: int) -> str:
         "rlrrrrr")
 
 
-def _records(df: pd.DataFrame) -> list[dict]:
-    """Rows as dicts of plain Python values; NaN (an unknown error at n=1) becomes null."""
-    return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
-            for r in df.to_dict(orient="records")]
-
-
 def provenance(ev: HandEvaluation) -> dict:
     return {**ev.provenance, "bidlab_version": __version__}
 
@@ -99,18 +93,18 @@ def hand_document(ev: HandEvaluation, model: str) -> dict:
         "advice": ev.advice,
         "decision_rule": DECISION_NOTE,
         "model": model,
-        "points": _records(ev.points),
-        "distribution": _records(ev.distribution),
-        "bids": _records(ev.bids),
-        "pass_ev": _records(ev.pass_ev),
-        "actions": _records(ev.actions),
-        **({"ceilings": _records(ev.ceilings)} if ev.ceilings is not None else {}),
+        "points": records(ev.points),
+        "distribution": records(ev.distribution),
+        "bids": records(ev.bids),
+        "pass_ev": records(ev.pass_ev),
+        "actions": records(ev.actions),
+        **({"ceilings": records(ev.ceilings)} if ev.ceilings is not None else {}),
     }
 
 
 def hand_json(ev: HandEvaluation, model: str) -> str:
     """:func:`hand_document` as strict JSON (no NaN)."""
-    return json.dumps(hand_document(ev, model), indent=2, allow_nan=False)
+    return dumps(hand_document(ev, model))
 
 
 def hand_csv(ev: HandEvaluation) -> str:

@@ -125,6 +125,19 @@ class Summary:
                 lines.append(s.note)
         return "\n".join(lines)
 
+    def to_document(self, provenance: dict | None = None) -> dict:
+        """Everything :meth:`to_text` prints, for ``--json``: the provenance (``provenance``
+        adds to it, e.g. a frame's whole ``attrs``), then each section's rows, labelled by
+        ``row``, each figure with its n and 95% bounds (lo, hi)."""
+        from .documents import provenance as with_version
+        from .documents import records
+
+        return {"provenance": with_version({**(provenance or {}), **self.provenance}),
+                "unit": self.unit,
+                "interval": "95%: means by the normal (mean, 1.96 se), rates by Wilson",
+                "sections": [{"key": s.key, "title": s.title, "kind": s.kind, "note": s.note,
+                              "rows": records(s.table, "row")} for s in self.sections]}
+
     def __str__(self) -> str:
         return self.to_text()
 

@@ -14,7 +14,9 @@ from ..games import game as game_of
 from .group import main
 from .options import (
     OUT_DIR,
+    REPLACED_FOLDER,
     game_argument,
+    json_option,
     policy_option,
     progress_option,
     resolve_rules,
@@ -61,12 +63,15 @@ def chart_features(by: tuple[str, ...] | None, rules) -> tuple[str, ...] | None:
               help="Hand features that define a class [default: trumps,pedros,ace,seat; "
                    "rook: trumps,counters,rook,seat].")
 @click.option("--out-dir", type=OUT_DIR, default=None,
-              help="Write chart.parquet, chart.csv, classes.csv, guide.csv, violations.csv, "
-                   "heatmap.png and manifest.json here (created if missing; files replaced "
-                   "atomically).")
+              help="Write chart.parquet, chart.csv, classes.csv, guide.csv, violations.csv "
+                   "(each CSV with its provenance in NAME.csv.json), heatmap.png and "
+                   "manifest.json into this folder, created if missing, atomically. "
+                   f"{REPLACED_FOLDER}")
+@json_option
 @progress_option
 @click.pass_context
-def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, progress) -> None:
+def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, as_json,
+                  progress) -> None:
     """Bid-value chart: what each bidding action is worth to a seat, by its class of hand.
 
     Every hand dealt to every seat counts (4 per deal), whether or not it would
@@ -95,6 +100,7 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, progr
       bidlab bid-chart "pedro(low_to=holder)" --deals 200000 --by trumps,two,pedros,seat
       bidlab bid-chart rook --deals 100000 --by trumps,counters,aces,seat
       bidlab bid-chart king --deals 100000 --out-dir reports/king-chart
+      bidlab bid-chart pedro --deals 2000 --json --out-dir small-chart
     """
     rules = resolve_rules(game, rule_pairs)
     g = game_of(rules)
@@ -102,7 +108,12 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, progr
     deals = search_sized(ctx, "deals", deals, policy)
     chart = with_progress(progress, deals, lambda bar: g.bid_chart(
         rules, deals, seed, policy, by, progress=bar))
-    click.echo(g.render_chart(chart))
+    if as_json:
+        from ..documents import dumps, frames, provenance
+
+        click.echo(dumps({**frames(chart), "provenance": provenance(chart.provenance)}))
+    else:
+        click.echo(g.render_chart(chart))
     if out_dir is not None:
         g.write_chart(chart, Path(out_dir))
         click.echo(f"wrote {out_dir}/", err=True)

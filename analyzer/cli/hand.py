@@ -15,6 +15,7 @@ from ..games.common import SEATS, policy_label
 from .group import main
 from .options import (
     PLOT_PATH,
+    REPLACED,
     SEARCH_MAX_DEALS,
     Count,
     Real,
@@ -22,6 +23,7 @@ from .options import (
     contract_option,
     game_argument,
     hand_text,
+    json_option,
     policy_option,
     progress_option,
     resolve_rules,
@@ -56,12 +58,12 @@ from .options import (
 @click.option("--max-deals", type=Count(1), default=1_000_000,
               help=f"Most deals --target-ci, --time-budget or --until-decided may play.  "
                    f"[default: 1,000,000; {SEARCH_MAX_DEALS:,} when a seat searches (dd, pimc)]")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON document: provenance and every table.")
+@json_option
 @click.option("--csv", "as_csv", is_flag=True,
               help="Print the bids table as CSV with provenance columns.")
 @click.option("--plot", type=PLOT_PATH, default=None,
-              help="Also write the EV-by-bid chart to this .png, .svg or .pdf (atomically).")
+              help="Also write the EV-by-bid chart to this .png, .svg or .pdf, atomically. "
+                   f"{REPLACED}")
 @click.option("--known", "known_pairs", multiple=True, metavar="SEAT=CARDS",
               help='Cards another seat is known to hold, e.g. --known second="AH KH" '
                    "(repeatable); the rest of the deck is dealt around them.")

@@ -18,6 +18,7 @@ from .group import main
 from .options import (
     OUT_DIR,
     POLICY,
+    REPLACED_FOLDER,
     Count,
     contract_option,
     game_argument,
@@ -48,7 +49,9 @@ from .options import (
 @contract_option("King only: the contract's single hands (default positive; a negative "
                  "one, e.g. no-hearts, ladders one seat's penalty).")
 @click.option("--out-dir", type=OUT_DIR, default=None,
-              help="Write deals.parquet, summary.csv, by_bid.csv and by_bid.png here.")
+              help="Write deals.parquet, summary.csv, by_bid.csv (each CSV with its provenance "
+                   "in NAME.csv.json) and by_bid.png into this folder, atomically. "
+                   f"{REPLACED_FOLDER}")
 @progress_option
 def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contract, out_dir,
            progress) -> None:

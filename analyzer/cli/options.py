@@ -3,8 +3,10 @@
 Each parameter type validates its text once, with the allowed values in its message: games
 and variant strings, ``--rule flag=value``, policies, counts and numbers in plain ASCII,
 hand strings, and paths to write (checked before any work). Also here: the size options
-whose defaults shrink when a seat searches, the progress bar, and the rules a command plays
-(GAME with its ``--rule`` flags).
+whose defaults shrink when a seat searches, the progress bar, the rules a command plays
+(GAME with its ``--rule`` flags), ``--out`` and ``--json`` as every command words them, and
+the one rule for output files: an existing one is replaced, and stderr says so in one line
+(``bidlab: replaced PATH``, set here for every writer of :mod:`analyzer.io`).
 
 May import: click, the registry and protocol of the games, and the package's foundations;
 never a command module.
@@ -166,11 +168,44 @@ INDEX = Count(0)
 
 # ---- options defined once, shared by the commands ----------------------------------------
 
+REPLACED = "An existing file is replaced, and stderr says so."
+REPLACED_FOLDER = ("An existing folder is replaced whole (only an earlier output of bidlab's; "
+                   "a folder of other files is refused), and stderr says so.")
+
+
+def say_replaced(path: str) -> None:
+    """The one line every command prints when it replaces an output (:func:`io.on_replace`)."""
+    click.echo(f"bidlab: replaced {path}", err=True)
+
+
+io.on_replace(say_replaced)
+
+
+def out_option(rows: str):
+    """``--out FILE``: ``rows`` as a table (:func:`analyzer.io.write_table`)."""
+    return click.option(
+        "--out", type=OUT_PATH, default=None,
+        help=f"Write {rows} to this .parquet or .csv file, atomically (a CSV is header and "
+             f"rows only; its provenance goes to FILE.json beside it). {REPLACED}")
+
+
+json_option = click.option(
+    "--json", "as_json", is_flag=True,
+    help="Print one JSON document on stdout instead of the tables: the provenance (rules "
+         "string, seed, policy, n) and every number the tables show, with its n and 95% "
+         "bounds.")
+
 game_argument = click.argument("game", type=GAME, metavar="GAME")
-rule_option = click.option(
-    "--rule", "rule_pairs", type=RULE, multiple=True, metavar="FLAG=VALUE",
-    help="Set one rule flag on top of GAME (repeatable); see `bidlab rules GAME`.",
-)
+
+
+def rules_option(on: str = "GAME"):
+    """``--rule FLAG=VALUE`` (repeatable): flags set on top of ``on``."""
+    return click.option(
+        "--rule", "rule_pairs", type=RULE, multiple=True, metavar="FLAG=VALUE",
+        help=f"Set one rule flag on top of {on} (repeatable); see `bidlab rules GAME`.")
+
+
+rule_option = rules_option()
 policy_option = click.option(
     "--policy", type=POLICY, default="heuristic", show_default=True,
     help=f"Seat policy: {common.POLICY_HELP}; one for all seats, or four separated by "

@@ -14,6 +14,7 @@ import click
 import numpy as np
 
 from .. import io
+from ..documents import dumps, provenance, records
 from ..games import common
 from ..games import game as game_of
 from ..games.common import policy_label
@@ -25,14 +26,16 @@ from .options import (
     GAME_MAX_DEALS,
     INDEX,
     MAX_INDEX,
-    OUT_PATH,
     Count,
     contract_option,
     game_argument,
+    json_option,
+    out_option,
     policy_option,
     progress_option,
     resolve_rules,
     rule_option,
+    rules_option,
     search_sized,
     seed_option,
     size_option,
@@ -48,14 +51,14 @@ from .options import (
 @rule_option
 @click.option("--first", type=INDEX, default=0, show_default=True,
               help="Index of the first deal; extend a run with --first N_DONE.")
-@click.option("--out", type=OUT_PATH, default=None,
-              help="Write one row per deal to this .parquet or .csv file (atomically).")
+@out_option("one row per deal (cards, suits and seats also as text: hand0_text ...)")
+@json_option
 @progress_option
 @contract_option("King only: simulate single hands of this contract (no-tricks, no-hearts, "
                  "no-kings-jacks, no-queens, no-king-of-hearts, last-two, positive) instead "
                  "of whole 10-hand games.")
 @click.pass_context
-def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, progress,
+def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, as_json, progress,
              contract) -> None:
     """Simulate DEALS deals of GAME; print a summary with n and 95% intervals.
 
@@ -73,6 +76,7 @@ def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, progress,
       bidlab simulate rook --deals 1000000 --seed 3 --rule pass_cycle=left
       bidlab simulate king --deals 200000 --seed 5
       bidlab simulate king --deals 1000000 --contract no-hearts
+      bidlab simulate pedro --deals 2000 --json --out deals.csv
     """
     rules = resolve_rules(game, rule_pairs)
     g = game_of(rules)
@@ -83,16 +87,22 @@ def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, progress,
             f"--first + --deals must not pass the last deal index 2**63-1; got --first {first} "
             f"--deals {deals}"
         )
-    if common.searches(common.parse_policies(policy)):  # seconds a batch, for the progress
-        batch = max(common.SEARCH_BATCH, -(-deals // 100))
-    else:
-        batch = min(1_000_000, max(20_000, -(-deals // 100)))
+    batch = progress_batch(deals, policy)
     df = with_progress(progress, deals, lambda bar: g.simulate(
         rules, deals, seed, policy, first, batch=batch, progress=bar, contract=contract))
-    click.echo(summarize(df).to_text())
+    summary = summarize(df)
+    click.echo(dumps(summary.to_document(df.attrs)) if as_json else summary.to_text())
     if out is not None:
-        io.write_table(df, out, dict(df.attrs))
+        io.write_table(g.readable(df), out, dict(df.attrs))
         click.echo(f"wrote {out} ({len(df)} rows)", err=True)
+
+
+def progress_batch(deals: int, policy: str) -> int:
+    """Deals a batch, for the progress bar: about a hundredth of the run, seconds of work
+    when a seat searches; results never depend on it."""
+    if common.searches(common.parse_policies(policy)):
+        return max(common.SEARCH_BATCH, -(-deals // 100))
+    return min(1_000_000, max(20_000, -(-deals // 100)))
 
 
 @main.command()
@@ -102,14 +112,20 @@ def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, progress,
              "deals).", least=2)
 @seed_option
 @policy_option
+@rules_option("both A and B, after their own flags")
+@out_option("the table, one row per measure (A, B, the paired B − A, their 95% bounds and n)")
+@json_option
+@progress_option
 @click.pass_context
-def compare(ctx, variant_a, variant_b, deals, seed, policy) -> None:
+def compare(ctx, variant_a, variant_b, deals, seed, policy, rule_pairs, out, as_json,
+            progress) -> None:
     """What a rule change does: variants A and B on identical deals, paired differences.
 
     Deal i of the seed is the same deal under every variant, so each measure's
     difference B − A is taken deal by deal, with a 95% interval far narrower
     than two independent runs would give. Deals a redeal flag threw in under
-    either variant are left out of both.
+    either variant are left out of both. --rule sets a flag in both A and B
+    (the same flag in A's or B's own string is overridden).
 
     \b
     Examples:
@@ -117,14 +133,30 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy) -> None:
       bidlab compare pedro cinch --deals 2000000
       bidlab compare "pedro(min_bid=7)" "pedro(min_bid=7,all_pass=dealer_forced_min_bid)"
       bidlab compare rook "rook(pass_cycle=none)" --deals 500000
+      bidlab compare pedro "pedro(low_to=holder)" --deals 5000 --rule min_bid=7 --out cmp.csv
     """
     from ..compare import compare_variants
 
+    variant_a, variant_b = (resolve_rules(v, rule_pairs) for v in (variant_a, variant_b))
     deals = search_sized(ctx, "deals", deals, policy)
-    c = compare_variants(variant_a, variant_b, deals, seed, policy)
+    c = with_progress(progress, 2 * deals, lambda bar: compare_variants(
+        variant_a, variant_b, deals, seed, policy, batch=progress_batch(deals, policy),
+        progress=bar), "simulating A, then B")
+    p = {**c.provenance, "rule": ",".join(f"{k}={v}" for k, v in rule_pairs)}
+    if as_json:
+        click.echo(dumps({"provenance": provenance(p), "measures": records(c.table)}))
+    else:
+        click.echo(paired_table(c))
+    if out is not None:
+        io.write_table(c.table, out, p)
+        click.echo(f"wrote {out} ({len(c.table)} measures)", err=True)
+
+
+def paired_table(c) -> str:
+    """The header line and the table of a comparison, as `compare` prints them."""
     p = c.provenance
-    click.echo(f"A = {p['a']}   B = {p['b']}   policy {policy_label(p['policy'])}, "
-               f"seed {p['seed']}, {p['shared_deals']:,} of {p['deals']:,} deals shared\n")
+    head = (f"A = {p['a']}   B = {p['b']}   policy {policy_label(p['policy'])}, "
+            f"seed {p['seed']}, {p['shared_deals']:,} of {p['deals']:,} deals shared\n")
 
     def fmt(v, hw):
         return "-" if np.isnan(v) else f"{v:.3f} ± {hw:.3f}"
@@ -133,8 +165,8 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy) -> None:
              "-" if np.isnan(r.b_minus_a) else f"{r.b_minus_a:+.4f}",
              "-" if np.isnan(r.diff_lo) else f"[{r.diff_lo:+.4f}, {r.diff_hi:+.4f}]",
              r.n_paired] for r in c.table.itertuples()]
-    click.echo(render_table(["measure (per deal)", "A", "B", "B − A", "95% CI (paired)", "n"],
-                            rows, align="lrrrrr"))
+    return head + "\n" + render_table(["measure (per deal)", "A", "B", "B − A",
+                                       "95% CI (paired)", "n"], rows, align="lrrrrr")
 
 
 @main.command()
@@ -147,10 +179,10 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy) -> None:
 @click.option("--max-deals", type=Count(1, GAME_MAX_DEALS), default=None,
               help="A game not decided after this many deals is counted undecided.  "
                    "[default: 1,000, or twice the target when that is more]")
-@click.option("--out", type=OUT_PATH, default=None,
-              help="Write one row per game to this .parquet or .csv file (atomically).")
+@out_option("one row per game (its first dealer also as text: first_dealer_text)")
+@json_option
 @click.pass_context
-def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out) -> None:
+def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out, as_json) -> None:
     """Play whole games to the target (rule flag target, default 51); who wins, how fast.
 
     Each game starts with dealer g % 4 and passes the deal to the left; scores
@@ -177,7 +209,7 @@ def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out) -> None:
     df = g.simulate_games(rules, n_games, seed, policy, max_deals=max_deals)
     max_deals = df.attrs["max_deals"]
     decided = df[df["winner"] >= 0]
-    rows = []
+    rows, rates = [], []
     for label, k, n in (
         ("team 0 (seats 0, 2) wins", int((decided["winner"] == 0).sum()), len(decided)),
         ("first dealer's team wins",
@@ -187,16 +219,25 @@ def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out) -> None:
         p = wilson(k, n) if n else None
         rows.append([label, n, k, f"{100 * p.p:.2f}%" if p else "-",
                      f"[{100 * p.lo:.2f}%, {100 * p.hi:.2f}%]" if p else "-"])
+        rates.append({"row": label, "n": n, "k": k, "rate": p.p if p else None,
+                      "lo": p.lo if p else None, "hi": p.hi if p else None})
     length = mean_ci(df["deals"])
-    click.echo(f"{df.attrs['rules']}: {n_games:,} games to {rules.target} (seed {seed}), "
-               f"policy {policy_label(df.attrs['policy'])}\n")
-    click.echo(render_table(["", "n", "k", "rate", "95% CI"], rows, align="lrrrl"))
-    click.echo(f"\ndeals per game: {length}")
+    if as_json:
+        click.echo(dumps({
+            "provenance": provenance({**df.attrs, "games": n_games, "target": rules.target}),
+            "rates": rates, "deals_per_game": {"n": length.n, "mean": length.mean,
+                                               "se": length.se, "lo": length.lo,
+                                               "hi": length.hi}}))
+    else:
+        click.echo(f"{df.attrs['rules']}: {n_games:,} games to {rules.target} (seed {seed}), "
+                   f"policy {policy_label(df.attrs['policy'])}\n")
+        click.echo(render_table(["", "n", "k", "rate", "95% CI"], rows, align="lrrrl"))
+        click.echo(f"\ndeals per game: {length}")
     if (df["winner"] < 0).any():
         click.echo(f"{int((df['winner'] < 0).sum()):,} game(s) undecided after {max_deals:,} "
                    f"deals; --max-deals plays them longer", err=True)
     if out is not None:
-        io.write_table(df, out, dict(df.attrs))
+        io.write_table(g.readable(df), out, dict(df.attrs))
         click.echo(f"wrote {out} ({len(df)} games)", err=True)
 
 
