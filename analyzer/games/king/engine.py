@@ -28,12 +28,12 @@ from numba import njit, types
 from ...bits import ZERO, bit, popcount
 from ...cards import DECK_52
 from ...rng import DEAL_STREAM, POLICY_STREAM, stream_key, uniform_int
-from ..search import setup as workspace
 from ..kit.choice import random_card
 from ..kit.deal import deal
 from ..kit.kernels import deal_scratch, no_search, serial_chunk_kernel
 from ..kit.threads import run_chunks
 from ..kit.tricks import forced_card, log_card, log_trick
+from ..search import setup as workspace
 from .policies import (
     AH,
     HEARTS,

@@ -28,8 +28,6 @@ from numba import njit, types
 from ...bits import ONE, ZERO, bit, lsb, msb, popcount
 from ...cards import DECK_52
 from ...rng import DEAL_STREAM, POLICY_STREAM, stream_key
-from ..search import setup as workspace
-from ..search.params import Q_TM
 from ..kit.choice import random_card
 from ..kit.deal import deal
 from ..kit.kernels import (
@@ -43,6 +41,8 @@ from ..kit.kernels import (
 )
 from ..kit.threads import threaded_kernels
 from ..kit.tricks import credit_team, forced_card, log_card, log_trick
+from ..search import setup as workspace
+from ..search.params import Q_TM
 from .adapter import pedro_low_card, pedro_setup
 from .core import (
     N_ACE,

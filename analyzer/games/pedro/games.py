@@ -21,7 +21,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..search.setup import workspace_for
 from ..kit.games import (  # noqa: F401 - MAX_DEALS, MAX_GAMES, GAME_COLUMNS: this module's too
     GAME_COLUMNS,
     GAMES_A_CHUNK,
@@ -32,6 +31,7 @@ from ..kit.games import (  # noqa: F401 - MAX_DEALS, MAX_GAMES, GAME_COLUMNS: th
     threaded_games,
 )
 from ..kit.kernels import no_search, serial_chunk_kernel
+from ..search.setup import workspace_for
 from .engine import NREC, R_BID, R_BIDDER, R_DEALER, R_S1, R_S2, play_deal
 from .rules import P_NO_CONTRACT_TIE, P_SCORING, P_TARGET
 

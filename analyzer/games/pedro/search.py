@@ -18,10 +18,10 @@ import numpy as np
 from numba import njit
 
 from ..._jit_cache import njit_on_first_call
-from ..search.pimc import dd_choose, pimc_choose
-from ..search.setup import KN_DISCARDS, KN_POOL, P_WORLDS, POLICY_DD, WS_CPTS, WS_KN, WS_Q, WS_TV
 from ..kit.games import GAMES_CHUNK_SIG, threaded_games
 from ..kit.threads import threaded_kernels
+from ..search.pimc import dd_choose, pimc_choose
+from ..search.setup import KN_DISCARDS, KN_POOL, P_WORLDS, POLICY_DD, WS_CPTS, WS_KN, WS_Q, WS_TV
 from .engine import CHUNK_SIG, NLOGI, NLOGU, play_chunk
 from .games import play_game
 

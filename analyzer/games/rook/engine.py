@@ -25,8 +25,6 @@ from numba import njit, types
 
 from ...bits import ONE, ZERO, bit, lsb, popcount
 from ...rng import DEAL_STREAM, POLICY_STREAM, stream_key, uniform_int
-from ..search import setup as workspace
-from ..search.params import Q_TM, suit_mask
 from ..kit.choice import random_card, random_subset
 from ..kit.deal import deal
 from ..kit.kernels import (
@@ -39,6 +37,8 @@ from ..kit.kernels import (
 )
 from ..kit.threads import threaded_kernels
 from ..kit.tricks import credit_team, forced_card, log_card, log_trick
+from ..search import setup as workspace
+from ..search.params import Q_TM, suit_mask
 from .adapter import rook_setup, rook_to_search
 from .core import (
     RANKS_FROM,

@@ -20,6 +20,8 @@ from numba import njit
 
 from ..._jit_cache import njit_on_first_call
 from ...bits import ONE, ZERO, bit, lsb
+from ..kit.games import GAMES_CHUNK_SIG, threaded_games
+from ..kit.threads import threaded_kernels
 from ..search.pimc import dd_choose, pimc_choose
 from ..search.setup import (
     KN_KNOWN,
@@ -32,8 +34,6 @@ from ..search.setup import (
     WS_TV,
     node_budget,
 )
-from ..kit.games import GAMES_CHUNK_SIG, threaded_games
-from ..kit.threads import threaded_kernels
 from .adapter import rook_from_search, rook_to_search
 from .engine import CHUNK_SIG, NLOGI, NLOGU, play_chunk
 from .games import play_game
