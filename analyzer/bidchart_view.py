@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from . import io
 from .games import game
@@ -116,25 +117,49 @@ def render_violations(chart, digits: int = 2) -> str:
                            rows, align="llrrl"))
 
 
+def chart_contents(chart) -> tuple[dict, dict, str, pd.DataFrame]:
+    """(tables by name, figures by name, the name of the bid guide, the guide formatted for
+    people): what ``write_bid_chart`` writes and a report shows."""
+    from . import plotting
+
+    meta = _meta(chart)
+    tables = {"chart": chart.table, "classes": chart.classes, "guide": chart.guide,
+              "violations": chart.violations}
+    fig = plotting.bid_heatmap(
+        chart.table, chart.classes,
+        title=f"EV(action) − EV(pass), own − opponents; box = recommended\n"
+              f"{meta['rules']}, policy {policy_label(meta['policy'])}, seed "
+              f"{meta['seed']}, n={int(meta['n']):,} hands ({int(meta['n_deals']):,} "
+              f"deals x 4 seats)")
+    g = chart.guide
+    shown = pd.DataFrame({
+        **({"seat": g["seat"]} if "seat" in g else {}),
+        "bids": [f"{a}" if a == b else f"{a}–{b}" for a, b in zip(g["bid_from"], g["bid_to"],
+                                                                   strict=True)],
+        "weakest hand that bids them": g["minimum holding"],
+        "n": [f"{n:,}" for n in g["n"]],
+        "gain over passing": [_pm(m, lo, hi, sign=True) for m, lo, hi in
+                              zip(g["rec_gain"], g["rec_gain_lo"], g["rec_gain_hi"],
+                                  strict=True)]})
+    return tables, {"heatmap": fig}, "guide", shown
+
+
+def _meta(chart) -> dict:
+    return {k: (v if isinstance(v, (int, float, str)) else str(v))
+            for k, v in chart.provenance.items()}
+
+
 def write_bid_chart(chart, out: Path) -> list[Path]:
     """Write the chart's tables (Parquet and CSV), the heatmap and ``manifest.json`` as the
     folder ``out``, replaced whole (:func:`analyzer.io.atomic_dir`)."""
     from . import plotting
 
-    meta = {k: (v if isinstance(v, (int, float, str)) else str(v))
-            for k, v in chart.provenance.items()}
+    meta = _meta(chart)
+    tables, figures, _, _ = chart_contents(chart)
     with io.atomic_dir(out) as tmp:
-        written = [io.write_table(chart.table, tmp / "chart.parquet", meta),
-                   io.write_table(chart.table, tmp / "chart.csv", meta)]
-        for name in ("classes", "guide", "violations"):
-            written.append(io.write_table(getattr(chart, name), tmp / f"{name}.csv", meta))
-        fig = plotting.bid_heatmap(
-            chart.table, chart.classes,
-            title=f"EV(action) − EV(pass), own − opponents; box = recommended\n"
-                  f"{meta['rules']}, policy {policy_label(meta['policy'])}, seed "
-                  f"{meta['seed']}, n={int(meta['n']):,} hands ({int(meta['n_deals']):,} "
-                  f"deals x 4 seats)")
-        written.append(plotting.save_figure(fig, tmp / "heatmap.png"))
+        written = [io.write_table(chart.table, tmp / "chart.parquet", meta)]
+        for name, df in tables.items():
+            written.append(io.write_table(df, tmp / f"{name}.csv", meta))
+        written.append(plotting.save_figure(figures["heatmap"], tmp / "heatmap.png"))
         written.append(io.write_manifest(tmp, meta, written))
     return [Path(out) / p.name for p in written]
-

@@ -140,6 +140,44 @@ class Game:
         """Whole games to the target (``bidlab match``)."""
         raise self.refuse("match (games to a target score)", "whole_games")
 
+    # ---- what a report reads off the rows (:mod:`.standings`) -----------------------------------
+
+    maker_column = "maker"  # the seat that named trump, in the rows of simulate
+    sides: tuple[str, ...] = ("team 0 (seats 0, 2)", "team 1 (seats 1, 3)")  # of a whole game
+
+    def settlement_column(self, rules) -> str:
+        """The column of the bidding side's settlement (its score change) under ``rules``."""
+        raise self.refuse("make rate and EV by bid", "bid_tables")
+
+    def bid_levels(self, df: pd.DataFrame, rules) -> pd.DataFrame:
+        """Per bid level: n, make rate and the bidding side's mean settlement, 95% CIs."""
+        from .standings import bid_levels
+
+        return bid_levels(df, "bid", "made", self.settlement_column(rules))
+
+    def seat_positions(self, df: pd.DataFrame, rules) -> pd.DataFrame:
+        """Per seat position from the dealer: share of contracts, make rate, and its team's
+        settlement minus the other team's."""
+        from .standings import seat_positions
+
+        return seat_positions(df, self.maker_column, "bid", "made", self.team_columns(rules)[2:])
+
+    @property
+    def plays_whole_games(self) -> bool:
+        """Whether :meth:`whole_game_rows` answers: games to a target score, or a game
+        whose every row is a whole game."""
+        return self.whole_games
+
+    def whole_game_rows(self, rules, n: int, seed: int, policies, max_deals=None,
+                        progress=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(winner side or -1 undecided, deals played, final scores: a column a side) of
+        ``n`` whole games."""
+        df = self.simulate_games(rules, n, seed, policies, max_deals=max_deals)
+        if progress:
+            progress(n)
+        return (df["winner"].to_numpy(), df["deals"].to_numpy(),
+                df[["score0", "score1"]].to_numpy())
+
     def compare_measures(self, df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
         """Per-row quantities ``bidlab compare`` pairs between two variants (NaN where a
         measure does not apply to a row)."""
@@ -195,6 +233,11 @@ class Game:
         raise NotImplementedError
 
     def write_chart(self, chart, out_dir) -> list:
+        raise NotImplementedError
+
+    def chart_contents(self, chart):
+        """(tables by name, figures by name, the bid guide's table name, the guide
+        formatted for people): what a report shows of a chart."""
         raise NotImplementedError
 
     # ---- the policy ladder and duplicate matches ------------------------------------------------

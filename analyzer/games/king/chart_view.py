@@ -190,6 +190,30 @@ def _meta(chart: KingChart) -> dict:
             for k, v in chart.provenance.items()}
 
 
+def king_chart_contents(chart: KingChart) -> tuple[dict, dict, str, pd.DataFrame]:
+    """(tables by name, figures by name, the name of the bid guide, the guide formatted for
+    people): what ``write_king_chart`` writes and a report shows. King's bidding is the
+    trump auction of the positive hands, so its guide is the trump-right chart."""
+    meta = _meta(chart)
+    tables = {"danger": chart.danger, "trump_right": chart.right, "benefited": chart.trump,
+              "seats": chart.seats}
+    figures = {}
+    for contract, by in chart.danger_by.items():
+        title = (f"{contract}: mean penalty per hand by {' x '.join(by)} (95% CI; hatched "
+                 f"= rare)\n{meta['rules']}, policy {policy_label(meta['policy'])}, "
+                 f"seed {meta['seed']}, n={int(meta['n']):,} deals x 4 hands")
+        figures[f"danger_{contract}"] = danger_heatmap(chart.danger_of(contract), by, title)
+    r = chart.right
+    shown = pd.DataFrame({
+        "hand class": r["label"], "n": [f"{n:,}" for n in r["n"]],
+        "value of the right (tricks)": [
+            "-" if not np.isfinite(m) else f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+            for m, lo, hi in zip(r["value"], r["value_lo"], r["value_hi"], strict=True)],
+        "offer up to": r["offer_up_to"], "decline": r["decline"],
+        "rare": ["rare" if x else "" for x in r["rare"]]})
+    return tables, figures, "trump_right", shown
+
+
 def write_king_chart(chart: KingChart, out_dir: str | os.PathLike) -> list[Path]:
     """Write the tables (CSV and Parquet), one danger heatmap PNG per negative contract and
     ``manifest.json`` under ``out_dir`` (created if missing), each file atomically.
@@ -202,18 +226,14 @@ def write_king_chart(chart: KingChart, out_dir: str | os.PathLike) -> list[Path]
     from ... import plotting
 
     meta = _meta(chart)
+    tables, figures, _, _ = king_chart_contents(chart)
     with io.atomic_dir(out_dir) as tmp:
         written = []
-        for name, df in (("danger", chart.danger), ("trump_right", chart.right),
-                         ("benefited", chart.trump), ("seats", chart.seats)):
+        for name, df in tables.items():
             for suffix in (".csv", ".parquet"):
                 written.append(io.write_table(df, tmp / f"{name}{suffix}",
                                               {**meta, "table": name}))
-        for contract, by in chart.danger_by.items():
-            title = (f"{contract}: mean penalty per hand by {' x '.join(by)} (95% CI; hatched "
-                     f"= rare)\n{meta['rules']}, policy {policy_label(meta['policy'])}, "
-                     f"seed {meta['seed']}, n={int(meta['n']):,} deals x 4 hands")
-            fig = danger_heatmap(chart.danger_of(contract), by, title)
-            written.append(plotting.save_figure(fig, tmp / f"danger_{contract}.png"))
+        for name, fig in figures.items():
+            written.append(plotting.save_figure(fig, tmp / f"{name}.png"))
         written.append(io.write_manifest(tmp, meta, written))
     return [Path(out_dir) / p.name for p in written]

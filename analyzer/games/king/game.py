@@ -78,6 +78,26 @@ class KingGame(Game):
             return view.render_game(logs, **shown)
         return view.render_hand(logs[0], **shown)
 
+    # ---- a report's tables: every row of simulate is a whole game of ten hands --------------
+
+    sides = ("first dealer", "first dealer + 1", "first dealer + 2", "first dealer + 3")
+    plays_whole_games = True
+
+    def whole_game_rows(self, rules, n, seed, policies, max_deals=None, progress=None):
+        import numpy as np
+
+        winner, scores = _by_position(self.simulate(rules, n, seed, policies, progress=progress))
+        return winner, np.full(len(scores), 10), scores
+
+    def seat_positions(self, df, rules):
+        """Each position's final score and win share (a tie at the top shares the win)."""
+        import numpy as np
+
+        from ..standings import whole_games
+
+        winner, scores = _by_position(df)
+        return whole_games(winner, np.full(len(scores), 10), scores, self.sides)[0]
+
     def parse_hand(self, text, rules):
         from .evaluate import parse_king_hand
 
@@ -120,6 +140,11 @@ class KingGame(Game):
 
         return render_king_chart(chart)
 
+    def chart_contents(self, chart):
+        from .chart_view import king_chart_contents
+
+        return king_chart_contents(chart)
+
     def write_chart(self, chart, out_dir):
         from .chart_view import write_king_chart
 
@@ -145,3 +170,14 @@ class KingGame(Game):
 
 
 GAME = KingGame()
+
+
+def _by_position(df):
+    """(winner, final scores) of whole games, each seat counted from the first dealer; the
+    winner is -2 where the top score is shared."""
+    import numpy as np
+
+    seats = (df["first_dealer"].to_numpy()[:, None] + np.arange(4)) % 4
+    scores = np.take_along_axis(df[[f"total{s}" for s in range(4)]].to_numpy(), seats, axis=1)
+    top = scores == scores.max(axis=1, keepdims=True)
+    return np.where(top.sum(axis=1) == 1, top.argmax(axis=1), -2), scores

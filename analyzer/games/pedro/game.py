@@ -52,6 +52,9 @@ class PedroGame(Game):
     def simulate_games(self, rules, n, seed, policies, max_deals=None):
         return self.module.simulate_games(rules, n, seed, policies, max_deals=max_deals)
 
+    def settlement_column(self, rules):
+        return f"score{rules.scoring}_bid"  # by the rules' settlement method
+
     def parse_hand(self, text, rules):
         from .evaluate import parse_hand
 
@@ -107,6 +110,11 @@ class PedroGame(Game):
         from ...bidchart_view import render_bid_chart
 
         return render_bid_chart(chart)
+
+    def chart_contents(self, chart):
+        from ...bidchart_view import chart_contents
+
+        return chart_contents(chart)
 
     def write_chart(self, chart, out_dir):
         from ...bidchart_view import write_bid_chart

@@ -53,6 +53,11 @@ class RookGame(Game):
     def simulate_games(self, rules, n, seed, policies, max_deals=None):
         return self.module.simulate_games(rules, n, seed, policies, max_deals=max_deals)
 
+    maker_column = "declarer"
+
+    def settlement_column(self, rules):
+        return "score_bid"
+
     def parse_hand(self, text, rules):
         from .evaluate import parse_rook_hand
 
@@ -105,6 +110,11 @@ class RookGame(Game):
         from ...bidchart_view import render_bid_chart
 
         return render_bid_chart(chart)
+
+    def chart_contents(self, chart):
+        from ...bidchart_view import chart_contents
+
+        return chart_contents(chart)
 
     def write_chart(self, chart, out_dir):
         from ...bidchart_view import write_bid_chart

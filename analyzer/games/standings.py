@@ -1,0 +1,101 @@
+"""What a report reads off a game's rows: make rate and EV by bid level, each seat
+position's share of the contracts and its side's result, and whole games' winners and
+lengths. Generic: the game says which columns to read (:class:`~.protocol.Game`).
+
+Seat positions count from the dealer clockwise: "eldest" (dealer + 1, who bids first),
+"dealer + 2", "dealer + 3", "dealer". Partners sit two apart, so positions 1 and 3, and 2
+and 4, share a team's score; the table shows all four because who names trump differs.
+
+>>> import pandas as pd
+>>> rows = pd.DataFrame({"bid": [5, 5, 6, 0], "made": [1, 0, 1, 0],
+...                      "ev": [7.0, -5.0, 8.0, 3.0]})
+>>> bid_levels(rows, "bid", "made", "ev")[["bid", "n", "made"]].to_dict("list")
+{'bid': [5, 6], 'n': [2, 1], 'made': [1, 1]}
+
+May import: numpy, pandas and :mod:`analyzer.stats`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..stats import mean_ci, wilson
+
+POSITIONS = ("eldest (dealer + 1)", "dealer + 2", "dealer + 3", "dealer")
+
+
+def _rate(k: int, n: int) -> dict:
+    p = wilson(k, n) if n else None
+    return {"rate": p.p if p else np.nan, "rate_lo": p.lo if p else np.nan,
+            "rate_hi": p.hi if p else np.nan}
+
+
+def _mean(values, name: str) -> dict:
+    values = np.asarray(values, dtype=np.float64)
+    if len(values) < 2:
+        return {name: values.mean() if len(values) else np.nan, f"{name}_lo": np.nan,
+                f"{name}_hi": np.nan}
+    e = mean_ci(values)
+    return {name: e.mean, f"{name}_lo": e.lo, f"{name}_hi": e.hi}
+
+
+def bid_levels(df: pd.DataFrame, bid: str, made: str, settlement: str) -> pd.DataFrame:
+    """Per bid level of the contract rows (bid > 0): n, contracts made, the make rate
+    (Wilson 95%) and the bidding side's mean settlement (EV, normal 95%)."""
+    rows = []
+    contract = df[df[bid] > 0]
+    for b, g in contract.groupby(bid, sort=True):
+        k = int((g[made] == 1).sum())
+        rows.append({"bid": int(b), "n": len(g), "made": k, **_rate(k, len(g)),
+                     **_mean(g[settlement], "ev")})
+    return pd.DataFrame(rows, columns=["bid", "n", "made", "rate", "rate_lo", "rate_hi", "ev",
+                                       "ev_lo", "ev_hi"])
+
+
+def seat_positions(df: pd.DataFrame, maker: str, bid: str, made: str, team_scores) -> pd.DataFrame:
+    """Per seat position from the dealer: how often it named trump (share of all rows), its
+    make rate when it bid, and its team's settlement minus the other team's per row."""
+    dealer = df["dealer"].to_numpy()
+    who = df[maker].to_numpy()
+    contract = df[bid].to_numpy() > 0
+    won = df[made].to_numpy() == 1
+    s0, s1 = (df[c].to_numpy(dtype=np.float64) for c in team_scores)
+    rows = []
+    for p, name in enumerate(POSITIONS):
+        seat = (dealer + p + 1) % 4
+        named = who == seat
+        bids = named & contract
+        diff = np.where(seat % 2 == 0, s0 - s1, s1 - s0)
+        share = _rate(int(named.sum()), len(df))
+        make = _rate(int((bids & won).sum()), int(bids.sum()))
+        rows.append({"position": name, "n": len(df), "named_trump": int(named.sum()),
+                     "share": share["rate"], "share_lo": share["rate_lo"],
+                     "share_hi": share["rate_hi"], "contracts": int(bids.sum()),
+                     "make_rate": make["rate"], "make_lo": make["rate_lo"],
+                     "make_hi": make["rate_hi"], **_mean(diff, "advantage")})
+    return pd.DataFrame(rows)
+
+
+def whole_games(winner: np.ndarray, deals: np.ndarray, scores: np.ndarray,
+                sides: tuple[str, ...]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(per side: win share, final score; per length: games that took that many deals).
+
+    ``winner`` is each game's winning side, -1 undecided, -2 a tie at the top; ``scores``
+    one column per side. A tie shares the win among the tied sides (King), so the win
+    shares of the decided games add up to one."""
+    scores = np.asarray(scores, dtype=np.float64)
+    decided = winner != -1
+    top = scores.max(axis=1, keepdims=True)
+    at_top = scores == top
+    share = np.where(at_top, 1.0 / at_top.sum(axis=1, keepdims=True), 0.0)
+    rows = []
+    for s, name in enumerate(sides):
+        won = np.where(winner[decided] >= 0, winner[decided] == s, share[decided, s])
+        rows.append({"side": name, "n": int(decided.sum()), **_mean(won, "win"),
+                     **_mean(scores[:, s], "score"),
+                     "score_p10": float(np.percentile(scores[:, s], 10)),
+                     "score_median": float(np.median(scores[:, s])),
+                     "score_p90": float(np.percentile(scores[:, s], 90))})
+    lengths, counts = np.unique(deals, return_counts=True)
+    return pd.DataFrame(rows), pd.DataFrame({"deals": lengths, "games": counts})
