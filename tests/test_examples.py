@@ -75,7 +75,10 @@ HELP_COMMANDS = [c for cmd in [main, *COMMANDS.values()]
 
 def _run(command: str, tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, shlex.split(command)[1:], catch_exceptions=False)
+    # the examples are written from a clone's folder, where simulations/ holds the scenarios
+    args = [str(ROOT / a) if a.startswith("simulations/") else a
+            for a in shlex.split(command)[1:]]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, f"{command}\n{result.output}"
 
 

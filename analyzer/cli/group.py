@@ -43,8 +43,10 @@ COMMANDS = {
     "hand": ("hand", "What HAND is worth at SEAT: points, P(make), EV per bid and trump, "
                      "EV(pass)."),
     "ladder": ("ladder", "How much the card player moves each bid's value: the policy ladder."),
-    "match": ("play", "Play whole games to the target (rule flag target, default 51); who wins, "
+    "match": ("play", "Play whole games to the target score (Pedro 51, Rook 500); who wins, "
                       "how fast."),
+    "report": ("report", "Write a strategy report (HTML, Markdown, figures, data, manifest) "
+                         "from a scenario file."),
     "rules": ("info", "Every rule flag of GAME: value, preset default, allowed values and "
                       "meaning."),
     "simulate": ("play", "Simulate DEALS deals of GAME; print a summary with n and 95% intervals."),
@@ -64,12 +66,13 @@ def input_errors() -> tuple[type[Exception], ...]:
     from ..games.protocol import NotOffered
     from ..limits import SizeError
     from ..parsing import NumberError
+    from ..report.scenario import ScenarioFileError
     from ..rollout import HandError
     from ..solver import PositionError, SolveBudgetError
     from ..variants import RuleError
-    return (RuleError, common.PolicyError, common.ScenarioError, CardParseError, HandError,
-            io.TableFormatError, PositionError, SolveBudgetError, NumberError, SizeError,
-            NotOffered)
+    return (RuleError, ScenarioFileError, common.PolicyError, common.ScenarioError,
+            CardParseError, HandError, io.TableFormatError, PositionError, SolveBudgetError,
+            NumberError, SizeError, NotOffered)
 
 
 def fail(message: object) -> NoReturn:

@@ -183,7 +183,7 @@ def paired_table(c) -> str:
 @json_option
 @click.pass_context
 def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out, as_json) -> None:
-    """Play whole games to the target (rule flag target, default 51); who wins, how fast.
+    """Play whole games to the target score (Pedro 51, Rook 500); who wins, how fast.
 
     Each game starts with dealer g % 4 and passes the deal to the left; scores
     settle by the rules' method; a game ends when one side reaches the target

@@ -1,0 +1,73 @@
+"""``bidlab report``: a strategy report from a scenario file.
+
+May import: :mod:`.group`, :mod:`.options` and :mod:`analyzer.report`; never another
+command module.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from .group import main
+from .options import OUT_DIR
+
+
+@main.command()
+@click.argument("scenario", type=click.Path(dir_okay=True, path_type=Path), metavar="SCENARIO")
+@click.option("--out", type=OUT_DIR, default=None,
+              help="The report folder (replaced whole when the report is done; an earlier "
+                   "report there stays until then).  [default: reports/<scenario name>]")
+@click.option("--quick", is_flag=True,
+              help="Cut every size to its quick size (simulations/README.md): a check of "
+                   "the scenario in seconds, not numbers to quote.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bars on stderr [default: when stderr is a terminal]; a line per "
+                   "section is said either way.")
+def report(scenario, out, quick, progress) -> None:
+    """Write a strategy report (HTML, Markdown, figures, data, manifest) from a scenario file.
+
+    SCENARIO is a TOML file: the game and rules, seed, policy, and one table per section
+    wanted ([bids], [seats], [bid_chart], [hands], [[variants]], [ladder], [games]).
+    Every key and its default: simulations/README.md. The file is checked whole before
+    any deal is played; the folder gets index.html, report.md, figures/, data/ (Parquet
+    and CSV) and manifest.json.
+
+    Run from a clone's folder, the scenarios are in simulations/; `make report` builds
+    the four full game reports into reports/ (minutes each).
+
+    \b
+    Examples:
+      bidlab report simulations/quick-pedro.toml --out quick-pedro
+      bidlab report simulations/cinch-min-bid.toml --quick --out cinch-min-bid
+    """
+    from ..report.build import build_report
+    from ..report.scenario import load_scenario
+
+    s = load_scenario(scenario, quick=quick)
+    out = out if out is not None else Path("reports") / s.name
+    show = sys.stderr.isatty() if progress is None else progress
+    bars = []
+
+    def bar(total: int, label: str):
+        if not show:
+            return None
+        while bars:
+            bars.pop().__exit__(None, None, None)
+        b = click.progressbar(length=total, label=label, file=sys.stderr)
+        bars.append(b)
+        return b.__enter__().update
+
+    def say(line: str) -> None:
+        while bars:
+            bars.pop().__exit__(None, None, None)
+        click.echo(f"bidlab report: {line}", err=True)
+
+    command = "bidlab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    folder = build_report(s, out, command, say, bar)
+    click.echo(f"{folder}/index.html")
+    click.echo(f"wrote {folder}/ (index.html, report.md, figures/, data/, manifest.json)",
+               err=True)

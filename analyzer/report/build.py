@@ -1,0 +1,211 @@
+"""``build_report``: run a scenario's sections and write the report folder whole.
+
+The folder is written under a hidden temporary name beside its target and swapped in
+only when every file is there (:func:`analyzer.io.atomic_dir`), so a failed, interrupted
+or killed run leaves the previous report as it was. It holds::
+
+    index.html      one self-contained page
+    report.md       the same, as Markdown, with the figures beside it
+    figures/        every figure as PNG and SVG
+    data/           every table behind the report, as Parquet and as CSV (plain header)
+    manifest.json   versions, machine, command, the scenario's hash, each section's
+                    rules, seed, policy, n and wall time, and the SHA-256 of every file
+
+The data files depend only on the scenario (and bidlab's version): two runs of one
+scenario write the same bytes. Wall times live in the manifest and the page only.
+
+May import: the standard library, numpy, pandas, matplotlib, :mod:`analyzer.io` and the
+report's own modules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import matplotlib as mpl
+import pandas as pd
+
+from .. import __version__, io
+from . import render, sections
+from .parts import Part
+from .scenario import Scenario
+
+SECTION_TITLES = {"bids": "make rate and EV by bid level", "seats": "dealer and seat "
+                  "advantage", "bid_chart": "the bid guide", "hands": "example hands",
+                  "variants": "variant comparisons", "ladder": "the card-player ladder",
+                  "games": "whole games"}
+
+
+def section_size(s: Scenario, name: str) -> tuple[int, str]:
+    """(units of work, their name) of a section: what its progress counts."""
+    cfg = s.sections[name]
+    if name == "variants":
+        return sum(v["deals"] for v in cfg), "deals"
+    c = cfg[0]
+    if name == "hands":
+        return c["deals"] * len(c["cards"]), "deals"
+    if name == "games":
+        return c["games"], "games"
+    return c["deals"], "deals"
+
+
+def run_sections(s: Scenario, say: Callable[[str], None],
+                 bar: Callable[[int, str], object] | None = None) -> list[Part]:
+    """Every wanted section, in order, each announced by ``say``; ``bar(total, label)``
+    makes a progress callback for a section's work (or None)."""
+    cache: dict = {}
+    parts = [sections.rules_part(s)]
+    wanted = s.wanted()
+    for i, name in enumerate(wanted, 1):
+        total, unit = section_size(s, name)
+        say(f"[{i}/{len(wanted)}] {SECTION_TITLES[name]}: {total:,} {unit}")
+        t0 = time.perf_counter()
+        progress = bar(total, SECTION_TITLES[name]) if bar else None
+        cfg = s.sections[name]
+        if name == "bids":
+            part = sections.bids_part(s, cfg[0], cache, progress)
+        elif name == "seats":
+            part = sections.seats_part(s, cfg[0], cache, progress)
+        elif name == "bid_chart":
+            part = sections.chart_part(s, cfg[0], progress)
+        elif name == "hands":
+            part = sections.hands_part(s, cfg[0], progress)
+        elif name == "variants":
+            part = sections.variants_part(s, cfg, progress)
+        elif name == "ladder":
+            part = sections.ladder_part(s, cfg[0], progress)
+        else:
+            part = sections.games_part(s, cfg[0], progress)
+        say(f"[{i}/{len(wanted)}] {SECTION_TITLES[name]}: done in "
+            f"{time.perf_counter() - t0:.1f} s")
+        parts.append(part)
+    return parts
+
+
+def build_report(s: Scenario, out: str | os.PathLike, command: str,
+                 say: Callable[[str], None] = lambda line: None, bar=None) -> Path:
+    """Run ``s`` and write its report folder at ``out`` (replaced whole); the folder."""
+    out = io.check_out_dir(out)
+    t0 = time.perf_counter()
+    parts = run_sections(s, say, bar)
+    with io.atomic_dir(out) as tmp:
+        (tmp / "figures").mkdir()
+        (tmp / "data").mkdir()
+        for p in parts:
+            _write_figures(p, tmp / "figures")
+            _write_data(p, tmp / "data")
+        title = s.title or f"{s.rules}: a strategy report"
+        head = [s.question, f"bidlab {__version__}; rules {s.rules}; seed {s.seed}; policy "
+                f"{s.policy}{'; --quick sizes' if s.quick else ''}. Every number: n and "
+                "its 95% interval."]
+        (tmp / "index.html").write_text(render.to_html(title, head, parts, tmp / "figures"),
+                                        encoding="utf-8")
+        (tmp / "report.md").write_text(render.to_markdown(title, head, parts),
+                                       encoding="utf-8")
+        manifest = _manifest(s, parts, tmp, command, time.perf_counter() - t0)
+        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    return Path(out)
+
+
+def _write_figures(p: Part, folder: Path) -> None:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from ..plotting import house_style
+
+    with house_style(), mpl.rc_context({"svg.hashsalt": "bidlab", "svg.fonttype": "none"}):
+        for name, fig in p.figures.items():
+            if fig.canvas is None or not isinstance(fig.canvas, FigureCanvasAgg):
+                FigureCanvasAgg(fig)
+            _save_png(fig, folder / f"{p.key}-{name}.png")
+            fig.savefig(folder / f"{p.key}-{name}.svg", format="svg",
+                        metadata={"Date": None, "Creator": None})
+
+
+def _save_png(fig, path: Path) -> None:
+    """The figure as a PNG of at most 256 colours: a chart has few, and the committed
+    reports stay small (a heatmap 450 kB as RGB, about a quarter of that so)."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    buf = BytesIO()
+    fig.savefig(buf, format="png", dpi=110, metadata={"Software": None})
+    buf.seek(0)
+    with Image.open(buf) as img:
+        img.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(
+            path, format="PNG", optimize=True)
+
+
+def _write_data(p: Part, folder: Path) -> None:
+    for name, df in p.tables.items():
+        df = _plain(df)
+        df.to_parquet(folder / f"{p.key}-{name}.parquet", index=False)
+        df.to_csv(folder / f"{p.key}-{name}.csv", index=False, lineterminator="\n")
+
+
+def _plain(df: pd.DataFrame) -> pd.DataFrame:
+    """Columns a spreadsheet and Parquet both take: text for objects (tuples, Rules)."""
+    df = df.copy()
+    df.attrs = {}
+    for c in df.columns:
+        if df[c].dtype == object:
+            df[c] = df[c].map(lambda v: v if v is None or isinstance(v, str) else str(v))
+    df.columns = [str(c) for c in df.columns]
+    return df
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _git_commit() -> str | None:
+    here = Path(__file__).resolve().parent
+    try:
+        r = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True,
+                           text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return r.stdout.strip() if r.returncode == 0 else None
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _manifest(s: Scenario, parts: list[Part], folder: Path, command: str,
+              seconds: float) -> dict:
+    import numba
+    import numpy as np
+
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    return {
+        "bidlab_version": __version__, "git_commit": _git_commit(),
+        "python": platform.python_version(), "numpy": np.__version__,
+        "numba": numba.__version__, "pandas": pd.__version__,
+        "platform": platform.platform(), "cpu": _cpu(), "cpu_count": os.cpu_count(),
+        "threads": numba.get_num_threads(), "command": command,
+        "scenario": {"file": str(s.path), "sha256": s.sha256, "name": s.name,
+                     "quick": s.quick},
+        "rules": str(s.rules), "seed": s.seed, "policy": s.policy,
+        "seconds": round(seconds, 3),
+        "sections": [{"key": p.key, "title": p.title, "model": p.model, **p.provenance}
+                     for p in parts],
+        "data": {str(p.relative_to(folder)): _sha256(p) for p in files
+                 if p.parent.name == "data"},
+        "files": {str(p.relative_to(folder)): _sha256(p) for p in files},
+        "argv": sys.argv,
+    }

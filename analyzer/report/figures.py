@@ -1,0 +1,99 @@
+"""The report's own charts, in the house style of :mod:`analyzer.plotting`: make rate and
+EV by bid level, an edge per seat position, paired effects of a rule change, game lengths
+and final scores. Every estimate is drawn with its 95% interval.
+
+May import: numpy, pandas and :mod:`analyzer.plotting`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..plotting import new_figure, styled
+
+
+def _errors(mean, lo, hi) -> np.ndarray:
+    mean, lo, hi = (np.asarray(x, dtype=np.float64) for x in (mean, lo, hi))
+    return np.nan_to_num(np.vstack([mean - lo, hi - mean]), nan=0.0)
+
+
+@styled
+def bid_levels(levels: pd.DataFrame, rules: str, policy: str):
+    fig = new_figure()
+    fig.set_size_inches(8.0, 5.5)
+    top, bottom = fig.subplots(2, 1, sharex=True)
+    x = levels["bid"].to_numpy()
+    top.errorbar(x, 100 * levels["rate"], yerr=100 * _errors(levels["rate"], levels["rate_lo"],
+                                                             levels["rate_hi"]),
+                 marker="o", ms=4, capsize=2)
+    top.set_ylabel("make rate (%)")
+    top.set_title(f"{rules}, policy {policy}: by the bid that won the auction")
+    bottom.bar(x, levels["ev"], yerr=_errors(levels["ev"], levels["ev_lo"], levels["ev_hi"]),
+               width=0.6 * (np.diff(x).min() if len(x) > 1 else 1), capsize=2, color="#0077BB")
+    bottom.axhline(0, color="0.4", lw=0.8)
+    bottom.set_ylabel("EV of the bidding side")
+    bottom.set_xlabel("bid")
+    fig.tight_layout()
+    return fig
+
+
+@styled
+def seat_edges(labels, mean, lo, hi, what: str):
+    fig = new_figure()
+    fig.set_size_inches(7.0, 3.2)
+    ax = fig.add_subplot()
+    y = np.arange(len(labels))
+    ax.errorbar(mean, y, xerr=_errors(mean, lo, hi), fmt="o", capsize=3, color="#222222")
+    ax.axvline(0, color="0.5", lw=0.8)
+    ax.set_yticks(y, list(labels))
+    ax.invert_yaxis()
+    ax.set_xlabel(what)
+    fig.tight_layout()
+    return fig
+
+
+@styled
+def paired_effects(table: pd.DataFrame, title: str):
+    fig = new_figure()
+    fig.set_size_inches(7.5, 0.9 + 0.42 * len(table))
+    ax = fig.add_subplot()
+    y = np.arange(len(table))
+    d = table["b_minus_a"].to_numpy(dtype=np.float64)
+    ax.errorbar(d, y, xerr=_errors(d, table["diff_lo"], table["diff_hi"]), fmt="o", capsize=3,
+                color="#CC3311")
+    ax.axvline(0, color="0.4", lw=0.8)
+    ax.set_yticks(y, list(table["measure"]), fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("B − A per deal (paired 95% CI)")
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+@styled
+def game_lengths(lengths: pd.DataFrame):
+    fig = new_figure()
+    fig.set_size_inches(7.0, 3.5)
+    ax = fig.add_subplot()
+    ax.bar(lengths["deals"], lengths["games"], width=0.8, color="#0077BB")
+    ax.set_xlabel("deals in the game")
+    ax.set_ylabel("games")
+    fig.tight_layout()
+    return fig
+
+
+@styled
+def final_scores(scores: np.ndarray, sides: tuple[str, ...]):
+    fig = new_figure()
+    fig.set_size_inches(7.0, 3.8)
+    ax = fig.add_subplot()
+    lo, hi = float(np.min(scores)), float(np.max(scores))
+    bins = np.linspace(lo, hi, 41) if hi > lo else np.array([lo - 0.5, lo + 0.5])
+    for s, name in enumerate(sides):
+        ax.hist(scores[:, s], bins=bins, histtype="step", lw=1.4, label=name)
+    ax.set_xlabel("final score")
+    ax.set_ylabel("games")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,104 @@
+"""The pieces a report is made of: a :class:`Part` (one section: its title, the sentence
+that says what its numbers assume, and its blocks), and the formatting of estimates.
+
+A part keeps two views of each table: ``tables`` holds the numbers (written to ``data/``
+as Parquet and CSV), and a ``table`` block holds the same rows formatted for people, each
+estimate as "mean [lo, hi]".
+
+>>> ci(9.3691, 9.3122, 9.4260)
+'9.37 [9.31, 9.43]'
+>>> pct(0.8364, 0.8312, 0.8415)
+'83.6% [83.1%, 84.2%]'
+
+May import: the standard library, numpy and pandas.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+
+@dataclass
+class Block:
+    """One thing a part shows: ``kind`` is "text" (a paragraph), "table" (``frame``, a
+    formatted DataFrame; ``name`` its data table), "figure" (``name`` in figures/) or
+    "pre" (preformatted text)."""
+
+    kind: str
+    text: str = ""
+    frame: pd.DataFrame | None = None
+    name: str = ""
+    anchor: str = ""  # the HTML id of a table block ("bid-guide")
+
+
+@dataclass
+class Part:
+    """One section of a report."""
+
+    key: str  # its HTML id and the prefix of its data files
+    title: str
+    model: str  # one sentence: what the numbers assume, for a player
+    blocks: list[Block] = field(default_factory=list)
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)  # name -> numbers
+    figures: dict[str, Any] = field(default_factory=dict)  # name -> matplotlib Figure
+    provenance: dict = field(default_factory=dict)  # rules, seed, policy, n, seconds
+
+    def text(self, paragraph: str) -> None:
+        self.blocks.append(Block("text", text=paragraph))
+
+    def table(self, name: str, data: pd.DataFrame, shown: pd.DataFrame, caption: str,
+              anchor: str = "") -> None:
+        """Add table ``name``: ``data`` to data/, ``shown`` on the page under ``caption``."""
+        self.tables[name] = data.reset_index(drop=True)
+        self.blocks.append(Block("table", text=caption, frame=shown, name=name,
+                                 anchor=anchor))
+
+    def figure(self, name: str, fig, caption: str) -> None:
+        self.figures[name] = fig
+        self.blocks.append(Block("figure", text=caption, name=name))
+
+    def pre(self, text: str) -> None:
+        self.blocks.append(Block("pre", text=text))
+
+
+def _ok(*xs) -> bool:
+    return all(x is not None and not (isinstance(x, float) and math.isnan(x)) for x in xs)
+
+
+def num(x, digits: int = 2, sign: bool = False) -> str:
+    if not _ok(x):
+        return "-"
+    return f"{x:+,.{digits}f}" if sign else f"{x:,.{digits}f}"
+
+
+def ci(mean, lo, hi, digits: int = 2, sign: bool = False) -> str:
+    """``mean [lo, hi]``; the mean alone where there is no interval."""
+    if not _ok(mean):
+        return "-"
+    if not _ok(lo, hi):
+        return num(mean, digits, sign)
+    return f"{num(mean, digits, sign)} [{num(lo, digits, sign)}, {num(hi, digits, sign)}]"
+
+
+def pct(p, lo, hi, digits: int = 1) -> str:
+    if not _ok(p):
+        return "-"
+    if not _ok(lo, hi):
+        return f"{100 * p:.{digits}f}%"
+    return f"{100 * p:.{digits}f}% [{100 * lo:.{digits}f}%, {100 * hi:.{digits}f}%]"
+
+
+def verdict(lo, hi, better: str, worse: str, digits: int = 2) -> str:
+    """Advice that respects the noise: which way the paired interval [lo, hi] points, or
+    that it shows no difference beyond the noise."""
+    if not _ok(lo, hi):
+        return "not measured"
+    if lo > 0:
+        return better
+    if hi < 0:
+        return worse
+    return f"no difference beyond the noise (95% CI [{lo:+.{digits}f}, {hi:+.{digits}f}])"

@@ -1,0 +1,375 @@
+"""Each section of a report, run from its scenario table into a :class:`~.parts.Part`.
+
+Every section plays deals of the scenario's seed, so deal i is the same deal in every
+section; every number carries n and its 95% interval, and every part says in one sentence
+what its numbers assume. The game is asked through its :class:`~analyzer.games.protocol.
+Game` interface only: no section names a game.
+
+May import: :mod:`.parts`, :mod:`.figures`, :mod:`.scenario`, the games' registry,
+protocol and common layer, the generic analyses (summary, bidchart, compare, ladder,
+stats, variants).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+from ..games import family
+from ..games import game as game_of
+from ..games.common import policy_label
+from ..stats import mean_ci
+from ..variants import describe_allowed, flag_fields
+from . import figures
+from .parts import Block, Part, ci, num, pct, verdict
+from .scenario import Scenario
+
+Progress = Callable[[int], None] | None
+
+
+def _policy(s: Scenario) -> str:
+    return policy_label(s.policy)
+
+
+def _stamp(part: Part, s: Scenario, rules, n: int, unit: str, t0: float, **extra) -> Part:
+    part.provenance = {"rules": str(rules), "seed": s.seed, "policy": s.policy, "n": n,
+                       "unit": unit, "seconds": round(time.perf_counter() - t0, 3), **extra}
+    return part
+
+
+# ---- the rules in force -------------------------------------------------------------------
+
+
+def rules_part(s: Scenario) -> Part:
+    rules = s.rules
+    preset = family(rules).PRESETS[rules.game]
+    g = game_of(rules)
+    rows = []
+    for f in flag_fields(type(rules)):
+        value, default = getattr(rules, f.name), getattr(preset, f.name)
+        rows.append({"flag": f.name, "value": str(value), "default": str(default),
+                     "changed": value != default,
+                     "allowed": describe_allowed(f, rules.game, type(rules)),
+                     "meaning": f.metadata["doc"]})
+    data = pd.DataFrame(rows)
+    changed = data[data["changed"]]
+    part = Part("rules", "The rules in force",
+                f"Every section plays {rules} ({g.sources.get(rules.game, g.title)}); the "
+                "rules in words are in docs/rules.md of the bidlab source.")
+    if len(changed):
+        part.text("These flags differ from the preset " + rules.game + ": " + "; ".join(
+            f"{r.flag} = {r.value} (default {r.default})" for r in changed.itertuples()) + ".")
+    else:
+        part.text(f"The preset {rules.game} as it stands: no flag differs from its default.")
+    shown = data.assign(value=[f"{v} *" if c else v for v, c in
+                               zip(data["value"], data["changed"], strict=True)])
+    part.table("flags", data, shown[["flag", "value", "default", "allowed", "meaning"]],
+               "Every rule flag (* marks a value that differs from the preset).")
+    part.provenance = {"rules": str(rules), "preset": rules.game}
+    return part
+
+
+# ---- one simulation: bid levels, dealer and seats -----------------------------------------
+
+
+def simulated(s: Scenario, deals: int, cache: dict, progress: Progress) -> pd.DataFrame:
+    """The rows of deals 0..deals-1 of the scenario's seed, simulated once per size."""
+    if deals not in cache:
+        g = game_of(s.rules)
+        cache[deals] = g.simulate(s.rules, deals, s.seed, s.policy, progress=progress)
+    return cache[deals]
+
+
+def bids_part(s: Scenario, cfg: dict, cache: dict, progress: Progress) -> Part:
+    t0 = time.perf_counter()
+    g = game_of(s.rules)
+    df = simulated(s, cfg["deals"], cache, progress)
+    levels = g.bid_levels(df, s.rules)
+    part = Part("bids", "Make rate and EV by bid level",
+                f"All four seats bid and play as {_policy(s)}; a bid level's row counts the "
+                "deals whose auction was won at that level, so it describes the hands that "
+                "bid it under this policy, not every hand that could.")
+    summary = g.summarize(df)
+    points = summary.points
+    part.table("points", points.rename_axis("measure").reset_index(), pd.DataFrame({
+        "measure": points.index, "n": [f"{n:,}" for n in points["n"]],
+        "mean [95% CI]": [ci(m, lo, hi, 3) for m, lo, hi in
+                          zip(points["mean"], points["lo"], points["hi"], strict=True)]}),
+        f"Points per {summary.unit[:-1]}.")
+    shown = pd.DataFrame({
+        "bid": levels["bid"], "n": [f"{n:,}" for n in levels["n"]],
+        "made": [f"{k:,}" for k in levels["made"]],
+        "make rate [95% CI]": [pct(p, lo, hi) for p, lo, hi in
+                               zip(levels["rate"], levels["rate_lo"], levels["rate_hi"],
+                                   strict=True)],
+        "EV of the bidding side [95% CI]": [ci(m, lo, hi, 2, sign=True) for m, lo, hi in
+                                            zip(levels["ev"], levels["ev_lo"], levels["ev_hi"],
+                                                strict=True)]})
+    part.table("levels", levels, shown, "Each bid level: how often the contract was made, and "
+               "the bidding side's mean score change (its settlement).", anchor="bid-levels")
+    part.figure("bid_levels", figures.bid_levels(levels, str(s.rules), _policy(s)),
+                "Make rate and EV by bid level, with 95% intervals.")
+    return _stamp(part, s, s.rules, len(df), summary.unit, t0)
+
+
+def seats_part(s: Scenario, cfg: dict, cache: dict, progress: Progress) -> Part:
+    t0 = time.perf_counter()
+    g = game_of(s.rules)
+    df = simulated(s, cfg["deals"], cache, progress)
+    seats = g.seat_positions(df, s.rules)
+    part = Part("seats", "Dealer and seat-position advantage",
+                f"Every seat plays {_policy(s)}; positions count clockwise from the dealer, "
+                "and an advantage is what that position's side gains per deal over the "
+                "others, which the deal's rotation evens out over a game.")
+    if "advantage" in seats:  # partnerships: share of contracts and the team's edge
+        shown = pd.DataFrame({
+            "position": seats["position"],
+            "names trump [95% CI]": [pct(p, lo, hi) for p, lo, hi in
+                                     zip(seats["share"], seats["share_lo"], seats["share_hi"],
+                                         strict=True)],
+            "make rate [95% CI]": [pct(p, lo, hi) for p, lo, hi in
+                                   zip(seats["make_rate"], seats["make_lo"], seats["make_hi"],
+                                       strict=True)],
+            "team's edge per deal [95% CI]": [
+                ci(m, lo, hi, 2, sign=True) for m, lo, hi in
+                zip(seats["advantage"], seats["advantage_lo"], seats["advantage_hi"],
+                    strict=True)]})
+        edge = seats.iloc[-1]
+        part.text("The dealer's team: " + verdict(
+            edge["advantage_lo"], edge["advantage_hi"],
+            f"gains {num(edge['advantage'])} points a deal over the other team, beyond the "
+            "noise", f"loses {num(-edge['advantage'])} points a deal to the other team, "
+            "beyond the noise") + ". Partners sit two apart, so they share the edge.")
+        part.figure("seats", figures.seat_edges(seats["position"], seats["advantage"],
+                                                seats["advantage_lo"], seats["advantage_hi"],
+                                                "team's edge per deal (points)"),
+                    "Each position's team edge per deal, with 95% intervals.")
+    else:  # one score per seat: the final score and the share of wins
+        shown = _side_table(seats)
+        part.figure("seats", figures.seat_edges(seats["side"], seats["score"],
+                                                seats["score_lo"], seats["score_hi"],
+                                                "final score per game"),
+                    "Each position's mean final score, with 95% intervals.")
+    part.table("positions", seats, shown, "By seat position.", anchor="seat-positions")
+    return _stamp(part, s, s.rules, len(df), game_of(s.rules).summarize(df).unit, t0)
+
+
+def _side_table(sides: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "side": sides["side"], "games": [f"{n:,}" for n in sides["n"]],
+        "wins [95% CI]": [pct(p, lo, hi) for p, lo, hi in
+                          zip(sides["win"], sides["win_lo"], sides["win_hi"], strict=True)],
+        "final score [95% CI]": [ci(m, lo, hi, 1, sign=True) for m, lo, hi in
+                                 zip(sides["score"], sides["score_lo"], sides["score_hi"],
+                                     strict=True)],
+        "10% / median / 90%": [f"{a:+,.0f} / {b:+,.0f} / {c:+,.0f}" for a, b, c in
+                               zip(sides["score_p10"], sides["score_median"],
+                                   sides["score_p90"], strict=True)]})
+
+
+# ---- the bid guide ------------------------------------------------------------------------
+
+
+def chart_part(s: Scenario, cfg: dict, progress: Progress) -> Part:
+    from ..bidchart import bid_chart
+
+    t0 = time.perf_counter()
+    g = game_of(s.rules)
+    chart = bid_chart(s.rules, cfg["deals"], s.seed, s.policy, by=cfg["by"], progress=progress)
+    tables, figs, guide, shown = g.chart_contents(chart)
+    model = chart.provenance.get("model") or (
+        f"Every seat's hand of every deal counts, all seats playing {_policy(s)}; a class's "
+        "advice stands only where its paired 95% interval excludes zero.")
+    part = Part("bid-chart", "The bid guide", model)
+    if not len(shown):
+        part.text(f"No class of hand gains from any bid beyond the noise on {cfg['deals']:,} "
+                  "deals: the guide is empty at this size; more deals narrow the intervals.")
+    part.table(guide, tables[guide], shown, "The bid guide: for each seat, the weakest class "
+               "of hand that should make each bid (gain over passing, own minus opponents' "
+               "points per deal, 95% CI).", anchor="bid-guide")
+    for name, df in tables.items():
+        if name != guide:
+            part.tables[name] = df.reset_index(drop=True)
+    for name, fig in figs.items():
+        part.figure(name, fig, "Gain of each action over passing, by class of hand; the box "
+                    "marks the advice." if name == "heatmap" else name.replace("_", " "))
+    part.pre(g.render_chart(chart))
+    return _stamp(part, s, s.rules, int(chart.provenance.get("n_deals",
+                                                             chart.provenance.get("n", 0))),
+                  "deals", t0)
+
+
+# ---- example hands ------------------------------------------------------------------------
+
+
+def hands_part(s: Scenario, cfg: dict, progress: Progress) -> Part:
+    t0 = time.perf_counter()
+    g = game_of(s.rules)
+    part = Part("hands", "Example hands",
+                f"Each hand is held at {cfg['seat']}; the other hands are dealt at random "
+                f"from the rest of the deck, {cfg['deals']:,} times, and every seat plays "
+                f"{_policy(s)}.")
+    rows = []
+    options = {"deals": cfg["deals"], "seed": s.seed, "policy": s.policy,
+               "progress": progress}
+    if cfg["contract"] is not None:
+        options["contract"] = cfg["contract"]
+    for i, text in enumerate(cfg["cards"], 1):
+        ev = g.evaluate_hand(s.rules, text, cfg["seat"], **options)
+        part.pre(g.render_hand(ev))
+        doc = json.loads(g.hand_json(ev))
+        rows.append({"hand": text, "seat": cfg["seat"], "deals": cfg["deals"],
+                     **{k: v for k, v in doc.items() if isinstance(v, str)}})
+        for key, value in doc.items():  # its tables: lists of rows
+            if isinstance(value, list) and value and isinstance(value[0], dict):
+                part.tables[f"hand{i}_{key}"] = pd.DataFrame(value)
+        if g.bid_tables:
+            part.figure(f"hand_{i}", g.hand_figure(ev), f"{text}: EV by bid.")
+    part.tables["hands"] = pd.DataFrame(rows)
+    shown = pd.DataFrame(rows).drop(columns=[c for c in ("model", "decision_rule")
+                                             if c in rows[0]])
+    part.blocks.insert(0, Block("table", text="The hands and the advice.", frame=shown,
+                                name="hands", anchor="example-hands"))
+    return _stamp(part, s, s.rules, cfg["deals"] * len(cfg["cards"]), "deals", t0)
+
+
+# ---- variants on identical deals ----------------------------------------------------------
+
+
+def variants_part(s: Scenario, tables: list[dict], progress: Progress) -> Part:
+    from ..compare import compare_variants
+
+    t0 = time.perf_counter()
+    part = Part("variants", "What the rule changes do",
+                f"Variants A and B play the same deals with every seat as {_policy(s)}; "
+                "B − A is taken deal by deal, so an effect beyond the noise is the rule "
+                "change's, for players who play this way.")
+    frames, n = [], 0
+    for i, v in enumerate(tables):
+        c = compare_variants(v["a"], v["b"], v["deals"], s.seed, s.policy)
+        if progress:
+            progress(v["deals"])
+        n += v["deals"]
+        t = c.table.assign(comparison=i + 1, a_rules=c.a, b_rules=c.b)
+        frames.append(t)
+        label = v["label"] or f"{c.a} → {c.b}"
+        shown = pd.DataFrame({
+            "measure (per deal)": t["measure"],
+            "A": [ci(m, m - hw, m + hw, 3) for m, hw in zip(t["a"], t["a_hw"], strict=True)],
+            "B": [ci(m, m - hw, m + hw, 3) for m, hw in zip(t["b"], t["b_hw"], strict=True)],
+            "B − A [paired 95% CI]": [ci(d, lo, hi, 4, sign=True) for d, lo, hi in
+                                      zip(t["b_minus_a"], t["diff_lo"], t["diff_hi"],
+                                          strict=True)],
+            "verdict": [verdict(lo, hi, "B higher", "B lower", 4) for lo, hi in
+                        zip(t["diff_lo"], t["diff_hi"], strict=True)],
+            "n": [f"{k:,}" for k in t["n_paired"]]})
+        part.table(f"comparison_{i + 1}", t, shown,
+                   f"{label}: A = {c.a}, B = {c.b}; {c.provenance['shared_deals']:,} of "
+                   f"{v['deals']:,} deals played under both.")
+        part.figure(f"comparison_{i + 1}", figures.paired_effects(t, label),
+                    f"{label}: B − A per measure, paired 95% intervals.")
+    part.tables = {"comparisons": pd.concat(frames, ignore_index=True)}
+    return _stamp(part, s, s.rules, n, "deals", t0,
+                  variants=[(str(v["a"]), str(v["b"])) for v in tables])
+
+
+# ---- the ladder: how much the card player matters -----------------------------------------
+
+
+def ladder_part(s: Scenario, cfg: dict, progress: Progress) -> Part:
+    from ..ladder import label, ladder
+
+    t0 = time.perf_counter()
+    lad = ladder(s.rules, cfg["deals"], s.seed, cfg["rungs"], cfg["opponents"],
+                 progress=progress, contract=cfg["contract"])
+    base = cfg["rungs"][0]
+    summary = lad.summary(baseline=base).drop(columns=["seconds"])
+    by_bid = lad.by_bid()
+    part = Part("ladder", "How much the numbers depend on the card player",
+                f"The heuristic bids for everyone, so every rung plays the same contracts; "
+                f"the maker's side plays its cards as each rung in turn against "
+                f"{policy_label(cfg['opponents'])}: the gap is what better card play is worth "
+                f"on {cfg['deals']:,} deals.")
+    shown = pd.DataFrame({
+        "card player": summary["rung"], "n": [f"{n:,}" for n in summary["n"]],
+        f"{lad.measure} [95% CI]": [ci(m, lo, hi) for m, lo, hi in
+                                    zip(summary["points"], summary["points_lo"],
+                                        summary["points_hi"], strict=True)],
+        "make rate [95% CI]": [pct(p, lo, hi) for p, lo, hi in
+                               zip(summary["p_make"], summary["p_make_lo"],
+                                   summary["p_make_hi"], strict=True)]})
+    if "diff" in summary:
+        shown[f"vs {label(base)} [paired 95% CI]"] = [
+            ci(d, lo, hi, 2, sign=True) for d, lo, hi in
+            zip(summary["diff"], summary["diff_lo"], summary["diff_hi"], strict=True)]
+        shown["verdict"] = [verdict(lo, hi, "plays better", "plays worse") if r != label(base)
+                            else "baseline" for r, lo, hi in
+                            zip(summary["rung"], summary["diff_lo"], summary["diff_hi"],
+                                strict=True)]
+    part.table("rungs", summary, shown, "Each card player on the same contracts.",
+               anchor="ladder")
+    if len(by_bid):
+        bias = _bias_by_bid(lad, base)
+        part.table("by_bid", by_bid, bias, "The bias per bid level: each rung's "
+                   f"{lad.measure} minus {label(base)}'s on the same deals.")
+        from ..plotting import ladder_by_bid
+
+        part.figure("ladder", ladder_by_bid(by_bid, measure=lad.measure),
+                    f"{lad.measure} by bid level for each card player, 95% intervals.")
+    return _stamp(part, s, s.rules, cfg["deals"], "deals", t0, rungs=list(cfg["rungs"]),
+                  opponents=cfg["opponents"],
+                  seconds_by_rung={label(r): round(t, 3) for r, t in lad.seconds.items()})
+
+
+def _bias_by_bid(lad, base: str) -> pd.DataFrame:
+    from ..ladder import label
+    from ..stats import paired_diff
+
+    df = lad.deals[lad.deals["bid"] > 0]
+    rows = []
+    for b, grp in df.groupby("bid"):
+        row = {"bid": int(b), "n": f"{len(grp):,}"}
+        for r in lad.rungs:
+            if r == base:
+                continue
+            if len(grp) > 1:
+                d = paired_diff(grp[f"points_{r}"], grp[f"points_{base}"])
+                row[f"{label(r)} − {label(base)}"] = ci(d.mean, d.lo, d.hi, 2, sign=True)
+            else:
+                row[f"{label(r)} − {label(base)}"] = num(
+                    float(grp[f"points_{r}"].iloc[0] - grp[f"points_{base}"].iloc[0]), 2, True)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# ---- whole games --------------------------------------------------------------------------
+
+
+def games_part(s: Scenario, cfg: dict, progress: Progress) -> Part:
+    from ..games.standings import whole_games
+
+    t0 = time.perf_counter()
+    g = game_of(s.rules)
+    winner, deals, scores = g.whole_game_rows(s.rules, cfg["games"], s.seed, s.policy,
+                                              max_deals=cfg["max_deals"], progress=progress)
+    sides, lengths = whole_games(winner, deals, scores, g.sides)
+    target = getattr(s.rules, "target", None)
+    goal = f"to {target}" if target else "of all their hands"
+    part = Part("games", "Whole games",
+                f"{cfg['games']:,} whole games {goal}, every seat playing {_policy(s)}; "
+                "game g starts with dealer g % 4 and the deal passes to the left.")
+    part.table("sides", sides, _side_table(sides), "Win rate and final score by side.",
+               anchor="whole-games")
+    part.tables["lengths"] = lengths
+    undecided = int((winner == -1).sum())
+    if len(np.unique(deals)) > 1:
+        e = mean_ci(deals)
+        part.text(f"A game lasts {ci(e.mean, e.lo, e.hi, 2)} deals (mean, 95% CI); "
+                  f"{undecided:,} of {len(deals):,} were undecided at the cap.")
+        part.figure("lengths", figures.game_lengths(lengths), "Deals per game.")
+    part.figure("scores", figures.final_scores(scores, g.sides), "Final scores by side.")
+    return _stamp(part, s, s.rules, len(deals), "games", t0)

@@ -1,0 +1,219 @@
+"""``bidlab report``: the quick report of every game, whole and reproducible.
+
+Each game's quick scenario (simulations/quick-*.toml) is built once per test session into
+a temporary folder; the tests check that every section it asks for is on the page and in
+the Markdown, that every figure exists as PNG and SVG and is shown, that the manifest's
+hashes are the files', that pandas reads every CSV with its real columns, and that a
+second build of the same scenario writes the same data bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from cli_helpers import run
+
+from analyzer.report.scenario import SECTIONS, load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+SIMULATIONS = ROOT / "simulations"
+QUICK = ["quick-pedro", "quick-cinch", "quick-rook", "quick-king"]
+PART_KEYS = {"bids": "bids", "seats": "seats", "bid_chart": "bid-chart", "hands": "hands",
+             "variants": "variants", "ladder": "ladder", "games": "games"}
+
+
+@pytest.fixture(scope="module", params=QUICK)
+def built(request, tmp_path_factory):
+    """(scenario, report folder) of one quick scenario, built in-process."""
+    name = request.param
+    out = tmp_path_factory.mktemp(name) / "report"
+    r = run("report", str(SIMULATIONS / f"{name}.toml"), "--out", str(out), "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    return load_scenario(SIMULATIONS / f"{name}.toml"), out
+
+
+def test_every_section_is_on_the_page_and_in_the_markdown(built):
+    s, out = built
+    page = (out / "index.html").read_text()
+    md = (out / "report.md").read_text()
+    assert s.wanted(), "a quick scenario asks for sections"
+    for name in ["rules", *s.wanted()]:
+        key = PART_KEYS.get(name, name)
+        assert f'<section id="{key}">' in page, key
+        assert f'<a id="{key}"></a>' in md, key
+    for required in ("bids", "seats", "bid_chart", "hands", "variants", "ladder", "games"):
+        if required != "bids" or s.rules.game != "king":  # King has no bids to level
+            assert required in s.sections, f"{s.name} lacks [{required}]"
+    assert 'id="bid-guide"' in page
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert [p["key"] for p in manifest["sections"]] == ["rules", *[PART_KEYS[n] for n in
+                                                                  s.wanted()]]
+    for part in manifest["sections"][1:]:
+        assert part["n"] > 0 and part["seed"] == s.seed and part["rules"] and part["policy"]
+        assert part["seconds"] >= 0
+
+
+def test_every_figure_exists_twice_and_is_shown(built):
+    _, out = built
+    page = (out / "index.html").read_text()
+    md = (out / "report.md").read_text()
+    pngs = sorted((out / "figures").glob("*.png"))
+    assert len(pngs) >= 5
+    shown_md = set(re.findall(r"\(figures/([^)]+\.png)\)", md))
+    shown_svg = set(re.findall(r'href="figures/([^"]+\.svg)"', page))
+    assert shown_md == {p.name for p in pngs}
+    assert shown_svg == {p.with_suffix(".svg").name for p in pngs}
+    for p in pngs:
+        assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert p.with_suffix(".svg").read_text().lstrip().startswith("<?xml")
+    assert page.count('src="data:image/png;base64,') == len(pngs)  # embedded: no network
+
+
+def test_the_manifest_hashes_are_the_files(built):
+    s, out = built
+    manifest = json.loads((out / "manifest.json").read_text())
+    data = sorted(p.relative_to(out).as_posix() for p in (out / "data").iterdir())
+    assert sorted(manifest["data"]) == data and data
+    for name, digest in manifest["files"].items():
+        assert hashlib.sha256((out / name).read_bytes()).hexdigest() == digest, name
+    assert set(manifest["data"]) <= set(manifest["files"])
+    assert manifest["scenario"]["sha256"] == hashlib.sha256(
+        (SIMULATIONS / f"{s.name}.toml").read_bytes()).hexdigest()
+    for key in ("bidlab_version", "python", "numpy", "numba", "pandas", "cpu", "threads",
+                "command", "git_commit"):
+        assert key in manifest, key
+    assert "report" in manifest["command"]
+
+
+def test_every_csv_reads_with_its_real_columns(built):
+    _, out = built
+    csvs = sorted((out / "data").glob("*.csv"))
+    assert csvs
+    for csv in csvs:
+        frame = pd.read_csv(csv)
+        parquet = pd.read_parquet(csv.with_suffix(".parquet"))
+        assert list(frame.columns) == list(parquet.columns), csv.name
+        assert len(frame) == len(parquet), csv.name
+        assert not any(str(c).startswith(("#", "Unnamed")) for c in frame.columns), csv.name
+
+
+def test_a_second_build_writes_the_same_data(built, tmp_path):
+    s, out = built
+    again = tmp_path / "again"
+    r = run("report", str(s.path), "--out", str(again), "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    first = json.loads((out / "manifest.json").read_text())["data"]
+    second = json.loads((again / "manifest.json").read_text())["data"]
+    assert first == second
+
+
+def test_the_default_folder_is_reports_slash_the_scenario_name(tmp_path, monkeypatch):
+    scenario = tmp_path / "tiny-study.toml"
+    scenario.write_text('game = "pedro"\n[bids]\ndeals = 500\n')
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "reports").mkdir()
+    r = run("report", str(scenario), "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert (tmp_path / "reports" / "tiny-study" / "index.html").is_file()
+    assert r.stdout.strip() == "reports/tiny-study/index.html"
+    assert "[1/1] make rate and EV by bid level" in r.stderr  # progress per section
+
+
+def test_every_shipped_scenario_is_valid_and_quick_ones_mirror_the_full_ones():
+    files = sorted(SIMULATIONS.glob("*.toml"))
+    names = {f.stem for f in files}
+    for required in ("pedro", "cinch", "rook", "king", "cinch-min-bid", "king-first-lead",
+                     *QUICK):
+        assert required in names
+    for f in files:
+        load_scenario(f)
+    for q in QUICK:
+        full, quick = load_scenario(SIMULATIONS / f"{q[6:]}.toml"), load_scenario(
+            SIMULATIONS / f"{q}.toml")
+        assert full.wanted() == quick.wanted(), q
+        assert str(full.rules) == str(quick.rules)
+
+
+def test_the_schema_is_documented_key_by_key():
+    """simulations/README.md carries every key of every section, its type, default and
+    --quick size, exactly as the schema the files are checked against."""
+    from analyzer.report.scenario import schema_markdown
+
+    doc = (SIMULATIONS / "README.md").read_text()
+    block = doc.split("-->\n", 1)[1].split("<!-- /schema -->")[0]
+    assert block == schema_markdown()
+    for name in SECTIONS:
+        assert f"`[{name}]`" in block or f"`[[{name}]]`" in block
+
+
+def test_the_readme_example_scenario_is_valid():
+    from analyzer.report.scenario import parse_scenario
+
+    doc = (SIMULATIONS / "README.md").read_text()
+    examples = re.findall(r"```toml\n(.*?)```", doc, re.S)
+    assert examples
+    for text in examples:
+        s = parse_scenario(text, "README.toml")
+        assert s.wanted()
+
+
+# ---- the page in a real browser -------------------------------------------------------------
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+
+
+def chromium_path() -> str:
+    """The system's Chromium (Debian's package: .ci/run installs it); skip with the reason
+    where there is none, or no Playwright to drive it."""
+    import shutil
+
+    pytest.importorskip("playwright.sync_api", reason="playwright is not installed "
+                        "(pip install -e '.[dev]')")
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.skip("no Chromium on this machine (apt-get install chromium; .ci/run does)")
+
+
+def test_the_page_loads_in_a_real_browser_with_every_image_and_the_guide(built, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_path()
+    _, out = built
+    errors = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            for viewport in ({"width": 1280, "height": 900}, {"width": 390, "height": 844}):
+                page = browser.new_page(viewport=viewport)
+                page.on("console", lambda m: errors.append(m.text) if m.type == "error"
+                        else None)
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.on("request", lambda r: errors.append(f"network: {r.url}")
+                        if not r.url.startswith(("file:", "data:")) else None)
+                page.goto((out / "index.html").as_uri(), wait_until="load")
+                broken = page.evaluate("Array.from(document.images).filter("
+                                       "i => !i.complete || i.naturalWidth === 0).length")
+                assert broken == 0
+                assert page.evaluate("document.images.length") >= 5
+                guide = page.locator("#bid-guide table")
+                guide.scroll_into_view_if_needed()
+                assert guide.is_visible()
+                assert guide.locator("tbody tr").count() >= 1
+                # nothing but the scroll boxes is wider than a phone's screen
+                assert page.evaluate("document.documentElement.scrollWidth "
+                                     "<= window.innerWidth + 1")
+                page.emulate_media(media="print")
+                assert not page.locator("nav").is_visible()
+                page.close()
+        finally:
+            browser.close()
+    assert errors == []

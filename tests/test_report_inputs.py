@@ -1,0 +1,140 @@
+"""``bidlab report`` refuses a bad scenario file in one line before any work, and a report
+killed half-way leaves the previous report as it was."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from cli_helpers import assert_bad_input, run
+
+GOOD = 'game = "pedro"\nseed = 1\n[bids]\ndeals = 1000\n'
+
+BAD = {  # file text -> what the one line must say
+    "unknown_key": ('game = "pedro"\ncolour = "red"\n[bids]\n', "unknown key 'colour'"),
+    "unknown_section_key": ('game = "pedro"\n[bids]\ndeal = 5\n', "[bids] unknown key 'deal'"),
+    "unknown_section": ('game = "pedro"\n[bidz]\ndeals = 5\n', "unknown key 'bidz'"),
+    "wrong_type": ('game = "pedro"\n[bids]\ndeals = "many"\n', "deals must be a whole number"),
+    "float_size": ('game = "pedro"\n[bids]\ndeals = 1e6\n', "deals must be a whole number"),
+    "bool_size": ('game = "pedro"\n[bids]\ndeals = true\n', "deals must be a whole number"),
+    "negative_size": ('game = "pedro"\n[bids]\ndeals = -5\n', "deals must be at least 1"),
+    "zero_games": ('game = "pedro"\n[games]\ngames = 0\n', "games must be at least 1"),
+    "negative_seed": ('game = "pedro"\nseed = -1\n[bids]\n', "seed must be at least 0"),
+    "missing_game": ("seed = 1\n[bids]\n", "missing key 'game'"),
+    "unknown_game": ('game = "bridge"\n[bids]\n', "unknown game 'bridge'"),
+    "unknown_flag": ('game = "pedro"\nrules = { lowest = 3 }\n[bids]\n', "lowest"),
+    "bad_flag_value": ('game = "pedro"\nrules = { min_bid = 99 }\n[bids]\n', "min_bid"),
+    "bad_variant_flag": ('game = "pedro"\n[[variants]]\nb = "pedro(low_to=nobody)"\n',
+                         "[[variants]] #1 b"),
+    "variant_of_another_game": ('game = "pedro"\n[[variants]]\nb = "rook"\n',
+                                "not a variant of the scenario's game"),
+    "variants_not_array": ('game = "pedro"\n[variants]\nb = "cinch"\n', "[[variants]]"),
+    "bad_hand": ('game = "pedro"\n[hands]\ncards = ["AS KS ZZ"]\n', "[hands] cards[0]"),
+    "short_hand": ('game = "pedro"\n[hands]\ncards = ["AS KS QS"]\n', "[hands] cards[0]"),
+    "bad_seat": ('game = "pedro"\n[hands]\ncards = ["AS KS 5S 5C 2S 9H 3D JC 7H"]\n'
+                 'seat = "north"\n', "seats: dealer, eldest, second, third"),
+    "empty_hand_list": ('game = "pedro"\n[hands]\ncards = []\n', "non-empty list of strings"),
+    "missing_hands": ('game = "pedro"\n[hands]\ndeals = 5\n', "missing key 'cards'"),
+    "bad_policy": ('game = "pedro"\npolicy = "genius"\n[bids]\n', "bad policy 'genius'"),
+    "bad_rung": ('game = "pedro"\n[ladder]\nrungs = ["heuristic", "oracle"]\n',
+                 "[ladder] rungs"),
+    "bad_feature": ('game = "pedro"\n[bid_chart]\nby = "trumps,luck"\n', "[bid_chart] by"),
+    "no_bids_in_king": ('game = "king"\n[bids]\n', "[bids]"),
+    "no_section": ('game = "pedro"\nseed = 3\n', "no section"),
+    "not_toml": ("this is not = = toml\n", "not valid TOML"),
+    "bad_name": ('game = "pedro"\nname = "../elsewhere"\n[bids]\n', "cannot be a folder name"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_a_bad_scenario_is_one_line_exit_2_and_no_report(case, tmp_path):
+    text, expected = BAD[case]
+    path = tmp_path / f"{case}.toml"
+    path.write_text(text)
+    out = tmp_path / "report"
+    result = run("report", str(path), "--out", str(out))
+    assert_bad_input(result, expected, str(path))
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]  # no temporary left
+
+
+def test_a_missing_file_a_folder_and_a_binary_file(tmp_path):
+    out = tmp_path / "report"
+    assert_bad_input(run("report", str(tmp_path / "nope.toml"), "--out", str(out)),
+                     "no such scenario file")
+    assert_bad_input(run("report", str(tmp_path), "--out", str(out)), "is a folder")
+    binary = tmp_path / "x.toml"
+    binary.write_bytes(b"\xff\xfe\x00game")
+    assert_bad_input(run("report", str(binary), "--out", str(out)), "not a TOML file")
+    assert not out.exists()
+
+
+def test_a_folder_of_other_files_is_never_replaced(tmp_path):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(GOOD)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "thesis.tex").write_text("years of work")
+    assert_bad_input(run("report", str(scenario), "--out", str(mine)), "did not write")
+    assert (mine / "thesis.tex").read_text() == "years of work"
+
+
+def test_kill_9_during_a_report_leaves_the_previous_report_intact(tmp_path):
+    """Build a small report, then start a long one into the same folder and SIGKILL it
+    once it is working: the first report is still there, byte for byte."""
+    small = tmp_path / "small.toml"
+    small.write_text(GOOD)
+    out = tmp_path / "report"
+    assert run("report", str(small), "--out", str(out), "--no-progress").exit_code == 0
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    long = tmp_path / "long.toml"
+    long.write_text('game = "pedro"\n[ladder]\ndeals = 100_000\nrungs = ["heuristic", '
+                    '"pimc:8"]\n')
+    proc = subprocess.Popen([sys.executable, "-m", "analyzer", "report", str(long), "--out",
+                             str(out), "--no-progress"], stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "NUMBA_NUM_THREADS": "1"})
+    try:
+        line = proc.stderr.readline()  # "[1/1] make rate ...": it is playing deals now
+        assert "[1/1]" in line, line
+        time.sleep(1.0)
+        assert proc.poll() is None, "the long report ended before it could be killed"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+        proc.stderr.close()
+    after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+    # a later report there replaces it, and clears what the killed one may have left
+    assert run("report", str(small), "--out", str(out), "--no-progress").exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["long.toml", "report",
+                                                          "small.toml"]
+    assert Path(out / "index.html").is_file()
+
+
+def test_a_report_failing_while_it_writes_leaves_the_previous_one(tmp_path, monkeypatch):
+    """The failure comes after the figures and data are written into the temporary folder,
+    before the page: the old report stays whole and no temporary is left beside it."""
+    from analyzer.report import render
+
+    small = tmp_path / "small.toml"
+    small.write_text(GOOD)
+    out = tmp_path / "report"
+    assert run("report", str(small), "--out", str(out), "--no-progress").exit_code == 0
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    def broken(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(render, "to_markdown", broken)
+    result = run("report", str(small), "--out", str(out), "--no-progress")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == "bidlab: error: cannot write: No space left on device"
+    assert "Traceback" not in result.stderr
+    after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report", "small.toml"]
