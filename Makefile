@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: simulate test lint bench clean
+.PHONY: simulate test lint bench report clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -22,6 +22,11 @@ test: $(STAMP)  ## the whole test suite, on up to four cores (tests/conftest.py 
 
 lint: $(STAMP)
 	$(BIN)/ruff check analyzer tests benchmarks
+
+report: $(STAMP)  ## the four committed game reports, reports/<game>/ (about ten minutes)
+	for game in pedro cinch rook king; do \
+	  $(BIN)/bidlab report simulations/$$game.toml --out reports/$$game || exit 1; \
+	done
 
 bench: $(STAMP)
 	$(BIN)/bidlab bench
