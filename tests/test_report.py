@@ -87,7 +87,7 @@ def test_the_manifest_hashes_are_the_files(built):
     for key in ("bidlab_version", "python", "numpy", "numba", "pandas", "cpu", "threads",
                 "command", "git_commit"):
         assert key in manifest, key
-    assert "report" in manifest["command"]
+    assert manifest["command"] == f"bidlab report {s.path} --out {out}"
 
 
 def test_every_csv_reads_with_its_real_columns(built):

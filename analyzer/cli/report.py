@@ -66,7 +66,9 @@ def report(scenario, out, quick, progress) -> None:
             bars.pop().__exit__(None, None, None)
         click.echo(f"bidlab report: {line}", err=True)
 
-    command = "bidlab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    # the command as parsed (sys.argv is another program's when bidlab runs in-process)
+    command = shlex.join(["bidlab", "report", str(scenario), "--out", str(out),
+                          *(["--quick"] if quick else [])])
     folder = build_report(s, out, command, say, bar)
     click.echo(f"{folder}/index.html")
     click.echo(f"wrote {folder}/ (index.html, report.md, figures/, data/, manifest.json)",

@@ -25,7 +25,6 @@ import json
 import os
 import platform
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -207,5 +206,4 @@ def _manifest(s: Scenario, parts: list[Part], folder: Path, command: str,
         "data": {str(p.relative_to(folder)): _sha256(p) for p in files
                  if p.parent.name == "data"},
         "files": {str(p.relative_to(folder)): _sha256(p) for p in files},
-        "argv": sys.argv,
     }
