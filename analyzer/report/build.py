@@ -42,18 +42,33 @@ SECTION_TITLES = {"bids": "make rate and EV by bid level", "seats": "dealer and 
                   "variants": "variant comparisons", "ladder": "the card-player ladder",
                   "games": "whole games"}
 
+# section -> how to run it from its tables (one each, but [[variants]]), the rows simulated
+# so far (``[bids]`` and ``[seats]`` share one simulation of the same size) and a progress
+RUNNERS = {
+    "bids": lambda s, t, cache, progress: sections.bids_part(s, t[0], cache, progress),
+    "seats": lambda s, t, cache, progress: sections.seats_part(s, t[0], cache, progress),
+    "bid_chart": lambda s, t, cache, progress: sections.chart_part(s, t[0], progress),
+    "hands": lambda s, t, cache, progress: sections.hands_part(s, t[0], progress),
+    "variants": lambda s, t, cache, progress: sections.variants_part(s, t, progress),
+    "ladder": lambda s, t, cache, progress: sections.ladder_part(s, t[0], progress),
+    "games": lambda s, t, cache, progress: sections.games_part(s, t[0], progress),
+}
 
-def section_size(s: Scenario, name: str) -> tuple[int, str]:
-    """(units of work, their name) of a section: what its progress counts."""
+
+def section_work(s: Scenario, name: str) -> tuple[int, str]:
+    """(what a section's progress counts to, its work in words)."""
     cfg = s.sections[name]
     if name == "variants":
-        return sum(v["deals"] for v in cfg), "deals"
+        n = sum(v["deals"] for v in cfg)
+        return n, f"{n:,} deals under each of two variants"
     c = cfg[0]
     if name == "hands":
-        return c["deals"] * len(c["cards"]), "deals"
+        return c["deals"] * len(c["cards"]), f"{len(c['cards'])} hand(s) x {c['deals']:,} deals"
     if name == "games":
-        return c["games"], "games"
-    return c["deals"], "deals"
+        return c["games"], f"{c['games']:,} games"
+    if name == "ladder":  # its progress counts card players
+        return len(c["rungs"]), f"{c['deals']:,} deals x {len(c['rungs'])} card players"
+    return c["deals"], f"{c['deals']:,} deals"
 
 
 def run_sections(s: Scenario, say: Callable[[str], None],
@@ -64,25 +79,11 @@ def run_sections(s: Scenario, say: Callable[[str], None],
     parts = [sections.rules_part(s)]
     wanted = s.wanted()
     for i, name in enumerate(wanted, 1):
-        total, unit = section_size(s, name)
-        say(f"[{i}/{len(wanted)}] {SECTION_TITLES[name]}: {total:,} {unit}")
+        total, work = section_work(s, name)
+        say(f"[{i}/{len(wanted)}] {SECTION_TITLES[name]}: {work}")
         t0 = time.perf_counter()
         progress = bar(total, SECTION_TITLES[name]) if bar else None
-        cfg = s.sections[name]
-        if name == "bids":
-            part = sections.bids_part(s, cfg[0], cache, progress)
-        elif name == "seats":
-            part = sections.seats_part(s, cfg[0], cache, progress)
-        elif name == "bid_chart":
-            part = sections.chart_part(s, cfg[0], progress)
-        elif name == "hands":
-            part = sections.hands_part(s, cfg[0], progress)
-        elif name == "variants":
-            part = sections.variants_part(s, cfg, progress)
-        elif name == "ladder":
-            part = sections.ladder_part(s, cfg[0], progress)
-        else:
-            part = sections.games_part(s, cfg[0], progress)
+        part = RUNNERS[name](s, s.sections[name], cache, progress)
         say(f"[{i}/{len(wanted)}] {SECTION_TITLES[name]}: done in "
             f"{time.perf_counter() - t0:.1f} s")
         parts.append(part)
