@@ -1,17 +1,20 @@
 """``bidlab bench``: deals per second for each game and policy, one thread against all;
 ``bidlab warmup``: compile the kernels ahead of time.
 
-May import: :mod:`.group`, :mod:`.options`, :mod:`analyzer.bench` and :mod:`analyzer.warmup`;
-never another command module.
+May import: :mod:`.group`, :mod:`.options`, :mod:`analyzer.bench`, :mod:`analyzer.warmup`,
+documents and text; never another command module.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 import click
 
+from ..documents import dumps, provenance
 from ..text import render_table
 from .group import main
-from .options import GAME, POLICY, Count
+from .options import GAME, POLICY, Count, json_option
 
 
 @main.command()
@@ -26,7 +29,8 @@ from .options import GAME, POLICY, Count
                    "first run.")
 @click.option("--repeats", type=Count(1, 1_000), default=3, show_default=True,
               help="Timed runs per figure; the best is reported.")
-def bench(games_, policies, deals, repeats) -> None:
+@json_option
+def bench(games_, policies, deals, repeats, as_json) -> None:
     """Deals per second for each game x policy on 1 thread and on all threads.
 
     A deal is complete: deal, auction, discard/draw/rob (Pedro) or widow, drop
@@ -40,16 +44,28 @@ def bench(games_, policies, deals, repeats) -> None:
       bidlab bench --deals 200000 --policy heuristic
       bidlab bench --game cinch --policy random --deals 200000 --repeats 5
       bidlab bench --game rook --policy heuristic --deals 200000
+      bidlab bench --game pedro --policy random --deals 2000 --repeats 1 --json
     """
     from .. import bench as bench_mod  # loads the thread pool only when timing
 
     rows = bench_mod.run(games=tuple(str(g) for g in games_), policies=tuple(policies),
                          deals=deals, repeats=repeats)
     one = {(r.game, r.policy): r.deals_per_s for r in rows if r.threads == 1}
+    speed_up = [r.deals_per_s / one[(r.game, r.policy)] if (r.game, r.policy) in one else None
+                for r in rows]
+    if as_json:
+        click.echo(dumps({
+            "provenance": provenance({
+                "games": [str(g) for g in games_], "policies": list(policies), "deals": deals,
+                "repeats": repeats, "seed": bench_mod.SEED,
+                "threads": sorted({r.threads for r in rows}),
+                "statistic": "best of --repeats timed runs; speed_up over 1 thread"}),
+            "rows": [{"game": r.game, "policy": r.policy, "threads": r.threads,
+                      "deals": r.deals, "seconds": r.seconds, "deals_per_s": r.deals_per_s,
+                      "speed_up": up} for r, up in zip(rows, speed_up, strict=True)]}))
+        return
     table = [[r.game, r.policy, r.threads, r.deals, f"{r.seconds:.3f}", f"{r.deals_per_s:,.0f}",
-              f"{r.deals_per_s / one[(r.game, r.policy)]:.2f}x"
-              if (r.game, r.policy) in one else "-"]
-             for r in rows]
+              "-" if up is None else f"{up:.2f}x"] for r, up in zip(rows, speed_up, strict=True)]
     click.echo(render_table(["game", "policy", "threads", "deals", "seconds", "deals/s",
                              "speed-up"], table, "llrrrrr"))
 
@@ -59,7 +75,8 @@ def bench(games_, policies, deals, repeats) -> None:
 @click.option("--search", is_flag=True,
               help="Also compile the kernels with the search behind dd and pimc seats (a "
                    "few minutes more).")
-def warmup(games_, search) -> None:
+@json_option
+def warmup(games_, search, as_json) -> None:
     """Compile the kernels of GAME (default: every game) now, and say how long it took.
 
     Each kernel compiles once per installation (minutes on a small machine) and loads from
@@ -67,12 +84,14 @@ def warmup(games_, search) -> None:
     machine of a cluster. Two processes warming up at once do not both compile: the
     second waits for the first and loads its work. The cache is invalidated by an edit to
     a kernel module (or one it imports), another numba or Python version, or another CPU.
+    With --json the module lines go to stderr as they come, and stdout gets one document.
 
     \b
     Examples:
       bidlab warmup
       bidlab warmup pedro
       bidlab warmup rook king --search
+      bidlab warmup pedro --json
     """
     from ..games import PRESET_NAMES
     from ..warmup import warm
@@ -80,10 +99,21 @@ def warmup(games_, search) -> None:
     presets = [str(g) for g in games_] or list(PRESET_NAMES)
 
     def say(row) -> None:
-        how = (f"compiled {row.compiled} of {row.kernels} kernels" if row.compiled
-               else "from the cache" if row.kernels else "compiled at import or cached")
         click.echo(f"{row.module.removeprefix('analyzer.games.'):16} {row.seconds:7.1f} s  "
-                   f"{how}")
+                   f"{how(row)}", err=as_json)
 
     rows = warm(presets, search=search, progress=say)
-    click.echo(f"{'in all':16} {sum(r.seconds for r in rows):7.1f} s")
+    total = sum(r.seconds for r in rows)
+    if as_json:
+        click.echo(dumps({
+            "provenance": provenance({"games": presets, "search": search}),
+            "modules": [{**dataclasses.asdict(r), "how": how(r)} for r in rows],
+            "seconds": total}))
+    else:
+        click.echo(f"{'in all':16} {total:7.1f} s")
+
+
+def how(row) -> str:
+    """Where a module's kernels came from, as warmup words it."""
+    return (f"compiled {row.compiled} of {row.kernels} kernels" if row.compiled
+            else "from the cache" if row.kernels else "compiled at import or cached")

@@ -1,7 +1,7 @@
 """Commands that describe rather than simulate: ``games``, ``rules`` and ``cards``.
 
 May import: :mod:`.group`, :mod:`.options`, the games' registry and protocol, cards,
-variants and text; never another command module.
+variants, documents and text; never another command module.
 """
 
 from __future__ import annotations
@@ -11,30 +11,41 @@ import re
 import click
 
 from ..cards import JOKER, RANKS, SUIT_NAMES, CardSet
+from ..documents import dumps, provenance
 from ..games import common, family, presets
 from ..games import game as game_of
 from ..text import render_table
 from ..variants import describe_allowed, flag_fields
 from .group import main
-from .options import card_set, game_argument, resolve_rules, rule_option
+from .options import card_set, game_argument, json_option, resolve_rules, rule_option
 
 
 @main.command()
-def games() -> None:
+@json_option
+def games(as_json) -> None:
     """List the games and presets with their canonical rules strings.
 
     \b
     Examples:
       bidlab games
+      bidlab games --json
     """
-    rows = []
+    rows, docs = [], []
     for name, rules in presets().items():
         engine = family(rules)
         base = engine.PRESETS[engine.PRESET_NAMES[0]]  # the family's first preset
-        diffs = [f"{f.name}={getattr(rules, f.name)}" for f in flag_fields(type(rules))
-                 if getattr(rules, f.name) != getattr(base, f.name)]
-        rows.append([name, engine.__name__.rsplit(".", 1)[-1], str(rules),
-                     ", ".join(diffs) or "-", game_of(rules).sources.get(name, "")])
+        diffs = {f.name: getattr(rules, f.name) for f in flag_fields(type(rules))
+                 if getattr(rules, f.name) != getattr(base, f.name)}
+        row = [name, engine.__name__.rsplit(".", 1)[-1], str(rules),
+               ", ".join(f"{k}={v}" for k, v in diffs.items()) or "-",
+               game_of(rules).sources.get(name, "")]
+        rows.append(row)
+        docs.append({"game": row[0], "engine": row[1], "rules": row[2],
+                     "flags_unlike_engine_first": diffs, "source": row[4]})
+    if as_json:
+        click.echo(dumps({"provenance": provenance({}), "games": docs,
+                          "policies": list(common.POLICY_NAMES)}))
+        return
     click.echo(render_table(["game", "engine", "rules string", "flags unlike the engine's first",
                              "source"], rows))
     click.echo("")
@@ -46,7 +57,8 @@ def games() -> None:
 @main.command("rules")
 @game_argument
 @rule_option
-def rules_cmd(game, rule_pairs) -> None:
+@json_option
+def rules_cmd(game, rule_pairs, as_json) -> None:
     """Every rule flag of GAME: value, preset default, allowed values and meaning.
 
     \b
@@ -55,15 +67,25 @@ def rules_cmd(game, rule_pairs) -> None:
       bidlab rules "pedro(low_to=holder)"
       bidlab rules cinch --rule scoring=1
       bidlab rules rook
+      bidlab rules king --json
     """
     rules = resolve_rules(game, rule_pairs)
     preset = family(rules).PRESETS[rules.game]
-    rows = []
+    rows, flags = [], []
     for f in flag_fields(type(rules)):
         value, default = getattr(rules, f.name), getattr(preset, f.name)
         mark = " *" if value != default else ""
-        rows.append([f.name, f"{value}{mark}", default,
-                     describe_allowed(f, rules.game, type(rules)), f.metadata["doc"]])
+        allowed = describe_allowed(f, rules.game, type(rules))
+        rows.append([f.name, f"{value}{mark}", default, allowed, f.metadata["doc"]])
+        flags.append({"flag": f.name, "value": value, "default": default,
+                      "differs": value != default, "allowed": allowed,
+                      "meaning": f.metadata["doc"]})
+    if as_json:
+        click.echo(dumps({
+            "provenance": provenance({"game": rules.game, "rules": str(rules),
+                                      "rule": ",".join(f"{k}={v}" for k, v in rule_pairs)}),
+            "preset": rules.game, "flags": flags, "in_words": rules_in_words(rules)}))
+        return
     click.echo(f"{rules}   (preset {rules.game}; * marks a value that differs from it)")
     click.echo(render_table(["flag", "value", "default", "allowed", "meaning"], rows, "lllll"))
     click.echo("")
@@ -80,7 +102,8 @@ def rules_in_words(rules) -> str:
 
 @main.command()
 @click.argument("hand", nargs=-1, required=True, callback=card_set)
-def cards(hand: CardSet) -> None:
+@json_option
+def cards(hand: CardSet, as_json) -> None:
     """Read a hand string the way bidlab does and print it sorted, by suit.
 
     Cards are a rank (2-9, 10 or T, J, Q, K, A) and a suit (C, D, H, S), any
@@ -91,14 +114,20 @@ def cards(hand: CardSet) -> None:
     Examples:
       bidlab cards "AS KS 10H TD 5C 2h"
       bidlab cards AS,KS,QS
+      bidlab cards "AS KS 10H TD 5C 2h" --json
     """
+    suits = []
+    for s in (3, 2, 1, 0):
+        held = [RANKS[c % 16] for c in hand.suit(s)]
+        suits.append({"suit": SUIT_NAMES[s], "n": len(held), "cards": held})
+    if JOKER in hand:
+        suits.append({"suit": "joker", "n": 1, "cards": ["JK"]})
+    if as_json:
+        click.echo(dumps({"provenance": provenance({}), "hand": str(hand), "count": len(hand),
+                          "mask": f"0x{hand.mask:016x}", "suits": suits}))
+        return
     click.echo(f"hand:  {hand}")
     click.echo(f"count: {len(hand)}")
     click.echo(f"mask:  0x{hand.mask:016x}")
-    rows = []
-    for s in (3, 2, 1, 0):
-        held = [RANKS[c % 16] for c in hand.suit(s)]
-        rows.append([SUIT_NAMES[s], len(held), " ".join(held) or "-"])
-    if JOKER in hand:
-        rows.append(["joker", 1, "JK"])
+    rows = [[r["suit"], r["n"], " ".join(r["cards"]) or "-"] for r in suits]
     click.echo(render_table(["suit", "n", "cards"], rows, "lrl"))

@@ -1,7 +1,7 @@
 """``bidlab ladder``: how much the card player moves each bid's value.
 
 May import: :mod:`.group`, :mod:`.options`, the games' registry and protocol,
-:mod:`analyzer.ladder`, io and plotting; never another command module.
+:mod:`analyzer.ladder`, documents, io and plotting; never another command module.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import click
 import numpy as np
 
 from .. import io
+from ..documents import dumps, provenance, records
 from ..games import common
 from ..games import game as game_of
 from ..ladder import RUNGS
@@ -22,6 +23,7 @@ from .options import (
     Count,
     contract_option,
     game_argument,
+    json_option,
     progress_option,
     resolve_rules,
     rule_option,
@@ -52,9 +54,10 @@ from .options import (
               help="Write deals.parquet, summary.csv, by_bid.csv (each CSV with its provenance "
                    "in NAME.csv.json) and by_bid.png into this folder, atomically. "
                    f"{REPLACED_FOLDER}")
+@json_option
 @progress_option
 def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contract, out_dir,
-           progress) -> None:
+           as_json, progress) -> None:
     """How much the card player moves each bid's value: the policy ladder.
 
     The same deals are played with the trump maker's side choosing cards by
@@ -78,6 +81,7 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
       bidlab ladder rook --deals 2000 --rungs random,heuristic --duplicate
       bidlab ladder king --deals 300 --rungs random,heuristic,dd
       bidlab ladder king --deals 2000 --contract no-hearts --rungs random,heuristic
+      bidlab ladder pedro --deals 20 --rungs random,heuristic --duplicate --json
     """
     from .. import ladder as lad
     from .. import plotting
@@ -92,42 +96,49 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
         rules, deals, seed, names, opponents, worlds, progress=bar, contract=contract),
         "playing the rungs")
     summ = result.summary()
+    by_bid = result.by_bid()
+    dups = []
     what = f"  contract {result.provenance['contract']}" if "contract" in result.provenance else ""
-    click.echo(f"bidlab ladder  {rules}{what}  seed {seed}  deals {deals:,}  opponents "
-               f"{opponents}  pimc worlds {worlds}")
-    click.echo("auction: heuristic for every seat and rung; rungs differ in card play only")
+
+    def echo(text: str) -> None:  # the tables; with --json, one document at the end instead
+        if not as_json:
+            click.echo(text)
+
+    echo(f"bidlab ladder  {rules}{what}  seed {seed}  deals {deals:,}  opponents "
+         f"{opponents}  pimc worlds {worlds}")
+    echo("auction: heuristic for every seat and rung; rungs differ in card play only")
     if "declined" in result.provenance:
-        click.echo(f"{result.provenance['declined']:,} hands declined 4-3-3-3 (not played) "
-                   "are left out")
-    click.echo("")
+        echo(f"{result.provenance['declined']:,} hands declined 4-3-3-3 (not played) "
+             "are left out")
+    echo("")
     rows = [[r.rung, r.n, f"{r.points:.3f}", f"[{r.points_lo:.3f}, {r.points_hi:.3f}]",
              *((f"{100 * r.p_make:.1f}%", f"[{100 * r.p_make_lo:.1f}, {100 * r.p_make_hi:.1f}]")
                if r.contracts else ("n/a", "")),
              f"{r.diff:+.3f} [{r.diff_lo:+.3f}, {r.diff_hi:+.3f}]" if "diff" in summ else "",
              f"{r.seconds:.1f}"] for r in summ.itertuples()]
-    click.echo(render_table(["rung", "n", result.measure, "95% CI", "P(make)", "95% CI",
-                             "vs heuristic (paired)", "s"], rows))
-    by_bid = result.by_bid()
+    echo(render_table(["rung", "n", result.measure, "95% CI", "P(make)", "95% CI",
+                       "vs heuristic (paired)", "s"], rows))
     if len(by_bid):
-        click.echo("")
-        click.echo(f"by bid level: {result.measure} (± 95% half-width) and P(make)")
+        echo("")
+        echo(f"by bid level: {result.measure} (± 95% half-width) and P(make)")
         table = by_bid.pivot(index="bid", columns="rung", values="points")
         rows = []
         for b in table.index:
             g = by_bid[by_bid["bid"] == b].set_index("rung")
             rows.append([int(b), int(g["n"].iloc[0])] + [
                 points_cell(g.loc[lad.label(r)]) for r in names])
-        click.echo(render_table(["bid", "n", *[lad.label(r) for r in names]], rows))
-    dups = []
+        echo(render_table(["bid", "n", *[lad.label(r) for r in names]], rows))
     if dup:
-        click.echo("")
-        click.echo("duplicate matches (same deals, partnerships swapped; whole players, "
-                   "bidding included): A's edge per deal")
+        echo("")
+        echo("duplicate matches (same deals, partnerships swapped; whole players, "
+             "bidding included): A's edge per deal")
         for lo, hi in zip(names, names[1:], strict=False):
             d = lad.duplicate(rules, hi, lo, deals, seed, worlds=worlds)
             dups.append(d.row())
-            click.echo(f"  {lad.label(hi)} vs {lad.label(lo)}: points {d.net_points.format(3)}"
-                       f"; score {d.net_score.format(3)}  ({d.seconds:.1f} s)")
+            echo(f"  {lad.label(hi)} vs {lad.label(lo)}: points {d.net_points.format(3)}"
+                 f"; score {d.net_score.format(3)}  ({d.seconds:.1f} s)")
+    if as_json:
+        click.echo(dumps(ladder_document(result, summ, by_bid, dups, names)))
     if out_dir is not None:
         meta = {k: str(v) for k, v in result.provenance.items()}
         with io.atomic_dir(out_dir) as tmp:
@@ -144,7 +155,25 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
                                              measure=result.measure)
                 files.append(plotting.save_figure(fig, tmp / "by_bid.png"))
             files.append(io.write_manifest(tmp, meta, files))
-        click.echo(f"wrote {out_dir}/{', '.join(p.name for p in files)}")
+        click.echo(f"wrote {out_dir}/{', '.join(p.name for p in files)}", err=as_json)
+
+
+def ladder_document(result, summ, by_bid, dups, names) -> dict:
+    """What ``ladder --json`` prints: the provenance, then the tables of the --out-dir files,
+    summary (one row a rung), by_bid (each mean with its 95% bounds as well as the
+    half-width the text shows) and duplicate, every number with its n."""
+    from ..ladder import label
+
+    if len(by_bid):
+        by_bid = by_bid.assign(points_lo=by_bid["points"] - by_bid["points_hw"],
+                               points_hi=by_bid["points"] + by_bid["points_hw"])
+    return {"provenance": provenance({**result.provenance, "n": result.provenance["deals"],
+                                      "rungs": [label(r) for r in names],
+                                      "policies": list(names)}),
+            "measure": result.measure,
+            "interval": "95%: means by the normal (mean, 1.96 se), rates by Wilson; the "
+                        "difference from heuristic paired deal by deal",
+            "summary": records(summ), "by_bid": records(by_bid), "duplicate": dups}
 
 
 def points_cell(row) -> str:

@@ -33,6 +33,7 @@ class Block:
     frame: pd.DataFrame | None = None
     name: str = ""
     anchor: str = ""  # the HTML id of a table block ("bid-guide")
+    folded: bool = True  # a "pre" block: folded under "As text", or shown as it is
 
 
 @dataclass
@@ -61,8 +62,8 @@ class Part:
         self.figures[name] = fig
         self.blocks.append(Block("figure", text=caption, name=name))
 
-    def pre(self, text: str) -> None:
-        self.blocks.append(Block("pre", text=text))
+    def pre(self, text: str, folded: bool = True) -> None:
+        self.blocks.append(Block("pre", text=text, folded=folded))
 
 
 def _ok(*xs) -> bool:

@@ -49,7 +49,7 @@ pre { background: #f7f7f7; padding: 0.7rem; overflow-x: auto; font-size: 0.75rem
 details summary { cursor: pointer; color: var(--accent); }
 @media (max-width: 40rem) { body { font-size: 15px; } nav ol { columns: 1; } }
 @media print {
-  nav, details { display: none; }
+  nav, details:not([open]) { display: none; }
   main { max-width: none; padding: 0; }
   .scroll { overflow: visible; }
   h2 { break-after: avoid; }
@@ -113,7 +113,7 @@ def to_html(title: str, head: list[str], parts: list[Part], figures: Path) -> st
                            "</figure>")
             elif b.kind == "pre":
                 out.append(f"<details><summary>As text</summary><pre>{_esc(b.text)}</pre>"
-                           "</details>")
+                           "</details>" if b.folded else f"<pre>{_esc(b.text)}</pre>")
         line = _provenance_line(p.provenance)
         if line:
             out.append(f'<p class="provenance">{_esc(line)}</p>')
@@ -149,9 +149,11 @@ def to_markdown(title: str, head: list[str], parts: list[Part]) -> str:
                 out += [f"**{b.text}**", "", _md_table(b.frame), ""]
             elif b.kind == "figure":
                 out += [f"![{b.text}](figures/{p.key}-{b.name}.png)", ""]
-            elif b.kind == "pre":
+            elif b.kind == "pre" and b.folded:
                 out += ["<details><summary>As text</summary>", "", "```", b.text, "```", "",
                         "</details>", ""]
+            elif b.kind == "pre":
+                out += ["```", b.text, "```", ""]
         line = _provenance_line(p.provenance)
         if line:
             out += [f"<sub>{line}</sub>", ""]

@@ -220,7 +220,7 @@ def hands_part(s: Scenario, cfg: dict, progress: Progress) -> Part:
         options["contract"] = cfg["contract"]
     for i, text in enumerate(cfg["cards"], 1):
         ev = g.evaluate_hand(s.rules, text, cfg["seat"], **options)
-        part.pre(g.render_hand(ev))
+        part.pre(g.render_hand(ev), folded=False)  # the evaluation itself
         doc = json.loads(g.hand_json(ev))
         rows.append({"hand": text, "seat": cfg["seat"], "deals": cfg["deals"],
                      **{k: v for k, v in doc.items() if isinstance(v, str)}})

@@ -28,7 +28,6 @@ May import: the foundations, the generic analyses and views, ``games.common`` an
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 
@@ -36,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from ...cards import SUIT_NAMES, CardSet
+from ...documents import dumps, records
 from ...rollout import HandError, batch_for, est_cols, parse_dealt_hand, parse_known, run_stop_rule
 from ...stats import Estimate, mean_ci, paired_diff, wilson
 from ...text import render_table
@@ -219,9 +219,11 @@ def render_king_hand(ev: KingEvaluation) -> str:
 
 
 def king_hand_json(ev: KingEvaluation) -> str:
-    return json.dumps({"provenance": ev.provenance,
-                       "negative": ev.negative.to_dict(orient="records"),
-                       "distribution": ev.distribution.to_dict(orient="records"),
-                       "positive": ev.positive.to_dict(orient="records"),
-                       "trump_right": ev.trump_right}, indent=2)
+    """``hand --json`` of a King hand, strict (:mod:`analyzer.documents`): an interval unknown
+    at n = 1, or a trump right with no positive hand, is null, never NaN."""
+    return dumps({"provenance": ev.provenance,
+                  "negative": records(ev.negative),
+                  "distribution": records(ev.distribution),
+                  "positive": records(ev.positive),
+                  "trump_right": ev.trump_right})
 
