@@ -125,7 +125,7 @@ def _write_figures(p: Part, folder: Path) -> None:
             if fig.canvas is None or not isinstance(fig.canvas, FigureCanvasAgg):
                 FigureCanvasAgg(fig)
             _save_png(fig, folder / f"{p.key}-{name}.png")
-            fig.savefig(folder / f"{p.key}-{name}.svg", format="svg",
+            fig.savefig(folder / f"{p.key}-{name}.svg", format="svg", bbox_inches=None,
                         metadata={"Date": None, "Creator": None})
 
 
@@ -137,7 +137,7 @@ def _save_png(fig, path: Path) -> None:
     from PIL import Image
 
     buf = BytesIO()
-    fig.savefig(buf, format="png", dpi=110, metadata={"Software": None})
+    fig.savefig(buf, format="png", dpi=110, bbox_inches=None, metadata={"Software": None})
     buf.seek(0)
     with Image.open(buf) as img:
         img.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(
