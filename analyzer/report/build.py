@@ -131,7 +131,8 @@ def _write_figures(p: Part, folder: Path) -> None:
 
 def _save_png(fig, path: Path) -> None:
     """The figure as a PNG of at most 256 colours: a chart has few, and the committed
-    reports stay small (a heatmap 450 kB as RGB, about a quarter of that so)."""
+    reports stay small (a heatmap 450 kB as RGB, about a third of that so; octree
+    quantizing is the fastest of PIL's, 0.3 s on the largest)."""
     from io import BytesIO
 
     from PIL import Image
@@ -140,7 +141,7 @@ def _save_png(fig, path: Path) -> None:
     fig.savefig(buf, format="png", dpi=110, bbox_inches=None, metadata={"Software": None})
     buf.seek(0)
     with Image.open(buf) as img:
-        img.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(
+        img.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(
             path, format="PNG", optimize=True)
 
 

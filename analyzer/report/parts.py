@@ -9,6 +9,10 @@ estimate as "mean [lo, hi]".
 '9.37 [9.31, 9.43]'
 >>> pct(0.8364, 0.8312, 0.8415)
 '83.6% [83.1%, 84.2%]'
+>>> verdict(-0.02, 0.03, "B higher", "B lower")
+'no difference beyond the noise (95% CI [-0.02, +0.03])'
+>>> verdict(0.0, 0.0, "B higher", "B lower")
+'the same on every deal'
 
 May import: the standard library, numpy and pandas.
 """
@@ -98,6 +102,8 @@ def verdict(lo, hi, better: str, worse: str, digits: int = 2) -> str:
     that it shows no difference beyond the noise."""
     if not _ok(lo, hi):
         return "not measured"
+    if lo == hi == 0:
+        return "the same on every deal"
     if lo > 0:
         return better
     if hi < 0:
