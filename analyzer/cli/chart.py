@@ -95,11 +95,11 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, as_js
 
     \b
     Examples:
-      bidlab bid-chart pedro --deals 500000
-      bidlab bid-chart cinch --deals 200000 --by trumps,counters,seat --out-dir cinch-chart
-      bidlab bid-chart "pedro(low_to=holder)" --deals 200000 --by trumps,two,pedros,seat
-      bidlab bid-chart rook --deals 100000 --by trumps,counters,aces,seat
-      bidlab bid-chart king --deals 100000 --out-dir reports/king-chart
+      bidlab bid-chart pedro --deals 200000
+      bidlab bid-chart cinch --deals 100000 --by trumps,counters,seat --out-dir cinch-chart
+      bidlab bid-chart "pedro(low_to=holder)" --deals 100000 --by trumps,two,pedros,seat
+      bidlab bid-chart rook --deals 50000 --by trumps,counters,aces,seat
+      bidlab bid-chart king --deals 50000 --out-dir king-chart
       bidlab bid-chart pedro --deals 2000 --json --out-dir small-chart
     """
     rules = resolve_rules(game, rule_pairs)

@@ -198,7 +198,7 @@ def main() -> None:
       bidlab simulate pedro --deals 1000000 --seed 7 --out run.parquet
       bidlab deal pedro --seed 7 --index 42
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --seat eldest
-      bidlab bid-chart pedro --deals 500000 --out-dir reports/pedro-chart
+      bidlab bid-chart pedro --deals 200000 --out-dir pedro-chart
       bidlab match cinch --games 20000
       bidlab compare pedro "pedro(low_to=holder)"
       bidlab simulate rook --deals 1000000 --seed 3
