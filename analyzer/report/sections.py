@@ -76,24 +76,25 @@ def rules_part(s: Scenario) -> Part:
 # ---- one simulation: bid levels, dealer and seats -----------------------------------------
 
 
-def simulated(s: Scenario, deals: int, cache: dict, progress: Progress) -> pd.DataFrame:
-    """The rows of deals 0..deals-1 of the scenario's seed, simulated once per size."""
+def simulated(s: Scenario, deals: int, cache: dict, progress: Progress):
+    """(rows, summary) of deals 0..deals-1 of the scenario's seed, simulated and summarized
+    once per size: ``[bids]`` and ``[seats]`` of one size share them."""
     if deals not in cache:
         g = game_of(s.rules)
-        cache[deals] = g.simulate(s.rules, deals, s.seed, s.policy, progress=progress)
+        df = g.simulate(s.rules, deals, s.seed, s.policy, progress=progress)
+        cache[deals] = df, g.summarize(df)
     return cache[deals]
 
 
 def bids_part(s: Scenario, cfg: dict, cache: dict, progress: Progress) -> Part:
     t0 = time.perf_counter()
     g = game_of(s.rules)
-    df = simulated(s, cfg["deals"], cache, progress)
+    df, summary = simulated(s, cfg["deals"], cache, progress)
     levels = g.bid_levels(df, s.rules)
     part = Part("bids", "Make rate and EV by bid level",
                 f"All four seats bid and play as {_policy(s)}; a bid level's row counts the "
                 "deals whose auction was won at that level, so it describes the hands that "
                 "bid it under this policy, not every hand that could.")
-    summary = g.summarize(df)
     points = summary.points
     part.table("points", points.rename_axis("measure").reset_index(), pd.DataFrame({
         "measure": points.index, "n": [f"{n:,}" for n in points["n"]],
@@ -119,7 +120,7 @@ def bids_part(s: Scenario, cfg: dict, cache: dict, progress: Progress) -> Part:
 def seats_part(s: Scenario, cfg: dict, cache: dict, progress: Progress) -> Part:
     t0 = time.perf_counter()
     g = game_of(s.rules)
-    df = simulated(s, cfg["deals"], cache, progress)
+    df, summary = simulated(s, cfg["deals"], cache, progress)
     seats = g.seat_positions(df, s.rules)
     part = Part("seats", "Dealer and seat-position advantage",
                 f"Every seat plays {_policy(s)}; positions count clockwise from the dealer, "
@@ -155,7 +156,7 @@ def seats_part(s: Scenario, cfg: dict, cache: dict, progress: Progress) -> Part:
                                                 "final score per game"),
                     "Each position's mean final score, with 95% intervals.")
     part.table("positions", seats, shown, "By seat position.", anchor="seat-positions")
-    return _stamp(part, s, s.rules, len(df), game_of(s.rules).summarize(df).unit, t0)
+    return _stamp(part, s, s.rules, len(df), summary.unit, t0)
 
 
 def _side_table(sides: pd.DataFrame) -> pd.DataFrame:
