@@ -22,13 +22,15 @@ name.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from .games.common import policy_label
-from .stats import Estimate, Proportion, mean_ci, wilson
+from .moments import Counts, Moments, from_list
+from .stats import Estimate, Proportion
 from .text import render_table
 
 _EST_COLS = ["n", "mean", "se", "lo", "hi"]
@@ -43,8 +45,22 @@ def _rate_row(p: Proportion) -> list:
     return [p.n, p.k, p.mean, p.lo, p.hi]
 
 
+class _Row(list):
+    """A table row that knows the statistic it shows (``key``) and where it sorts among
+    the rows of its table (``order``): what :func:`merge` needs to rebuild the table."""
+
+    def __init__(self, values: list, key: str, order: tuple = ()):
+        super().__init__(values)
+        self.key, self.order = key, order
+
+
 def _frame(rows: dict[str, list], columns: list[str]) -> pd.DataFrame:
-    return pd.DataFrame.from_dict(rows, orient="index", columns=columns)
+    """A table of ``rows`` by label; its ``attrs["rows"]`` keep each row's statistic key and
+    order (its position, unless the row says otherwise)."""
+    df = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
+    df.attrs["rows"] = [(getattr(r, "key", None), getattr(r, "order", ()) or (0, i))
+                        for i, r in enumerate(rows.values())]
+    return df
 
 
 @dataclass
@@ -87,6 +103,9 @@ class Summary:
     estimates: dict[str, Estimate] = field(default_factory=dict, repr=False)
     methods_agree: bool = False  # Pedro: dealer advantage identical per deal under methods 1, 2
     unit: str = "deals"  # what one row is: Pedro deals, Rook hands
+    # the sufficient statistic behind each estimate (analyzer.moments): summaries of parts
+    # of a run merge into the summary of the whole run (:func:`merge`)
+    stats: dict[str, Moments | Counts] = field(default_factory=dict, repr=False)
 
     def table(self, key: str) -> pd.DataFrame:
         """The table of the section named ``key``; KeyError if there is none."""
@@ -113,9 +132,8 @@ class Summary:
 
     def to_text(self) -> str:
         p = self.provenance
-        last = p["first"] + p["n"] - 1
         lines = [
-            f"{p['rules']}: n={p['n']} {self.unit} ({p['first']}..{last} of seed {p['seed']}), "
+            f"{p['rules']}: n={p['n']} {self.unit} ({_deal_ranges(p)}), "
             f"policy {policy_label(p['policy'])}",
             "Every figure: n and 95% interval (means: mean ± 1.96 se; rates: Wilson).",
         ]
@@ -140,6 +158,109 @@ class Summary:
 
     def __str__(self) -> str:
         return self.to_text()
+
+    def to_state(self) -> dict:
+        """Everything :func:`from_state` needs to rebuild this summary, or to merge it with
+        others, as JSON-ready values (the statistics' integers are exact)."""
+        return {"provenance": self.provenance, "unit": self.unit,
+                "methods_agree": self.methods_agree,
+                "sections": [{"key": s.key, "title": s.title, "kind": s.kind, "note": s.note,
+                              "rows": [[label, key, list(order)] for label, (key, order)
+                                       in zip(s.table.index, s.table.attrs["rows"],
+                                              strict=True)]}
+                             for s in self.sections],
+                "stats": {k: v.to_list() for k, v in self.stats.items()}}
+
+
+def from_state(state: dict) -> Summary:
+    """The summary :meth:`Summary.to_state` described."""
+    stats = {k: from_list(v) for k, v in state["stats"].items()}
+    sections = [_rebuilt(sec["key"], sec["title"], sec["kind"], sec["note"],
+                         {label: (key, tuple(order)) for label, key, order in sec["rows"]},
+                         stats) for sec in state["sections"]]
+    return Summary(dict(state["provenance"]), sections,
+                   {k: v.estimate() for k, v in stats.items()}, state["methods_agree"],
+                   state["unit"], stats)
+
+
+def _rebuilt(key: str, title: str, kind: str, note: str | None,
+             rows: dict[str, tuple[str, tuple]], stats: dict) -> Section:
+    """A section's table again, from its rows' statistics, in the rows' order."""
+    row = _est_row if kind == "mean" else _rate_row
+    ordered = sorted(rows.items(), key=lambda item: item[1][1])
+    return Section(key, title, _frame({label: _Row(row(stats[k].estimate()), k, order)
+                                       for label, (k, order) in ordered},
+                                      _EST_COLS if kind == "mean" else _RATE_COLS), kind, note)
+
+
+def merge(parts: Sequence[Summary]) -> Summary:
+    """One summary of the deals of all ``parts`` (summaries of one game, rules and policy):
+    every figure from the parts' statistics added up, so that a run summarized chunk by
+    chunk says exactly what the whole run summarized at once says. The parts' deal ranges
+    go into the provenance (``first`` and ``n`` when they make one run, else ``ranges``).
+
+    >>> from analyzer.games import pedro
+    >>> rules = pedro.parse_rules("pedro")
+    >>> whole = pedro.GAME.summarize(pedro.simulate(rules, 3000, seed=1))
+    >>> halves = [pedro.GAME.summarize(pedro.simulate(rules, 1500, seed=1, first=f))
+    ...           for f in (0, 1500)]
+    >>> merge(halves).to_text() == whole.to_text()
+    True
+    """
+    if not parts:
+        raise ValueError("nothing to merge")
+    head = parts[0]
+    for p in parts[1:]:
+        for name in ("rules", "policy"):
+            if p.provenance.get(name) != head.provenance.get(name):
+                raise ValueError(f"cannot merge runs of different {name}: "
+                                 f"{head.provenance.get(name)} and {p.provenance.get(name)}")
+    stats: dict = {}
+    for p in parts:
+        for k, v in p.stats.items():
+            stats[k] = stats[k] + v if k in stats else v
+    sections = []
+    for key in dict.fromkeys(s.key for p in parts for s in p.sections):
+        present = [s for p in parts for s in p.sections if s.key == key]
+        rows: dict[str, tuple[str, tuple]] = {}
+        for s in present:
+            for label, row in zip(s.table.index, s.table.attrs["rows"], strict=True):
+                rows.setdefault(label, row)
+        notes = {s.note for s in present}
+        sections.append(_rebuilt(key, present[0].title, present[0].kind,
+                                 notes.pop() if len(notes) == 1 else None, rows, stats))
+    return Summary(merged_provenance([p.provenance for p in parts]), sections,
+                   {k: v.estimate() for k, v in stats.items()},
+                   all(p.methods_agree for p in parts), head.unit, stats)
+
+
+def merged_provenance(parts: Sequence[dict]) -> dict:
+    """The provenance of the union of runs: ``n`` in all; ``first`` (and one ``seed``) when
+    their deals make one unbroken range, and ``ranges`` ([seed, first, n] each) otherwise.
+    ValueError when two runs share deals."""
+    ranges = sorted((p["seed"], p["first"], p["n"]) for p in parts)
+    for (s0, f0, n0), (s1, f1, _) in zip(ranges, ranges[1:]):
+        if s0 == s1 and f1 < f0 + n0:
+            raise ValueError(f"runs overlap: deals {f1:,}.. of seed {s1} are in two of them")
+    out = {**parts[0], "n": sum(n for _, _, n in ranges)}
+    joined = []
+    for seed, first, n in ranges:
+        if joined and joined[-1][0] == seed and joined[-1][1] + joined[-1][2] == first:
+            joined[-1][2] += n
+        else:
+            joined.append([seed, first, n])
+    if len(joined) == 1:
+        out.update(seed=joined[0][0], first=joined[0][1])
+        out.pop("ranges", None)
+    else:
+        out.update(seed=None, first=None, ranges=joined)
+    return out
+
+
+def _deal_ranges(p: dict) -> str:
+    """Which deals a run played: "0..1999 of seed 1", or each range of a merged run."""
+    ranges = p.get("ranges") or [[p["seed"], p["first"], p["n"]]]
+    return "; ".join(f"{first}..{first + n - 1} of seed {seed}" for seed, first, n in ranges)
 
 
 def _mean_table(df: pd.DataFrame) -> str:
@@ -185,14 +306,17 @@ class _Estimates:
 
     def __init__(self) -> None:
         self.est: dict[str, Estimate] = {}
+        self.stats: dict[str, Moments | Counts] = {}
 
     def mean(self, key: str, values) -> list:
-        self.est[key] = mean_ci(values)
-        return _est_row(self.est[key])
+        self.stats[key] = Moments.of(values)
+        self.est[key] = self.stats[key].estimate()
+        return _Row(_est_row(self.est[key]), key)
 
-    def rate(self, key: str, k: int, n: int) -> list:
-        self.est[key] = wilson(k, n)
-        return _rate_row(self.est[key])
+    def rate(self, key: str, k: int, n: int, order: tuple = ()) -> list:
+        self.stats[key] = Counts(int(k), int(n))
+        self.est[key] = self.stats[key].estimate()
+        return _Row(_rate_row(self.est[key]), key, order)
 
     def means(self, rows: dict[str, tuple[str, object]]) -> pd.DataFrame:
         """``{label: (key, values)}`` -> a mean table."""
@@ -205,11 +329,12 @@ class _Estimates:
         rows: dict[str, list] = {}
         if n_contract:
             rows[overall] = self.rate("make_rate", int((made[contract] == 1).sum()),
-                                              n_contract)
+                                      n_contract, (0,))
             for b in np.unique(bid[contract]):
                 sel = contract & (bid == b)
                 rows[f"bid {int(b)}"] = self.rate(f"make_rate_bid{int(b)}",
-                                                  int((made[sel] == 1).sum()), int(sel.sum()))
+                                                  int((made[sel] == 1).sum()), int(sel.sum()),
+                                                  (1, int(b)))
         return _frame(rows, _RATE_COLS)
 
 

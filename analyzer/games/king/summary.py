@@ -35,7 +35,7 @@ def summarize(df: pd.DataFrame) -> Summary:
                     e.means(by_pos), "mean"),
             Section("hands", "Each hand: the dealer's points", hands, "mean"),
         ]
-        return Summary(_provenance(df), sections, e.est, unit="games")
+        return Summary(_provenance(df), sections, e.est, unit="games", stats=e.stats)
     rows = {f"seat {s}": (f"points_seat{s}", df[f"points{s}"]) for s in range(4)}
     d = df["dealer"].to_numpy()
     pts = np.stack([df[f"points{s}"].to_numpy(np.float64) for s in range(4)], axis=1)
@@ -49,7 +49,7 @@ def summarize(df: pd.DataFrame) -> Summary:
                           ("declined (4-3-3-3, not played)", "declined", 2),
                           ("played with the dealer's trump", "played", 3))}, _RATE_COLS)
         sections.append(Section("shares", "Trump auction outcomes", shares, "rate"))
-    return Summary(_provenance(df), sections, e.est, unit="hands")
+    return Summary(_provenance(df), sections, e.est, unit="hands", stats=e.stats)
 
 
 def compare_measures(df: pd.DataFrame, rules=None) -> dict[str, np.ndarray]:

@@ -61,7 +61,7 @@ def summarize(df: pd.DataFrame) -> Summary:
         Section("dealer", "Dealer advantage: dealer's team settlement minus the other team's, "
                 "per deal", dealer, "mean", note),
     ]
-    return Summary(_provenance(df), sections, e.est, methods_agree=agree)
+    return Summary(_provenance(df), sections, e.est, methods_agree=agree, stats=e.stats)
 
 
 def compare_measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:

@@ -82,7 +82,7 @@ def summarize(df: pd.DataFrame) -> Summary:
         Section("dealer", "Dealer advantage: dealer's team score minus the other team's, "
                 "per hand", dealer, "mean"),
     ]
-    return Summary(_provenance(df), sections, e.est, unit="hands")
+    return Summary(_provenance(df), sections, e.est, unit="hands", stats=e.stats)
 
 
 def compare_measures(df: pd.DataFrame, rules=None) -> dict[str, np.ndarray]:
