@@ -36,7 +36,7 @@ import os
 import re
 import secrets
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -296,25 +296,35 @@ def _exchange(a: Path, b: Path) -> bool:
     return rc == 0
 
 
-def _provenance(df: pd.DataFrame, metadata: dict) -> dict:
-    return {"n": len(df), "bidlab_version": __version__, **metadata}
-
-
-def _write_parquet(df: pd.DataFrame, f, meta: dict) -> None:
+def _write_parquet(frames: Iterable[pd.DataFrame], f, meta: dict) -> None:
+    """One row group a frame (a run's chunks stream to disk as they finish), the
+    provenance in the schema's metadata."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    table = pa.Table.from_pandas(df, preserve_index=False)
-    schema_meta = dict(table.schema.metadata or {})
-    schema_meta[META_KEY] = json.dumps(meta, sort_keys=True).encode()
-    pq.write_table(table.replace_schema_metadata(schema_meta), f)
+    writer = schema = None
+    try:
+        for df in frames:
+            table = pa.Table.from_pandas(df, preserve_index=False)
+            if writer is None:
+                schema = table.schema.with_metadata(
+                    {**(table.schema.metadata or {}),
+                     META_KEY: json.dumps(meta, sort_keys=True).encode()})
+                writer = pq.ParquetWriter(f, schema)
+            writer.write_table(table.replace_schema_metadata(schema.metadata))
+    finally:
+        if writer is not None:
+            writer.close()
+    if writer is None:
+        raise ValueError("no rows to write")
 
 
-def _write_csv(df: pd.DataFrame, f, meta: dict, p: Path) -> None:
+def _write_csv(frames: Iterable[pd.DataFrame], f, meta: dict, p: Path) -> None:
     """The header and the rows; the provenance to the sidecar, moved into place when the
     CSV's data is written and just before the CSV itself."""
     text = json.dumps(meta, sort_keys=True, indent=2) + "\n"
-    df.to_csv(f, index=False, lineterminator="\n")
+    for k, df in enumerate(frames):
+        df.to_csv(f, index=False, header=k == 0, lineterminator="\n")
     with atomic_open(sidecar(p), say=False) as s:
         s.write(text.encode())
 
@@ -326,15 +336,23 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike, metadata: dict) -> Pa
     serializable. A CSV gets its metadata in the sidecar ``<path>.json``. On any error
     the temporary file is removed and an existing file at ``path`` is left untouched.
     """
+    return write_table_parts([df], path, {"n": len(df), **metadata})
+
+
+def write_table_parts(frames: Iterable[pd.DataFrame], path: str | os.PathLike,
+                      metadata: dict) -> Path:
+    """:func:`write_table` for rows that come in parts (``frames``, consumed one at a time,
+    so that only one part is in memory): a Parquet row group or a run of CSV lines each.
+    ``metadata`` must say ``n``, the rows in all."""
     p = check_writable(path)
     fmt = table_format(p)
-    meta = _provenance(df, metadata)
+    meta = {"bidlab_version": __version__, **metadata}
     json.dumps(meta)  # metadata JSON cannot hold fails here, before any file is touched
     with atomic_open(p, shown=str(path)) as f:
         if fmt == "parquet":
-            _write_parquet(df, f, meta)
+            _write_parquet(frames, f, meta)
         else:
-            _write_csv(df, f, meta, p)
+            _write_csv(frames, f, meta, p)
     return p
 
 

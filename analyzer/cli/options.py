@@ -211,6 +211,40 @@ policy_option = click.option(
     help=f"Seat policy: {common.POLICY_HELP}; one for all seats, or four separated by "
          "commas (seats 0,1,2,3).",
 )
+run_dir_option = click.option(
+    "--run-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+    help="Keep the run chunk by chunk in this folder. A killed run goes on where it "
+         "stopped (the same command again, or bidlab resume DIR), bidlab resume DIR --extend "
+         "N adds deals, bidlab merge DIR... joins runs; the numbers are those of one "
+         "uninterrupted run.")
+chunk_option = click.option(
+    "--chunk", type=Count(1), default=None,
+    help="Deals a chunk [default: about a hundredth of the run, at most 1,000,000; on a "
+         "cluster, tasks of about 3 s at the measured pace]. Memory holds one chunk; the "
+         "numbers never depend on it.")
+
+
+def executor_options(command):
+    """``--executor``, ``--scheduler``, ``--workers``: where a run's chunks are played."""
+    from ..runs import EXECUTORS
+
+    for option in reversed((
+        click.option("--executor", type=click.Choice(EXECUTORS), default="local",
+                     show_default=True,
+                     help="Where the chunks are played: local (this process, every core), "
+                          "dask (the Dask cluster at --scheduler), dask-local (a Dask "
+                          "LocalCluster of --workers processes on 127.0.0.1). The same seed "
+                          "gives the same numbers on each."),
+        click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="The scheduler of --executor dask, e.g. tcp://10.0.0.5:8786 (a "
+                          "`dask scheduler` with `dask worker`s that have bidlab installed)."),
+        click.option("--workers", type=Count(1), default=None,
+                     help="Worker processes of --executor dask-local [default: one a core]."),
+    )):
+        command = option(command)
+    return command
+
+
 progress_option = click.option(
     "--progress/--no-progress", default=None,
     help="Progress bar on stderr, with the time left [default: when stderr is a terminal].")

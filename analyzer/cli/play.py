@@ -10,15 +10,16 @@ analysis layers (summary, compare, stats, io, text); never another command modul
 
 from __future__ import annotations
 
+import contextlib
+import os
+
 import click
 import numpy as np
 
-from .. import io
+from .. import io, runs
 from ..documents import dumps, provenance, records
-from ..games import common
 from ..games import game as game_of
 from ..games.common import policy_label
-from ..summary import summarize
 from ..text import render_table
 from .group import main
 from .options import (
@@ -27,7 +28,9 @@ from .options import (
     INDEX,
     MAX_INDEX,
     Count,
+    chunk_option,
     contract_option,
+    executor_options,
     game_argument,
     json_option,
     out_option,
@@ -36,6 +39,7 @@ from .options import (
     resolve_rules,
     rule_option,
     rules_option,
+    run_dir_option,
     search_sized,
     seed_option,
     size_option,
@@ -57,9 +61,12 @@ from .options import (
 @contract_option("King only: simulate single hands of this contract (no-tricks, no-hearts, "
                  "no-kings-jacks, no-queens, no-king-of-hearts, last-two, positive) instead "
                  "of whole 10-hand games.")
+@run_dir_option
+@chunk_option
+@executor_options
 @click.pass_context
 def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, as_json, progress,
-             contract) -> None:
+             contract, run_dir, chunk, executor, scheduler, workers) -> None:
     """Simulate DEALS deals of GAME; print a summary with n and 95% intervals.
 
     The summary gives the points of the bidding side and the other side, the
@@ -77,6 +84,8 @@ def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, as_json, pr
       bidlab simulate king --deals 200000 --seed 5
       bidlab simulate king --deals 1000000 --contract no-hearts
       bidlab simulate pedro --deals 2000 --json --out deals.csv
+      bidlab simulate pedro --deals 10000000 --run-dir runs/pedro-10m
+      bidlab simulate pedro --deals 2000000 --executor dask-local --workers 2
     """
     rules = resolve_rules(game, rule_pairs)
     g = game_of(rules)
@@ -87,22 +96,86 @@ def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, as_json, pr
             f"--first + --deals must not pass the last deal index 2**63-1; got --first {first} "
             f"--deals {deals}"
         )
-    batch = progress_batch(deals, policy)
-    df = with_progress(progress, deals, lambda bar: g.simulate(
-        rules, deals, seed, policy, first, batch=batch, progress=bar, contract=contract))
-    summary = summarize(df)
-    click.echo(dumps(summary.to_document(df.attrs)) if as_json else summary.to_text())
+    job = runs.Job.of(rules, seed, policy, contract, rows=out is not None)
+    run_and_print(job, first, deals, run_dir, chunk, (executor, scheduler, workers), out,
+                  as_json, progress)
+
+
+def run_and_print(job, first: int, deals: int, run_dir, chunk, where: tuple, out, as_json,
+                  progress, extend: int = 0) -> None:
+    """Play ``job`` (in the store ``run_dir``, if any; ``extend`` more deals there) on the
+    executor ``where`` names; print its summary and write ``out``."""
+    ex = runs.executor(*where)
+    try:
+        store = None
+        if run_dir is not None:
+            store = runs.RunStore.open(run_dir, job, first, deals,
+                                       chunk or job.chunk_for(deals),
+                                       None if out is None else os.path.abspath(out))
+            if extend:
+                store.extend(extend)
+            job, first, deals = store.job, store.first, store.deals
+        with store.lock() if store is not None else contextlib.nullcontext():
+            summary = with_progress(progress, deals, lambda bar: runs.simulate(
+                job, first, deals, ex, store, chunk, bar, out))
+    finally:
+        ex.close()
+    click.echo(dumps(summary.to_document()) if as_json else summary.to_text())
     if out is not None:
-        io.write_table(g.readable(df), out, dict(df.attrs))
-        click.echo(f"wrote {out} ({len(df)} rows)", err=True)
+        click.echo(f"wrote {out} ({summary.provenance['n']} rows)", err=True)
 
 
-def progress_batch(deals: int, policy: str) -> int:
-    """Deals a batch, for the progress bar: about a hundredth of the run, seconds of work
-    when a seat searches; results never depend on it."""
-    if common.searches(common.parse_policies(policy)):
-        return max(common.SEARCH_BATCH, -(-deals // 100))
-    return min(1_000_000, max(20_000, -(-deals // 100)))
+@main.command()
+@click.argument("run_dir", metavar="DIR", type=click.Path(file_okay=False))
+@click.option("--extend", type=Count(1), default=None,
+              help="Add this many deals after the run's last, continuing its stream: the "
+                   "numbers are those of one run of the combined size.")
+@out_option("the rows of the whole run [default: the --out it was started with; only a run "
+            "started with --out keeps its rows]")
+@json_option
+@progress_option
+@executor_options
+def resume(run_dir, extend, out, as_json, progress, executor, scheduler, workers) -> None:
+    """Go on with the run kept in DIR (simulate --run-dir DIR): play the chunks it is
+    missing, after a kill or a crash, and --extend N more deals; print the summary of
+    the whole run, the same numbers as one uninterrupted run.
+
+    \b
+    Examples:
+      bidlab resume runs/pedro-10m
+      bidlab resume runs/pedro-10m --extend 10000000
+      bidlab resume runs/pedro-10m --executor dask --scheduler tcp://10.0.0.5:8786
+    """
+    store = runs.RunStore(run_dir)
+    out = out if out is not None else store.out
+    if out is not None and not store.job.rows:
+        raise runs.RunStoreError(f"{run_dir} kept no rows (its run had no --out): run it "
+                                 "again with --out to have them")
+    run_and_print(store.job, store.first, store.deals, run_dir, None,
+                  (executor, scheduler, workers), out, as_json, progress, extend or 0)
+
+
+@main.command("merge")
+@click.argument("run_dirs", nargs=-1, required=True, metavar="DIR...",
+                type=click.Path(file_okay=False))
+@json_option
+def merge_runs(run_dirs, as_json) -> None:
+    """One summary of the runs kept in DIR... (simulate --run-dir): the same game, rules,
+    policy and contract, deals that do not overlap (other seeds, or other ranges of one).
+    Runs of anything else are refused with one line. A run not finished counts with the
+    chunks it has, and says so.
+
+    \b
+    Examples:
+      bidlab merge runs/pedro-seed1 runs/pedro-seed2
+    """
+    for folder in run_dirs:
+        store = runs.RunStore(folder)
+        if not store.complete():
+            click.echo(f"bidlab: {folder} is not finished: {store.n_done:,} of "
+                       f"{store.deals:,} deals (bidlab resume {folder})", err=True)
+    summary = runs.merged_summary(list(run_dirs))
+    click.echo(dumps(summary.to_document()) if as_json else summary.to_text())
 
 
 @main.command()
@@ -139,9 +212,10 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, rule_pairs, out, as_
 
     variant_a, variant_b = (resolve_rules(v, rule_pairs) for v in (variant_a, variant_b))
     deals = search_sized(ctx, "deals", deals, policy)
+    batch = runs.Job.of(variant_a, seed, policy).chunk_for(deals)
     c = with_progress(progress, 2 * deals, lambda bar: compare_variants(
-        variant_a, variant_b, deals, seed, policy, batch=progress_batch(deals, policy),
-        progress=bar), "simulating A, then B")
+        variant_a, variant_b, deals, seed, policy, batch=batch, progress=bar),
+        "simulating A, then B")
     p = {**c.provenance, "rule": ",".join(f"{k}={v}" for k, v in rule_pairs)}
     if as_json:
         click.echo(dumps({"provenance": provenance(p), "measures": records(c.table)}))

@@ -1,0 +1,17 @@
+"""Runs that outgrow one frame, or one machine: chunks, run stores and executors.
+
+* :mod:`.job`: what a run plays (:class:`Job`) and its chunks (:class:`Chunk`);
+* :mod:`.store`: a run store (``--run-dir``): resume, extend, merge;
+* :mod:`.executors`: where chunks are played: here, or on a Dask cluster;
+* :mod:`.simulation`: a simulation of any size in bounded memory.
+
+May import: the foundations, the games' registry and common module, the summary.
+"""
+
+from .executors import EXECUTORS, ExecutorError, executor
+from .job import Chunk, Job, default_chunk, plan
+from .simulation import simulate
+from .store import RunStore, RunStoreError, merged_summary
+
+__all__ = ["EXECUTORS", "Chunk", "ExecutorError", "Job", "RunStore", "RunStoreError",
+           "default_chunk", "executor", "merged_summary", "plan", "simulate"]

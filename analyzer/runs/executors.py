@@ -1,0 +1,152 @@
+"""Where a run's chunks are played: here (the default), or on a Dask cluster.
+
+* :class:`LocalExecutor` plays the chunks one after another in this process, each on every
+  core (numba's threads). It imports nothing of Dask.
+* :class:`DaskExecutor` sends them to a Dask cluster as tasks: an existing one
+  (``--scheduler tcp://HOST:PORT``) or a ``LocalCluster`` of ``--workers`` processes that
+  it starts on 127.0.0.1 and closes afterwards. Each worker loads the kernels once (a
+  warm-up task on every worker before the run), a task lost with its worker is played
+  again elsewhere, and results come back as they finish. A chunk is a pure function of
+  its deals, so the numbers do not depend on the executor, the workers or the chunks.
+
+Chunks for a cluster are sized from the measured cost of a deal: the run's first chunk is
+small, and the rest take about :data:`TASK_SECONDS` each on a worker (a pimc run: tasks of
+tens of deals; a heuristic run: millions).
+
+May import: the standard library, :mod:`.job`; Dask only inside :class:`DaskExecutor`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Iterator
+
+from .job import FAST_CHUNK, Chunk, Job
+
+EXECUTORS = ("local", "dask", "dask-local")
+TASK_SECONDS = 3.0  # a task's work: long beside Dask's few milliseconds a task, short to lose
+MAX_TASK_DEALS = 2 * FAST_CHUNK  # a worker holds one chunk's frame: about 300 MB at most
+INSTALL_HINT = "pip install 'bidlab[dask]' (Dask and distributed)"
+
+
+class ExecutorError(ValueError):
+    """An executor that cannot start: Dask missing, a scheduler not reached, bad options."""
+
+
+class LocalExecutor:
+    """The chunks in this process, one after another, each on every core."""
+
+    name = "local"
+    workers = 1
+    measures = False  # chunks are sized by the run's length, not by a probe
+
+    def play(self, job: Job, chunks: list[tuple[int, int]]) -> Iterator[Chunk]:
+        for lo, n in chunks:
+            yield job.play(lo, n)
+
+    def close(self) -> None:
+        pass
+
+
+def _play(job: Job, lo: int, n: int, threads: int | None) -> Chunk:
+    """A task: one chunk on a worker, on ``threads`` numba threads (None: numba's default)."""
+    if threads:
+        import numba
+
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    t0 = time.perf_counter()
+    chunk = job.play(lo, n)
+    chunk.seconds = time.perf_counter() - t0
+    return chunk
+
+
+def _warm(rules: str, policy: str) -> float:
+    """Load a game's kernels on a worker (from numba's cache, or compiling once): one deal.
+    The seconds it took."""
+    t0 = time.perf_counter()
+    Job.of(rules, 0, policy).play(0, 1)
+    return time.perf_counter() - t0
+
+
+class DaskExecutor:
+    """Chunks as tasks on a Dask cluster: ``scheduler`` (an address), or a new LocalCluster
+    of ``workers`` processes on 127.0.0.1."""
+
+    measures = True
+
+    def __init__(self, scheduler: str | None = None, workers: int | None = None):
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise ExecutorError(f"--executor dask needs Dask: {INSTALL_HINT}") from None
+        self.cluster = None
+        self.threads = None
+        try:
+            if scheduler:
+                self.client = Client(scheduler, timeout="10s")
+                self.name = f"dask {scheduler}"
+            else:
+                n = workers or max(1, (os.cpu_count() or 1))
+                # numba's threads split the cores among the workers, one task each
+                self.threads = max(1, (os.cpu_count() or 1) // n)
+                self.cluster = LocalCluster(n_workers=n, threads_per_worker=1,
+                                            host="127.0.0.1", dashboard_address=None,
+                                            silence_logs=logging.ERROR)
+                self.client = Client(self.cluster)
+                self.name = f"dask-local ({n} workers on 127.0.0.1)"
+        except OSError as e:
+            self.close()
+            raise ExecutorError(f"cannot reach the Dask scheduler {scheduler}: {e}") from None
+        self.workers = max(1, len(self.client.scheduler_info()["workers"]))
+
+    def warm(self, job: Job) -> dict[str, float]:
+        """Every worker loads ``job``'s kernels once, before the tasks: seconds by worker."""
+        return self.client.run(_warm, job.rules, job.policy)
+
+    def play(self, job: Job, chunks: list[tuple[int, int]]) -> Iterator[Chunk]:
+        from distributed import as_completed
+
+        if not chunks:
+            return
+        futures = self.client.map(_play, [job] * len(chunks), [lo for lo, _ in chunks],
+                                  [n for _, n in chunks], [self.threads] * len(chunks),
+                                  retries=3, pure=False)
+        try:
+            for future in as_completed(futures):
+                chunk = future.result()
+                future.release()
+                yield chunk
+        finally:
+            self.client.cancel([f for f in futures if not f.done()])
+
+    def close(self) -> None:
+        for thing in (getattr(self, "client", None), self.cluster):
+            if thing is not None:
+                thing.close()
+
+
+def executor(name: str, scheduler: str | None = None, workers: int | None = None):
+    """The executor named ``name`` (:data:`EXECUTORS`); ExecutorError for options that do
+    not go with it."""
+    if name not in EXECUTORS:
+        raise ExecutorError(f"unknown executor {name!r}; use one of {', '.join(EXECUTORS)}")
+    if name == "dask" and not scheduler:
+        raise ExecutorError("--executor dask needs --scheduler tcp://HOST:PORT (a running "
+                            "dask scheduler); --executor dask-local starts one here")
+    if name != "dask" and scheduler:
+        raise ExecutorError("--scheduler goes with --executor dask")
+    if name != "dask-local" and workers:
+        raise ExecutorError("--workers goes with --executor dask-local")
+    if name == "local":
+        return LocalExecutor()
+    return DaskExecutor(scheduler if name == "dask" else None, workers)
+
+
+def task_size(seconds_per_deal: float, remaining: int, workers: int) -> int:
+    """Deals a task: about :data:`TASK_SECONDS` of work at the measured pace, at most
+    :data:`MAX_TASK_DEALS`, and small enough that every worker gets two tasks."""
+    by_time = int(TASK_SECONDS / max(seconds_per_deal, 1e-9))
+    share = -(-remaining // (2 * max(1, workers)))
+    return max(1, min(by_time, MAX_TASK_DEALS, share))

@@ -1,0 +1,132 @@
+"""A simulation of any size in bounded memory: chunks played by an executor, summarized from
+their exact statistics, rows streamed to disk, and kept in a run store when one is given.
+
+Memory holds one chunk at a time (at most a million fast deals: about 300 MB with the rows'
+text), however many deals the run has; the summary is the merge of the chunks' statistics,
+equal bit for bit to the summary of the whole frame.
+
+>>> from analyzer.runs import Job
+>>> s = simulate(Job.of("pedro", seed=1, policy="heuristic"), first=0, deals=3000, chunk=1000)
+>>> s.provenance["n"], s.provenance["first"]
+(3000, 0)
+
+May import: the foundations (io, limits, summary), :mod:`.job`, :mod:`.store`,
+:mod:`.executors`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+
+from .. import io
+from ..games import common
+from ..limits import Pace
+from ..summary import Summary, from_state, merge
+from .executors import LocalExecutor, task_size
+from .job import Chunk, Job, remaining
+from .store import RunStore
+
+
+def simulate(job: Job, first: int, deals: int, executor=None, store: RunStore | None = None,
+             chunk: int | None = None, progress: Callable[[int], None] | None = None,
+             out: str | None = None) -> Summary:
+    """Play deals ``first .. first + deals - 1`` of ``job`` on ``executor`` (here by
+    default): the summary. ``store`` keeps every finished chunk and is resumed where it
+    stands (its own first deal and size then rule); ``out`` receives the rows (``job.rows``
+    must be set), written atomically once the run is whole. ``chunk``: deals a chunk (by
+    default about a hundredth of the run, or sized by the cluster's measured pace); the
+    numbers never depend on it, nor on the executor. ``progress(k)`` follows each chunk.
+    """
+    ex = executor or LocalExecutor()
+    if store is not None:
+        first, deals = store.first, store.deals
+        if chunk is None and (store.n_done or not ex.measures):
+            chunk = store.chunk  # a resumed run cuts its chunks where the first one did
+    if out is not None and not job.rows:
+        raise ValueError("rows go to --out only from a job that keeps them (rows=True)")
+    done: list[tuple[int, int]] = store.done() if store is not None else []
+    states: dict[int, dict] = {}
+    attrs: dict = {}
+    if progress and done:
+        progress(sum(n for _, n in done))
+    pace = Pace(deals - sum(n for _, n in done), "--deals") if not ex.measures else None
+
+    def todo(size: int) -> list[tuple[int, int]]:
+        return store.missing(size) if store is not None else remaining(first, deals, done,
+                                                                       size)
+
+    def sized(size: int) -> None:  # the store keeps the size the cluster measured
+        if store is not None:
+            store.set_chunk(size)
+
+    def finished() -> Iterator[Chunk]:
+        count = 0
+        for c in _played(job, ex, todo, chunk, deals, sized):
+            if store is not None:
+                store.record(c)
+            else:
+                done.append((c.lo, c.n))
+                states[c.lo] = c.state
+            attrs.update(c.attrs)
+            count += c.n
+            if pace is not None:
+                pace.step(count)
+            if progress:
+                progress(c.n)
+            yield c
+
+    if out is not None and store is None:  # rows stream to the file as the chunks finish
+        chunks = _in_order(finished(), first)
+        head = next(chunks)
+        parts = (c.rows for c in itertools.chain([head], chunks))
+        io.write_table_parts(parts, out, {**head.attrs, "first": first, "n": deals})
+    else:
+        for _ in finished():
+            pass
+    if store is None:
+        summary = merge([from_state(states[lo]) for lo in sorted(states)])
+    else:
+        if out is not None:
+            io.write_table_parts(store.row_parts(), out, store.attrs())
+        summary = store.summary()
+        attrs = attrs or store.attrs()
+    # the rows' provenance (game, King's contract, ...) under the summary's own
+    summary.provenance = {**attrs, **summary.provenance}
+    return summary
+
+
+def _played(job: Job, ex, todo: Callable[[int], list], chunk: int | None, deals: int,
+            sized: Callable[[int], None]) -> Iterator[Chunk]:
+    """The chunks ``todo(size)`` names, played on ``ex``. A cluster that measures its pace
+    plays one small chunk first, then sizes the rest from its time a deal (``sized(size)``
+    hears the size)."""
+    if ex.measures:
+        ex.warm(job)
+    if chunk or not ex.measures:
+        yield from ex.play(job, todo(chunk or job.chunk_for(deals)))
+        return
+    probe = todo(common.first_batch(common.parse_policies(job.policy)))[:1]
+    measured = None
+    for c in ex.play(job, probe):
+        measured = c
+        yield c
+    if measured is None:
+        return
+    left = sum(n for _, n in todo(max(deals, 1)))
+    if left:
+        size = task_size(measured.seconds / measured.n, left, ex.workers)
+        sized(size)
+        yield from ex.play(job, todo(size))
+
+
+def _in_order(chunks: Iterator[Chunk], first: int) -> Iterator[Chunk]:
+    """``chunks`` in deal order (a cluster finishes them in any order): the ones that come
+    early wait for the ones before them."""
+    waiting, at = {}, first
+    for c in chunks:
+        waiting[c.lo] = c
+        while at in waiting:
+            c = waiting.pop(at)
+            at += c.n
+            yield c

@@ -1,0 +1,229 @@
+"""Runs in chunks: exact merges, run stores (kill -9 and resume, extend, merge) and the Dask
+executor on a real LocalCluster bound to 127.0.0.1, each against one uninterrupted local run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+from cli_helpers import assert_bad_input, run
+
+from analyzer import runs
+from analyzer.games import game
+from analyzer.summary import from_state, merge
+
+BIDLAB = [sys.executable, "-m", "analyzer"]
+CASES = [("pedro", None), ("cinch", None), ("rook", None), ("king", None),
+         ("king", "positive"), ("king", "no-hearts")]
+
+
+@pytest.mark.parametrize("preset, contract", CASES)
+def test_chunks_merge_into_the_whole_run_bit_for_bit(preset, contract):
+    """Uneven chunks (one of 7 deals), merged and through JSON, give the whole frame's summary:
+    every estimate equal as a float, not just to the digits printed."""
+    g = game(preset)
+    rules = g.module.parse_rules(preset)
+    whole = g.summarize(g.simulate(rules, 2000, 3, "heuristic", 0, contract=contract))
+    parts = [g.summarize(g.simulate(rules, n, 3, "heuristic", lo, contract=contract))
+             for lo, n in ((0, 700), (700, 7), (707, 1293))]
+    merged = from_state(json.loads(json.dumps(merge(parts[::-1]).to_state())))
+    assert merged.to_document() == whole.to_document()
+    assert merged.estimates == whole.estimates
+
+
+def test_a_merge_can_fail():
+    """A summary of other deals differs (the comparison above can fail)."""
+    g = game("pedro")
+    rules = g.module.parse_rules("pedro")
+    a = g.summarize(g.simulate(rules, 500, 3, "heuristic", 0))
+    b = g.summarize(g.simulate(rules, 500, 3, "heuristic", 500))
+    assert merge([a]).to_document() == a.to_document()
+    assert merge([a, b]).estimates != a.estimates
+    with pytest.raises(ValueError, match="overlap"):
+        merge([a, a])
+
+
+def test_remaining_chunks_are_cut_where_the_whole_run_cuts():
+    assert runs.job.remaining(10, 25, [], 10) == [(10, 10), (20, 10), (30, 5)]
+    assert runs.job.remaining(10, 25, [(20, 10)], 10) == [(10, 10), (30, 5)]
+    assert runs.job.remaining(0, 10, [(0, 10)], 3) == []
+
+
+def _chunk_files(folder) -> int:
+    chunks = folder / "chunks"
+    return len(list(chunks.glob("*.json"))) if chunks.is_dir() else 0
+
+
+def test_a_killed_run_resumes_to_the_same_bytes(tmp_path):
+    """simulate --run-dir killed with SIGKILL after some chunks; bidlab resume plays the rest:
+    the rows file and the summary are byte for byte those of an uninterrupted run."""
+    args = ["simulate", "pedro", "--deals", "600000", "--chunk", "10000", "--seed", "4"]
+    whole = run(*args, "--run-dir", str(tmp_path / "whole"), "--out",
+                str(tmp_path / "whole.parquet"))
+    assert whole.exit_code == 0, whole.stderr
+    p = subprocess.Popen([*BIDLAB, *args, "--run-dir", str(tmp_path / "cut"), "--out",
+                          str(tmp_path / "cut.parquet")], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    while _chunk_files(tmp_path / "cut") < 4:
+        assert p.poll() is None, "the run ended before it could be killed"
+        time.sleep(0.01)
+    p.send_signal(signal.SIGKILL)
+    p.communicate(timeout=60)
+    kept = _chunk_files(tmp_path / "cut")
+    assert 4 <= kept < 60 and not (tmp_path / "cut.parquet").exists()
+    resumed = run("resume", str(tmp_path / "cut"))
+    assert resumed.exit_code == 0, resumed.stderr
+    assert resumed.stdout == whole.stdout
+    assert (tmp_path / "cut.parquet").read_bytes() == (tmp_path / "whole.parquet").read_bytes()
+    assert not [q for q in (tmp_path / "cut" / "chunks").iterdir() if q.name.startswith(".")]
+    # the same command again resumes too (here: nothing left to play but the rows to write)
+    (tmp_path / "cut.parquet").unlink()
+    again = run(*args, "--run-dir", str(tmp_path / "cut"), "--out", str(tmp_path / "cut.parquet"))
+    assert again.exit_code == 0 and again.stdout == whole.stdout
+    assert (tmp_path / "cut.parquet").read_bytes() == (tmp_path / "whole.parquet").read_bytes()
+
+
+def test_rows_and_summary_equal_a_plain_run(tmp_path):
+    """A run store's rows and summary are those of a run without one (any chunk size)."""
+    plain = run("simulate", "rook", "--deals", "30000", "--out", str(tmp_path / "a.csv"))
+    kept = run("simulate", "rook", "--deals", "30000", "--chunk", "7000", "--run-dir",
+               str(tmp_path / "r"), "--out", str(tmp_path / "b.csv"))
+    assert plain.exit_code == kept.exit_code == 0, kept.stderr
+    assert plain.stdout == kept.stdout
+    assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
+    assert json.loads((tmp_path / "b.csv.json").read_text())["n"] == 30000
+
+
+def test_extend_twice_is_one_run_of_the_combined_size(tmp_path):
+    d = str(tmp_path / "run")
+    assert run("simulate", "king", "--deals", "3000", "--run-dir", d).exit_code == 0
+    assert run("resume", d, "--extend", "1500").exit_code == 0
+    extended = run("resume", d, "--extend", "500", "--json")
+    once = run("simulate", "king", "--deals", "5000", "--json")
+    assert extended.exit_code == once.exit_code == 0
+    a, b = json.loads(extended.stdout), json.loads(once.stdout)
+    assert a["sections"] == b["sections"] and a["provenance"]["n"] == 5000
+    for key in ("seed", "rules", "policy", "first"):
+        assert a["provenance"][key] == b["provenance"][key]
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["deals"] == 5000 and manifest["done"] == [[0, 5000]]
+
+
+def test_merge_joins_seeds_and_refuses_mismatches(tmp_path):
+    for name, extra in (("s1", ["--seed", "1"]), ("s2", ["--seed", "2"]),
+                        ("cinch", ["--seed", "3"]), ("random", ["--policy", "random"])):
+        game_name = "cinch" if name == "cinch" else "pedro"
+        r = run("simulate", game_name, "--deals", "2000", *extra, "--run-dir",
+                str(tmp_path / name))
+        assert r.exit_code == 0, r.stderr
+    both = run("merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--json")
+    assert both.exit_code == 0, both.stderr
+    doc = json.loads(both.stdout)
+    assert doc["provenance"]["n"] == 4000
+    assert doc["provenance"]["ranges"] == [[1, 0, 2000], [2, 0, 2000]]
+    assert_bad_input(run("merge", str(tmp_path / "s1"), str(tmp_path / "cinch")), "rules")
+    assert_bad_input(run("merge", str(tmp_path / "s1"), str(tmp_path / "random")), "policy")
+    assert_bad_input(run("merge", str(tmp_path / "s1"), str(tmp_path / "s1")), "overlap")
+    assert_bad_input(run("merge", str(tmp_path / "nothing")), "not a bidlab run store")
+
+
+def test_a_store_of_another_run_is_refused(tmp_path):
+    d = str(tmp_path / "run")
+    assert run("simulate", "pedro", "--deals", "1000", "--run-dir", d).exit_code == 0
+    assert_bad_input(run("simulate", "pedro", "--deals", "1000", "--seed", "9", "--run-dir", d),
+                     "seed 1, not 9")
+    assert_bad_input(run("simulate", "pedro", "--deals", "500", "--run-dir", d), "shrink")
+    assert_bad_input(run("resume", d, "--out", str(tmp_path / "rows.parquet")), "kept no rows")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    assert_bad_input(run("simulate", "pedro", "--deals", "10", "--run-dir",
+                         str(tmp_path / "other")), "not a bidlab run store")
+    assert (tmp_path / "other" / "notes.txt").read_text() == "mine"
+
+
+def test_the_local_path_imports_no_dask(tmp_path):
+    code = ("import sys; from analyzer.cli import main\n"
+            "try:\n    main(['simulate', 'pedro', '--deals', '1000'])\n"
+            "except SystemExit as e:\n    assert e.code == 0, e.code\n"
+            "assert 'distributed' not in sys.modules and 'dask' not in sys.modules\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+
+
+def test_without_dask_the_executor_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    assert_bad_input(run("simulate", "pedro", "--deals", "10", "--executor", "dask-local"),
+                     "pip install 'bidlab[dask]'")
+
+
+def test_executor_options_that_do_not_go_together():
+    assert_bad_input(run("simulate", "pedro", "--executor", "dask"), "--scheduler")
+    assert_bad_input(run("simulate", "pedro", "--workers", "2"), "dask-local")
+    assert_bad_input(run("simulate", "pedro", "--scheduler", "tcp://127.0.0.1:1"), "dask")
+
+
+# ---- a real Dask cluster on 127.0.0.1 --------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("distributed")
+    import logging
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                                  dashboard_address=None, silence_logs=logging.ERROR) as c:
+        yield c
+
+
+def test_the_cluster_gives_the_local_numbers_and_rows(cluster, tmp_path):
+    local = run("simulate", "pedro", "--deals", "200000", "--seed", "6", "--out",
+                str(tmp_path / "local.parquet"))
+    remote = run("simulate", "pedro", "--deals", "200000", "--seed", "6", "--executor", "dask",
+                 "--scheduler", cluster.scheduler_address, "--out",
+                 str(tmp_path / "remote.parquet"))
+    assert local.exit_code == remote.exit_code == 0, remote.stderr
+    assert remote.stdout == local.stdout
+    assert pd.read_parquet(tmp_path / "remote.parquet").equals(
+        pd.read_parquet(tmp_path / "local.parquet"))
+
+
+def test_a_searching_run_on_the_cluster_with_a_store(cluster, tmp_path):
+    """pimc on the cluster (tasks sized from the measured pace) into a run store: the local
+    numbers."""
+    args = ["simulate", "pedro", "--deals", "120", "--policy", "pimc:3,heuristic,pimc:3,"
+            "heuristic", "--seed", "2"]
+    local = run(*args)
+    remote = run(*args, "--executor", "dask", "--scheduler", cluster.scheduler_address,
+                 "--run-dir", str(tmp_path / "store"))
+    assert local.exit_code == remote.exit_code == 0, remote.stderr
+    assert remote.stdout == local.stdout
+    assert runs.RunStore(tmp_path / "store").complete()
+
+
+def test_a_worker_lost_mid_run_costs_only_its_chunks(cluster):
+    """SIGKILL one worker while its tasks run: they are played again, the result is the
+    local one."""
+    job = runs.Job.of("rook", seed=8, policy="heuristic")
+    local = runs.simulate(job, 0, 400_000, chunk=100_000)
+    ex = runs.executor("dask", scheduler=cluster.scheduler_address)
+    pids = list(ex.client.run(os.getpid).values())
+    killed = []
+
+    def kill_one(_k):
+        if not killed:
+            os.kill(pids[0], signal.SIGKILL)
+            killed.append(pids[0])
+
+    try:
+        remote = runs.simulate(job, 0, 400_000, executor=ex, chunk=4_000, progress=kill_one)
+    finally:
+        ex.close()
+    assert killed
+    assert remote.to_document() == local.to_document()
