@@ -43,17 +43,13 @@ COMMANDS = {
     "hand": ("hand", "What HAND is worth at SEAT: points, P(make), EV per bid and trump, "
                      "EV(pass)."),
     "ladder": ("ladder", "How much the card player moves each bid's value: the policy ladder."),
-    "merge": ("play", "One summary of the runs kept in DIR... (simulate --run-dir): the same "
-                      "game, rules, policy and contract, deals that do not overlap (other "
-                      "seeds, or other ranges of one)."),
+    "merge": ("play", "One summary of the runs kept in DIR... (simulate --run-dir)."),
     "match": ("play", "Play whole games to the target score (Pedro 51, Rook 500); who wins, "
                       "how fast."),
     "report": ("report", "Write a strategy report (HTML, Markdown, figures, data, manifest) "
                          "from a scenario file."),
-    "resume": ("play", "Go on with the run kept in DIR (simulate --run-dir DIR): play the "
-                       "chunks it is missing, after a kill or a crash, and --extend N more "
-                       "deals; print the summary of the whole run, the same numbers as one "
-                       "uninterrupted run."),
+    "resume": ("play", "Go on with the run kept in DIR (simulate --run-dir DIR): its missing "
+                       "chunks, and more."),
     "rules": ("info", "Every rule flag of GAME: value, preset default, allowed values and "
                       "meaning."),
     "simulate": ("play", "Simulate DEALS deals of GAME; print a summary with n and 95% intervals."),

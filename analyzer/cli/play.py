@@ -84,8 +84,8 @@ def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, as_json, pr
       bidlab simulate king --deals 200000 --seed 5
       bidlab simulate king --deals 1000000 --contract no-hearts
       bidlab simulate pedro --deals 2000 --json --out deals.csv
-      bidlab simulate pedro --deals 10000000 --run-dir runs/pedro-10m
-      bidlab simulate pedro --deals 2000000 --executor dask-local --workers 2
+      bidlab simulate pedro --deals 1000000 --run-dir pedro-run --out pedro-run.parquet
+      bidlab simulate pedro --deals 1000000 --executor dask-local --workers 2
     """
     rules = resolve_rules(game, rule_pairs)
     g = game_of(rules)
@@ -136,15 +136,17 @@ def run_and_print(job, first: int, deals: int, run_dir, chunk, where: tuple, out
 @progress_option
 @executor_options
 def resume(run_dir, extend, out, as_json, progress, executor, scheduler, workers) -> None:
-    """Go on with the run kept in DIR (simulate --run-dir DIR): play the chunks it is
-    missing, after a kill or a crash, and --extend N more deals; print the summary of
-    the whole run, the same numbers as one uninterrupted run.
+    """Go on with the run kept in DIR (simulate --run-dir DIR): its missing chunks, and more.
+
+    After a kill or a crash it plays the chunks the run is missing; --extend N adds N
+    deals. It prints the summary of the whole run: the same numbers as one uninterrupted
+    run, bit for bit.
 
     \b
     Examples:
-      bidlab resume runs/pedro-10m
-      bidlab resume runs/pedro-10m --extend 10000000
-      bidlab resume runs/pedro-10m --executor dask --scheduler tcp://10.0.0.5:8786
+      bidlab resume pedro-run
+      bidlab resume pedro-run --extend 1000000
+      bidlab resume pedro-run --executor dask-local --workers 2
     """
     store = runs.RunStore(run_dir)
     out = out if out is not None else store.out
@@ -160,14 +162,15 @@ def resume(run_dir, extend, out, as_json, progress, executor, scheduler, workers
                 type=click.Path(file_okay=False))
 @json_option
 def merge_runs(run_dirs, as_json) -> None:
-    """One summary of the runs kept in DIR... (simulate --run-dir): the same game, rules,
-    policy and contract, deals that do not overlap (other seeds, or other ranges of one).
-    Runs of anything else are refused with one line. A run not finished counts with the
-    chunks it has, and says so.
+    """One summary of the runs kept in DIR... (simulate --run-dir).
+
+    The runs must share their game, rules, policy and contract, and their deals must not
+    overlap (other seeds, or other ranges of one seed); others are refused with one line.
+    A run not finished counts with the chunks it has, and says so on stderr.
 
     \b
     Examples:
-      bidlab merge runs/pedro-seed1 runs/pedro-seed2
+      bidlab merge pedro-seed1 pedro-seed2
     """
     for folder in run_dirs:
         store = runs.RunStore(folder)
