@@ -73,17 +73,21 @@ def time_game(rules, policy: str, deals: int, threads: int, repeats: int = 3,
     return BenchRow(name, policy, threads, deals, best)
 
 
+def plan(games=("pedro", "rook"), policies=("random", "heuristic")) -> list[tuple]:
+    """The timed runs, in order: (rules, bench case, policy, threads) for each game x its
+    bench cases (King: each contract's hands) x policy x {1 thread, all threads}."""
+    thread_counts = sorted({1, numba.config.NUMBA_NUM_THREADS})
+    return [(rules, case, policy, th)
+            for rules in map(parse_game, games) for case in game(rules).bench_cases
+            for policy in policies for th in thread_counts]
+
+
 def run(games=("pedro", "rook"), policies=("random", "heuristic"), deals: int = 1_000_000,
-        repeats: int = 3) -> list[BenchRow]:
-    """Rows for each game x its bench cases (King: each contract's hands) x policy x {1
-    thread, all threads}."""
-    all_threads = numba.config.NUMBA_NUM_THREADS
-    thread_counts = sorted({1, all_threads})
+        repeats: int = 3, progress=None) -> list[BenchRow]:
+    """A row for each run of :func:`plan`; ``progress(1)`` after each."""
     rows = []
-    for name in games:
-        rules = parse_game(name)
-        for case in game(rules).bench_cases:
-            for policy in policies:
-                for th in thread_counts:
-                    rows.append(time_game(rules, policy, deals, th, repeats, case=case))
+    for rules, case, policy, th in plan(games, policies):
+        rows.append(time_game(rules, policy, deals, th, repeats, case=case))
+        if progress:
+            progress(1)
     return rows

@@ -202,6 +202,25 @@ class SeatChartAccumulator:
             stats.moments.add_sums(hi - lo, x.sum(axis=0), x.T @ x)
             stats.points += np.bincount(bins[lo:hi], minlength=n_bins)
 
+    def to_state(self) -> dict:
+        """The sums as JSON-ready lists (whole numbers in float64: exact), for a chunk of a
+        run played elsewhere (:mod:`analyzer.runs`); :meth:`add_state` adds them back."""
+        return {"n_deals": self.n_deals, "classes": {
+            str(key): {"n": st.moments.n, "sums": st.moments.sums.tolist(),
+                       "cross": st.moments.cross.tolist(), "points": st.points.tolist()}
+            for key, st in self.stats.items()}}
+
+    def add_state(self, state: dict) -> None:
+        """Add the sums of :meth:`to_state` (another chunk's deals)."""
+        for key, c in state["classes"].items():
+            stats = self.stats.get(int(key))
+            if stats is None:
+                stats = self.stats[int(key)] = _ClassStats(
+                    PairedMoments(len(c["sums"])), np.zeros(len(c["points"]), dtype=np.int64))
+            stats.moments.add_sums(c["n"], np.array(c["sums"]), np.array(c["cross"]))
+            stats.points += np.array(c["points"], dtype=np.int64)
+        self.n_deals += state["n_deals"]
+
     def _class_of(self, key: int) -> dict:
         idx = np.unravel_index(key, self.sizes)
         return {f: (bool(i) if self.game.features[f].binary else self.game.features[f].labels[i])

@@ -22,6 +22,7 @@ name.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -239,7 +240,7 @@ def merged_provenance(parts: Sequence[dict]) -> dict:
     their deals make one unbroken range, and ``ranges`` ([seed, first, n] each) otherwise.
     ValueError when two runs share deals."""
     ranges = sorted((p["seed"], p["first"], p["n"]) for p in parts)
-    for (s0, f0, n0), (s1, f1, _) in zip(ranges, ranges[1:]):
+    for (s0, f0, n0), (s1, f1, _) in itertools.pairwise(ranges):
         if s0 == s1 and f1 < f0 + n0:
             raise ValueError(f"runs overlap: deals {f1:,}.. of seed {s1} are in two of them")
     out = {**parts[0], "n": sum(n for _, _, n in ranges)}

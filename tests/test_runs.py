@@ -64,7 +64,7 @@ def _chunk_files(folder) -> int:
 def test_a_killed_run_resumes_to_the_same_bytes(tmp_path):
     """simulate --run-dir killed with SIGKILL after some chunks; bidlab resume plays the rest:
     the rows file and the summary are byte for byte those of an uninterrupted run."""
-    args = ["simulate", "pedro", "--deals", "600000", "--chunk", "10000", "--seed", "4"]
+    args = ["simulate", "pedro", "--deals", "300000", "--chunk", "5000", "--seed", "4"]
     whole = run(*args, "--run-dir", str(tmp_path / "whole"), "--out",
                 str(tmp_path / "whole.parquet"))
     assert whole.exit_code == 0, whole.stderr
@@ -88,6 +88,32 @@ def test_a_killed_run_resumes_to_the_same_bytes(tmp_path):
     again = run(*args, "--run-dir", str(tmp_path / "cut"), "--out", str(tmp_path / "cut.parquet"))
     assert again.exit_code == 0 and again.stdout == whole.stdout
     assert (tmp_path / "cut.parquet").read_bytes() == (tmp_path / "whole.parquet").read_bytes()
+
+
+def test_a_killed_bid_chart_resumes_to_the_same_chart(tmp_path):
+    """bid-chart --run-dir killed with SIGKILL after some chunks, then resumed: the chart
+    (every table, as JSON and as the files of --out-dir) is the uninterrupted run's."""
+    args = ["bid-chart", "pedro", "--deals", "30000", "--chunk", "750", "--seed", "3"]
+    whole = run(*args, "--run-dir", str(tmp_path / "whole"), "--json", "--out-dir",
+                str(tmp_path / "whole-chart"))
+    assert whole.exit_code == 0, whole.stderr
+    p = subprocess.Popen([*BIDLAB, *args, "--run-dir", str(tmp_path / "cut")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    while _chunk_files(tmp_path / "cut") < 3:
+        assert p.poll() is None, "the run ended before it could be killed"
+        time.sleep(0.01)
+    p.send_signal(signal.SIGKILL)
+    p.communicate(timeout=60)
+    assert 3 <= _chunk_files(tmp_path / "cut") < 40
+    resumed = run(*args, "--run-dir", str(tmp_path / "cut"), "--json", "--out-dir",
+                  str(tmp_path / "cut-chart"))
+    assert resumed.exit_code == 0, resumed.stderr
+    assert resumed.stdout == whole.stdout
+    for name in ("chart.csv", "classes.csv", "guide.csv", "violations.csv"):
+        assert (tmp_path / "cut-chart" / name).read_bytes() == \
+            (tmp_path / "whole-chart" / name).read_bytes(), name
+    plain = run("bid-chart", "pedro", "--deals", "30000", "--seed", "3", "--json")
+    assert json.loads(plain.stdout)["classes"] == json.loads(whole.stdout)["classes"]
 
 
 def test_rows_and_summary_equal_a_plain_run(tmp_path):
@@ -192,6 +218,14 @@ def test_the_cluster_gives_the_local_numbers_and_rows(cluster, tmp_path):
     assert remote.stdout == local.stdout
     assert pd.read_parquet(tmp_path / "remote.parquet").equals(
         pd.read_parquet(tmp_path / "local.parquet"))
+
+
+def test_the_cluster_charts_what_the_local_run_charts(cluster):
+    args = ["bid-chart", "pedro", "--deals", "40000", "--seed", "5", "--json"]
+    local = run(*args)
+    remote = run(*args, "--executor", "dask", "--scheduler", cluster.scheduler_address)
+    assert local.exit_code == remote.exit_code == 0, remote.stderr
+    assert remote.stdout == local.stdout
 
 
 def test_a_searching_run_on_the_cluster_with_a_store(cluster, tmp_path):

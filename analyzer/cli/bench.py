@@ -14,7 +14,7 @@ import click
 from ..documents import dumps, provenance
 from ..text import render_table
 from .group import main
-from .options import GAME, POLICY, Count, json_option
+from .options import GAME, POLICY, Count, json_option, progress_option, with_progress
 
 
 @main.command()
@@ -30,7 +30,8 @@ from .options import GAME, POLICY, Count, json_option
 @click.option("--repeats", type=Count(1, 1_000), default=3, show_default=True,
               help="Timed runs per figure; the best is reported.")
 @json_option
-def bench(games_, policies, deals, repeats, as_json) -> None:
+@progress_option
+def bench(games_, policies, deals, repeats, as_json, progress) -> None:
     """Deals per second for each game x policy on 1 thread and on all threads.
 
     A deal is complete: deal, auction, discard/draw/rob (Pedro) or widow, drop
@@ -48,15 +49,18 @@ def bench(games_, policies, deals, repeats, as_json) -> None:
     """
     from .. import bench as bench_mod  # loads the thread pool only when timing
 
-    rows = bench_mod.run(games=tuple(str(g) for g in games_), policies=tuple(policies),
-                         deals=deals, repeats=repeats)
+    games_ = tuple(str(g) for g in games_)
+    total = len(bench_mod.plan(games_, tuple(policies)))
+    rows = with_progress(progress, total, lambda bar: bench_mod.run(
+        games=games_, policies=tuple(policies), deals=deals, repeats=repeats, progress=bar),
+        "timing")
     one = {(r.game, r.policy): r.deals_per_s for r in rows if r.threads == 1}
     speed_up = [r.deals_per_s / one[(r.game, r.policy)] if (r.game, r.policy) in one else None
                 for r in rows]
     if as_json:
         click.echo(dumps({
             "provenance": provenance({
-                "games": [str(g) for g in games_], "policies": list(policies), "deals": deals,
+                "games": list(games_), "policies": list(policies), "deals": deals,
                 "repeats": repeats, "seed": bench_mod.SEED,
                 "threads": sorted({r.threads for r in rows}),
                 "statistic": "best of --repeats timed runs; speed_up over 1 thread"}),

@@ -1,7 +1,8 @@
 """``bidlab bid-chart``: what each bidding action is worth, by class of hand.
 
-May import: :mod:`.group`, :mod:`.options`, the games' registry and protocol, and
-:mod:`analyzer.bidchart` for its features; never another command module.
+May import: :mod:`.group`, :mod:`.options`, :mod:`.jobs`, the games' registry and protocol,
+the runs package, and :mod:`analyzer.bidchart` for its features; never another command
+module.
 """
 
 from __future__ import annotations
@@ -10,17 +11,22 @@ from pathlib import Path
 
 import click
 
+from .. import runs
 from ..games import game as game_of
 from .group import main
+from .jobs import run_job, show
 from .options import (
     OUT_DIR,
     REPLACED_FOLDER,
+    chunk_option,
+    executor_options,
     game_argument,
     json_option,
     policy_option,
     progress_option,
     resolve_rules,
     rule_option,
+    run_dir_option,
     search_sized,
     seed_option,
     size_option,
@@ -69,9 +75,12 @@ def chart_features(by: tuple[str, ...] | None, rules) -> tuple[str, ...] | None:
                    f"{REPLACED_FOLDER}")
 @json_option
 @progress_option
+@run_dir_option
+@chunk_option
+@executor_options
 @click.pass_context
 def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, as_json,
-                  progress) -> None:
+                  progress, run_dir, chunk, executor, scheduler, workers) -> None:
     """Bid-value chart: what each bidding action is worth to a seat, by its class of hand.
 
     Every hand dealt to every seat counts (4 per deal), whether or not it would
@@ -101,11 +110,20 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, as_js
       bidlab bid-chart rook --deals 50000 --by trumps,counters,aces,seat
       bidlab bid-chart king --deals 50000 --out-dir king-chart
       bidlab bid-chart pedro --deals 2000 --json --out-dir small-chart
+      bidlab bid-chart rook --deals 100000 --run-dir rook-chart-run
     """
     rules = resolve_rules(game, rule_pairs)
     g = game_of(rules)
     by = chart_features(by, rules)
     deals = search_sized(ctx, "deals", deals, policy)
+    if run_dir is not None or chunk is not None or executor != "local":
+        if g.chart_by is None:
+            raise click.UsageError(f"--run-dir, --chunk and --executor chart hand classes "
+                                   f"(pedro, cinch, rook); {g.title}'s charts run here only")
+        job = runs.Job.of(rules, seed, policy, kind="bid-chart", by=by)
+        show(job, run_job(job, 0, deals, run_dir, chunk, (executor, scheduler, workers), None,
+                          progress), as_json, out_dir=out_dir)
+        return
     chart = with_progress(progress, deals, lambda bar: g.bid_chart(
         rules, deals, seed, policy, by, progress=bar))
     if as_json:

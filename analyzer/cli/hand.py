@@ -151,8 +151,13 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
         options["deals"] = deals = search_sized(ctx, "deals", deals, policy)
         work, label = g.hand_work(rules, deals, contract), "simulating"
     started = time.perf_counter()
+    if adaptive and time_budget is not None:
+        # the budget, not --max-deals, is what ends such a run: the bar (and its time left)
+        # follows the clock, in tenths of a second
+        work, label = max(1, round(10 * time_budget)), f"simulating (at most {time_budget:g} s)"
     ev = with_progress(progress, work, lambda bar: g.evaluate_hand(
-        rules, hand, seat, progress=bar, **options), label)
+        rules, hand, seat, progress=bar if bar is None or not adaptive or time_budget is None
+        else clock_bar(bar, started), **options), label)
     if as_json:
         click.echo(g.hand_json(ev))
     elif as_csv:
@@ -165,6 +170,20 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
 
         plotting.save_figure(g.hand_figure(ev), plot)
         click.echo(f"wrote {plot}", err=True)
+
+
+def clock_bar(update, started: float):
+    """A progress callback that moves the bar ``update`` by the tenths of a second gone since
+    ``started``, whatever the deals (a --time-budget run ends by the clock)."""
+    shown = [0]
+
+    def step(_deals: int) -> None:
+        now = int(10 * (time.perf_counter() - started))
+        if now > shown[0]:
+            update(now - shown[0])
+            shown[0] = now
+
+    return step
 
 
 def known_cards(pairs: tuple[str, ...]) -> dict[str, str]:

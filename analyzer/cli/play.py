@@ -10,9 +10,6 @@ analysis layers (summary, compare, stats, io, text); never another command modul
 
 from __future__ import annotations
 
-import contextlib
-import os
-
 import click
 import numpy as np
 
@@ -22,6 +19,7 @@ from ..games import game as game_of
 from ..games.common import policy_label
 from ..text import render_table
 from .group import main
+from .jobs import run_job, show
 from .options import (
     GAME,
     GAME_MAX_DEALS,
@@ -97,32 +95,8 @@ def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, as_json, pr
             f"--deals {deals}"
         )
     job = runs.Job.of(rules, seed, policy, contract, rows=out is not None)
-    run_and_print(job, first, deals, run_dir, chunk, (executor, scheduler, workers), out,
-                  as_json, progress)
-
-
-def run_and_print(job, first: int, deals: int, run_dir, chunk, where: tuple, out, as_json,
-                  progress, extend: int = 0) -> None:
-    """Play ``job`` (in the store ``run_dir``, if any; ``extend`` more deals there) on the
-    executor ``where`` names; print its summary and write ``out``."""
-    ex = runs.executor(*where)
-    try:
-        store = None
-        if run_dir is not None:
-            store = runs.RunStore.open(run_dir, job, first, deals,
-                                       chunk or job.chunk_for(deals),
-                                       None if out is None else os.path.abspath(out))
-            if extend:
-                store.extend(extend)
-            job, first, deals = store.job, store.first, store.deals
-        with store.lock() if store is not None else contextlib.nullcontext():
-            summary = with_progress(progress, deals, lambda bar: runs.simulate(
-                job, first, deals, ex, store, chunk, bar, out))
-    finally:
-        ex.close()
-    click.echo(dumps(summary.to_document()) if as_json else summary.to_text())
-    if out is not None:
-        click.echo(f"wrote {out} ({summary.provenance['n']} rows)", err=True)
+    show(job, run_job(job, first, deals, run_dir, chunk, (executor, scheduler, workers), out,
+                      progress), as_json, out)
 
 
 @main.command()
@@ -153,8 +127,9 @@ def resume(run_dir, extend, out, as_json, progress, executor, scheduler, workers
     if out is not None and not store.job.rows:
         raise runs.RunStoreError(f"{run_dir} kept no rows (its run had no --out): run it "
                                  "again with --out to have them")
-    run_and_print(store.job, store.first, store.deals, run_dir, None,
-                  (executor, scheduler, workers), out, as_json, progress, extend or 0)
+    result = run_job(store.job, store.first, store.deals, run_dir, None,
+                     (executor, scheduler, workers), out, progress, extend or 0)
+    show(store.job, result, as_json, out)
 
 
 @main.command("merge")
@@ -258,8 +233,10 @@ def paired_table(c) -> str:
                    "[default: 1,000, or twice the target when that is more]")
 @out_option("one row per game (its first dealer also as text: first_dealer_text)")
 @json_option
+@progress_option
 @click.pass_context
-def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out, as_json) -> None:
+def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out, as_json,
+          progress) -> None:
     """Play whole games to the target score (Pedro 51, Rook 500); who wins, how fast.
 
     Each game starts with dealer g % 4 and passes the deal to the left; scores
@@ -283,7 +260,8 @@ def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out, as_json)
     g = game_of(rules)
     g.require("whole_games", "match (games to a target score)")
     n_games = search_sized(ctx, "n_games", n_games, policy)
-    df = g.simulate_games(rules, n_games, seed, policy, max_deals=max_deals)
+    df = with_progress(progress, n_games, lambda bar: g.simulate_games(
+        rules, n_games, seed, policy, max_deals=max_deals, progress=bar), "playing games")
     max_deals = df.attrs["max_deals"]
     decided = df[df["winner"] >= 0]
     rows, rates = [], []

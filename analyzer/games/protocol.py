@@ -136,8 +136,8 @@ class Game:
         """One deal (or King game, or hand of ``contract``) trick by trick."""
         raise NotImplementedError
 
-    def simulate_games(self, rules, n: int, seed: int, policies, max_deals=None):
-        """Whole games to the target (``bidlab match``)."""
+    def simulate_games(self, rules, n: int, seed: int, policies, max_deals=None, progress=None):
+        """Whole games to the target (``bidlab match``); ``progress(k)`` after each batch."""
         raise self.refuse("match (games to a target score)", "whole_games")
 
     # ---- what a report reads off the rows (:mod:`.standings`) -----------------------------------

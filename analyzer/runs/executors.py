@@ -18,12 +18,13 @@ May import: the standard library, :mod:`.job`; Dask only inside :class:`DaskExec
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import time
 from collections.abc import Iterator
 
-from .job import FAST_CHUNK, Chunk, Job
+from .job import FAST_CHUNK, ROWS_CHUNK, Chunk, Job
 
 EXECUTORS = ("local", "dask", "dask-local")
 TASK_SECONDS = 3.0  # a task's work: long beside Dask's few milliseconds a task, short to lose
@@ -106,20 +107,28 @@ class DaskExecutor:
         return self.client.run(_warm, job.rules, job.policy)
 
     def play(self, job: Job, chunks: list[tuple[int, int]]) -> Iterator[Chunk]:
+        """The chunks' results as they finish, with at most two tasks a worker submitted at
+        a time: a worker always has its next task, and results that finish early (rows
+        waiting for an earlier chunk) stay few."""
         from distributed import as_completed
 
-        if not chunks:
-            return
-        futures = self.client.map(_play, [job] * len(chunks), [lo for lo, _ in chunks],
-                                  [n for _, n in chunks], [self.threads] * len(chunks),
-                                  retries=3, pure=False)
+        todo = iter(chunks)
+        window = 2 * self.workers
+
+        def submit(lo: int, n: int):
+            return self.client.submit(_play, job, lo, n, self.threads, retries=3, pure=False)
+
+        running = as_completed([submit(lo, n) for lo, n in itertools.islice(todo, window)])
         try:
-            for future in as_completed(futures):
+            for future in running:
                 chunk = future.result()
                 future.release()
+                following = next(todo, None)
+                if following is not None:
+                    running.add(submit(*following))
                 yield chunk
         finally:
-            self.client.cancel([f for f in futures if not f.done()])
+            self.client.cancel(list(running.futures))
 
     def close(self) -> None:
         for thing in (getattr(self, "client", None), self.cluster):
@@ -144,9 +153,10 @@ def executor(name: str, scheduler: str | None = None, workers: int | None = None
     return DaskExecutor(scheduler if name == "dask" else None, workers)
 
 
-def task_size(seconds_per_deal: float, remaining: int, workers: int) -> int:
+def task_size(seconds_per_deal: float, remaining: int, workers: int, rows: bool) -> int:
     """Deals a task: about :data:`TASK_SECONDS` of work at the measured pace, at most
-    :data:`MAX_TASK_DEALS`, and small enough that every worker gets two tasks."""
+    :data:`MAX_TASK_DEALS` (``rows`` kept: :data:`ROWS_CHUNK`, a worker's memory), and
+    small enough that every worker gets two tasks."""
     by_time = int(TASK_SECONDS / max(seconds_per_deal, 1e-9))
     share = -(-remaining // (2 * max(1, workers)))
-    return max(1, min(by_time, MAX_TASK_DEALS, share))
+    return max(1, min(by_time, ROWS_CHUNK if rows else MAX_TASK_DEALS, share))

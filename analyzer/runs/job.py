@@ -20,10 +20,16 @@ from dataclasses import asdict, dataclass
 import pandas as pd
 
 from ..games import common, game, parse_game
+from ..summary import from_state, merge
 
-# Deals a chunk of a run that keeps no store, for the fast policies: about a second of work
-# on two cores, and a frame of about 140 MB (its rows with their text: 300 MB).
+KINDS = ("simulate", "bid-chart")
+
+# Deals a chunk for the fast policies: about a second of work on two cores, and a frame of
+# about 140 MB. A run that writes its rows holds them with their text and as Arrow and
+# Parquet buffers besides, over 1 GB at a million (100 M Pedro deals to Parquet, 2026-12-03):
+# a quarter of that keeps it well under.
 FAST_CHUNK = 1_000_000
+ROWS_CHUNK = 250_000
 
 
 @dataclass(frozen=True)
@@ -36,14 +42,24 @@ class Job:
     policy: str
     contract: str | None = None
     rows: bool = False
+    kind: str = "simulate"  # or "bid-chart": every seat's hand played once per action
+    by: str | None = None  # bid-chart: the features that class a hand, comma-separated
 
     @classmethod
     def of(cls, rules, seed: int, policy: str, contract: str | None = None,
-           rows: bool = False) -> Job:
+           rows: bool = False, kind: str = "simulate", by=None) -> Job:
         """A job from a variant string or Rules and a policy in any spelling."""
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind of run {kind!r}; one of {', '.join(KINDS)}")
         parsed = parse_game(rules) if isinstance(rules, str) else rules
         pols = common.parse_policies(policy)
-        return cls(str(parsed), int(seed), common.policy_string(pols), contract, bool(rows))
+        if kind == "bid-chart":
+            from ..bidchart import check_features
+
+            by = ",".join(check_features(by or game(parsed).chart_game(parsed).default_by,
+                                         parsed))
+        return cls(str(parsed), int(seed), common.policy_string(pols), contract, bool(rows),
+                   kind, by)
 
     @property
     def searches(self) -> bool:
@@ -52,18 +68,47 @@ class Job:
 
     def chunk_for(self, deals: int) -> int:
         """Deals a chunk of a run of ``deals`` (:func:`default_chunk`)."""
-        return default_chunk(deals, self.searches)
+        if self.kind == "bid-chart":  # each deal played for every seat and action
+            from ..bidchart import BATCH
+
+            return min(BATCH, default_chunk(deals, self.searches))
+        return default_chunk(deals, self.searches, self.rows)
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     def play(self, lo: int, n: int) -> Chunk:
-        """Deals ``lo .. lo + n - 1``: their summary's statistics, and their rows when kept."""
+        """Deals ``lo .. lo + n - 1``: their summary's statistics (a chart's sums by class),
+        and their rows when kept."""
         rules = parse_game(self.rules)
+        if self.kind == "bid-chart":
+            acc = self._chart(rules)
+            acc.run(self.seed, common.parse_policies(self.policy), lo, n)
+            return Chunk(lo, n, acc.to_state(), {})
         g = game(rules)
         df = g.simulate(rules, n, self.seed, self.policy, lo, contract=self.contract)
         state = g.summarize(df).to_state()
         return Chunk(lo, n, state, dict(df.attrs), g.readable(df) if self.rows else None)
+
+    def result(self, states: list[dict], attrs: dict):
+        """What the chunks of ``states`` make together: a simulation's
+        :class:`~analyzer.summary.Summary` (``attrs``, the rows' provenance, under its own),
+        or a :class:`~analyzer.bidchart.BidChart`."""
+        if self.kind == "bid-chart":
+            rules = parse_game(self.rules)
+            acc = self._chart(rules)
+            for state in states:
+                acc.add_state(state)
+            return acc.chart(common.provenance(rules, self.seed,
+                                               common.parse_policies(self.policy), 0))
+        summary = merge([from_state(s) for s in states])
+        summary.provenance = {**attrs, **summary.provenance}
+        return summary
+
+    def _chart(self, rules):
+        from ..bidchart import SeatChartAccumulator
+
+        return SeatChartAccumulator(rules, tuple(self.by.split(",")))
 
 
 @dataclass
@@ -111,9 +156,10 @@ def remaining(first: int, n: int, done: list[tuple[int, int]], chunk: int,
     return todo
 
 
-def default_chunk(deals: int, searching: bool) -> int:
+def default_chunk(deals: int, searching: bool, rows: bool = False) -> int:
     """Deals a chunk: about a hundredth of the run (progress moves), at least a second of
-    work, at most :data:`FAST_CHUNK` (memory stays bounded); results never depend on it."""
+    work, at most :data:`FAST_CHUNK` (:data:`ROWS_CHUNK` when the rows are written: memory
+    stays bounded); results never depend on it."""
     if searching:
         return max(common.SEARCH_BATCH, -(-deals // 100))
-    return min(FAST_CHUNK, max(20_000, -(-deals // 100)))
+    return min(ROWS_CHUNK if rows else FAST_CHUNK, max(20_000, -(-deals // 100)))

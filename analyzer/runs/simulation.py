@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from .. import io
 from ..games import common
 from ..limits import Pace
-from ..summary import Summary, from_state, merge
+from ..summary import Summary
 from .executors import LocalExecutor, task_size
 from .job import Chunk, Job, remaining
 from .store import RunStore
@@ -85,15 +85,10 @@ def simulate(job: Job, first: int, deals: int, executor=None, store: RunStore | 
         for _ in finished():
             pass
     if store is None:
-        summary = merge([from_state(states[lo]) for lo in sorted(states)])
-    else:
-        if out is not None:
-            io.write_table_parts(store.row_parts(), out, store.attrs())
-        summary = store.summary()
-        attrs = attrs or store.attrs()
-    # the rows' provenance (game, King's contract, ...) under the summary's own
-    summary.provenance = {**attrs, **summary.provenance}
-    return summary
+        return job.result([states[lo] for lo in sorted(states)], attrs)
+    if out is not None:
+        io.write_table_parts(store.row_parts(), out, store.attrs())
+    return store.result()
 
 
 def _played(job: Job, ex, todo: Callable[[int], list], chunk: int | None, deals: int,
@@ -115,7 +110,7 @@ def _played(job: Job, ex, todo: Callable[[int], list], chunk: int | None, deals:
         return
     left = sum(n for _, n in todo(max(deals, 1)))
     if left:
-        size = task_size(measured.seconds / measured.n, left, ex.workers)
+        size = task_size(measured.seconds / measured.n, left, ex.workers, job.rows)
         sized(size)
         yield from ex.play(job, todo(size))
 

@@ -30,7 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from .. import __version__, io
-from ..summary import Summary, from_state, merge
+from ..summary import Summary, merge
 from .job import Chunk, Job, remaining
 
 FORMAT = "bidlab-run/1"
@@ -150,12 +150,14 @@ class RunStore:
         _write_json(self.chunks / f"{name}.json", {"attrs": c.attrs, "state": c.state})
         self._write_manifest()
 
-    def summary(self) -> Summary:
-        """The summary of every finished chunk, merged."""
+    def result(self):
+        """What every finished chunk makes together (:meth:`Job.result`): a summary, or a
+        bid chart."""
         done = self.done()
         if not done:
             raise RunStoreError(f"{self.folder} has no finished chunk yet")
-        return merge([from_state(self._chunk_json(lo, n)["state"]) for lo, n in done])
+        return self.job.result([self._chunk_json(lo, n)["state"] for lo, n in done],
+                               self.attrs())
 
     def attrs(self) -> dict:
         """The rows' provenance for the whole run (the first chunk's, spanning them all)."""
@@ -226,7 +228,10 @@ def merged_summary(folders: list[str]) -> Summary:
             if a != b:
                 raise RunStoreError(f"cannot merge {stores[0].folder} and {s.folder}: {name} "
                                     f"{a} and {b} differ")
+    kinds = {s.job.kind for s in stores}
+    if kinds != {"simulate"}:
+        raise RunStoreError(f"merge joins simulations; {', '.join(sorted(kinds))} given")
     try:
-        return merge([s.summary() for s in stores])
+        return merge([s.result() for s in stores])
     except ValueError as e:
         raise RunStoreError(f"cannot merge {', '.join(map(str, folders))}: {e}") from None

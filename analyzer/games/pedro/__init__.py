@@ -162,7 +162,7 @@ def game_deal(game: int, k: int) -> int:
 
 def simulate_games(rules: Rules, n_games: int, seed: int = 0,
                    policies: str | np.ndarray = "heuristic", first: int = 0,
-                   max_deals: int | None = None) -> pd.DataFrame:
+                   max_deals: int | None = None, progress=None) -> pd.DataFrame:
     """Whole games to ``rules.target``, one row per game (see its games module for the deals used).
 
     Columns: winner (team 0 or 1, -1 if not decided within ``max_deals`` deals, by default
@@ -176,7 +176,8 @@ def simulate_games(rules: Rules, n_games: int, seed: int = 0,
     check_games(n_games, first, max_deals)
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
     out = run_games(kernels(pols, games_engine).games_kernel, seed, first, n_games, max_deals,
-                    kernel_params(rules), pols, NO_SCENARIO.vector(), first_batch(pols) // 10)
+                    kernel_params(rules), pols, NO_SCENARIO.vector(), first_batch(pols) // 10,
+                    progress)
     df = pd.DataFrame(out, columns=list(GAME_COLUMNS))
     df.insert(0, "game", np.arange(first, first + n_games, dtype=np.int64))
     df.attrs.update(provenance(rules, seed, pols, first), max_deals=max_deals)

@@ -1,0 +1,57 @@
+"""A run of :mod:`analyzer.runs` from the command line: its executor, its run store, its
+progress, and what it made, printed. ``simulate`` and ``resume`` (:mod:`.play`) and
+``bid-chart`` (:mod:`.chart`) share it.
+
+May import: :mod:`.options`, the runs package, the games' registry, documents.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+import click
+
+from .. import runs
+from ..documents import dumps
+from ..games import game as game_of
+from .options import with_progress
+
+
+def run_job(job: runs.Job, first: int, deals: int, run_dir, chunk, where: tuple, out,
+            progress, extend: int = 0):
+    """Play ``job`` (in the run store ``run_dir``, if any, ``extend`` more deals there) on
+    the executor ``where`` names (executor, scheduler, workers): what it made."""
+    ex = runs.executor(*where)
+    try:
+        store = None
+        if run_dir is not None:
+            store = runs.RunStore.open(run_dir, job, first, deals, chunk or job.chunk_for(deals),
+                                       None if out is None else os.path.abspath(out))
+            if extend:
+                store.extend(extend)
+            job, first, deals = store.job, store.first, store.deals
+        with store.lock() if store is not None else contextlib.nullcontext():
+            return with_progress(progress, deals, lambda bar: runs.simulate(
+                job, first, deals, ex, store, chunk, bar, out))
+    finally:
+        ex.close()
+
+
+def show(job: runs.Job, result, as_json: bool, out=None, out_dir=None) -> None:
+    """Print a job's result (a simulation's summary, or a bid chart), and say what was
+    written: ``out`` (rows), ``out_dir`` (a chart's folder, written here)."""
+    if job.kind == "bid-chart":
+        from ..documents import frames, provenance
+
+        g = game_of(job.rules)
+        click.echo(dumps({**frames(result), "provenance": provenance(result.provenance)})
+                   if as_json else g.render_chart(result))
+        if out_dir is not None:
+            g.write_chart(result, Path(out_dir))
+            click.echo(f"wrote {out_dir}/", err=True)
+        return
+    click.echo(dumps(result.to_document()) if as_json else result.to_text())
+    if out is not None:
+        click.echo(f"wrote {out} ({result.provenance['n']} rows)", err=True)
