@@ -69,11 +69,13 @@ def check_games(n_games: int, first: int, max_deals: int) -> None:
 
 
 def run_games(games_kernel, seed: int, first: int, n_games: int, max_deals: int,
-              rp: np.ndarray, pols: np.ndarray, sc: np.ndarray, first_n: int) -> np.ndarray:
+              rp: np.ndarray, pols: np.ndarray, sc: np.ndarray, first_n: int,
+              progress=None) -> np.ndarray:
     """Games ``first`` .. ``first + n_games - 1`` by ``games_kernel`` (:func:`threaded_games`)
     as int64 rows of GAME_COLUMNS, after a check of memory, in batches: ``first_n`` games
     first, whose pace decides whether the run can finish in time (``limits.Pace``), then
-    up to LATER_BATCH a call. Game g's row does not depend on the batches."""
+    up to LATER_BATCH a call; ``progress(k)`` hears each batch's k games. Game g's row does
+    not depend on the batches."""
     check_games(n_games, first, max_deals)
     width = len(GAME_COLUMNS)
     require_memory(n_games, 3 * 8 * (width + 1), "--games", "games")
@@ -85,4 +87,6 @@ def run_games(games_kernel, seed: int, first: int, n_games: int, max_deals: int,
         games_kernel(seed, first + done, n, max_deals, rp, pols, sc, out[done:done + n])
         done += n
         pace.step(done)
+        if progress:
+            progress(n)
     return out
