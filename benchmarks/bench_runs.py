@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -76,7 +77,7 @@ def dask(deals: int, pimc_deals: int, workers: int, repeats: int) -> None:
             n = deals if name == "heuristic" else pimc_deals
             print(f"{name:>10} {n:>11,} {times['local']:>8.1f} {times['dask']:>8.1f} "
                   f"{ratios[-1]:>10.2f}", flush=True)
-        print(f"{name:>10} median dask/local throughput: {sorted(ratios)[len(ratios) // 2]:.2f}")
+        print(f"{name:>10} median dask/local throughput: {statistics.median(ratios):.2f}")
 
 
 def main() -> None:

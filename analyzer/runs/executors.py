@@ -4,14 +4,15 @@
   core (numba's threads). It imports nothing of Dask.
 * :class:`DaskExecutor` sends them to a Dask cluster as tasks: an existing one
   (``--scheduler tcp://HOST:PORT``) or a ``LocalCluster`` of ``--workers`` processes that
-  it starts on 127.0.0.1 and closes afterwards. Each worker loads the kernels once (a
-  warm-up task on every worker before the run), a task lost with its worker is played
-  again elsewhere, and results come back as they finish. A chunk is a pure function of
-  its deals, so the numbers do not depend on the executor, the workers or the chunks.
+  it starts on 127.0.0.1 and closes afterwards. Each worker process loads the kernels
+  once, at its first task, a task lost with its worker is played again elsewhere, and
+  results come back as they finish. A chunk is a pure function of its deals, so the
+  numbers do not depend on the executor, the workers or the chunks.
 
-Chunks for a cluster are sized from the measured cost of a deal: the run's first chunk is
-small, and the rest take about :data:`TASK_SECONDS` each on a worker (a pimc run: tasks of
-tens of deals; a heuristic run: millions).
+Chunks for a cluster are sized from the measured cost of a deal: the run's first chunks are
+small, one a worker, and the rest take about :data:`TASK_SECONDS` each on a worker (a pimc
+run: tasks of tens of deals; a heuristic run: millions). A task's time leaves out the
+loading of the kernels.
 
 May import: the standard library, :mod:`.job`; Dask only inside :class:`DaskExecutor`.
 """
@@ -51,24 +52,25 @@ class LocalExecutor:
         pass
 
 
+_WARM: set[tuple[str, str, str]] = set()  # (kind, rules, policy) a worker has loaded
+
+
 def _play(job: Job, lo: int, n: int, threads: int | None) -> Chunk:
-    """A task: one chunk on a worker, on ``threads`` numba threads (None: numba's default)."""
+    """A task: one chunk on a worker, on ``threads`` numba threads (None: numba's default).
+    Its ``seconds`` time the chunk alone: the worker's first task loads the kernels first
+    (once a process, from numba's cache), outside that time."""
     if threads:
         import numba
 
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    key = (job.kind, job.rules, job.policy)
+    if key not in _WARM:
+        job.play(lo, 1)
+        _WARM.add(key)
     t0 = time.perf_counter()
     chunk = job.play(lo, n)
     chunk.seconds = time.perf_counter() - t0
     return chunk
-
-
-def _warm(rules: str, policy: str) -> float:
-    """Load a game's kernels on a worker (from numba's cache, or compiling once): one deal.
-    The seconds it took."""
-    t0 = time.perf_counter()
-    Job.of(rules, 0, policy).play(0, 1)
-    return time.perf_counter() - t0
 
 
 class DaskExecutor:
@@ -101,10 +103,6 @@ class DaskExecutor:
             self.close()
             raise ExecutorError(f"cannot reach the Dask scheduler {scheduler}: {e}") from None
         self.workers = max(1, len(self.client.scheduler_info()["workers"]))
-
-    def warm(self, job: Job) -> dict[str, float]:
-        """Every worker loads ``job``'s kernels once, before the tasks: seconds by worker."""
-        return self.client.run(_warm, job.rules, job.policy)
 
     def play(self, job: Job, chunks: list[tuple[int, int]]) -> Iterator[Chunk]:
         """The chunks' results as they finish, with at most two tasks a worker submitted at

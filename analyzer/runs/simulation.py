@@ -94,23 +94,22 @@ def simulate(job: Job, first: int, deals: int, executor=None, store: RunStore | 
 def _played(job: Job, ex, todo: Callable[[int], list], chunk: int | None, deals: int,
             sized: Callable[[int], None]) -> Iterator[Chunk]:
     """The chunks ``todo(size)`` names, played on ``ex``. A cluster that measures its pace
-    plays one small chunk first, then sizes the rest from its time a deal (``sized(size)``
-    hears the size)."""
-    if ex.measures:
-        ex.warm(job)
+    plays a small chunk on each worker first, then sizes the rest from their time a deal
+    (``sized(size)`` hears the size)."""
     if chunk or not ex.measures:
         yield from ex.play(job, todo(chunk or job.chunk_for(deals)))
         return
-    probe = todo(common.first_batch(common.parse_policies(job.policy)))[:1]
-    measured = None
-    for c in ex.play(job, probe):
-        measured = c
+    # one small chunk a worker, side by side: the pace of the slowest sizes the rest
+    probe = todo(max(1, common.first_batch(common.parse_policies(job.policy)) // ex.workers))
+    measured = []
+    for c in ex.play(job, probe[:ex.workers]):
+        measured.append(c.seconds / c.n)
         yield c
-    if measured is None:
+    if not measured:
         return
     left = sum(n for _, n in todo(max(deals, 1)))
     if left:
-        size = task_size(measured.seconds / measured.n, left, ex.workers, job.rows)
+        size = task_size(max(measured), left, ex.workers, job.rows)
         sized(size)
         yield from ex.play(job, todo(size))
 
