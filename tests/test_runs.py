@@ -51,9 +51,9 @@ def test_a_merge_can_fail():
 
 
 def test_remaining_chunks_are_cut_where_the_whole_run_cuts():
-    assert runs.job.remaining(10, 25, [], 10) == [(10, 10), (20, 10), (30, 5)]
-    assert runs.job.remaining(10, 25, [(20, 10)], 10) == [(10, 10), (30, 5)]
-    assert runs.job.remaining(0, 10, [(0, 10)], 3) == []
+    assert list(runs.job.remaining(10, 25, [], 10)) == [(10, 10), (20, 10), (30, 5)]
+    assert list(runs.job.remaining(10, 25, [(20, 10)], 10)) == [(10, 10), (30, 5)]
+    assert list(runs.job.remaining(0, 10, [(0, 10)], 3)) == []
 
 
 def _chunk_files(folder) -> int:
@@ -245,7 +245,7 @@ def test_a_worker_lost_mid_run_costs_only_its_chunks(cluster):
     """SIGKILL one worker while its tasks run: they are played again, the result is the
     local one."""
     job = runs.Job.of("rook", seed=8, policy="heuristic")
-    local = runs.simulate(job, 0, 400_000, chunk=100_000)
+    local = runs.play(job, 0, 400_000, chunk=100_000)
     ex = runs.executor("dask", scheduler=cluster.scheduler_address)
     pids = list(ex.client.run(os.getpid).values())
     killed = []
@@ -256,7 +256,7 @@ def test_a_worker_lost_mid_run_costs_only_its_chunks(cluster):
             killed.append(pids[0])
 
     try:
-        remote = runs.simulate(job, 0, 400_000, executor=ex, chunk=4_000, progress=kill_one)
+        remote = runs.play(job, 0, 400_000, executor=ex, chunk=4_000, progress=kill_one)
     finally:
         ex.close()
     assert killed

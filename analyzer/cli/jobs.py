@@ -33,7 +33,7 @@ def run_job(job: runs.Job, first: int, deals: int, run_dir, chunk, where: tuple,
                 store.extend(extend)
             job, first, deals = store.job, store.first, store.deals
         with store.lock() if store is not None else contextlib.nullcontext():
-            return with_progress(progress, deals, lambda bar: runs.simulate(
+            return with_progress(progress, deals, lambda bar: runs.play(
                 job, first, deals, ex, store, chunk, bar, out))
     finally:
         ex.close()

@@ -3,15 +3,15 @@
 * :mod:`.job`: what a run plays (:class:`Job`) and its chunks (:class:`Chunk`);
 * :mod:`.store`: a run store (``--run-dir``): resume, extend, merge;
 * :mod:`.executors`: where chunks are played: here, or on a Dask cluster;
-* :mod:`.simulation`: a simulation of any size in bounded memory.
+* :mod:`.runner`: a run of any size in bounded memory (:func:`play`).
 
 May import: the foundations, the games' registry and common module, the summary.
 """
 
 from .executors import EXECUTORS, ExecutorError, executor
 from .job import Chunk, Job, default_chunk, plan
-from .simulation import simulate
+from .runner import play
 from .store import RunStore, RunStoreError, merged_summary
 
 __all__ = ["EXECUTORS", "Chunk", "ExecutorError", "Job", "RunStore", "RunStoreError",
-           "default_chunk", "executor", "merged_summary", "plan", "simulate"]
+           "default_chunk", "executor", "merged_summary", "play", "plan"]

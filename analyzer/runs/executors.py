@@ -23,7 +23,7 @@ import itertools
 import logging
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from .job import FAST_CHUNK, ROWS_CHUNK, Chunk, Job
 
@@ -44,7 +44,7 @@ class LocalExecutor:
     workers = 1
     measures = False  # chunks are sized by the run's length, not by a probe
 
-    def play(self, job: Job, chunks: list[tuple[int, int]]) -> Iterator[Chunk]:
+    def play(self, job: Job, chunks: Iterable[tuple[int, int]]) -> Iterator[Chunk]:
         for lo, n in chunks:
             yield job.play(lo, n)
 
@@ -104,7 +104,7 @@ class DaskExecutor:
             raise ExecutorError(f"cannot reach the Dask scheduler {scheduler}: {e}") from None
         self.workers = max(1, len(self.client.scheduler_info()["workers"]))
 
-    def play(self, job: Job, chunks: list[tuple[int, int]]) -> Iterator[Chunk]:
+    def play(self, job: Job, chunks: Iterable[tuple[int, int]]) -> Iterator[Chunk]:
         """The chunks' results as they finish, with at most two tasks a worker submitted at
         a time: a worker always has its next task, and results that finish early (rows
         waiting for an earlier chunk) stay few."""

@@ -15,6 +15,7 @@ May import: the games' registry and common module, :mod:`analyzer.summary`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 
 import pandas as pd
@@ -134,11 +135,12 @@ def plan(first: int, n: int, chunk: int) -> list[tuple[int, int]]:
 
 
 def remaining(first: int, n: int, done: list[tuple[int, int]], chunk: int,
-              ) -> list[tuple[int, int]]:
+              ) -> Iterator[tuple[int, int]]:
     """The chunks of deals ``first .. first + n - 1`` not in ``done`` (ranges ``(lo, n)``),
-    cut where :func:`plan` with ``chunk`` cuts the whole run.
+    cut where :func:`plan` with ``chunk`` cuts the whole run; one at a time (a run may have
+    more chunks than memory holds).
 
-    >>> remaining(0, 10, [(0, 4), (6, 1)], 4)
+    >>> list(remaining(0, 10, [(0, 4), (6, 1)], 4))
     [(4, 2), (7, 1), (8, 2)]
     """
     end = first + n
@@ -147,13 +149,11 @@ def remaining(first: int, n: int, done: list[tuple[int, int]], chunk: int,
         if lo > at:
             gaps.append((at, min(lo, end)))
         at = max(at, lo + k)
-    todo = []
     for a, b in gaps:
         while a < b:
             cut = min(b, first + ((a - first) // chunk + 1) * chunk)
-            todo.append((a, cut - a))
+            yield a, cut - a
             a = cut
-    return todo
 
 
 def default_chunk(deals: int, searching: bool, rows: bool = False) -> int:

@@ -130,7 +130,7 @@ class RunStore:
             if self.chunks.is_dir() else ()
         return sorted((int(m[1]), int(m[2])) for m in found if m)
 
-    def missing(self, chunk: int | None = None) -> list[tuple[int, int]]:
+    def missing(self, chunk: int | None = None) -> Iterator[tuple[int, int]]:
         """The chunks still to play, cut at the store's chunk boundaries (``chunk`` deals
         each from the first deal, or ``chunk`` when given)."""
         return remaining(self.first, self.deals, self.done(), chunk or self.chunk)
@@ -174,7 +174,7 @@ class RunStore:
             yield df
 
     def complete(self) -> bool:
-        return not self.missing()
+        return next(self.missing(), None) is None
 
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:

@@ -1,12 +1,12 @@
-"""A simulation of any size in bounded memory: chunks played by an executor, summarized from
-their exact statistics, rows streamed to disk, and kept in a run store when one is given.
+"""A run of any size in bounded memory: chunks played by an executor, merged from their exact
+statistics, rows streamed to disk, and kept in a run store when one is given.
 
-Memory holds one chunk at a time (at most a million fast deals: about 300 MB with the rows'
-text), however many deals the run has; the summary is the merge of the chunks' statistics,
-equal bit for bit to the summary of the whole frame.
+Memory holds one chunk at a time (at most a million fast deals, a quarter of that with the
+rows), however many deals the run has; the result (a simulation's summary, a bid chart) is
+the merge of the chunks' statistics, equal bit for bit to that of the whole run at once.
 
 >>> from analyzer.runs import Job
->>> s = simulate(Job.of("pedro", seed=1, policy="heuristic"), first=0, deals=3000, chunk=1000)
+>>> s = play(Job.of("pedro", seed=1, policy="heuristic"), first=0, deals=3000, chunk=1000)
 >>> s.provenance["n"], s.provenance["first"]
 (3000, 0)
 
@@ -21,22 +21,23 @@ from collections.abc import Callable, Iterator
 
 from .. import io
 from ..games import common
-from ..limits import Pace
-from ..summary import Summary
+from ..limits import Pace, require_time
 from .executors import LocalExecutor, task_size
 from .job import Chunk, Job, remaining
 from .store import RunStore
 
 
-def simulate(job: Job, first: int, deals: int, executor=None, store: RunStore | None = None,
-             chunk: int | None = None, progress: Callable[[int], None] | None = None,
-             out: str | None = None) -> Summary:
+def play(job: Job, first: int, deals: int, executor=None, store: RunStore | None = None,
+         chunk: int | None = None, progress: Callable[[int], None] | None = None,
+         out: str | None = None):
     """Play deals ``first .. first + deals - 1`` of ``job`` on ``executor`` (here by
-    default): the summary. ``store`` keeps every finished chunk and is resumed where it
-    stands (its own first deal and size then rule); ``out`` receives the rows (``job.rows``
-    must be set), written atomically once the run is whole. ``chunk``: deals a chunk (by
-    default about a hundredth of the run, or sized by the cluster's measured pace); the
-    numbers never depend on it, nor on the executor. ``progress(k)`` follows each chunk.
+    default): what they make (:meth:`Job.result`: a Summary, or a BidChart).
+
+    ``store`` keeps every finished chunk and is resumed where it stands (its own first
+    deal and size then rule); ``out`` receives the rows (``job.rows`` must be set), written
+    atomically once the run is whole. ``chunk``: deals a chunk (by default about a
+    hundredth of the run, or sized by the cluster's measured pace); the numbers never
+    depend on it, nor on the executor. ``progress(k)`` follows each chunk.
     """
     ex = executor or LocalExecutor()
     if store is not None:
@@ -50,9 +51,11 @@ def simulate(job: Job, first: int, deals: int, executor=None, store: RunStore | 
     attrs: dict = {}
     if progress and done:
         progress(sum(n for _, n in done))
-    pace = Pace(deals - sum(n for _, n in done), "--deals") if not ex.measures else None
+    left = deals - sum(n for _, n in done)
+    # a cluster's pace is not this machine's: only the limit no machine can beat applies
+    pace = Pace(left, "--deals") if not ex.measures else require_time(left, "--deals")
 
-    def todo(size: int) -> list[tuple[int, int]]:
+    def todo(size: int) -> Iterator[tuple[int, int]]:
         return store.missing(size) if store is not None else remaining(first, deals, done,
                                                                        size)
 
@@ -91,7 +94,7 @@ def simulate(job: Job, first: int, deals: int, executor=None, store: RunStore | 
     return store.result()
 
 
-def _played(job: Job, ex, todo: Callable[[int], list], chunk: int | None, deals: int,
+def _played(job: Job, ex, todo: Callable[[int], Iterator], chunk: int | None, deals: int,
             sized: Callable[[int], None]) -> Iterator[Chunk]:
     """The chunks ``todo(size)`` names, played on ``ex``. A cluster that measures its pace
     plays a small chunk on each worker first, then sizes the rest from their time a deal
@@ -102,7 +105,7 @@ def _played(job: Job, ex, todo: Callable[[int], list], chunk: int | None, deals:
     # one small chunk a worker, side by side: the pace of the slowest sizes the rest
     probe = todo(max(1, common.first_batch(common.parse_policies(job.policy)) // ex.workers))
     measured = []
-    for c in ex.play(job, probe[:ex.workers]):
+    for c in ex.play(job, itertools.islice(probe, ex.workers)):
         measured.append(c.seconds / c.n)
         yield c
     if not measured:
