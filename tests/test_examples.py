@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import itertools
 import pkgutil
 import re
 import shlex
@@ -79,11 +80,11 @@ def _run(command: str, tmp_path, monkeypatch) -> None:
     args = [str(ROOT / a) if a.startswith("simulations/") else a
             for a in shlex.split(command)[1:]]
     if args[0] in ("resume", "merge"):  # their run stores: a small run each, its own seed
-        folders = [a for a in args[1:] if not a.startswith("-")][:1 if args[0] == "resume"
-                                                                  else None]
+        folders = list(itertools.takewhile(lambda a: not a.startswith("-"), args[1:]))
         for seed, folder in enumerate(folders, 1):
             made = CliRunner().invoke(main, ["simulate", "pedro", "--deals", "20000", "--seed",
-                                             str(seed), "--run-dir", folder])
+                                             str(seed), "--run-dir", folder, "--out",
+                                             f"{folder}.parquet"])
             assert made.exit_code == 0, made.output
     result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, f"{command}\n{result.output}"

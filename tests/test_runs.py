@@ -143,21 +143,37 @@ def test_extend_twice_is_one_run_of_the_combined_size(tmp_path):
 
 
 def test_merge_joins_seeds_and_refuses_mismatches(tmp_path):
-    for name, extra in (("s1", ["--seed", "1"]), ("s2", ["--seed", "2"]),
+    for name, extra in (("s1", ["--seed", "1"]), ("s2", ["--seed", "2"]), ("s3", ["--seed", "3"]),
                         ("cinch", ["--seed", "3"]), ("random", ["--policy", "random"])):
         game_name = "cinch" if name == "cinch" else "pedro"
+        rows = ["--out", str(tmp_path / f"{name}.parquet")] if name in ("s1", "s2") else []
         r = run("simulate", game_name, "--deals", "2000", *extra, "--run-dir",
-                str(tmp_path / name))
+                str(tmp_path / name), *rows)
         assert r.exit_code == 0, r.stderr
-    both = run("merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--json")
+    both = run("merge", str(tmp_path / "s2"), str(tmp_path / "s1"), "--json", "--out",
+               str(tmp_path / "both.parquet"))
     assert both.exit_code == 0, both.stderr
     doc = json.loads(both.stdout)
     assert doc["provenance"]["n"] == 4000
     assert doc["provenance"]["ranges"] == [[1, 0, 2000], [2, 0, 2000]]
+    merged = pd.read_parquet(tmp_path / "both.parquet")
+    alone = [pd.read_parquet(tmp_path / f"s{k}.parquet").assign(seed=k) for k in (1, 2)]
+    expected = pd.concat(alone, ignore_index=True)[merged.columns]
+    assert list(merged.columns)[0] == "seed" and merged.equals(expected)
+    assert_bad_input(run("merge", str(tmp_path / "s1"), str(tmp_path / "s3"), "--out",
+                     str(tmp_path / "x.parquet")), "kept no rows")
+    assert not (tmp_path / "x.parquet").exists()
     assert_bad_input(run("merge", str(tmp_path / "s1"), str(tmp_path / "cinch")), "rules")
     assert_bad_input(run("merge", str(tmp_path / "s1"), str(tmp_path / "random")), "policy")
     assert_bad_input(run("merge", str(tmp_path / "s1"), str(tmp_path / "s1")), "overlap")
     assert_bad_input(run("merge", str(tmp_path / "nothing")), "not a bidlab run store")
+
+
+def test_a_store_in_use_is_refused(tmp_path):
+    d = tmp_path / "run"
+    assert run("simulate", "pedro", "--deals", "1000", "--run-dir", str(d)).exit_code == 0
+    with runs.RunStore(d).lock():
+        assert_bad_input(run("resume", str(d), "--extend", "10"), "in use")
 
 
 def test_a_store_of_another_run_is_refused(tmp_path):

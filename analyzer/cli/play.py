@@ -135,8 +135,10 @@ def resume(run_dir, extend, out, as_json, progress, executor, scheduler, workers
 @main.command("merge")
 @click.argument("run_dirs", nargs=-1, required=True, metavar="DIR...",
                 type=click.Path(file_okay=False))
+@out_option("the rows of all the runs (runs started with --out keep them), by seed and "
+            "deal; with a seed column when there are several seeds")
 @json_option
-def merge_runs(run_dirs, as_json) -> None:
+def merge_runs(run_dirs, out, as_json) -> None:
     """One summary of the runs kept in DIR... (simulate --run-dir).
 
     The runs must share their game, rules, policy and contract, and their deals must not
@@ -146,6 +148,7 @@ def merge_runs(run_dirs, as_json) -> None:
     \b
     Examples:
       bidlab merge pedro-seed1 pedro-seed2
+      bidlab merge pedro-seed1 pedro-seed2 --out both.parquet
     """
     for folder in run_dirs:
         store = runs.RunStore(folder)
@@ -153,7 +156,12 @@ def merge_runs(run_dirs, as_json) -> None:
             click.echo(f"bidlab: {folder} is not finished: {store.n_done:,} of "
                        f"{store.deals:,} deals (bidlab resume {folder})", err=True)
     summary = runs.merged_summary(list(run_dirs))
+    rows = runs.merged_row_parts(list(run_dirs), summary) if out is not None else None
     click.echo(dumps(summary.to_document()) if as_json else summary.to_text())
+    if rows is not None:
+        meta, parts = rows
+        io.write_table_parts(parts, out, meta)
+        click.echo(f"wrote {out} ({meta['n']} rows)", err=True)
 
 
 @main.command()

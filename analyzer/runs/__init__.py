@@ -11,7 +11,7 @@ May import: the foundations, the games' registry and common module, the summary.
 from .executors import EXECUTORS, ExecutorError, executor
 from .job import Chunk, Job, default_chunk, plan
 from .runner import play
-from .store import RunStore, RunStoreError, merged_summary
+from .store import RunStore, RunStoreError, merged_row_parts, merged_summary
 
 __all__ = ["EXECUTORS", "Chunk", "ExecutorError", "Job", "RunStore", "RunStoreError",
-           "default_chunk", "executor", "merged_summary", "play", "plan"]
+           "default_chunk", "executor", "merged_row_parts", "merged_summary", "play", "plan"]

@@ -235,3 +235,28 @@ def merged_summary(folders: list[str]) -> Summary:
         return merge([s.result() for s in stores])
     except ValueError as e:
         raise RunStoreError(f"cannot merge {', '.join(map(str, folders))}: {e}") from None
+
+
+def merged_row_parts(folders: list[str], summary: Summary,
+                     ) -> tuple[dict, Iterator[pd.DataFrame]]:
+    """The rows of several run stores (``summary``: their :func:`merged_summary`), for one
+    table: (its provenance, its parts in order of seed and first deal). Runs of more than
+    one seed get a ``seed`` column first (a deal index alone no longer names a deal).
+    RunStoreError when a run kept no rows."""
+    stores = sorted((RunStore(f) for f in folders), key=lambda s: (s.job.seed, s.first))
+    for s in stores:
+        if not s.job.rows:
+            raise RunStoreError(f"{s.folder} kept no rows (its run had no --out): merge "
+                                "its summary without --out")
+    several = len({s.job.seed for s in stores}) > 1
+    meta = {**stores[0].attrs(), **{k: v for k, v in summary.provenance.items()
+                                    if k in ("n", "seed", "first", "ranges")}}
+
+    def parts() -> Iterator[pd.DataFrame]:
+        for s in stores:
+            for df in s.row_parts():
+                if several:
+                    df.insert(0, "seed", s.job.seed)
+                yield df
+
+    return meta, parts()
