@@ -15,7 +15,7 @@ May import: the foundations, :mod:`.advice`, the games' registry and protocol an
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 
 import numpy as np
 import pandas as pd
@@ -108,9 +108,36 @@ def batch_for(pols: np.ndarray) -> int:
     return SEARCH_BATCH if searches(pols) else BATCH
 
 
+def absorb(into, part) -> None:
+    """Add ``part``, samples grown elsewhere (:func:`grow_part`), to ``into``: the same nested
+    dataclasses, lists and dicts, whose innermost lists of arrays are extended in order."""
+    if is_dataclass(into):
+        for f in fields(into):
+            absorb(getattr(into, f.name), getattr(part, f.name))
+    elif isinstance(into, dict):
+        for key, value in part.items():
+            absorb(into[key], value)
+    elif isinstance(into, list) and part:
+        if isinstance(part[0], np.ndarray):
+            into.extend(part)
+        elif isinstance(part[0], list | dict):
+            for mine, theirs in zip(into, part, strict=True):
+                absorb(mine, theirs)
+    # anything else (a count, the trumps) is the same on both sides
+
+
+def grow_part(factory, grow, args: tuple, first: int, n: int):
+    """Samples of deals ``first .. first + n - 1`` alone: ``grow(factory(), *args, first, n)``
+    (a task on a cluster worker; :func:`absorb` adds them to the whole)."""
+    samples = factory()
+    grow(samples, *args, first, n)
+    return samples
+
+
 def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
                   time_budget: float | None, max_deals: int, batch: int = BATCH,
-                  progress=None, decided=None, bytes_each: float = 0) -> tuple[int, str]:
+                  progress=None, decided=None, bytes_each: float = 0,
+                  spread=None) -> tuple[int, str]:
     """Call ``step(first, n)`` on consecutive deals, ``batch`` at a time, until the stop
     rule says so, and ``progress(n)`` after each step when given.
 
@@ -121,16 +148,27 @@ def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
     "deals", "target-ci", "decided", "time-budget" or "max-deals". A run whose samples
     (``bytes_each`` a deal) would not fit in free memory, or that would take more than the
     time limit at the pace of its first batch, is refused (analyzer.limits).
+
+    ``spread(first, n, progress)``, when given, plays deals ``first .. first + n - 1`` on a
+    cluster in parts, adds them in order, and reports each part: the whole run at once
+    without a stop rule, else each round of ``batch`` (the rule looks at the same
+    boundaries, so the result is the one ``step`` gives).
     """
     adaptive = target_ci is not None or time_budget is not None or decided is not None
     limit = max_deals if adaptive else deals
     what = "--max-deals" if adaptive else "--deals"
     require_memory(limit, bytes_each, what)
-    pace = None if time_budget is not None else Pace(limit, what)
+    if spread is not None and not adaptive:
+        spread(0, limit, progress)
+        return limit, "deals"
+    pace = None if time_budget is not None or spread is not None else Pace(limit, what)
     start, done = time.perf_counter(), 0
     while True:
         n = min(batch, limit - done)
-        step(done, n)
+        if spread is None:
+            step(done, n)
+        else:
+            spread(done, n, None)
         done += n
         if pace is not None:
             pace.step(done)

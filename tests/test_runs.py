@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pandas as pd
 import pytest
 from cli_helpers import assert_bad_input, run
@@ -242,6 +243,31 @@ def test_the_cluster_charts_what_the_local_run_charts(cluster):
     remote = run(*args, "--executor", "dask", "--scheduler", cluster.scheduler_address)
     assert local.exit_code == remote.exit_code == 0, remote.stderr
     assert remote.stdout == local.stdout
+
+
+@pytest.mark.parametrize("game_name, hand, extra", [
+    ("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", ["--deals", "20000"]),
+    ("cinch", "AH KH QH 5D 2H 9C 3S JS 7C", ["--target-ci", "0.15", "--seat", "dealer"]),
+    ("rook", "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C", ["--deals", "3000"]),
+    ("king", "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS", ["--deals", "2000"]),
+])
+def test_the_cluster_evaluates_a_hand_as_the_local_run_does(cluster, game_name, hand, extra):
+    """Every table of `bidlab hand`, fixed-size and under a stop rule (whose rounds the
+    cluster plays in parts): the local run's, bit for bit."""
+    args = ["hand", game_name, hand, *extra, "--json"]
+    local = run(*args)
+    remote = run(*args, "--executor", "dask", "--scheduler", cluster.scheduler_address)
+    assert local.exit_code == remote.exit_code == 0, remote.stderr
+    assert remote.stdout == local.stdout
+
+
+def test_absorb_adds_parts_in_order():
+    from analyzer.rollout import absorb
+
+    a = {"x": [[np.array([1])], [np.array([2])]], "trumps": [0, 1]}
+    absorb(a, {"x": [[np.array([3])], [np.array([4])]], "trumps": [0, 1]})
+    assert [np.concatenate(v).tolist() for v in a["x"]] == [[1, 3], [2, 4]]
+    assert a["trumps"] == [0, 1]
 
 
 def test_a_searching_run_on_the_cluster_with_a_store(cluster, tmp_path):

@@ -6,10 +6,12 @@ plotting layer; never another command module.
 
 from __future__ import annotations
 
+import functools
 import time
 
 import click
 
+from .. import runs
 from ..games import game as game_of
 from ..games.common import SEATS, policy_label
 from .group import main
@@ -21,6 +23,7 @@ from .options import (
     Real,
     check_game_hand,
     contract_option,
+    executor_options,
     game_argument,
     hand_text,
     json_option,
@@ -70,10 +73,11 @@ from .options import (
 @contract_option("King only: one contract (no-tricks, no-hearts, no-kings-jacks, no-queens, "
                  "no-king-of-hearts, last-two, positive) or all [default: all].")
 @progress_option
+@executor_options
 @click.pass_context
 def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time_budget,
          until_decided, max_deals, as_json, as_csv, plot, known_pairs, contract,
-         progress) -> None:
+         progress, executor, scheduler, workers) -> None:
     """What HAND is worth at SEAT: points, P(make), EV per bid and trump, EV(pass).
 
     Pedro/Cinch: the 9 cards of HAND are held at --seat and the other 43 dealt at random;
@@ -116,6 +120,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --known third="AH KH"
       bidlab hand rook "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C" --seat dealer
       bidlab hand king "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS" --contract no-hearts
+      bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --executor dask-local --workers 2
     """
     if as_json and as_csv:
         raise click.UsageError("--json and --csv are exclusive; choose one")
@@ -155,9 +160,15 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
         # the budget, not --max-deals, is what ends such a run: the bar (and its time left)
         # follows the clock, in tenths of a second
         work, label = max(1, round(10 * time_budget)), f"simulating (at most {time_budget:g} s)"
-    ev = with_progress(progress, work, lambda bar: g.evaluate_hand(
-        rules, hand, seat, progress=bar if bar is None or not adaptive or time_budget is None
-        else clock_bar(bar, started), **options), label)
+    ex = runs.executor(executor, scheduler, workers)
+    if executor != "local":  # the deals grow on the cluster's workers, with the same result
+        options["spread_with"] = functools.partial(runs.spreader, ex)
+    try:
+        ev = with_progress(progress, work, lambda bar: g.evaluate_hand(
+            rules, hand, seat, progress=bar if bar is None or not adaptive
+            or time_budget is None else clock_bar(bar, started), **options), label)
+    finally:
+        ex.close()
     if as_json:
         click.echo(g.hand_json(ev))
     elif as_csv:

@@ -19,6 +19,7 @@ May import: the standard library, :mod:`.job`; Dask only inside :class:`DaskExec
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 import os
@@ -55,14 +56,18 @@ class LocalExecutor:
 _WARM: set[tuple[str, str, str]] = set()  # (kind, rules, policy) a worker has loaded
 
 
-def _play(job: Job, lo: int, n: int, threads: int | None) -> Chunk:
-    """A task: one chunk on a worker, on ``threads`` numba threads (None: numba's default).
-    Its ``seconds`` time the chunk alone: the worker's first task loads the kernels first
-    (once a process, from numba's cache), outside that time."""
+def _task(threads: int | None, fn, lo: int, n: int):
+    """A task: ``fn(lo, n)`` on ``threads`` numba threads (None: numba's default)."""
     if threads:
         import numba
 
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    return fn(lo, n)
+
+
+def _play(job: Job, lo: int, n: int) -> Chunk:
+    """One chunk on a worker. Its ``seconds`` time the chunk alone: the worker's first
+    task loads the kernels first (once a process, from numba's cache), outside that time."""
     key = (job.kind, job.rules, job.policy)
     if key not in _WARM:
         job.play(lo, 1)
@@ -105,26 +110,45 @@ class DaskExecutor:
         self.workers = max(1, len(self.client.scheduler_info()["workers"]))
 
     def play(self, job: Job, chunks: Iterable[tuple[int, int]]) -> Iterator[Chunk]:
-        """The chunks' results as they finish, with at most two tasks a worker submitted at
-        a time: a worker always has its next task, and results that finish early (rows
-        waiting for an earlier chunk) stay few."""
+        """The chunks' results as they finish."""
+        task = functools.partial(_task, self.threads, functools.partial(_play, job))
+        for _, chunk in self._map(task, chunks):
+            yield chunk
+
+    def map_ordered(self, fn, ranges: Iterable[tuple[int, int]]) -> Iterator:
+        """``fn(lo, n)`` for each range, as tasks, the results in the ranges' order."""
+        waiting, want = {}, 0
+        for k, result in self._map(functools.partial(_task, self.threads, fn), ranges):
+            waiting[k] = result
+            while want in waiting:
+                yield waiting.pop(want)
+                want += 1
+
+    def _map(self, fn, ranges: Iterable[tuple[int, int]]) -> Iterator[tuple[int, object]]:
+        """(index, ``fn(lo, n)``) for each range as it finishes, with at most two tasks a
+        worker submitted at a time: a worker always has its next task, and results that
+        finish early (waiting for an earlier one) stay few."""
         from distributed import as_completed
 
-        todo = iter(chunks)
-        window = 2 * self.workers
+        todo = enumerate(ranges)
+        index = {}
 
-        def submit(lo: int, n: int):
-            return self.client.submit(_play, job, lo, n, self.threads, retries=3, pure=False)
+        def submit(k: int, lo: int, n: int):
+            future = self.client.submit(fn, lo, n, retries=3, pure=False)
+            index[future.key] = k
+            return future
 
-        running = as_completed([submit(lo, n) for lo, n in itertools.islice(todo, window)])
+        running = as_completed([submit(k, lo, n) for k, (lo, n) in
+                                itertools.islice(todo, 2 * self.workers)])
         try:
             for future in running:
-                chunk = future.result()
+                result = future.result()
+                k = index.pop(future.key)
                 future.release()
                 following = next(todo, None)
                 if following is not None:
-                    running.add(submit(*following))
-                yield chunk
+                    running.add(submit(following[0], *following[1]))
+                yield k, result
         finally:
             self.client.cancel(list(running.futures))
 
@@ -158,3 +182,22 @@ def task_size(seconds_per_deal: float, remaining: int, workers: int, rows: bool)
     by_time = int(TASK_SECONDS / max(seconds_per_deal, 1e-9))
     share = -(-remaining // (2 * max(1, workers)))
     return max(1, min(by_time, ROWS_CHUNK if rows else MAX_TASK_DEALS, share))
+
+
+def spreader(ex, factory, grow, args: tuple, into):
+    """``spread(first, n, progress)`` for :func:`analyzer.rollout.run_stop_rule`: deals
+    ``first .. first + n - 1`` grown as samples on ``ex``'s workers
+    (:func:`analyzer.rollout.grow_part`), a few parts a worker, added to ``into`` in order."""
+    from ..rollout import absorb, grow_part
+
+    part = functools.partial(grow_part, factory, grow, args)
+
+    def spread(first: int, n: int, progress=None) -> None:
+        size = max(1, -(-n // (4 * ex.workers)))
+        ranges = [(lo, min(size, first + n - lo)) for lo in range(first, first + n, size)]
+        for (_, k), samples in zip(ranges, ex.map_ordered(part, ranges), strict=True):
+            absorb(into, samples)
+            if progress:
+                progress(k)
+
+    return spread

@@ -89,11 +89,19 @@ def king_hand_work(rules, contract: str, deals: int) -> int:
     return runs * deals
 
 
+def _grow_records(parts: list, rules, seed, pols, code, scenario, first: int, n: int) -> None:
+    """Add the records of hands ``first .. first + n - 1`` of ``code`` to ``parts``."""
+    parts.append(king.run_batch(rules, first, n, seed, pols, contract=code,
+                                scenario=scenario)[0])
+
+
 def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "all",
                        deals: int = 20_000, seed: int = 1, policy: str = "heuristic",
-                       known: dict[str, str] | None = None, progress=None) -> KingEvaluation:
+                       known: dict[str, str] | None = None, progress=None,
+                       spread_with=None) -> KingEvaluation:
     """Evaluate ``hand`` at ``seat`` for ``contract`` (a name, or ``all``); ``progress(n)``
-    is called after each batch of n hands (:func:`king_hand_work` of them in all)."""
+    is called after each batch of n hands (:func:`king_hand_work` of them in all);
+    ``spread_with`` plays them on a cluster (:func:`analyzer.evaluate_hand`)."""
     if seat not in SEAT_OFFSETS:
         raise HandError(f"bad seat {seat!r}; seats: {', '.join(SEAT_OFFSETS)}")
     if deals < 2:
@@ -111,10 +119,12 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
 
     def run(code, **kw):
         sc = king.Scenario(hand=mask, seat=offset, known=known_cards, **kw)
-        parts = []
-        run_stop_rule(lambda first, n: parts.append(king.run_batch(
-            rules, first, n, seed, pols, contract=code, scenario=sc)[0]),
-            None, deals, None, None, deals, step, progress, bytes_each=bytes_each)
+        parts: list = []
+        grow = (rules, seed, pols, code, sc)
+        run_stop_rule(lambda first, n: _grow_records(parts, *grow, first, n), None, deals,
+                      None, None, deals, step, progress, bytes_each=bytes_each,
+                      spread=spread_with(list, _grow_records, grow, parts) if spread_with
+                      else None)
         rec = np.concatenate(parts)
         me = (rec[:, king.engine.R_DEALER].astype(np.int64) + offset) % 4
         return rec, me

@@ -45,6 +45,7 @@ May import: the foundations, the generic analyses and views, ``games.common`` an
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -233,7 +234,7 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
                   target_ci: float | None = None, max_deals: int = 1_000_000,
                   time_budget: float | None = None,
                   known: dict[str, str] | None = None, progress=None,
-                  until_decided: bool = False) -> HandEvaluation:
+                  until_decided: bool = False, spread_with=None) -> HandEvaluation:
     """Evaluate ``hand`` at ``seat`` (dealer, eldest, second, third) as a bidder.
 
     ``game`` is a Pedro or Cinch variant string or Rules (:func:`analyzer.evaluate_hand`
@@ -244,7 +245,9 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     it plays batches until the rule is met or ``max_deals``: 10,000 deals, or 50 when a
     seat searches (dd, pimc). ``until_decided`` plays batches until the recommendation is
     clear (:class:`analyzer.advice.Decision`), within ``time_budget`` and ``max_deals``.
-    ``progress(n)`` is called after each batch of n deals.
+    ``progress(n)`` is called after each batch of n deals. ``spread_with(factory, grow,
+    args, samples)`` makes a cluster's ``spread`` (:func:`analyzer.runs.executors.spreader`):
+    the deals are then grown on its workers, with the same result.
 
     The recommendation follows :mod:`analyzer.advice`: a bid is recommended over passing,
     or over a lower bid, only when its paired gain is above zero beyond the noise (the
@@ -266,17 +269,19 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     known_cards = parse_known(known or {}, offset)
     pedro.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
     samples = _Samples(len(_action_list(rules)))
+    grow = (rules, mask, offset, known_cards, pols, seed)
+    spread = spread_with(functools.partial(_Samples, samples.n_actions), _simulate_batch, grow,
+                         samples) if spread_with else None
 
     def decided() -> bool:
         values, labels = _alternatives(samples, rules)
         return _decision(PairedMoments.of_columns(values), labels, rules).clear
 
     done, stopped_by = run_stop_rule(
-        lambda first, n: _simulate_batch(samples, rules, mask, offset, known_cards, pols, seed,
-                                         first, n),
+        lambda first, n: _simulate_batch(samples, *grow, first, n),
         lambda: _leading_half_width(samples, rules), deals, target_ci, time_budget, max_deals,
         batch_for(pols), progress, decided if until_decided else None,
-        bytes_each=16 * (8 + 4 * len(_action_list(rules))))  # the samples, and collapsed
+        bytes_each=16 * (8 + 4 * len(_action_list(rules))), spread=spread)  # and collapsed
     points, dist, bids, pass_ev, actions, decision = _tables(samples, rules, seed)
     return HandEvaluation(
         hand=str(CardSet(mask)), seat=seat,

@@ -33,6 +33,7 @@ May import: the foundations, the generic analyses and views, ``games.common`` an
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -219,7 +220,7 @@ def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
                        target_ci: float | None = None, max_deals: int = 1_000_000,
                        time_budget: float | None = None,
                        known: dict[str, str] | None = None, progress=None,
-                       until_decided: bool = False) -> HandEvaluation:
+                       until_decided: bool = False, spread_with=None) -> HandEvaluation:
     """Evaluate a Rook ``hand`` at ``seat``; arguments as
     :func:`analyzer.evaluate_hand`.
 
@@ -236,12 +237,14 @@ def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
     known_cards = parse_known(known or {}, offset, joker=True)
     rook.Scenario(hand=mask, seat=offset, known=known_cards).vector(rules.hand_size)
     samples = _Samples(trump_codes(rules), len(rules.bids) + 1)
+    grow = (rules, mask, offset, known_cards, pols, seed)
+    spread = spread_with(functools.partial(_Samples, samples.trumps, samples.n_actions),
+                         _simulate_batch, grow, samples) if spread_with else None
     done, stopped_by = run_stop_rule(
-        lambda first, n: _simulate_batch(samples, rules, mask, offset, known_cards, pols, seed,
-                                         first, n),
+        lambda first, n: _simulate_batch(samples, *grow, first, n),
         lambda: _leading_half_width(samples, rules), deals, target_ci, time_budget, max_deals,
         batch_for(pols), progress, (lambda: _decided(samples, rules)) if until_decided else None,
-        bytes_each=16 * (2 * len(samples.trumps) + 3 * samples.n_actions))
+        bytes_each=16 * (2 * len(samples.trumps) + 3 * samples.n_actions), spread=spread)
     points, dist, bids, ceilings, pass_ev, actions, decision = _tables(samples, rules, seed)
     return HandEvaluation(
         hand=str(CardSet(mask)), seat=seat,
