@@ -186,7 +186,7 @@ def test_compare_rule_is_checked_and_progress_goes_to_stderr(tmp_path):
             "--out", str(tmp_path / "c.csv"))
     assert r.exit_code == 2 and "min_bid" in r.stderr and not (tmp_path / "c.csv").exists()
     r = run("compare", "pedro", "cinch", "--deals", "2000", "--progress")
-    assert r.exit_code == 0 and "simulating A, then B" in r.stderr
+    assert r.exit_code == 0 and "simulating A and B" in r.stderr
     assert "simulating" not in r.stdout
 
 

@@ -261,6 +261,23 @@ def test_the_cluster_evaluates_a_hand_as_the_local_run_does(cluster, game_name, 
     assert remote.stdout == local.stdout
 
 
+def test_the_cluster_compares_variants_as_the_local_run_does(cluster):
+    args = ["compare", "pedro", "pedro(low_to=holder)", "--deals", "60000", "--json"]
+    local = run(*args)
+    remote = run(*args, "--executor", "dask", "--scheduler", cluster.scheduler_address)
+    assert local.exit_code == remote.exit_code == 0, remote.stderr
+    assert remote.stdout == local.stdout
+
+
+def test_a_comparison_does_not_depend_on_its_chunks():
+    from analyzer.compare import compare_variants
+
+    one = compare_variants("rook", "rook(pass_cycle=none)", deals=6000, batch=6000)
+    many = compare_variants("rook", "rook(pass_cycle=none)", deals=6000, batch=777)
+    pd.testing.assert_frame_equal(one.table, many.table, check_exact=True)
+    assert one.provenance == many.provenance
+
+
 def test_absorb_adds_parts_in_order():
     from analyzer.rollout import absorb
 

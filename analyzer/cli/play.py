@@ -175,9 +175,10 @@ def merge_runs(run_dirs, out, as_json) -> None:
 @out_option("the table, one row per measure (A, B, the paired B − A, their 95% bounds and n)")
 @json_option
 @progress_option
+@executor_options
 @click.pass_context
 def compare(ctx, variant_a, variant_b, deals, seed, policy, rule_pairs, out, as_json,
-            progress) -> None:
+            progress, executor, scheduler, workers) -> None:
     """What a rule change does: variants A and B on identical deals, paired differences.
 
     Deal i of the seed is the same deal under every variant, so each measure's
@@ -193,15 +194,19 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, rule_pairs, out, as_
       bidlab compare "pedro(min_bid=7)" "pedro(min_bid=7,all_pass=dealer_forced_min_bid)"
       bidlab compare rook "rook(pass_cycle=none)" --deals 500000
       bidlab compare pedro "pedro(low_to=holder)" --deals 5000 --rule min_bid=7 --out cmp.csv
+      bidlab compare pedro cinch --deals 2000000 --executor dask-local --workers 2
     """
     from ..compare import compare_variants
 
     variant_a, variant_b = (resolve_rules(v, rule_pairs) for v in (variant_a, variant_b))
     deals = search_sized(ctx, "deals", deals, policy)
-    batch = runs.Job.of(variant_a, seed, policy).chunk_for(deals)
-    c = with_progress(progress, 2 * deals, lambda bar: compare_variants(
-        variant_a, variant_b, deals, seed, policy, batch=batch, progress=bar),
-        "simulating A, then B")
+    ex = runs.executor(executor, scheduler, workers)
+    try:
+        c = with_progress(progress, 2 * deals, lambda bar: compare_variants(
+            variant_a, variant_b, deals, seed, policy, progress=bar,
+            executor=None if executor == "local" else ex), "simulating A and B")
+    finally:
+        ex.close()
     p = {**c.provenance, "rule": ",".join(f"{k}={v}" for k, v in rule_pairs)}
     if as_json:
         click.echo(dumps({"provenance": provenance(p), "measures": records(c.table)}))
