@@ -247,7 +247,8 @@ def test_the_cluster_charts_what_the_local_run_charts(cluster):
 
 @pytest.mark.parametrize("game_name, hand, extra", [
     ("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", ["--deals", "20000"]),
-    ("cinch", "AH KH QH 5D 2H 9C 3S JS 7C", ["--target-ci", "0.15", "--seat", "dealer"]),
+    ("cinch", "AH KH QH 5D 2H 9C 3S JS 7C", ["--target-ci", "0.15", "--seat", "dealer",
+                                                      "--max-deals", "200000"]),
     ("rook", "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C", ["--deals", "3000"]),
     ("king", "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS", ["--deals", "2000"]),
 ])
