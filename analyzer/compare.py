@@ -26,6 +26,7 @@ import pandas as pd
 
 from .games import game, parse_game
 from .games.common import first_batch, parse_policies, policy_string
+from .limits import Pace, require_time
 from .moments import Moments
 from .variants import RuleError
 
@@ -63,13 +64,20 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
         raise RuleError(f"compare needs two variants of one game; got {ra.game} and {rb.game}")
     pols = parse_policies(policy)
     size = batch or min(1_000_000, max(first_batch(pols), -(-deals // 100)))
-    ranges = [(lo, min(size, deals - lo)) for lo in range(0, deals, size)]
+    pace = Pace(deals, "--deals") if executor is None else require_time(deals, "--deals")
+
+    def ranges():  # one at a time: a run may have more chunks than memory holds
+        return ((lo, min(size, deals - lo)) for lo in range(0, deals, size))
+
     work = functools.partial(compare_chunk, ra, rb, seed, policy)
-    parts = executor.map_ordered(work, ranges) if executor is not None else (
-        work(lo, n) for lo, n in ranges)
+    parts = executor.map_ordered(work, ranges()) if executor is not None else (
+        work(lo, n) for lo, n in ranges())
     stats: dict[str, list] = {}
-    shared = 0
-    for (_, n), (chunk_stats, chunk_shared) in zip(ranges, parts, strict=True):
+    shared = done = 0
+    for (_, n), (chunk_stats, chunk_shared) in zip(ranges(), parts, strict=True):
+        done += n
+        if pace is not None:
+            pace.step(done)
         shared += chunk_shared
         for name, moments in chunk_stats.items():
             stats[name] = ([m + o for m, o in zip(stats[name], moments, strict=True)]
