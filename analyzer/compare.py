@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from .games import game, parse_game
-from .games.common import first_batch, parse_policies, policy_string
+from .games.common import default_chunk, parse_policies, policy_string, searches
 from .limits import Pace, require_time
 from .moments import Moments
 from .variants import RuleError
@@ -63,7 +63,7 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
     if game(rb) is not g:
         raise RuleError(f"compare needs two variants of one game; got {ra.game} and {rb.game}")
     pols = parse_policies(policy)
-    size = batch or min(1_000_000, max(first_batch(pols), -(-deals // 100)))
+    size = batch or default_chunk(deals, searches(pols))
     pace = Pace(deals, "--deals") if executor is None else require_time(deals, "--deals")
 
     def ranges():  # one at a time: a run may have more chunks than memory holds

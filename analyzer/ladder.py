@@ -31,6 +31,7 @@ May import: the foundations, the games' registry and protocol, and ``games.searc
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 
@@ -106,11 +107,13 @@ class Ladder:
         return pd.DataFrame(rows)
 
 
-def _play_rungs(out: pd.DataFrame, rungs, opponents: str, groups, play, progress) -> dict:
+def _play_rungs(out: pd.DataFrame, rungs, opponents: str, groups, play, progress,
+                weight: int) -> dict:
     """Add each rung's ``points_<rung>`` and ``made_<rung>`` to ``out`` (one row a deal) and
     return its seconds. ``groups`` splits the deals: (rows, the seats the rung plays, tag);
     ``play(rows, policy_spec, tag)`` plays them and gives their points, made flags and
-    whether each played the probe's contract (the rungs' premise)."""
+    whether each played the probe's contract (the rungs' premise). ``progress(weight)``
+    follows each rung (the deals asked for: a declined King hand counts too)."""
     seconds = {}
     for r in rungs:
         pts = np.zeros(len(out), dtype=np.int64)
@@ -125,7 +128,7 @@ def _play_rungs(out: pd.DataFrame, rungs, opponents: str, groups, play, progress
         out[f"points_{r}"] = pts
         out[f"made_{r}"] = made
         if progress:
-            progress(1)
+            progress(weight)
     return seconds
 
 
@@ -146,21 +149,41 @@ def check_rungs(rungs) -> tuple[str, ...]:
 
 def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuristic",
            worlds: int = common.DEFAULT_WORLDS, first: int = 0, progress=None,
-           contract: str | None = None) -> Ladder:
+           contract: str | None = None, executor=None) -> Ladder:
     """Play deals first .. first+deals-1 with each rung as the trump maker's side. The
     auction (and Rook's drop and pass) is the heuristic's for every rung, so rung i and
     rung j play the same contracts; ``opponents`` plays the other side's cards. King plays
-    single hands of ``contract`` (default ``positive``; see the module doc)."""
+    single hands of ``contract`` (default ``positive``; see the module doc).
+    ``progress(k)`` counts deals x rungs. ``executor`` (a Dask one of
+    :mod:`analyzer.runs`: its ``map_parts``) plays the deals in parts on its workers, with
+    the same table: a deal's play depends on nothing but its index."""
     rules = _rules(game)
     rungs = check_rungs(rungs)
     common.parse_policies(opponents)
+    game_of(rules).check_contract(contract)
     require_memory(deals, 24 * (4 + 2 * len(rungs)), "--deals")  # the per-deal table, twice
     require_time(deals * len(rungs), "--deals x rungs =")
+    if executor is None:
+        result = ladder_part(rules, seed, rungs, opponents, worlds, contract, first, deals,
+                             progress)
+    else:
+        work = functools.partial(ladder_part, rules, seed, rungs, opponents, worlds, contract)
+        result = _joined(list(executor.map_parts(work, first, deals, progress, len(rungs))),
+                         first, deals)
+    if not len(result.deals):
+        raise common.PolicyError(f"all {deals:,} hands were declined (not played); the ladder "
+                                 f"needs more deals")
+    return result
+
+
+def ladder_part(rules, seed: int, rungs: tuple[str, ...], opponents: str, worlds: int,
+                contract: str | None, first: int, deals: int, progress=None) -> Ladder:
+    """The ladder of deals first .. first+deals-1 (checked by :func:`ladder`): a part of a
+    longer one, on any machine."""
     idx = np.arange(first, first + deals, dtype=np.int64)
     g = game_of(rules)
     if not g.partnerships:
         return g.ladder(rules, idx, seed, tuple(rungs), opponents, worlds, contract, progress)
-    g.check_contract(contract)
     fam = g.module
     probe, _ = fam.run_deals(rules, idx, seed, _vector("heuristic", worlds, True))
     cols = fam.engine.REC_COLUMNS
@@ -175,11 +198,23 @@ def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuri
         return rec[:, cols.index(f"points{t}")], rec[:, cols.index("made")] == 1, same
 
     teams = [(np.flatnonzero(team == t), (t, t + 2), t) for t in (0, 1)]
-    seconds = _play_rungs(out, rungs, opponents, teams, play, progress)
+    seconds = _play_rungs(out, rungs, opponents, teams, play, progress, deals)
     prov = {"game": rules.game, "rules": str(rules), "seed": seed, "first": first,
             "deals": deals, "opponents": opponents, "worlds": worlds,
             "auction": "heuristic for every seat and rung (rungs differ in card play only)"}
     return Ladder(out, tuple(rungs), prov, seconds)
+
+
+def _joined(parts: list[Ladder], first: int, deals: int) -> Ladder:
+    """The ladders of consecutive parts as one: their deals in order, their seconds (on
+    the workers) and their declined hands summed."""
+    head = parts[0]
+    prov = {**head.provenance, "first": first, "deals": deals}
+    if "declined" in prov:
+        prov["declined"] = sum(p.provenance["declined"] for p in parts)
+    seconds = {r: sum(p.seconds[r] for p in parts) for r in head.rungs}
+    return Ladder(pd.concat([p.deals for p in parts], ignore_index=True), head.rungs, prov,
+                  seconds, head.measure)
 
 
 @dataclass
@@ -208,23 +243,38 @@ def _team_columns(rules) -> tuple[str, str, str, str, object]:
 
 
 def duplicate(game, a: str, b: str, deals: int, seed: int = 1, first: int = 0,
-              worlds: int = common.DEFAULT_WORLDS) -> Duplicate:
+              worlds: int = common.DEFAULT_WORLDS, executor=None) -> Duplicate:
     """Deals first .. first+deals-1 played twice, A at seats 0 and 2 then at 1 and 3.
-    ``worlds`` is for a bare ``pimc``; ``pimc:W`` keeps its own W."""
+    ``worlds`` is for a bare ``pimc``; ``pimc:W`` keeps its own W. ``executor`` (a Dask
+    one of :mod:`analyzer.runs`) plays the deals in parts on its workers, with the same
+    result."""
     rules = _rules(game)
+    t0 = time.perf_counter()
+    if executor is None:
+        net_pts, net_score = duplicate_part(rules, a, b, seed, worlds, first, deals)
+    else:
+        work = functools.partial(duplicate_part, rules, a, b, seed, worlds)
+        parts = list(executor.map_parts(work, first, deals))
+        net_pts, net_score = (np.concatenate(p) for p in zip(*parts, strict=True))
+    prov = {"game": rules.game, "rules": str(rules), "seed": seed, "first": first,
+            "deals": deals, "a": a, "b": b,
+            "worlds": int(_vector(",".join((b, a, b, a)), worlds, False)[4])}
+    return Duplicate(a, b, mean_ci(net_pts), mean_ci(net_score), prov,
+                     time.perf_counter() - t0)
+
+
+def duplicate_part(rules, a: str, b: str, seed: int, worlds: int, first: int, deals: int,
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """A's net edge on each of deals first .. first+deals-1: (points, score)."""
     p0, p1, s0, s1, fam = _team_columns(rules)
     cols = fam.engine.REC_COLUMNS
-    t0 = time.perf_counter()
     tables = []
     for seats in ((a, b, a, b), (b, a, b, a)):
-        pols = _vector(",".join(seats), worlds, False)
-        rec, _ = fam.run_batch(rules, first, deals, seed, pols)
+        rec, _ = fam.run_batch(rules, first, deals, seed, _vector(",".join(seats), worlds,
+                                                                   False))
         tables.append(rec.astype(np.int64))
     t1, t2 = tables
     i0, i1, j0, j1 = (cols.index(c) for c in (p0, p1, s0, s1))
     net_pts = ((t1[:, i0] - t1[:, i1]) + (t2[:, i1] - t2[:, i0])) / 2
     net_score = ((t1[:, j0] - t1[:, j1]) + (t2[:, j1] - t2[:, j0])) / 2
-    prov = {"game": rules.game, "rules": str(rules), "seed": seed, "first": first,
-            "deals": deals, "a": a, "b": b, "worlds": int(pols[4])}
-    return Duplicate(a, b, mean_ci(net_pts), mean_ci(net_score), prov,
-                     time.perf_counter() - t0)
+    return net_pts, net_score

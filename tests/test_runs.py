@@ -321,3 +321,111 @@ def test_a_worker_lost_mid_run_costs_only_its_chunks(cluster):
         ex.close()
     assert killed
     assert remote.to_document() == local.to_document()
+
+
+def _without_seconds(doc):
+    """A JSON document less its wall times (which differ from run to run)."""
+    if isinstance(doc, dict):
+        return {k: _without_seconds(v) for k, v in doc.items() if k != "seconds"}
+    if isinstance(doc, list):
+        return [_without_seconds(v) for v in doc]
+    return doc
+
+
+@pytest.mark.parametrize("args", [
+    ["pedro", "--deals", "24", "--rungs", "heuristic,pimc:3", "--duplicate", "--seed", "4"],
+    ["king", "--deals", "300", "--rungs", "random,heuristic", "--seed", "2"],
+])
+def test_the_cluster_plays_the_local_ladder(cluster, args):
+    """The ladder (and its duplicate matches) in parts on the workers: the local tables,
+    King's declined hands summed over the parts."""
+    local = run("ladder", *args, "--json")
+    remote = run("ladder", *args, "--json", "--executor", "dask", "--scheduler",
+                 cluster.scheduler_address)
+    assert local.exit_code == remote.exit_code == 0, remote.stderr
+    want, got = json.loads(local.stdout), json.loads(remote.stdout)
+    assert _without_seconds(got) == _without_seconds(want)
+    assert want["summary"] and (want["duplicate"] or "declined" in want["provenance"])
+
+
+@pytest.mark.parametrize("name", ["quick-pedro", "quick-king"])
+def test_the_cluster_writes_the_local_report_data(cluster, name, tmp_path):
+    """Every section of a quick report on the cluster (King's charts, drawn here only,
+    included): the same data files, byte for byte."""
+    from analyzer.report import build
+    from analyzer.report.scenario import load_scenario
+
+    s = load_scenario(os.path.join(os.path.dirname(__file__), "..", "simulations",
+                                   f"{name}.toml"))
+    from distributed import get_task_stream
+
+    ex = runs.executor("dask", scheduler=cluster.scheduler_address)
+    try:
+        parts = {"local": build.run_sections(s, lambda line: None)}
+        with get_task_stream(ex.client) as tasks:
+            parts["remote"] = build.run_sections(s, lambda line: None, ex=ex)
+    finally:
+        ex.close()
+    assert len(tasks.data) >= 5 * 2 * 2  # every section but the rules ran on the workers
+    digests = {}
+    for where, sections in parts.items():
+        (tmp_path / where).mkdir()
+        for part in sections:
+            build._write_data(part, tmp_path / where)
+        digests[where] = {p.name: p.read_bytes() for p in (tmp_path / where).iterdir()}
+    assert len(digests["local"]) > 10
+    assert digests["remote"] == digests["local"]
+
+
+def _listening_addresses(pids: set[int]) -> set[str]:
+    """The local addresses (hex, as /proc/net/tcp* writes them) of the TCP sockets that
+    processes ``pids`` listen on."""
+    inodes = set()
+    for pid in pids:
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if target.startswith("socket:["):
+                    inodes.add(target[8:-1])
+        except OSError:
+            continue
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as f:
+            for line in f.readlines()[1:]:
+                cols = line.split()
+                if cols[3] == "0A" and cols[9] in inodes:  # 0A: LISTEN
+                    found.add(cols[1].rsplit(":", 1)[0])
+    return found
+
+
+def _descendants(root: int) -> set[int]:
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+    found, grew = {root}, True
+    while grew:
+        new = {p for p, parent in parents.items() if parent in found} - found
+        found |= new
+        grew = bool(new)
+    return found
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads Linux's /proc")
+def test_dask_local_listens_on_loopback_only():
+    """--executor dask-local: the scheduler, the workers and their nannies listen on
+    127.0.0.1 only (nothing on every interface, nothing another machine reaches)."""
+    pytest.importorskip("distributed")
+    ex = runs.executor("dask-local", workers=2)
+    try:
+        addresses = _listening_addresses(_descendants(os.getpid()))
+    finally:
+        ex.close()
+    loopback = {"0100007F", "00000000000000000000000001000000"}  # 127.0.0.1, ::1
+    assert len(addresses) >= 1
+    assert addresses <= loopback, addresses

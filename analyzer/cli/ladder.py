@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from .. import io
+from .. import io, runs
 from ..documents import dumps, provenance, records
 from ..games import common
 from ..games import game as game_of
@@ -22,6 +22,7 @@ from .options import (
     REPLACED_FOLDER,
     Count,
     contract_option,
+    executor_options,
     game_argument,
     json_option,
     progress_option,
@@ -56,8 +57,9 @@ from .options import (
                    f"{REPLACED_FOLDER}")
 @json_option
 @progress_option
+@executor_options
 def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contract, out_dir,
-           as_json, progress) -> None:
+           as_json, progress, executor, scheduler, workers) -> None:
     """How much the card player moves each bid's value: the policy ladder.
 
     The same deals are played with the trump maker's side choosing cards by
@@ -71,7 +73,7 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
     in turn, measured by its penalty. dd is clairvoyant (it sees every hand):
     an upper bound, not a legal player. pimc solves WORLDS sampled deals per
     decision; it is slow (seconds per deal), so size --deals with that in
-    mind.
+    mind, or send the deals to a Dask cluster (--executor): the same table.
 
     \b
     Examples:
@@ -82,6 +84,7 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
       bidlab ladder king --deals 300 --rungs random,heuristic,dd
       bidlab ladder king --deals 2000 --contract no-hearts --rungs random,heuristic
       bidlab ladder pedro --deals 20 --rungs random,heuristic --duplicate --json
+      bidlab ladder pedro --deals 40 --rungs heuristic,pimc --executor dask-local --workers 2
     """
     from .. import ladder as lad
     from .. import plotting
@@ -92,12 +95,18 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
     g.check_contract(contract)
     if dup:
         g.require("partnerships", "--duplicate")
-    result = with_progress(progress, len(names), lambda bar: lad.ladder(
-        rules, deals, seed, names, opponents, worlds, progress=bar, contract=contract),
-        "playing the rungs")
+    ex = runs.executor(executor, scheduler, workers)
+    try:
+        result = with_progress(progress, deals * len(names), lambda bar: lad.ladder(
+            rules, deals, seed, names, opponents, worlds, progress=bar, contract=contract,
+            executor=None if executor == "local" else ex), "playing the rungs")
+        dups = [lad.duplicate(rules, hi, lo, deals, seed, worlds=worlds,
+                              executor=None if executor == "local" else ex)
+                for lo, hi in zip(names, names[1:], strict=False)] if dup else []
+    finally:
+        ex.close()
     summ = result.summary()
     by_bid = result.by_bid()
-    dups = []
     what = f"  contract {result.provenance['contract']}" if "contract" in result.provenance else ""
 
     def echo(text: str) -> None:  # the tables; with --json, one document at the end instead
@@ -132,11 +141,10 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
         echo("")
         echo("duplicate matches (same deals, partnerships swapped; whole players, "
              "bidding included): A's edge per deal")
-        for lo, hi in zip(names, names[1:], strict=False):
-            d = lad.duplicate(rules, hi, lo, deals, seed, worlds=worlds)
-            dups.append(d.row())
-            echo(f"  {lad.label(hi)} vs {lad.label(lo)}: points {d.net_points.format(3)}"
+        for d in dups:
+            echo(f"  {lad.label(d.a)} vs {lad.label(d.b)}: points {d.net_points.format(3)}"
                  f"; score {d.net_score.format(3)}  ({d.seconds:.1f} s)")
+    dups = [d.row() for d in dups]
     if as_json:
         click.echo(dumps(ladder_document(result, summ, by_bid, dups, names)))
     if out_dir is not None:

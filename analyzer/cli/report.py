@@ -1,7 +1,7 @@
 """``bidlab report``: a strategy report from a scenario file.
 
-May import: :mod:`.group`, :mod:`.options` and :mod:`analyzer.report`; never another
-command module.
+May import: :mod:`.group`, :mod:`.options`, :mod:`analyzer.report` and
+:mod:`analyzer.runs`; never another command module.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from .group import main
-from .options import OUT_DIR
+from .options import OUT_DIR, executor_options
 
 
 @main.command()
@@ -27,7 +27,8 @@ from .options import OUT_DIR
 @click.option("--progress/--no-progress", default=None,
               help="Progress bars on stderr [default: when stderr is a terminal]; a line per "
                    "section is said either way.")
-def report(scenario, out, quick, progress) -> None:
+@executor_options
+def report(scenario, out, quick, progress, executor, scheduler, workers) -> None:
     """Write a strategy report (HTML, Markdown, figures, data, manifest) from a scenario file.
 
     SCENARIO is a TOML file: the game and rules, seed, policy, and one table per section
@@ -37,12 +38,14 @@ def report(scenario, out, quick, progress) -> None:
     and CSV) and manifest.json.
 
     Run from a clone's folder, the scenarios are in simulations/; `make report` builds
-    the four full game reports into reports/ (minutes each).
+    the four full game reports into reports/ (minutes each). With --executor the deals
+    are played on a Dask cluster (King's charts here): the data files are the same.
 
     \b
     Examples:
       bidlab report simulations/quick-pedro.toml --out quick-pedro
       bidlab report simulations/cinch-min-bid.toml --quick --out cinch-min-bid
+      bidlab report simulations/quick-pedro.toml --executor dask-local --workers 2
     """
     from ..report.build import build_report
     from ..report.scenario import load_scenario
@@ -67,9 +70,18 @@ def report(scenario, out, quick, progress) -> None:
         click.echo(f"bidlab report: {line}", err=True)
 
     # the command as parsed (sys.argv is another program's when bidlab runs in-process)
+    where = {"--executor": executor, "--scheduler": scheduler, "--workers": workers}
     command = shlex.join(["bidlab", "report", str(scenario), "--out", str(out),
-                          *(["--quick"] if quick else [])])
-    folder = build_report(s, out, command, say, bar)
+                          *(["--quick"] if quick else []),
+                          *(f"{k}={v}" for k, v in where.items() if v and v != "local")])
+    from .. import runs
+
+    ex = runs.executor(executor, scheduler, workers)
+    try:
+        folder = build_report(s, out, command, say, bar,
+                              None if executor == "local" else ex)
+    finally:
+        ex.close()
     click.echo(f"{folder}/index.html")
     click.echo(f"wrote {folder}/ (index.html, report.md, figures/, data/, manifest.json)",
                err=True)

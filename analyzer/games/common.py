@@ -33,6 +33,12 @@ SEARCH_CHUNK = 4
 # Deals a round of progress (and of a hand evaluation's stop rule) when a seat searches: a
 # few seconds of work, where the fast policies' rounds of 10,000 deals would take an hour.
 SEARCH_BATCH = 50
+# Deals a chunk of a long run for the fast policies: about a second of work on two cores,
+# and a frame of about 140 MB. A run that writes its rows holds them with their text and
+# as Arrow and Parquet buffers besides, over 1 GB at a million (100 M Pedro deals to
+# Parquet, 2026-12-03): a quarter of that keeps it well under.
+FAST_CHUNK = 1_000_000
+ROWS_CHUNK = 250_000
 SEAT_OFFSETS = {"dealer": 0, "eldest": 1, "second": 2, "third": 3}  # seats after the dealer
 SEATS = tuple(SEAT_OFFSETS)
 
@@ -108,6 +114,16 @@ def first_batch(pols: np.ndarray) -> int:
     """The size of a run's first batch, whose pace decides whether the run can finish in
     time: a second or so of work for the fast policies and for searching seats alike."""
     return SEARCH_BATCH if searches(pols) else 20_000
+
+
+def default_chunk(deals: int, searching: bool, rows: bool = False) -> int:
+    """Deals a chunk of a long run (simulate, bid-chart, compare): about a hundredth of the
+    run (progress moves), at least a first batch's work (:func:`first_batch`), at most
+    :data:`FAST_CHUNK` (:data:`ROWS_CHUNK` when the rows are written: memory stays
+    bounded); results never depend on it."""
+    if searching:
+        return max(SEARCH_BATCH, -(-deals // 100))
+    return min(ROWS_CHUNK if rows else FAST_CHUNK, max(20_000, -(-deals // 100)))
 
 
 def chunk_for(pols: np.ndarray, chunk: int | None, default: int) -> int:

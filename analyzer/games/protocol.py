@@ -136,8 +136,10 @@ class Game:
         """One deal (or King game, or hand of ``contract``) trick by trick."""
         raise NotImplementedError
 
-    def simulate_games(self, rules, n: int, seed: int, policies, max_deals=None, progress=None):
-        """Whole games to the target (``bidlab match``); ``progress(k)`` after each batch."""
+    def simulate_games(self, rules, n: int, seed: int, policies, max_deals=None, progress=None,
+                       first: int = 0):
+        """Whole games ``first`` .. ``first + n - 1`` to the target (``bidlab match``);
+        ``progress(k)`` after each batch."""
         raise self.refuse("match (games to a target score)", "whole_games")
 
     # ---- what a report reads off the rows (:mod:`.standings`) -----------------------------------
@@ -169,10 +171,11 @@ class Game:
         return self.whole_games
 
     def whole_game_rows(self, rules, n: int, seed: int, policies, max_deals=None,
-                        progress=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                        progress=None, first: int = 0,
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(winner side or -1 undecided, deals played, final scores: a column a side) of
-        ``n`` whole games."""
-        df = self.simulate_games(rules, n, seed, policies, max_deals=max_deals)
+        whole games ``first`` .. ``first + n - 1``."""
+        df = self.simulate_games(rules, n, seed, policies, max_deals=max_deals, first=first)
         if progress:
             progress(n)
         return (df["winner"].to_numpy(), df["deals"].to_numpy(),

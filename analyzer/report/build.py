@@ -45,13 +45,14 @@ SECTION_TITLES = {"bids": "make rate and EV by bid level", "seats": "dealer and 
 # section -> how to run it from its tables (one each, but [[variants]]), the rows simulated
 # so far (``[bids]`` and ``[seats]`` share one simulation of the same size) and a progress
 RUNNERS = {
-    "bids": lambda s, t, cache, progress: sections.bids_part(s, t[0], cache, progress),
-    "seats": lambda s, t, cache, progress: sections.seats_part(s, t[0], cache, progress),
-    "bid_chart": lambda s, t, cache, progress: sections.chart_part(s, t[0], progress),
-    "hands": lambda s, t, cache, progress: sections.hands_part(s, t[0], progress),
-    "variants": lambda s, t, cache, progress: sections.variants_part(s, t, progress),
-    "ladder": lambda s, t, cache, progress: sections.ladder_part(s, t[0], progress),
-    "games": lambda s, t, cache, progress: sections.games_part(s, t[0], progress),
+    "bids": lambda s, t, cache, progress, ex: sections.bids_part(s, t[0], cache, progress, ex),
+    "seats": lambda s, t, cache, progress, ex: sections.seats_part(s, t[0], cache, progress,
+                                                                   ex),
+    "bid_chart": lambda s, t, cache, progress, ex: sections.chart_part(s, t[0], progress, ex),
+    "hands": lambda s, t, cache, progress, ex: sections.hands_part(s, t[0], progress, ex),
+    "variants": lambda s, t, cache, progress, ex: sections.variants_part(s, t, progress, ex),
+    "ladder": lambda s, t, cache, progress, ex: sections.ladder_part(s, t[0], progress, ex),
+    "games": lambda s, t, cache, progress, ex: sections.games_part(s, t[0], progress, ex),
 }
 
 
@@ -66,15 +67,17 @@ def section_work(s: Scenario, name: str) -> tuple[int, str]:
         return c["deals"] * len(c["cards"]), f"{len(c['cards'])} hand(s) x {c['deals']:,} deals"
     if name == "games":
         return c["games"], f"{c['games']:,} games"
-    if name == "ladder":  # its progress counts card players
-        return len(c["rungs"]), f"{c['deals']:,} deals x {len(c['rungs'])} card players"
+    if name == "ladder":  # its progress counts deals x card players
+        return (c["deals"] * len(c["rungs"]),
+                f"{c['deals']:,} deals x {len(c['rungs'])} card players")
     return c["deals"], f"{c['deals']:,} deals"
 
 
 def run_sections(s: Scenario, say: Callable[[str], None],
-                 bar: Callable[[int, str], object] | None = None) -> list[Part]:
+                 bar: Callable[[int, str], object] | None = None, ex=None) -> list[Part]:
     """Every wanted section, in order, each announced by ``say``; ``bar(total, label)``
-    makes a progress callback for a section's work (or None)."""
+    makes a progress callback for a section's work (or None); ``ex``, a Dask executor of
+    :mod:`analyzer.runs`, plays the deals on a cluster (None: here), with the same data."""
     cache: dict = {}
     parts = [sections.rules_part(s)]
     wanted = s.wanted()
@@ -83,7 +86,7 @@ def run_sections(s: Scenario, say: Callable[[str], None],
         say(f"[{i}/{len(wanted)}] {SECTION_TITLES[name]}: {work}")
         t0 = time.perf_counter()
         progress = bar(total, SECTION_TITLES[name]) if bar else None
-        part = RUNNERS[name](s, s.sections[name], cache, progress)
+        part = RUNNERS[name](s, s.sections[name], cache, progress, ex)
         say(f"[{i}/{len(wanted)}] {SECTION_TITLES[name]}: done in "
             f"{time.perf_counter() - t0:.1f} s")
         parts.append(part)
@@ -91,11 +94,12 @@ def run_sections(s: Scenario, say: Callable[[str], None],
 
 
 def build_report(s: Scenario, out: str | os.PathLike, command: str,
-                 say: Callable[[str], None] = lambda line: None, bar=None) -> Path:
-    """Run ``s`` and write its report folder at ``out`` (replaced whole); the folder."""
+                 say: Callable[[str], None] = lambda line: None, bar=None, ex=None) -> Path:
+    """Run ``s`` (on the cluster of ``ex``, if given) and write its report folder at ``out``
+    (replaced whole); the folder."""
     out = io.check_out_dir(out)
     t0 = time.perf_counter()
-    parts = run_sections(s, say, bar)
+    parts = run_sections(s, say, bar, ex)
     with io.atomic_dir(out) as tmp:
         (tmp / "figures").mkdir()
         (tmp / "data").mkdir()

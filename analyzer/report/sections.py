@@ -1,17 +1,19 @@
 """Each section of a report, run from its scenario table into a :class:`~.parts.Part`.
 
 Every section plays deals of the scenario's seed, so deal i is the same deal in every
-section; every number carries n and its 95% interval, and every part says in one sentence
-what its numbers assume. The game is asked through its :class:`~analyzer.games.protocol.
+section, here or on a Dask cluster (``ex``: the same numbers, bit for bit); every number
+carries n and its 95% interval, and every part says in one sentence what its numbers
+assume. The game is asked through its :class:`~analyzer.games.protocol.
 Game` interface only: no section names a game.
 
 May import: :mod:`.parts`, :mod:`.figures`, :mod:`.scenario`, the games' registry,
 protocol and common layer, the generic analyses (summary, bidchart, compare, ladder,
-stats, variants).
+stats, variants), and :mod:`analyzer.runs` (a cluster's executor: ``ex``, None for here).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Callable
@@ -76,20 +78,30 @@ def rules_part(s: Scenario) -> Part:
 # ---- one simulation: bid levels, dealer and seats -----------------------------------------
 
 
-def simulated(s: Scenario, deals: int, cache: dict, progress: Progress):
+def simulated(s: Scenario, deals: int, cache: dict, progress: Progress, ex=None):
     """(rows, summary) of deals 0..deals-1 of the scenario's seed, simulated and summarized
     once per size: ``[bids]`` and ``[seats]`` of one size share them."""
     if deals not in cache:
         g = game_of(s.rules)
-        df = g.simulate(s.rules, deals, s.seed, s.policy, progress=progress)
+        if ex is None:
+            df = g.simulate(s.rules, deals, s.seed, s.policy, progress=progress)
+        else:  # in parts on the workers, joined: the same frame
+            work = functools.partial(_simulated_part, s.rules, s.seed, s.policy)
+            parts = list(ex.map_parts(work, 0, deals, progress))
+            df = pd.concat(parts, ignore_index=True)
+            df.attrs = {**parts[0].attrs, "first": 0}
         cache[deals] = df, g.summarize(df)
     return cache[deals]
 
 
-def bids_part(s: Scenario, cfg: dict, cache: dict, progress: Progress) -> Part:
+def _simulated_part(rules, seed: int, policy: str, first: int, n: int) -> pd.DataFrame:
+    return game_of(rules).simulate(rules, n, seed, policy, first)
+
+
+def bids_part(s: Scenario, cfg: dict, cache: dict, progress: Progress, ex=None) -> Part:
     t0 = time.perf_counter()
     g = game_of(s.rules)
-    df, summary = simulated(s, cfg["deals"], cache, progress)
+    df, summary = simulated(s, cfg["deals"], cache, progress, ex)
     levels = g.bid_levels(df, s.rules)
     part = Part("bids", "Make rate and EV by bid level",
                 f"All four seats bid and play as {_policy(s)}; a bid level's row counts the "
@@ -117,10 +129,10 @@ def bids_part(s: Scenario, cfg: dict, cache: dict, progress: Progress) -> Part:
     return _stamp(part, s, s.rules, len(df), summary.unit, t0)
 
 
-def seats_part(s: Scenario, cfg: dict, cache: dict, progress: Progress) -> Part:
+def seats_part(s: Scenario, cfg: dict, cache: dict, progress: Progress, ex=None) -> Part:
     t0 = time.perf_counter()
     g = game_of(s.rules)
-    df, summary = simulated(s, cfg["deals"], cache, progress)
+    df, summary = simulated(s, cfg["deals"], cache, progress, ex)
     seats = g.seat_positions(df, s.rules)
     part = Part("seats", "Dealer and seat-position advantage",
                 f"Every seat plays {_policy(s)}; positions count clockwise from the dealer, "
@@ -175,12 +187,19 @@ def _side_table(sides: pd.DataFrame) -> pd.DataFrame:
 # ---- the bid guide ------------------------------------------------------------------------
 
 
-def chart_part(s: Scenario, cfg: dict, progress: Progress) -> Part:
+def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     from ..bidchart import bid_chart
 
     t0 = time.perf_counter()
     g = game_of(s.rules)
-    chart = bid_chart(s.rules, cfg["deals"], s.seed, s.policy, by=cfg["by"], progress=progress)
+    if ex is not None and g.chart_by is not None:  # hand classes' sums, chunk by chunk
+        from .. import runs
+
+        job = runs.Job.of(s.rules, s.seed, s.policy, kind="bid-chart", by=cfg["by"])
+        chart = runs.play(job, 0, cfg["deals"], ex, progress=progress)
+    else:  # (King's charts are drawn here only)
+        chart = bid_chart(s.rules, cfg["deals"], s.seed, s.policy, by=cfg["by"],
+                          progress=progress)
     tables, figs, guide, shown = g.chart_contents(chart)
     model = chart.provenance.get("model") or (
         f"Every seat's hand of every deal counts, all seats playing {_policy(s)}; a class's "
@@ -207,7 +226,7 @@ def chart_part(s: Scenario, cfg: dict, progress: Progress) -> Part:
 # ---- example hands ------------------------------------------------------------------------
 
 
-def hands_part(s: Scenario, cfg: dict, progress: Progress) -> Part:
+def hands_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     t0 = time.perf_counter()
     g = game_of(s.rules)
     part = Part("hands", "Example hands",
@@ -219,6 +238,10 @@ def hands_part(s: Scenario, cfg: dict, progress: Progress) -> Part:
                "progress": progress}
     if cfg["contract"] is not None:
         options["contract"] = cfg["contract"]
+    if ex is not None:  # the deals grow on the workers, with the same result
+        from ..runs import spreader
+
+        options["spread_with"] = functools.partial(spreader, ex)
     for i, text in enumerate(cfg["cards"], 1):
         ev = g.evaluate_hand(s.rules, text, cfg["seat"], **options)
         part.pre(g.render_hand(ev), folded=False)  # the evaluation itself
@@ -241,7 +264,7 @@ def hands_part(s: Scenario, cfg: dict, progress: Progress) -> Part:
 # ---- variants on identical deals ----------------------------------------------------------
 
 
-def variants_part(s: Scenario, tables: list[dict], progress: Progress) -> Part:
+def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) -> Part:
     from ..compare import compare_variants
 
     t0 = time.perf_counter()
@@ -251,7 +274,7 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress) -> Part:
                 "change's, for players who play this way.")
     frames, n = [], 0
     for i, v in enumerate(tables):
-        c = compare_variants(v["a"], v["b"], v["deals"], s.seed, s.policy)
+        c = compare_variants(v["a"], v["b"], v["deals"], s.seed, s.policy, executor=ex)
         if progress:
             progress(v["deals"])
         n += v["deals"]
@@ -281,12 +304,12 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress) -> Part:
 # ---- the ladder: how much the card player matters -----------------------------------------
 
 
-def ladder_part(s: Scenario, cfg: dict, progress: Progress) -> Part:
+def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     from ..ladder import label, ladder
 
     t0 = time.perf_counter()
     lad = ladder(s.rules, cfg["deals"], s.seed, cfg["rungs"], cfg["opponents"],
-                 progress=progress, contract=cfg["contract"])
+                 progress=progress, contract=cfg["contract"], executor=ex)
     base = cfg["rungs"][0]
     summary = lad.summary(baseline=base).drop(columns=["seconds"])
     by_bid = lad.by_bid()
@@ -350,13 +373,19 @@ def _bias_by_bid(lad, base: str) -> pd.DataFrame:
 # ---- whole games --------------------------------------------------------------------------
 
 
-def games_part(s: Scenario, cfg: dict, progress: Progress) -> Part:
+def games_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     from ..games.standings import whole_games
 
     t0 = time.perf_counter()
     g = game_of(s.rules)
-    winner, deals, scores = g.whole_game_rows(s.rules, cfg["games"], s.seed, s.policy,
-                                              max_deals=cfg["max_deals"], progress=progress)
+    if ex is None:
+        winner, deals, scores = g.whole_game_rows(s.rules, cfg["games"], s.seed, s.policy,
+                                                  max_deals=cfg["max_deals"],
+                                                  progress=progress)
+    else:  # in parts on the workers (game g is the same game in any part), joined
+        work = functools.partial(_games_part, s.rules, s.seed, s.policy, cfg["max_deals"])
+        parts = list(ex.map_parts(work, 0, cfg["games"], progress))
+        winner, deals, scores = (np.concatenate(a) for a in zip(*parts, strict=True))
     sides, lengths = whole_games(winner, deals, scores, g.sides)
     target = getattr(s.rules, "target", None)
     goal = f"to {target}" if target else "of all their hands"
@@ -374,3 +403,7 @@ def games_part(s: Scenario, cfg: dict, progress: Progress) -> Part:
         part.figure("lengths", figures.game_lengths(lengths), "Deals per game.")
     part.figure("scores", figures.final_scores(scores, g.sides), "Final scores by side.")
     return _stamp(part, s, s.rules, len(deals), "games", t0)
+
+
+def _games_part(rules, seed: int, policy: str, max_deals, first: int, n: int):
+    return game_of(rules).whole_game_rows(rules, n, seed, policy, max_deals, first=first)

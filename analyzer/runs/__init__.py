@@ -9,10 +9,10 @@ May import: the foundations, the games' registry and common module, the summary.
 """
 
 from .executors import EXECUTORS, ExecutorError, executor, spreader
-from .job import Chunk, Job, default_chunk, plan
+from .job import Chunk, Job, default_chunk, plan, spread
 from .runner import play
 from .store import RunStore, RunStoreError, merged_row_parts, merged_summary
 
 __all__ = ["EXECUTORS", "Chunk", "ExecutorError", "Job", "RunStore", "RunStoreError",
            "default_chunk", "executor", "merged_row_parts", "merged_summary", "play", "plan",
-           "spreader"]
+           "spread", "spreader"]

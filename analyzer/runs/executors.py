@@ -27,6 +27,7 @@ import time
 from collections.abc import Iterable, Iterator
 
 from .job import FAST_CHUNK, ROWS_CHUNK, Chunk, Job
+from .job import spread as spread_ranges
 
 EXECUTORS = ("local", "dask", "dask-local")
 TASK_SECONDS = 3.0  # a task's work: long beside Dask's few milliseconds a task, short to lose
@@ -115,6 +116,17 @@ class DaskExecutor:
         for _, chunk in self._map(task, chunks):
             yield chunk
 
+    def map_parts(self, fn, first: int, n: int, progress=None, weight: int = 1) -> Iterator:
+        """``fn(lo, k)`` for deals ``first .. first + n - 1`` in parts (:func:`~.job.spread`:
+        a few a worker), as tasks, the results in the parts' order; ``progress(k * weight)``
+        after each. For work whose cost a deal is not measured first: a hand's samples, a
+        ladder, a report's sections."""
+        ranges = spread_ranges(first, n, self.workers)
+        for (_, k), result in zip(ranges, self.map_ordered(fn, ranges), strict=True):
+            if progress:
+                progress(k * weight)
+            yield result
+
     def map_ordered(self, fn, ranges: Iterable[tuple[int, int]]) -> Iterator:
         """``fn(lo, n)`` for each range, as tasks, the results in the ranges' order."""
         waiting, want = {}, 0
@@ -193,11 +205,8 @@ def spreader(ex, factory, grow, args: tuple, into):
     part = functools.partial(grow_part, factory, grow, args)
 
     def spread(first: int, n: int, progress=None) -> None:
-        size = max(1, -(-n // (4 * ex.workers)))
-        ranges = [(lo, min(size, first + n - lo)) for lo in range(first, first + n, size)]
-        for (_, k), samples in zip(ranges, ex.map_ordered(part, ranges), strict=True):
+        for samples in ex.map_parts(part, first, n, progress):
             absorb(into, samples)
-            if progress:
-                progress(k)
 
     return spread
+

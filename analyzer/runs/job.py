@@ -25,12 +25,8 @@ from ..summary import from_state, merge
 
 KINDS = ("simulate", "bid-chart")
 
-# Deals a chunk for the fast policies: about a second of work on two cores, and a frame of
-# about 140 MB. A run that writes its rows holds them with their text and as Arrow and
-# Parquet buffers besides, over 1 GB at a million (100 M Pedro deals to Parquet, 2026-12-03):
-# a quarter of that keeps it well under.
-FAST_CHUNK = 1_000_000
-ROWS_CHUNK = 250_000
+# what a chunk holds: the sizes are the games' common ones (compare cuts its chunks alike)
+FAST_CHUNK, ROWS_CHUNK, default_chunk = common.FAST_CHUNK, common.ROWS_CHUNK, common.default_chunk
 
 
 @dataclass(frozen=True)
@@ -134,6 +130,17 @@ def plan(first: int, n: int, chunk: int) -> list[tuple[int, int]]:
     return [(lo, min(chunk, first + n - lo)) for lo in range(first, first + n, chunk)]
 
 
+def spread(first: int, n: int, workers: int, per_worker: int = 4) -> list[tuple[int, int]]:
+    """Deals ``first .. first + n - 1`` cut for ``workers`` workers, ``per_worker`` parts
+    each (for work whose cost a deal is not measured first: a hand's samples, a ladder):
+    a slow part holds up no more than a quarter of a worker's share.
+
+    >>> spread(0, 10, 1, 4)
+    [(0, 3), (3, 3), (6, 3), (9, 1)]
+    """
+    return plan(first, n, max(1, -(-n // (per_worker * max(1, workers)))))
+
+
 def remaining(first: int, n: int, done: list[tuple[int, int]], chunk: int,
               ) -> Iterator[tuple[int, int]]:
     """The chunks of deals ``first .. first + n - 1`` not in ``done`` (ranges ``(lo, n)``),
@@ -154,12 +161,3 @@ def remaining(first: int, n: int, done: list[tuple[int, int]], chunk: int,
             cut = min(b, first + ((a - first) // chunk + 1) * chunk)
             yield a, cut - a
             a = cut
-
-
-def default_chunk(deals: int, searching: bool, rows: bool = False) -> int:
-    """Deals a chunk: about a hundredth of the run (progress moves), at least a second of
-    work, at most :data:`FAST_CHUNK` (:data:`ROWS_CHUNK` when the rows are written: memory
-    stays bounded); results never depend on it."""
-    if searching:
-        return max(common.SEARCH_BATCH, -(-deals // 100))
-    return min(ROWS_CHUNK if rows else FAST_CHUNK, max(20_000, -(-deals // 100)))

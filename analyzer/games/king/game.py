@@ -83,10 +83,11 @@ class KingGame(Game):
     sides = ("first dealer", "first dealer + 1", "first dealer + 2", "first dealer + 3")
     plays_whole_games = True
 
-    def whole_game_rows(self, rules, n, seed, policies, max_deals=None, progress=None):
+    def whole_game_rows(self, rules, n, seed, policies, max_deals=None, progress=None, first=0):
         import numpy as np
 
-        winner, scores = _by_position(self.simulate(rules, n, seed, policies, progress=progress))
+        winner, scores = _by_position(self.simulate(rules, n, seed, policies, first,
+                                                    progress=progress))
         return winner, np.full(len(scores), 10), scores
 
     def seat_positions(self, df, rules):

@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 
 from ...ladder import Ladder, _play_rungs, _vector
-from .. import common
 
 
 def king_ladder(rules, idx, seed, rungs, opponents, worlds, contract, progress) -> Ladder:
@@ -29,10 +28,7 @@ def king_ladder(rules, idx, seed, rungs, opponents, worlds, contract, progress) 
     probe, _ = king.run_deals(rules, idx, seed, heur, contract=code)
     if positive:
         played = probe[:, eng.R_OUTCOME] != eng.OUT_DECLINE  # a declined hand is not played
-        idx, probe = idx[played], probe[played]
-        if not len(idx):
-            raise common.PolicyError(f"all {asked:,} hands were declined 4-3-3-3 (not played); "
-                                     f"the ladder needs more deals")
+        idx, probe = idx[played], probe[played]  # none left: the ladder says so
         maker = probe[:, eng.R_CHOOSER].astype(np.int64)
         bid = np.where(probe[:, eng.R_OUTCOME] == eng.OUT_SELL, probe[:, eng.R_PRICE], 0)
     else:
@@ -49,7 +45,7 @@ def king_ladder(rules, idx, seed, rungs, opponents, worlds, contract, progress) 
         return pts, (pts >= bid[sel]) & (bid[sel] > 0), same
 
     seats = [(np.flatnonzero(maker == s), (s,), s) for s in range(4)]
-    seconds = _play_rungs(out, rungs, opponents, seats, play, progress)
+    seconds = _play_rungs(out, rungs, opponents, seats, play, progress, asked)
     name = king.contract_name(code).replace("_", "-")
     measure = "trump chooser's tricks" if positive else f"the seat's {name} points"
     prov = {"game": rules.game, "rules": str(rules), "seed": seed, "first": first,

@@ -50,8 +50,9 @@ class RookGame(Game):
         log = self.play_logged(rules, seed, index, policy, contract)[0]
         return render_hand(log, seed=seed, policy=policy, rules=str(rules), labels=labels)
 
-    def simulate_games(self, rules, n, seed, policies, max_deals=None, progress=None):
-        return self.module.simulate_games(rules, n, seed, policies, max_deals=max_deals,
+    def simulate_games(self, rules, n, seed, policies, max_deals=None, progress=None,
+                       first=0):
+        return self.module.simulate_games(rules, n, seed, policies, first, max_deals=max_deals,
                                           progress=progress)
 
     maker_column = "declarer"
