@@ -1,4 +1,4 @@
-"""``kit.threads.run_chunks``: the search kernels' chunks on threads."""
+"""``kit.threads.run_chunks``: a kernel's deals in pieces on threads."""
 
 import threading
 
@@ -16,8 +16,7 @@ def threads(request):
     numba.set_num_threads(prev)
 
 
-@pytest.mark.parametrize("n, chunk", [(0, 4), (1, 4), (10, 3), (12, 4), (7, 100), (9, 1)])
-def test_every_item_once_in_chunks_of_the_size_asked(threads, n, chunk):
+def _pieces(n: int, chunk: int) -> list[tuple[int, int]]:
     seen = []
     lock = threading.Lock()
 
@@ -26,9 +25,27 @@ def test_every_item_once_in_chunks_of_the_size_asked(threads, n, chunk):
             seen.append((lo, hi))
 
     run_chunks(call, n, chunk)
-    seen.sort()
+    return sorted(seen)
+
+
+@pytest.mark.parametrize("n, chunk", [(0, 4), (1, 4), (10, 3), (12, 4), (7, 100), (9, 1),
+                                      (1000, 7)])
+def test_every_item_once_in_pieces_of_at_least_the_chunk(threads, n, chunk):
+    seen = _pieces(n, chunk)
     assert [i for lo, hi in seen for i in range(lo, hi)] == list(range(n))
-    assert all(hi - lo == chunk for lo, hi in seen[:-1])
+    sizes = [hi - lo for lo, hi in seen]
+    assert all(k >= chunk for k in sizes[:-1])  # the last piece may be what is left
+    assert sizes == sorted(sizes, reverse=True)  # large pieces first, small ones last
+
+
+def test_a_fast_kernel_is_called_a_few_times_and_a_slow_one_ends_in_chunks(threads):
+    """Guided pieces: a batch of 400,000 deals in chunks of 2,048 is a few dozen calls (not
+    196), and the last pieces are single chunks, so the threads finish together."""
+    seen = _pieces(400_000, 2048)
+    assert len(seen) <= 30
+    sizes = [hi - lo for lo, hi in seen]
+    assert sizes[-2] == 2048 and sizes[-1] <= 2048
+    assert max(hi - lo for lo, hi in seen) <= 400_000 // (2 * threads)
 
 
 def test_chunks_run_on_as_many_threads_as_numba_uses(threads):
@@ -45,7 +62,7 @@ def test_chunks_run_on_as_many_threads_as_numba_uses(threads):
 
 def test_an_error_in_a_chunk_reaches_the_caller(threads):
     def call(lo, hi):
-        if lo == 4:
+        if lo <= 4 < hi:
             raise ValueError("chunk 4 failed")
 
     with pytest.raises(ValueError, match="chunk 4 failed"):
