@@ -3,11 +3,14 @@ and trick values, equivalent cards, the sure bounds, the transposition table's k
 entries, move ordering, and playing a card. :mod:`.dd` holds the recursion that puts them
 together; see its docstring for the layout and the techniques.
 
-The larger pieces (equivalent cards, the bounds, ordering, popping a move, finishing a
-trick, rotating, holding and ``_above``) are compiled once each and called, not inlined
-into ``_node`` by numba: inlining them made numba type one very large function, 45 s of
-compiling ``search.dd`` against 12.6 s now, for no speed measured (LLVM still inlines what
-pays; ``benchmarks/bench_dd.py``: same nodes and values, times within the noise).
+The larger pieces (equivalent cards, the bounds, the table's key and entries, finishing a
+trick and ``_above``) are compiled once each and called, not inlined into ``_node`` by
+numba: inlining them all made numba type one very large function, 45 s of compiling
+``search.dd`` against 12.6 s then. What runs at every node is inlined all the same:
+ordering the moves, popping one, rotating the seats. Called, they cost 13% of the solve
+time (Pedro positions, 0.76 s against 0.66 s, same nodes); inlined, 2 s more compiling of
+``search.dd`` (6.3 s to 8.5 s) and 3 s more of a game's kernels with the search, for 4%
+of the time left (2026-12-04; everything inlined: 11 s more compiling for the last 4%).
 
 May import: :mod:`analyzer.bits` and :mod:`.params`; never a game.
 """
@@ -150,7 +153,7 @@ def _seat(a0, a1, a2, a3, r):
     return a3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rotate(a0, a1, a2, a3, sd, w):
     """The hands and side bits seen from relative seat ``w``."""
     sd = ((sd >> w) | (sd << (4 - w))) & 15
@@ -350,7 +353,7 @@ def _cash_first(a0, a1, a2, a3, sd, moves, tm):
     return moves & tops, moves & ~tm & ~tops
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _order(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par):
     """Seat ``r``'s distinct legal cards in up to four tiers tried in turn, each lowest card
     first unless its bit is set in ``down``, or all by history score when ``down`` is
@@ -382,7 +385,7 @@ def _order(a0, a1, a2, a3, sd, k, trick, led, bw, bp, r, par):
     return beat & ~tm, beat & tm, keep & ~valued, keep & valued, 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pop(m1, m2, m3, m4, down):
     """The next card of the tiers, and the tiers without it."""
     if m1:
