@@ -29,7 +29,7 @@ from typing import TextIO
 
 _PACKAGE = Path(__file__).resolve().parent
 COMPILING_NOTICE = ("bidlab: compiling its numba kernels for this installation "
-                    "(first use only: several minutes, cached afterwards)")
+                    "(first use only: 10-40 s a command, cached afterwards)")
 
 
 _DEFINES_KERNELS = re.compile(rb"^[ \t]*@(?:njit|njit_on_first_call)\b", re.M)
