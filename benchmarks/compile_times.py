@@ -31,6 +31,7 @@ ENTRIES = (
     ("pedro whole games", "analyzer.games.pedro.games", "games_chunk"),
     ("rook chunk (plain + logged)", "analyzer.games.rook.engine", "chunk_kernel"),
     ("rook whole games", "analyzer.games.rook.games", "games_chunk"),
+    ("king hands (one contract, no log)", "analyzer.games.king.engine", "hands_chunk"),
     ("king chunk (plain + logged)", "analyzer.games.king.engine", "chunk_kernel"),
     ("king games", "analyzer.games.king.engine", "games_chunk"),
     ("search (dd, at import)", "analyzer.games.search.dd", None),

@@ -11,6 +11,7 @@ from analyzer.games import king
 from analyzer.games.common import parse_policies
 from analyzer.games.king.rules import (
     CONTRACT_NAMES,
+    CONTRACT_OPTIONS,
     HAND_TOTALS,
     PRESETS,
     contract_name,
@@ -141,3 +142,24 @@ def test_threads_and_chunks_do_not_change_games():
     finally:
         numba.set_num_threads(prev)
     assert np.array_equal(a, b) and np.array_equal(a, c)
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "random", "random,heuristic,heuristic,random"])
+@pytest.mark.parametrize("contract", CONTRACT_OPTIONS)
+def test_the_plain_hands_kernel_writes_the_logged_kernels_records(policy, contract):
+    """Single hands come from a kernel of their own (no log, no search compiled in): its
+    records and hands are those of the logged kernel, which the reference checks."""
+    from analyzer.games.king import engine
+    from analyzer.games.king.rules import kernel_params
+
+    rules, pols, n = PRESETS["king"], parse_policies(policy), 400
+    idx = np.arange(1000, 1000 + n, dtype=np.int64)
+    rec, hands = king.run_deals(rules, idx, 7, pols, contract=contract)
+    lrec = np.empty_like(rec)
+    lhands = np.empty_like(hands)
+    li = np.empty((n, engine.NLOGI), dtype=np.int16)
+    engine.log_kernel(7, idx, np.zeros(n, np.int64), idx % 4,
+                      np.full(n, king.parse_contract(contract), np.int64), kernel_params(rules),
+                      pols, lrec, lhands, li)
+    np.testing.assert_array_equal(rec, lrec)
+    np.testing.assert_array_equal(hands, lhands)

@@ -480,13 +480,34 @@ def chunk_kernel(seed, indices, slots, dealers, contracts, lo, hi, rp, pols, sc,
                li, log, no_search)
 
 
+# single hands of one contract, hand i dealt by i % 4, no log: (seed, indices, contract, lo,
+# hi, rp, pols, sc, rec, hands_out)
+HANDS_SIG = types.void(types.int64, types.int64[:], types.int64, types.int64, types.int64,
+                       types.int64[:], types.int64[:], types.uint64[:], types.int16[:, :],
+                       types.uint64[:, :])
+
+
+@serial_chunk_kernel(HANDS_SIG, parallel_pipeline=True)
+def hands_chunk(seed, indices, contract, lo, hi, rp, pols, sc, rec, hands_out):
+    """Hands ``lo .. hi-1`` of ``contract``, no log, no seat searching: ``play_hand`` compiled
+    with the log and the search away (``chunk_kernel``'s runtime flags cost ~4%)."""
+    deck, hands, prng, drng = deal_scratch(104)
+    li_row = np.empty(1, dtype=np.int16)
+    lu = np.empty(1, dtype=np.uint64)
+    ws = workspace.workspace_for(pols)
+    for i in range(lo, hi):
+        play_hand(seed, indices[i], 0, indices[i] % 4, contract, rp, pols, sc, deck, hands,
+                  prng, drng, rec, i, hands_out[i], li_row, lu, False, ws, no_search)
+
+
 @serial_chunk_kernel(GAMES_SIG, parallel_pipeline=True)
 def games_chunk(seed, first, lo, hi, rp, pols, out):
     """Whole games ``first + lo`` .. ``first + hi - 1``; no seat searches."""
     play_games(seed, first, lo, hi, rp, pols, out, no_search)
 
 
-def threaded_hand_kernels(chunk_kernel, games_chunk, log_chunk: int | None = None):
+def threaded_hand_kernels(chunk_kernel, games_chunk, log_chunk: int | None = None,
+                          hands_chunk=None):
     """``(hands_kernel, games_kernel, log_kernel)`` run over a chunk kernel and a games chunk
     (of this module or ``king.search``) on threads (``kit.threads.run_chunks``):
 
@@ -500,6 +521,10 @@ def threaded_hand_kernels(chunk_kernel, games_chunk, log_chunk: int | None = Non
 
     def hands_kernel(seed, indices, chunk, contract, rp, pols, sc, rec, hands_out):
         n = len(indices)
+        if hands_chunk is not None:
+            run_chunks(lambda lo, hi: hands_chunk(seed, indices, contract, lo, hi, rp, pols, sc,
+                                                  rec, hands_out), n, chunk)
+            return
         slots, dealers = np.zeros(n, np.int64), indices % 4
         contracts = np.full(n, contract, np.int64)
         li = np.empty((0, NLOGI), np.int16)
@@ -520,4 +545,5 @@ def threaded_hand_kernels(chunk_kernel, games_chunk, log_chunk: int | None = Non
     return hands_kernel, games_kernel, log_kernel
 
 
-hands_kernel, games_kernel, log_kernel = threaded_hand_kernels(chunk_kernel, games_chunk)
+hands_kernel, games_kernel, log_kernel = threaded_hand_kernels(chunk_kernel, games_chunk,
+                                                               hands_chunk=hands_chunk)
