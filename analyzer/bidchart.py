@@ -388,6 +388,29 @@ def _weaker_key(acc: SeatChartAccumulator, key: int, up: list[int]) -> int:
     return int(np.ravel_multi_index(idx, acc.sizes))
 
 
+class SeatChartRun:
+    """A seat chart played in ranges of deals, anywhere: ``play(first, n)``, its sums as
+    ``to_state()`` (added elsewhere by ``add_state``), and the chart, ``result()``. The
+    games' :meth:`~analyzer.games.protocol.Game.chart_run` (what a run store and a cluster
+    play a bid chart with)."""
+
+    def __init__(self, rules, seed: int, policy: str, by=None):
+        self.rules, self.seed, self.pols = rules, int(seed), parse_policies(policy)
+        self.acc = SeatChartAccumulator(rules, by)
+
+    def play(self, first: int, n: int) -> None:
+        self.acc.run(self.seed, self.pols, first, n)
+
+    def to_state(self) -> dict:
+        return self.acc.to_state()
+
+    def add_state(self, state: dict) -> None:
+        self.acc.add_state(state)
+
+    def result(self) -> BidChart:
+        return self.acc.chart(provenance(self.rules, self.seed, self.pols, 0))
+
+
 def bid_chart(game, deals: int = 2_000_000, seed: int = 1, policy: str = "heuristic", by=None,
               progress=None, batch: int = BATCH) -> BidChart:
     """Play ``deals`` deals for every seat and action, in batches, and chart the

@@ -237,8 +237,11 @@ def test_the_cluster_gives_the_local_numbers_and_rows(cluster, tmp_path):
         pd.read_parquet(tmp_path / "local.parquet"))
 
 
-def test_the_cluster_charts_what_the_local_run_charts(cluster):
-    args = ["bid-chart", "pedro", "--deals", "40000", "--seed", "5", "--json"]
+@pytest.mark.parametrize("args", [["pedro", "--deals", "40000"], ["king", "--deals", "3000"]])
+def test_the_cluster_charts_what_the_local_run_charts(cluster, args):
+    """Hand classes (Pedro) and King's own charts (danger, trump right, seats over whole
+    games), from the chunks' exact sums on the workers: the local chart."""
+    args = ["bid-chart", *args, "--seed", "5", "--json"]
     local = run(*args)
     remote = run(*args, "--executor", "dask", "--scheduler", cluster.scheduler_address)
     assert local.exit_code == remote.exit_code == 0, remote.stderr
@@ -350,8 +353,8 @@ def test_the_cluster_plays_the_local_ladder(cluster, args):
 
 @pytest.mark.parametrize("name", ["quick-pedro", "quick-king"])
 def test_the_cluster_writes_the_local_report_data(cluster, name, tmp_path):
-    """Every section of a quick report on the cluster (King's charts, drawn here only,
-    included): the same data files, byte for byte."""
+    """Every section of a quick report on the cluster (King's charts included): the same
+    data files, byte for byte."""
     from analyzer.report import build
     from analyzer.report.scenario import load_scenario
 
@@ -429,3 +432,19 @@ def test_dask_local_listens_on_loopback_only():
     loopback = {"0100007F", "00000000000000000000000001000000"}  # 127.0.0.1, ::1
     assert len(addresses) >= 1
     assert addresses <= loopback, addresses
+
+
+def test_a_king_chart_in_a_run_store_is_the_plain_chart(tmp_path):
+    """King's charts in a run store, extended once: the chart of one plain run of the
+    combined size, whatever the chunks."""
+    store = str(tmp_path / "king-chart")
+    first = run("bid-chart", "king", "--deals", "1200", "--seed", "3", "--run-dir", store,
+                "--chunk", "500", "--json")
+    assert first.exit_code == 0, first.stderr
+    assert first.stdout == run("bid-chart", "king", "--deals", "1200", "--seed", "3",
+                               "--json").stdout
+    extended = run("resume", store, "--extend", "800", "--json")
+    assert extended.exit_code == 0, extended.stderr
+    whole = run("bid-chart", "king", "--deals", "2000", "--seed", "3", "--json")
+    assert json.loads(extended.stdout) == json.loads(whole.stdout)
+

@@ -117,9 +117,6 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, as_js
     by = chart_features(by, rules)
     deals = search_sized(ctx, "deals", deals, policy)
     if run_dir is not None or chunk is not None or executor != "local":
-        if g.chart_by is None:
-            raise click.UsageError(f"--run-dir, --chunk and --executor chart hand classes "
-                                   f"(pedro, cinch, rook); {g.title}'s charts run here only")
         job = runs.Job.of(rules, seed, policy, kind="bid-chart", by=by)
         show(job, run_job(job, 0, deals, run_dir, chunk, (executor, scheduler, workers), None,
                           progress), as_json, out_dir=out_dir)

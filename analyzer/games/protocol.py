@@ -225,6 +225,13 @@ class Game:
     def bid_chart(self, rules, deals: int, seed: int, policy: str, by=None, progress=None):
         raise NotImplementedError
 
+    def chart_run(self, rules, seed: int, policy: str, by=None):
+        """The chart of :meth:`bid_chart` played in ranges of deals (``play(first, n)``,
+        ``to_state``, ``add_state``, ``result``): the same chart, chunk by chunk."""
+        from ..bidchart import SeatChartRun
+
+        return SeatChartRun(rules, seed, policy, by)
+
     points_digits = 2  # decimals of points and EVs in a chart's text
 
     def scoring_method(self, rules):

@@ -192,12 +192,12 @@ def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
 
     t0 = time.perf_counter()
     g = game_of(s.rules)
-    if ex is not None and g.chart_by is not None:  # hand classes' sums, chunk by chunk
+    if ex is not None:  # the chart's sums, chunk by chunk on the workers
         from .. import runs
 
         job = runs.Job.of(s.rules, s.seed, s.policy, kind="bid-chart", by=cfg["by"])
         chart = runs.play(job, 0, cfg["deals"], ex, progress=progress)
-    else:  # (King's charts are drawn here only)
+    else:
         chart = bid_chart(s.rules, cfg["deals"], s.seed, s.policy, by=cfg["by"],
                           progress=progress)
     tables, figs, guide, shown = g.chart_contents(chart)

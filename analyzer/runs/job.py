@@ -50,7 +50,7 @@ class Job:
             raise ValueError(f"unknown kind of run {kind!r}; one of {', '.join(KINDS)}")
         parsed = parse_game(rules) if isinstance(rules, str) else rules
         pols = common.parse_policies(policy)
-        if kind == "bid-chart":
+        if kind == "bid-chart" and game(parsed).chart_by is not None:  # hand classes
             from ..bidchart import check_features
 
             by = ",".join(check_features(by or game(parsed).chart_game(parsed).default_by,
@@ -80,7 +80,7 @@ class Job:
         rules = parse_game(self.rules)
         if self.kind == "bid-chart":
             acc = self._chart(rules)
-            acc.run(self.seed, common.parse_policies(self.policy), lo, n)
+            acc.play(lo, n)
             return Chunk(lo, n, acc.to_state(), {})
         g = game(rules)
         df = g.simulate(rules, n, self.seed, self.policy, lo, contract=self.contract)
@@ -92,20 +92,19 @@ class Job:
         :class:`~analyzer.summary.Summary` (``attrs``, the rows' provenance, under its own),
         or a :class:`~analyzer.bidchart.BidChart`."""
         if self.kind == "bid-chart":
-            rules = parse_game(self.rules)
-            acc = self._chart(rules)
+            acc = self._chart(parse_game(self.rules))
             for state in states:
                 acc.add_state(state)
-            return acc.chart(common.provenance(rules, self.seed,
-                                               common.parse_policies(self.policy), 0))
+            return acc.result()
         summary = merge([from_state(s) for s in states])
         summary.provenance = {**attrs, **summary.provenance}
         return summary
 
     def _chart(self, rules):
-        from ..bidchart import SeatChartAccumulator
-
-        return SeatChartAccumulator(rules, tuple(self.by.split(",")))
+        """The game's chart played in ranges (:meth:`~analyzer.games.protocol.Game.
+        chart_run`): hand classes by ``by``, or King's own charts."""
+        return game(rules).chart_run(rules, self.seed, self.policy,
+                                     tuple(self.by.split(",")) if self.by else None)
 
 
 @dataclass

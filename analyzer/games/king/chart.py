@@ -404,6 +404,39 @@ class KingChartAccumulator:
         out, _ = king.run_games(self.rules, first, n, self.seed, self.pols)
         self.add_games(out)
 
+    # -- a run in chunks (analyzer.runs): the sums of single hands and games first .. +n-1 -------
+
+    def play(self, first: int, n: int) -> None:
+        """Single hands and whole games ``first .. first+n-1``, as a batch of
+        :func:`king_chart` (which plays as many games as hands)."""
+        self.run(first, n)
+        self.run_games(first, n)
+
+    def to_state(self) -> dict:
+        """The sums as JSON-ready lists (whole numbers in float64: exact, in any order of
+        adding); :meth:`add_state` adds them back."""
+        sums = {f"danger:{c}": s for c, s in self.danger.items()}
+        sums.update(trump=self.trump, right=self.right)
+        return {"sums": {k: {"count": s.count.tolist(), "sums": s.sums.tolist()}
+                         for k, s in sums.items()},
+                "n_hands": dict(self.n_hands), "n_games": self.n_games,
+                "seat_sums": self.seat_sums.tolist()}
+
+    def add_state(self, state: dict) -> None:
+        sums = {f"danger:{c}": s for c, s in self.danger.items()}
+        sums.update(trump=self.trump, right=self.right)
+        for key, s in sums.items():
+            s.count += np.array(state["sums"][key]["count"], dtype=np.int64)
+            s.sums += np.array(state["sums"][key]["sums"], dtype=np.float64).reshape(
+                s.sums.shape)
+        for k, v in state["n_hands"].items():
+            self.n_hands[k] += v
+        self.n_games += state["n_games"]
+        self.seat_sums += np.array(state["seat_sums"])
+
+    def result(self) -> KingChart:
+        return self.chart()
+
     # -- the chart ---------------------------------------------------------------------------
 
     def chart(self) -> KingChart:

@@ -136,6 +136,13 @@ class KingGame(Game):
             raise self.refuse("--by", "chart_by")
         return king_chart(rules, deals, seed, policy, progress=progress)
 
+    def chart_run(self, rules, seed, policy, by=None):
+        from .chart import KingChartAccumulator
+
+        if by is not None:
+            raise self.refuse("--by", "chart_by")
+        return KingChartAccumulator(rules, policy, seed)
+
     def render_chart(self, chart):
         from .chart_view import render_king_chart
 

@@ -8,8 +8,8 @@ threads as numba is set to use, each thread taking the next piece when it is fre
 ones first and small ones last, so that the calls from Python are few and one slow deal
 does not hold up the others (two threads' deals/s within 3% of the ``prange`` kernels',
 2026-12-04). Every deal is a pure function of its index, so the result does not depend on
-the threads or the pieces. :func:`threaded_kernels` makes a game's ``simulate_kernel`` and ``log_kernel``
-from its chunk kernel.
+the threads or the pieces. :func:`threaded_kernels` makes a game's ``simulate_kernel`` and
+``log_kernel`` from its chunk kernel.
 
 May import: numpy and numba; never a game.
 """
