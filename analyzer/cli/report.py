@@ -39,7 +39,7 @@ def report(scenario, out, quick, progress, executor, scheduler, workers) -> None
 
     Run from a clone's folder, the scenarios are in simulations/; `make report` builds
     the four full game reports into reports/ (minutes each). With --executor the deals
-    are played on a Dask cluster (King's charts here): the data files are the same.
+    are played on a Dask cluster: the data files are the same.
 
     \b
     Examples:

@@ -412,20 +412,21 @@ class KingChartAccumulator:
         self.run(first, n)
         self.run_games(first, n)
 
+    def _class_sums(self) -> dict[str, _ClassSums]:
+        """Every chart's per-class sums, by a name a state keeps them under."""
+        return {**{f"danger:{c}": s for c, s in self.danger.items()}, "trump": self.trump,
+                "right": self.right}
+
     def to_state(self) -> dict:
         """The sums as JSON-ready lists (whole numbers in float64: exact, in any order of
         adding); :meth:`add_state` adds them back."""
-        sums = {f"danger:{c}": s for c, s in self.danger.items()}
-        sums.update(trump=self.trump, right=self.right)
         return {"sums": {k: {"count": s.count.tolist(), "sums": s.sums.tolist()}
-                         for k, s in sums.items()},
+                         for k, s in self._class_sums().items()},
                 "n_hands": dict(self.n_hands), "n_games": self.n_games,
                 "seat_sums": self.seat_sums.tolist()}
 
     def add_state(self, state: dict) -> None:
-        sums = {f"danger:{c}": s for c, s in self.danger.items()}
-        sums.update(trump=self.trump, right=self.right)
-        for key, s in sums.items():
+        for key, s in self._class_sums().items():
             s.count += np.array(state["sums"][key]["count"], dtype=np.int64)
             s.sums += np.array(state["sums"][key]["sums"], dtype=np.float64).reshape(
                 s.sums.shape)
