@@ -3,9 +3,13 @@ ranking of alternatives with P(best), and known cards at other seats.
 
 A hand evaluation plays one seat's fixed hand against many random deals (the
 counter-based generator makes deal ``i`` the same for every alternative), so the
-alternatives' per-deal outcomes are paired; :func:`rank_alternatives` turns
-them into a table with P(best), and :func:`run_stop_rule` grows the sample
-until a stop rule is met. Game modules: ``evaluate`` (Pedro/Cinch),
+alternatives' per-deal outcomes are paired. Each batch of deals is folded into
+sufficient statistics as it is played (paired moments of the alternatives' scores,
+histograms of the points), so an evaluation holds the same few numbers whether it
+plays a thousand deals or a billion, and parts played on a cluster add up to the
+very numbers of one run. :func:`rank_alternatives` turns the moments into a table
+with P(best), and :func:`run_stop_rule` grows the sample until a stop rule is met.
+Game modules: ``evaluate`` (Pedro/Cinch),
 ``rook.evaluate``, ``king.evaluate``.
 
 May import: the foundations, :mod:`.advice`, the games' registry and protocol and
@@ -15,7 +19,7 @@ May import: the foundations, :mod:`.advice`, the games' registry and protocol an
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -24,7 +28,7 @@ from .advice import Decision
 from .cards import JOKER, CardSet, parse_cards
 from .games.common import SEARCH_BATCH, SEAT_OFFSETS, searches
 from .limits import Pace, require_memory
-from .stats import PairedMoments, est_cols, p_best
+from .stats import PairedMoments, est_cols
 
 BATCH = 10_000  # deals per round of a stop rule (SEARCH_BATCH when a seat searches)
 TOP_K = 4  # alternatives whose CIs a target-CI stop rule watches, and shown with P(best)
@@ -75,27 +79,32 @@ class HandEvaluation:
                 "stopped_by": self.stopped_by}
 
 
-def leading(values) -> np.ndarray:
-    """Indices of the TOP_K alternatives with the best estimates, the pass always among them."""
-    order = np.argsort(-np.array([v.mean() for v in values]), kind="stable")
-    pass_index = len(values) - 1
+def leading(moments: PairedMoments) -> np.ndarray:
+    """Indices of the TOP_K alternatives with the best estimates, the pass (the last) always
+    among them."""
+    order = np.argsort(-moments.means(), kind="stable")
+    pass_index = moments.k - 1
     if pass_index in order[:TOP_K]:
         return order[:TOP_K]
     return np.r_[order[:TOP_K - 1], pass_index]
 
 
-def rank_alternatives(values: list[np.ndarray], labels: list[tuple[str, str, int]],
-                      seed: int, moments: PairedMoments | None = None) -> pd.DataFrame:
-    """The leading alternatives (per-deal net scores ``values``, labelled (action, trump,
-    bid)) ranked by their estimate, with P(best) from the joint normal law of their paired
-    means (they share the same deals) and each one's paired gain over the pass (the last
-    alternative). ``moments``: the values' PairedMoments, when already summed."""
-    top = leading(values)
-    pb = p_best(np.stack([values[i] for i in top], axis=1), seed=seed)
-    moments = moments or PairedMoments.of_columns(values)
-    pass_index = len(values) - 1
+def leading_half_width(moments: PairedMoments) -> float:
+    """The widest 95% half-width among the leading alternatives: what --target-ci watches."""
+    return max(moments.estimate(i).half_width for i in leading(moments))
+
+
+def rank_alternatives(moments: PairedMoments, labels: list[tuple[str, str, int]],
+                      seed: int) -> pd.DataFrame:
+    """The leading alternatives (the paired moments of their per-deal net scores, labelled
+    (action, trump, bid), the pass last) ranked by their estimate, with P(best) from the
+    joint normal law of their paired means (they share the same deals) and each one's
+    paired gain over the pass."""
+    top = leading(moments)
+    pb = moments.p_best(list(top), seed=seed)
+    pass_index = moments.k - 1
     rows = [{"action": labels[i][0], "trump": labels[i][1], "bid": labels[i][2],
-             "n": len(values[i]), **est_cols("ev", moments.estimate(i)),
+             "n": moments.n, **est_cols("ev", moments.estimate(i)),
              **est_cols("gain", moments.diff(i, pass_index) if i != pass_index else None),
              "p_best": pb[k]}
             for k, i in enumerate(top)]
@@ -108,27 +117,9 @@ def batch_for(pols: np.ndarray) -> int:
     return SEARCH_BATCH if searches(pols) else BATCH
 
 
-def absorb(into, part) -> None:
-    """Add ``part``, samples grown elsewhere (:func:`grow_part`), to ``into``: the same nested
-    dataclasses, lists and dicts, whose innermost lists of arrays are extended in order."""
-    if is_dataclass(into):
-        for f in fields(into):
-            absorb(getattr(into, f.name), getattr(part, f.name))
-    elif isinstance(into, dict):
-        for key, value in part.items():
-            absorb(into[key], value)
-    elif isinstance(into, list) and part:
-        if isinstance(part[0], np.ndarray):
-            into.extend(part)
-        elif isinstance(part[0], list | dict):
-            for mine, theirs in zip(into, part, strict=True):
-                absorb(mine, theirs)
-    # anything else (a count, the trumps) is the same on both sides
-
-
 def grow_part(factory, grow, args: tuple, first: int, n: int):
-    """Samples of deals ``first .. first + n - 1`` alone: ``grow(factory(), *args, first, n)``
-    (a task on a cluster worker; :func:`absorb` adds them to the whole)."""
+    """Statistics of deals ``first .. first + n - 1`` alone: ``grow(factory(), *args, first,
+    n)`` (a task on a cluster worker; the whole's ``absorb`` adds them)."""
     samples = factory()
     grow(samples, *args, first, n)
     return samples

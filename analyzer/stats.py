@@ -172,12 +172,20 @@ def p_best(values, draws: int = 20_000, seed: int = 0) -> np.ndarray:
     keep, which = _distinct_columns(v)
     distinct = v[:, keep]
     n, k = distinct.shape
-    means = distinct.mean(axis=0)
-    if n < 2 or k == 1:
+    cov = np.atleast_2d(np.cov(distinct, rowvar=False)) / n if n >= 2 and k > 1 else None
+    return _share_of_best(distinct.mean(axis=0), cov, which, draws, seed)
+
+
+def _share_of_best(means: np.ndarray, cov: np.ndarray | None, which: np.ndarray, draws: int,
+                   seed: int) -> np.ndarray:
+    """P(best) of distinct alternatives whose means are jointly normal (``cov``: the
+    covariance of the means; None: known exactly), shared out to the alternatives
+    (``which``: each one's distinct alternative)."""
+    k = len(means)
+    if cov is None:
         won = np.zeros(k)
         won[int(np.argmax(means))] = 1.0
     else:
-        cov = np.atleast_2d(np.cov(distinct, rowvar=False)) / n
         rng = np.random.default_rng(seed)
         sample = rng.multivariate_normal(means, cov, size=draws, method="eigh")
         won = np.bincount(np.argmax(sample, axis=1), minlength=k) / draws
@@ -257,7 +265,7 @@ class PairedMoments:
         m = cls(len(columns))
         n = len(columns[0]) if len(columns) else 0
         for lo in range(0, n, rows):
-            m.add(np.stack([c[lo:lo + rows] for c in columns], axis=1))
+            m.add_columns([c[lo:lo + rows] for c in columns])
         return m
 
     @property
@@ -269,36 +277,57 @@ class PairedMoments:
         v = _as_float_array(values).reshape(-1, self.k)
         self.add_sums(len(v), v.sum(axis=0), v.T @ v)
 
+    def add_columns(self, columns) -> None:
+        """Add the trials of K equally long outcome arrays (one per alternative): a (K, n)
+        array or a list of K arrays, summed as rows, which spares the (n, K) copy."""
+        v = np.asarray(columns, dtype=np.float64).reshape(self.k, -1)
+        self.add_sums(v.shape[1], v.sum(axis=1), v @ v.T)
+
     def add_sums(self, n: int, sums: np.ndarray, cross: np.ndarray) -> None:
         """Add trials already summed: their count, Σx and Σxxᵀ."""
         self.n += int(n)
         self.sums += sums
         self.cross += cross
 
-    def _estimate(self, total: float, total_sq: float, z: float) -> Estimate:
-        n = self.n
-        if n == 0:
-            raise ValueError("no trials yet")
-        total, total_sq = float(total), float(total_sq)
-        mean = total / n
-        if n < 2:
-            se = math.nan
-        elif total.is_integer() and total_sq.is_integer():
-            var_n2 = n * int(total_sq) - int(total) ** 2  # n²(n-1)/n · sample variance, exact
-            se = math.sqrt(max(var_n2, 0) / (n * n * (n - 1)))
-        else:
-            se = math.sqrt(max(total_sq - total * mean, 0.0) / (n - 1) / n)
-        return Estimate(mean, se, mean - z * se, mean + z * se, n)
-
     def estimate(self, i: int, z: float = Z95) -> Estimate:
         """Mean of outcome ``i`` with its interval."""
-        return self._estimate(self.sums[i], self.cross[i, i], z)
+        return _summed_estimate(self.n, self.sums[i], self.cross[i, i], z)
 
     def diff(self, i: int, j: int, z: float = Z95) -> Estimate:
         """Mean of outcome ``i`` minus outcome ``j`` on the same trials, with its interval."""
         total = self.sums[i] - self.sums[j]
         total_sq = self.cross[i, i] + self.cross[j, j] - 2 * self.cross[i, j]
-        return self._estimate(total, total_sq, z)
+        return _summed_estimate(self.n, total, total_sq, z)
+
+    def absorb(self, other: PairedMoments) -> None:
+        """Add the trials of ``other`` (the same K outcomes, summed elsewhere)."""
+        self.add_sums(other.n, other.sums, other.cross)
+
+    def same(self, i: int, j: int) -> bool:
+        """Whether outcomes ``i`` and ``j`` were equal on every trial: Σ(xᵢ − xⱼ)² = 0, exact
+        for whole-number outcomes."""
+        return bool(self.cross[i, i] + self.cross[j, j] - 2 * self.cross[i, j] == 0
+                    and self.sums[i] == self.sums[j])
+
+    def subset(self, columns) -> PairedMoments:
+        """The moments of outcomes ``columns`` alone, in that order."""
+        idx = np.asarray(columns, dtype=np.int64)
+        out = PairedMoments(len(idx))
+        out.add_sums(self.n, self.sums[idx], self.cross[np.ix_(idx, idx)])
+        return out
+
+    def p_best(self, columns, draws: int = 20_000, seed: int = 0) -> np.ndarray:
+        """:func:`p_best` of outcomes ``columns`` from the sums alone: outcomes equal on every
+        trial share their P(best)."""
+        keep: list[int] = []
+        which = np.empty(len(columns), dtype=np.int64)
+        for j, c in enumerate(columns):
+            which[j] = next((g for g, i in enumerate(keep) if self.same(i, c)), len(keep))
+            if which[j] == len(keep):
+                keep.append(c)
+        distinct = self.subset(keep)
+        cov = distinct.covariance() / self.n if self.n >= 2 and len(keep) > 1 else None
+        return _share_of_best(distinct.means(), cov, which, draws, seed)
 
     def means(self) -> np.ndarray:
         return self.sums / self.n
@@ -307,3 +336,57 @@ class PairedMoments:
         """The sample covariance of the K outcomes (ddof=1)."""
         mean = self.means()
         return (self.cross - self.n * np.outer(mean, mean)) / max(self.n - 1, 1)
+
+
+class ColumnMoments:
+    """Running n, Σx and Σx² of K outcomes: each one's mean with its interval, at a K-th of
+    the cost of :class:`PairedMoments` when their differences are not needed.
+
+    >>> m = ColumnMoments(2)
+    >>> m.add_columns([[3, 5, 7], [1, 4, 5]])
+    >>> str(m.estimate(1))
+    '3.333 ± 2.356 (n=3)'
+    """
+
+    def __init__(self, k: int):
+        self.n = 0
+        self.sums = np.zeros(k)
+        self.squares = np.zeros(k)
+
+    @property
+    def k(self) -> int:
+        return len(self.sums)
+
+    def add_columns(self, columns) -> None:
+        """Add the trials of a (K, n) array, or a list of K equally long arrays."""
+        v = np.asarray(columns, dtype=np.float64).reshape(self.k, -1)
+        self.n += v.shape[1]
+        self.sums += v.sum(axis=1)
+        self.squares += np.einsum("ij,ij->i", v, v)
+
+    def absorb(self, other: ColumnMoments) -> None:
+        """Add the trials of ``other`` (the same K outcomes, summed elsewhere)."""
+        self.n += other.n
+        self.sums += other.sums
+        self.squares += other.squares
+
+    def estimate(self, i: int, z: float = Z95) -> Estimate:
+        """Mean of outcome ``i`` with its interval."""
+        return _summed_estimate(self.n, self.sums[i], self.squares[i], z)
+
+
+def _summed_estimate(n: int, total: float, total_sq: float, z: float) -> Estimate:
+    """The mean of n trials from their sum and sum of squares, with its interval; exact
+    integer arithmetic when the sums are whole (every score bidlab simulates)."""
+    if n == 0:
+        raise ValueError("no trials yet")
+    total, total_sq = float(total), float(total_sq)
+    mean = total / n
+    if n < 2:
+        se = math.nan
+    elif total.is_integer() and total_sq.is_integer():
+        var_n2 = n * int(total_sq) - int(total) ** 2  # n²(n-1)/n · sample variance, exact
+        se = math.sqrt(max(var_n2, 0) / (n * n * (n - 1)))
+    else:
+        se = math.sqrt(max(total_sq - total * mean, 0.0) / (n - 1) / n)
+    return Estimate(mean, se, mean - z * se, mean + z * se, n)

@@ -1,12 +1,14 @@
 """Peak memory of big runs, and the Dask executor's throughput against the local one.
 
-    python benchmarks/bench_runs.py memory [--deals 10000000 100000000] [--out-too]
+    python benchmarks/bench_runs.py memory [--deals 10000000 100000000] [--out-too] [--hand]
     python benchmarks/bench_runs.py dask [--deals 10000000] [--pimc-deals 200] [--workers 2]
 
 ``memory`` runs ``bidlab simulate pedro --deals N`` in a child process for each N, with a
 summary only and (``--out-too``) with ``--out FILE.parquet`` as well, and reports the
 child's peak resident memory (``ru_maxrss``) and its wall time. The run holds one chunk at
-a time, so the peak should not grow with N.
+a time, so the peak should not grow with N. ``--hand`` measures ``bidlab hand pedro HAND
+--deals N`` the same way (no ``--out`` there): it folds each batch into sums and
+histograms, so its peak should not grow with N either.
 
 ``dask`` times the same run on the local executor and on ``--executor dask-local`` (a
 LocalCluster of ``--workers`` processes on 127.0.0.1), the start of the cluster included,
@@ -44,17 +46,25 @@ def child(args: list[str]) -> tuple[float, float, str]:
         return seconds, usage.ru_maxrss / 1024, out.read().decode()
 
 
-def memory(deals: list[int], out_too: bool) -> None:
-    print(f"{'deals':>13} {'--out':>6} {'seconds':>8} {'peak RSS MB':>12}")
+HAND = "AS KS 5S 5C 2S 9H 3D JC 7H"
+
+
+def memory(deals: list[int], out_too: bool, hand: bool) -> None:
+    print(f"{'command':>8} {'deals':>13} {'--out':>6} {'seconds':>8} {'peak RSS MB':>12}")
     with tempfile.TemporaryDirectory() as tmp:
         for n in deals:
-            for with_out in (False, True) if out_too else (False,):
-                args = ["simulate", "pedro", "--deals", str(n), "--no-progress"]
+            runs = [("simulate", ["simulate", "pedro"], False)]
+            if out_too:
+                runs.append(("simulate", ["simulate", "pedro"], True))
+            if hand:
+                runs.append(("hand", ["hand", "pedro", HAND], False))
+            for name, args, with_out in runs:
+                args = [*args, "--deals", str(n), "--no-progress"]
                 if with_out:
                     args += ["--out", os.path.join(tmp, "rows.parquet")]
                 seconds, peak, _ = child(args)
-                print(f"{n:>13,} {'yes' if with_out else 'no':>6} {seconds:>8.1f} {peak:>12.0f}",
-                      flush=True)
+                print(f"{name:>8} {n:>13,} {'yes' if with_out else 'no':>6} {seconds:>8.1f} "
+                      f"{peak:>12.0f}", flush=True)
 
 
 def dask(deals: int, pimc_deals: int, workers: int, repeats: int) -> None:
@@ -86,6 +96,7 @@ def main() -> None:
     m = sub.add_parser("memory")
     m.add_argument("--deals", type=int, nargs="+", default=[10_000_000, 100_000_000])
     m.add_argument("--out-too", action="store_true")
+    m.add_argument("--hand", action="store_true")
     d = sub.add_parser("dask")
     d.add_argument("--deals", type=int, default=10_000_000)
     d.add_argument("--pimc-deals", type=int, default=200)
@@ -93,7 +104,7 @@ def main() -> None:
     d.add_argument("--repeats", type=int, default=3)
     a = parser.parse_args()
     if a.what == "memory":
-        memory(sorted(a.deals), a.out_too)
+        memory(sorted(a.deals), a.out_too, a.hand)
     else:
         dask(a.deals, a.pimc_deals, a.workers, a.repeats)
 

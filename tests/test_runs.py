@@ -4,6 +4,7 @@ executor on a real LocalCluster bound to 127.0.0.1, each against one uninterrupt
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -11,7 +12,6 @@ import subprocess
 import sys
 import time
 
-import numpy as np
 import pandas as pd
 import pytest
 from cli_helpers import assert_bad_input, run
@@ -282,13 +282,30 @@ def test_a_comparison_does_not_depend_on_its_chunks():
     assert one.provenance == many.provenance
 
 
-def test_absorb_adds_parts_in_order():
-    from analyzer.rollout import absorb
+@pytest.mark.parametrize("game, hand", [
+    ("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H"),
+    ("rook", "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C"),
+    ("king", "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS"),
+])
+def test_hand_statistics_grown_in_parts_add_up_to_one_run(game, hand, monkeypatch):
+    """A hand evaluation keeps sums, not deals: parts grown apart (as cluster workers grow
+    them) and absorbed in order give the very tables of one run."""
+    from analyzer import evaluate_hand
+    from analyzer.rollout import grow_part
 
-    a = {"x": [[np.array([1])], [np.array([2])]], "trumps": [0, 1]}
-    absorb(a, {"x": [[np.array([3])], [np.array([4])]], "trumps": [0, 1]})
-    assert [np.concatenate(v).tolist() for v in a["x"]] == [[1, 3], [2, 4]]
-    assert a["trumps"] == [0, 1]
+    def spread_with(factory, grow, args, into):
+        def spread(first, n, progress=None):
+            cuts = [first, first + 7, first + n // 2, first + n]
+            for lo, hi in itertools.pairwise(cuts):
+                into.absorb(grow_part(factory, grow, args, lo, hi - lo))
+        return spread
+
+    one = evaluate_hand(game, hand, deals=400, seed=5)
+    parts = evaluate_hand(game, hand, deals=400, seed=5, spread_with=spread_with)
+    frames = [f for f in vars(one) if isinstance(getattr(one, f), pd.DataFrame)]
+    assert frames
+    for name in frames:
+        pd.testing.assert_frame_equal(getattr(one, name), getattr(parts, name), check_exact=True)
 
 
 def test_a_searching_run_on_the_cluster_with_a_store(cluster, tmp_path):

@@ -199,14 +199,15 @@ def task_size(seconds_per_deal: float, remaining: int, workers: int, rows: bool)
 def spreader(ex, factory, grow, args: tuple, into):
     """``spread(first, n, progress)`` for :func:`analyzer.rollout.run_stop_rule`: deals
     ``first .. first + n - 1`` grown as samples on ``ex``'s workers
-    (:func:`analyzer.rollout.grow_part`), a few parts a worker, added to ``into`` in order."""
-    from ..rollout import absorb, grow_part
+    (:func:`analyzer.rollout.grow_part`), a few parts a worker, added to ``into`` in order
+    (its ``absorb``)."""
+    from ..rollout import grow_part
 
     part = functools.partial(grow_part, factory, grow, args)
 
     def spread(first: int, n: int, progress=None) -> None:
         for samples in ex.map_parts(part, first, n, progress):
-            absorb(into, samples)
+            into.absorb(samples)
 
     return spread
 

@@ -28,6 +28,7 @@ May import: the foundations, the generic analyses and views, ``games.common`` an
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -36,8 +37,9 @@ import pandas as pd
 
 from ...cards import SUIT_NAMES, CardSet
 from ...documents import dumps, records
+from ...moments import Histogram
 from ...rollout import HandError, batch_for, est_cols, parse_dealt_hand, parse_known, run_stop_rule
-from ...stats import Estimate, mean_ci, paired_diff, wilson
+from ...stats import Estimate, PairedMoments, wilson
 from ...text import render_table
 from .. import king
 from ..common import SEAT_OFFSETS, parse_policies, policy_label, policy_string
@@ -89,10 +91,42 @@ def king_hand_work(rules, contract: str, deals: int) -> int:
     return runs * deals
 
 
-def _grow_records(parts: list, rules, seed, pols, code, scenario, first: int, n: int) -> None:
-    """Add the records of hands ``first .. first + n - 1`` of ``code`` to ``parts``."""
-    parts.append(king.run_batch(rules, first, n, seed, pols, contract=code,
-                                scenario=scenario)[0])
+class _Tally:
+    """A King hand evaluation's sufficient statistics, batch by batch: per negative contract,
+    how often the seat took each penalty; in the positive hand, the paired moments of the
+    seat's tricks under each choice (each trump it may name, its policy's trump, another
+    seat naming)."""
+
+    def __init__(self, codes: list[int], trumps: int):
+        self.trumps = trumps
+        self.negative = {code: Histogram(1) for code in codes if code != POSITIVE}
+        self.positive = PairedMoments(trumps + 2) if POSITIVE in codes else None
+
+    def absorb(self, other: _Tally) -> None:
+        for code, counts in self.negative.items():
+            counts.absorb(other.negative[code])
+        if self.positive is not None:
+            self.positive.absorb(other.positive)
+
+
+def _grow(tally: _Tally, rules, seed, pols, mask, offset, known, first: int, n: int) -> None:
+    """Add hands ``first .. first + n - 1`` of every contract evaluated to ``tally``."""
+    rows = np.arange(n)
+
+    def seat_column(column, code, **kw):
+        sc = king.Scenario(hand=mask, seat=offset, known=known, **kw)
+        rec = king.run_batch(rules, first, n, seed, pols, contract=code, scenario=sc)[0]
+        me = (rec[:, king.engine.R_DEALER].astype(np.int64) + offset) % 4
+        return rec[rows, column + me].astype(np.int64)
+
+    for code, counts in tally.negative.items():
+        counts.add(seat_column(king.engine.R_POINTS, code))
+    if tally.positive is not None:
+        choices = [{"trump": t} for t in range(tally.trumps)] + [{}]
+        tricks = [seat_column(king.engine.R_TRICKS, POSITIVE, chooser="self", **kw)
+                  for kw in choices]
+        tricks.append(seat_column(king.engine.R_TRICKS, POSITIVE, chooser="other"))
+        tally.positive.add_columns(tricks)
 
 
 def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "all",
@@ -113,49 +147,35 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
     known_cards = parse_known(known or {}, offset)
     king.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
 
-    step = batch_for(pols)
-    # every run's records are kept until the tables are made, and copied once
-    bytes_each = 2 * king_hand_work(rules, contract, 1) * 2 * king.engine.NREC
-
-    def run(code, **kw):
-        sc = king.Scenario(hand=mask, seat=offset, known=known_cards, **kw)
-        parts: list = []
-        grow = (rules, seed, pols, code, sc)
-        run_stop_rule(lambda first, n: _grow_records(parts, *grow, first, n), None, deals,
-                      None, None, deals, step, progress, bytes_each=bytes_each,
-                      spread=spread_with(list, _grow_records, grow, parts) if spread_with
-                      else None)
-        rec = np.concatenate(parts)
-        me = (rec[:, king.engine.R_DEALER].astype(np.int64) + offset) % 4
-        return rec, me
+    tally = _Tally(codes, 5 if rules.allow_no_trump else 4)
+    grow = (rules, seed, pols, mask, offset, known_cards)
+    runs = king_hand_work(rules, contract, 1)  # hands played for each deal
+    run_stop_rule(lambda first, n: _grow(tally, *grow, first, n), None, deals, None, None,
+                  deals, batch_for(pols), progress and (lambda n: progress(n * runs)),
+                  spread=spread_with(functools.partial(_Tally, codes, tally.trumps), _grow,
+                                     grow, tally) if spread_with else None)
 
     neg_rows, dist_rows = [], []
-    for code in (c for c in codes if c != POSITIVE):
-        rec, me = run(code)
-        pts = rec[np.arange(deals), king.engine.R_POINTS + me].astype(np.int64)
-        zero = wilson(int((pts == 0).sum()), deals)
+    for code, counts in tally.negative.items():
+        zero = wilson(counts.count(lambda p: p == 0), deals)
         neg_rows.append({"contract": contract_name(code), "n": deals,
-                         **est_cols("points", mean_ci(pts)), "p_zero": zero.p,
-                         "p_zero_lo": zero.lo, "p_zero_hi": zero.hi})
-        values, counts = np.unique(pts, return_counts=True)
+                         **est_cols("points", counts.moments(lambda p: p).estimate()),
+                         "p_zero": zero.p, "p_zero_lo": zero.lo, "p_zero_hi": zero.hi})
+        (values,), shares = counts.table()
         dist_rows += [{"contract": contract_name(code), "points": int(v), "share": c / deals}
-                      for v, c in zip(values, counts, strict=True)]
+                      for v, c in zip(values, shares, strict=True)]
     pos_rows, right = [], {}
-    if POSITIVE in codes:
-        def tricks(**kw):
-            rec, me = run(POSITIVE, **kw)
-            return rec[np.arange(deals), king.engine.R_TRICKS + me].astype(np.int64)
-
-        for t in range(5 if rules.allow_no_trump else 4):
+    if tally.positive is not None:
+        tricks = tally.positive
+        for t in range(tally.trumps):
             pos_rows.append({"choice": f"I name {TRUMP_LABELS[t]}", "n": deals,
-                             **est_cols("tricks", mean_ci(tricks(chooser="self", trump=t)))})
-        mine = tricks(chooser="self")
-        other = tricks(chooser="other")
+                             **est_cols("tricks", tricks.estimate(t))})
+        mine, other = tally.trumps, tally.trumps + 1
         pos_rows.append({"choice": "I name my policy's trump", "n": deals,
-                         **est_cols("tricks", mean_ci(mine))})
+                         **est_cols("tricks", tricks.estimate(mine))})
         pos_rows.append({"choice": "another seat names trump", "n": deals,
-                         **est_cols("tricks", mean_ci(other))})
-        right = trump_right_advice(paired_diff(mine, other), mean_ci(mine))
+                         **est_cols("tricks", tricks.estimate(other))})
+        right = trump_right_advice(tricks.diff(mine, other), tricks.estimate(mine))
     return KingEvaluation(
         hand=str(CardSet(mask)), seat=seat, rules=str(rules), policy=policy_string(pols),
         seed=seed, n=deals, negative=pd.DataFrame(neg_rows), distribution=pd.DataFrame(dist_rows),

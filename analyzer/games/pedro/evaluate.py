@@ -54,6 +54,7 @@ import pandas as pd
 from ... import shared_play
 from ...advice import Decision, decide
 from ...cards import SUIT_NAMES, CardSet
+from ...moments import Histogram
 from ...rollout import (
     BATCH,
     HandError,
@@ -61,20 +62,20 @@ from ...rollout import (
     batch_for,
     collapse,
     est_cols,
-    leading,
+    leading_half_width,
     parse_dealt_hand,
     parse_known,
     rank_alternatives,
     run_stop_rule,
 )
-from ...stats import PairedMoments, mean_ci, wilson
+from ...stats import ColumnMoments, PairedMoments, wilson
 from .. import parse_game, pedro
 from . import engine, outcomes
 
 
 @dataclass
 class _Samples:
-    """Per-deal outcomes, grown batch by batch.
+    """Per-deal outcomes of one batch of deals.
 
     ``maker_*[t]``: the seat's side's and the other side's points when the seat is
     made the maker with trump t. ``own[m][k]``/``opp[m][k]``: the side's settlement
@@ -99,6 +100,33 @@ class _Samples:
         return collapse(self.own[m - 1][k]), collapse(self.opp[m - 1][k])
 
 
+class _Tally:
+    """A Pedro hand evaluation's sufficient statistics, batch by batch: per trump, how often
+    each (side's points, other side's points) occurred with the seat made the maker; per
+    scoring method, the moments of every action's net score (paired under the rules'
+    method, which ranks them) and of its own score."""
+
+    def __init__(self, n_actions: int, scoring: int):
+        self.maker = [Histogram(2) for _ in range(4)]
+        self.net = [PairedMoments(n_actions) if m == scoring else ColumnMoments(n_actions)
+                    for m in (1, 2)]
+        self.own = [ColumnMoments(n_actions) for _ in range(2)]
+
+    def add(self, batch: _Samples) -> None:
+        for t in range(4):
+            self.maker[t].add(*batch.maker_points(t))
+        for m in (1, 2):
+            own, opp = zip(*(batch.action(m, k) for k in range(self.net[0].k)), strict=True)
+            own, opp = np.array(own), np.array(opp)  # (action, deal)
+            self.net[m - 1].add_columns(own - opp)
+            self.own[m - 1].add_columns(own)
+
+    def absorb(self, other: _Tally) -> None:
+        for mine, theirs in zip([*self.maker, *self.net, *self.own],
+                                [*other.maker, *other.net, *other.own], strict=True):
+            mine.absorb(theirs)
+
+
 def settle(b_pts: np.ndarray, o_pts: np.ndarray, bid: int, method: int, m2_diff_to: str):
     """Per-deal (own, opponents') settlement of a side that bid ``bid`` (docs/rules.md §1.9)."""
     made = b_pts >= bid
@@ -118,60 +146,53 @@ def _action_list(rules: pedro.Rules) -> list[tuple[int, int]]:
     return [(t, b) for t in range(4) for b in range(rules.min_bid, 15)] + [(-1, 0)]
 
 
-def _alternatives(samples: _Samples, rules: pedro.Rules):
-    """Per-deal net score of every action under the rules' method, with labels."""
-    values, labels = [], []
-    for k, (t, bid) in enumerate(_action_list(rules)):
-        own, opp = samples.action(rules.scoring, k)
-        values.append(own - opp)
-        labels.append((f"bid {bid} naming {SUIT_NAMES[t]}", SUIT_NAMES[t], bid) if t >= 0
-                      else ("pass", "", 0))
-    return values, labels
+def _labels(rules: pedro.Rules) -> list[tuple[str, str, int]]:
+    """(action, trump, bid) of every action, in :func:`_action_list` order."""
+    return [(f"bid {bid} naming {SUIT_NAMES[t]}", SUIT_NAMES[t], bid) if t >= 0
+            else ("pass", "", 0) for t, bid in _action_list(rules)]
 
 
-def _leading_half_width(samples: _Samples, rules: pedro.Rules) -> float:
-    """The widest 95% half-width among the leading alternatives: what --target-ci watches."""
-    values, _ = _alternatives(samples, rules)
-    return max(mean_ci(values[i]).half_width for i in leading(values))
-
-
-def _tables(samples: _Samples, rules: pedro.Rules, seed: int):
+def _tables(tally: _Tally, rules: pedro.Rules, seed: int):
     actions_list = _action_list(rules)
-    n = len(collapse(samples.maker_b[0]))
+    n = tally.maker[0].n
     points_rows, dist_rows, bid_rows = [], [], []
     for t in range(4):
-        b, o = samples.maker_points(t)
-        e = mean_ci(b)
-        points_rows.append({"trump": SUIT_NAMES[t], "n": n, **est_cols("points", e)})
-        counts = np.bincount(b, minlength=15)[:15]
-        dist_rows.append({"trump": SUIT_NAMES[t], **{str(k): counts[k] / n for k in range(15)}})
+        maker = tally.maker[t]
+        points_rows.append({"trump": SUIT_NAMES[t], "n": n,
+                            **est_cols("points", maker.moments(lambda b, o: b).estimate())})
+        dist_rows.append({"trump": SUIT_NAMES[t],
+                          **{str(k): maker.count(lambda b, o, k=k: b == k) / n
+                             for k in range(15)}})
         for bid in range(rules.min_bid, 15):
-            made = wilson(int((b >= bid).sum()), n)
+            made = wilson(maker.count(lambda b, o, bid=bid: b >= bid), n)
             row = {"trump": SUIT_NAMES[t], "bid": bid, "n": n, "p_make": made.p,
                    "p_make_lo": made.lo, "p_make_hi": made.hi}
             k = actions_list.index((t, bid))
             for m in (1, 2):
-                own, opp = samples.action(m, k)
-                row.update(est_cols(f"ev{m}_net", mean_ci(own - opp)))
-                row.update(est_cols(f"ev{m}_own", mean_ci(own)))
-                own, opp = settle(b, o, bid, m, rules.m2_diff_to)
-                row.update(est_cols(f"sole_ev{m}_net", mean_ci(own - opp)))
-                row.update(est_cols(f"sole_ev{m}_own", mean_ci(own)))
+                row.update(est_cols(f"ev{m}_net", tally.net[m - 1].estimate(k)))
+                row.update(est_cols(f"ev{m}_own", tally.own[m - 1].estimate(k)))
+
+                def sole(b, o, bid=bid, m=m):
+                    return settle(b, o, bid, m, rules.m2_diff_to)
+
+                row.update(est_cols(f"sole_ev{m}_net",
+                                    maker.moments(lambda b, o: np.subtract(*sole(b, o)))
+                                    .estimate()))
+                row.update(est_cols(f"sole_ev{m}_own",
+                                    maker.moments(lambda b, o: sole(b, o)[0]).estimate()))
             bid_rows.append(row)
     pass_row = {"n": n}
     for m in (1, 2):
-        own, opp = samples.action(m, len(actions_list) - 1)
-        pass_row.update(est_cols(f"ev{m}_net", mean_ci(own - opp)))
-        pass_row.update(est_cols(f"ev{m}_own", mean_ci(own)))
-    values, labels = _alternatives(samples, rules)
-    moments = PairedMoments.of_columns(values)
+        pass_row.update(est_cols(f"ev{m}_net", tally.net[m - 1].estimate(len(actions_list) - 1)))
+        pass_row.update(est_cols(f"ev{m}_own", tally.own[m - 1].estimate(len(actions_list) - 1)))
+    moments, labels = tally.net[rules.scoring - 1], _labels(rules)
     # The question players ask: how high may I go? The highest bid whose paired gain over
     # passing (net, under the rules' method) is above zero beyond the noise, per trump; 0
     # when none is (analyzer.advice).
     for t, row in enumerate(points_rows):
         ceiling = _decision(moments, labels, rules, t).ceiling
         row["bid_up_to"] = rules.min_bid + ceiling - 1 if ceiling else 0
-    actions = rank_alternatives(values, labels, seed, moments)
+    actions = rank_alternatives(moments, labels, seed)
     return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), pd.DataFrame(bid_rows),
             pd.DataFrame([pass_row]), actions, _decision(moments, labels, rules))
 
@@ -198,9 +219,16 @@ def _side_scores(rec: np.ndarray, offset: int):
     return out
 
 
+def _grow(tally: _Tally, rules, hand_mask, offset, known, pols, seed, first, n) -> None:
+    """Add deals first .. first+n-1 to ``tally``."""
+    batch = _Samples(len(_action_list(rules)))
+    _simulate_batch(batch, rules, hand_mask, offset, known, pols, seed, first, n)
+    tally.add(batch)
+
+
 def _simulate_batch(samples: _Samples, rules, hand_mask, offset, known, pols, seed, first, n,
                     share_plays: bool = True):
-    """Grow ``samples`` by deals first .. first+n-1: each action played out in full, or,
+    """Record deals first .. first+n-1 in ``samples``: each action played out in full, or,
     where the policies and rules allow it, each auction outcome played once (same result;
     see analyzer.shared_play)."""
     if share_plays and outcomes.can_share_plays(rules, pols):
@@ -268,21 +296,21 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     offset = pedro.SEAT_OFFSETS[seat]
     known_cards = parse_known(known or {}, offset)
     pedro.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
-    samples = _Samples(len(_action_list(rules)))
+    tally = _Tally(len(_action_list(rules)), rules.scoring)
     grow = (rules, mask, offset, known_cards, pols, seed)
-    spread = spread_with(functools.partial(_Samples, samples.n_actions), _simulate_batch, grow,
-                         samples) if spread_with else None
+    factory = functools.partial(_Tally, tally.net[0].k, rules.scoring)
+    spread = spread_with(factory, _grow, grow, tally) if spread_with else None
+    labels = _labels(rules)
 
     def decided() -> bool:
-        values, labels = _alternatives(samples, rules)
-        return _decision(PairedMoments.of_columns(values), labels, rules).clear
+        return _decision(tally.net[rules.scoring - 1], labels, rules).clear
 
     done, stopped_by = run_stop_rule(
-        lambda first, n: _simulate_batch(samples, *grow, first, n),
-        lambda: _leading_half_width(samples, rules), deals, target_ci, time_budget, max_deals,
-        batch_for(pols), progress, decided if until_decided else None,
-        bytes_each=16 * (8 + 4 * len(_action_list(rules))), spread=spread)  # and collapsed
-    points, dist, bids, pass_ev, actions, decision = _tables(samples, rules, seed)
+        lambda first, n: _grow(tally, *grow, first, n),
+        lambda: leading_half_width(tally.net[rules.scoring - 1]), deals, target_ci,
+        time_budget, max_deals, batch_for(pols), progress, decided if until_decided else None,
+        spread=spread)
+    points, dist, bids, pass_ev, actions, decision = _tables(tally, rules, seed)
     return HandEvaluation(
         hand=str(CardSet(mask)), seat=seat,
         known={pedro.SEATS[o]: str(CardSet(m)) for o, m in known_cards}, rules=str(rules),

@@ -40,20 +40,21 @@ import numpy as np
 import pandas as pd
 
 from ... import shared_play
-from ...advice import decide
+from ...advice import Decision, decide
 from ...cards import JOKER, SUIT_NAMES, CardSet, parse_cards
+from ...moments import Histogram
 from ...rollout import (
     HandError,
     HandEvaluation,
     batch_for,
     collapse,
     est_cols,
-    leading,
+    leading_half_width,
     parse_known,
     rank_alternatives,
     run_stop_rule,
 )
-from ...stats import PairedMoments, mean_ci, wilson
+from ...stats import ColumnMoments, PairedMoments, wilson
 from .. import rook
 from ..common import SEAT_OFFSETS, SEATS, parse_policies, policy_string
 from . import outcomes
@@ -108,25 +109,68 @@ class _Samples:
         self.declared = [[] for _ in range(self.n_actions)]
 
 
-def _alternatives(samples: _Samples, rules: rook.Rules):
-    """Per-hand net score of each distinct alternative, with labels. Ceilings that lead to
-    the same outcome on every hand (raising further never happens) are one alternative,
-    named by the lowest of them."""
-    values, labels = [], []
+class _Tally:
+    """A Rook hand evaluation's sufficient statistics, batch by batch: per trump, how often
+    each (side's points, other side's points) occurred with the seat as declarer, and the
+    paired moments of passing against declaring at each bid; per alternative (bid up to b
+    for each b, then pass), the paired moments of the net and own scores, and how often the
+    seat declared."""
+
+    def __init__(self, trumps: list[int], n_actions: int, n_bids: int):
+        self.trumps = trumps
+        self.maker = {t: Histogram(2) for t in trumps}
+        self.as_declarer = {t: PairedMoments(1 + n_bids) for t in trumps}
+        self.net = PairedMoments(n_actions)
+        self.own = ColumnMoments(n_actions)
+        self.declared = np.zeros(n_actions, dtype=np.int64)
+
+    def add(self, batch: _Samples, rules: rook.Rules) -> None:
+        own = np.array([collapse(o) for o in batch.own])  # (alternative, hand)
+        opp = np.array([collapse(o) for o in batch.opp])
+        self.net.add_columns(own - opp)
+        self.own.add_columns(own)
+        self.declared += [int(collapse(d).sum()) for d in batch.declared]
+        for t in self.trumps:
+            b, o = collapse(batch.maker_b[t]), collapse(batch.maker_o[t])
+            self.maker[t].add(b, o)
+            self.as_declarer[t].add_columns(
+                [own[-1] - opp[-1], *(np.subtract(*settle(b, o, bid, rules))
+                                      for bid in rules.bids)])
+
+    def absorb(self, other: _Tally) -> None:
+        for t in self.trumps:
+            self.maker[t].absorb(other.maker[t])
+            self.as_declarer[t].absorb(other.as_declarer[t])
+        self.net.absorb(other.net)
+        self.own.absorb(other.own)
+        self.declared += other.declared
+
+
+def _alternatives(tally: _Tally, rules: rook.Rules):
+    """The paired moments of each distinct alternative's net score, with labels. Ceilings
+    that lead to the same outcome on every hand (raising further never happens) are one
+    alternative, named by the lowest of them."""
+    kept, labels = [], []
     for k, bid in enumerate(rules.bids):
-        v = collapse(samples.own[k]) - collapse(samples.opp[k])
-        if values and np.array_equal(v, values[-1]):
+        if kept and tally.net.same(kept[-1], k):
             continue
-        values.append(v)
+        kept.append(k)
         labels.append((f"bid up to {bid}", "", bid))
-    values.append(collapse(samples.own[-1]) - collapse(samples.opp[-1]))
+    kept.append(tally.net.k - 1)
     labels.append(("pass", "", 0))
-    return values, labels
+    return tally.net.subset(kept), labels
+
+
+def _grow(tally: _Tally, rules, mask, offset, known, pols, seed, first, n) -> None:
+    """Add hands first .. first+n-1 to ``tally``."""
+    batch = _Samples(tally.trumps, tally.net.k)
+    _simulate_batch(batch, rules, mask, offset, known, pols, seed, first, n)
+    tally.add(batch, rules)
 
 
 def _simulate_batch(samples: _Samples, rules, mask, offset, known, pols, seed, first, n,
                     share_plays: bool = True):
-    """Grow ``samples`` by hands first .. first+n-1: each alternative played in full, or,
+    """Record hands first .. first+n-1: each alternative played in full, or,
     where the policies and rules allow it, each auction outcome played once (same result;
     see analyzer.shared_play)."""
     if share_plays and outcomes.can_share_plays(rules, pols):
@@ -156,63 +200,55 @@ def _simulate_batch(samples: _Samples, rules, mask, offset, known, pols, seed, f
         samples.declared[k].append(rec[:, R_DECLARER] == seat)
 
 
-def _tables(samples: _Samples, rules: rook.Rules, seed: int):
+def _tables(tally: _Tally, rules: rook.Rules, seed: int):
     bids = rules.bids
     total = rules.total_points
-    n = len(collapse(samples.maker_b[samples.trumps[0]]))
+    n = tally.net.n
     points_rows, dist_rows, bid_rows = [], [], []
-    for t in samples.trumps:
-        b, o = collapse(samples.maker_b[t]), collapse(samples.maker_o[t])
-        points_rows.append({"trump": TRUMP_LABELS[t], "n": n, **est_cols("points", mean_ci(b))})
-        counts = np.bincount(b // 5, minlength=total // 5 + 1)
+    for t in tally.trumps:
+        maker = tally.maker[t]
+        points_rows.append({"trump": TRUMP_LABELS[t], "n": n,
+                            **est_cols("points", maker.moments(lambda b, o: b).estimate())})
         dist_rows.append({"trump": TRUMP_LABELS[t],
-                          **{str(5 * k): counts[k] / n for k in range(total // 5 + 1)}})
+                          **{str(5 * k): maker.count(lambda b, o, k=k: b // 5 == k) / n
+                             for k in range(total // 5 + 1)}})
         for bid in bids:
-            made = wilson(int((b >= bid).sum()), n)
-            own, opp = settle(b, o, bid, rules)
+            made = wilson(maker.count(lambda b, o, bid=bid: b >= bid), n)
+
+            def sole(b, o, bid=bid):
+                return settle(b, o, bid, rules)
+
             bid_rows.append({"trump": TRUMP_LABELS[t], "bid": bid, "n": n, "p_make": made.p,
                              "p_make_lo": made.lo, "p_make_hi": made.hi,
-                             **est_cols("ev_net", mean_ci(own - opp)),
-                             **est_cols("ev_own", mean_ci(own))})
+                             **est_cols("ev_net", maker.moments(
+                                 lambda b, o: np.subtract(*sole(b, o))).estimate()),
+                             **est_cols("ev_own", maker.moments(
+                                 lambda b, o: sole(b, o)[0]).estimate())})
     ceiling_rows = []
     for k, bid in enumerate(bids):
-        own, opp = collapse(samples.own[k]), collapse(samples.opp[k])
-        won = wilson(int(np.concatenate(samples.declared[k]).sum()), n)
+        won = wilson(int(tally.declared[k]), n)
         ceiling_rows.append({"bid": bid, "n": n, "p_declarer": won.p, "p_declarer_lo": won.lo,
-                             "p_declarer_hi": won.hi, **est_cols("ev_net", mean_ci(own - opp)),
-                             **est_cols("ev_own", mean_ci(own))})
-    own, opp = collapse(samples.own[-1]), collapse(samples.opp[-1])
-    pass_row = {"n": n, **est_cols("ev_net", mean_ci(own - opp)), **est_cols("ev_own",
-                                                                               mean_ci(own))}
+                             "p_declarer_hi": won.hi, **est_cols("ev_net", tally.net.estimate(k)),
+                             **est_cols("ev_own", tally.own.estimate(k))})
+    pass_row = {"n": n, **est_cols("ev_net", tally.net.estimate(len(bids))),
+                **est_cols("ev_own", tally.own.estimate(len(bids)))}
     # per trump, the highest bid whose EV as declarer beats passing beyond the noise
     # (paired: the same hands), as analyzer.advice decides
-    pass_values = collapse(samples.own[-1]) - collapse(samples.opp[-1])
-    for row, t in zip(points_rows, samples.trumps, strict=True):
-        b, o = collapse(samples.maker_b[t]), collapse(samples.maker_o[t])
-        as_declarer = [np.subtract(*settle(b, o, bid, rules)) for bid in bids]
-        ceiling = decide(PairedMoments.of_columns([pass_values, *as_declarer]),
-                         ["pass", *map(str, bids)]).ceiling
+    for row, t in zip(points_rows, tally.trumps, strict=True):
+        ceiling = decide(tally.as_declarer[t], ["pass", *map(str, bids)]).ceiling
         row["bid_up_to"] = bids[ceiling - 1] if ceiling else 0
 
-    values, labels = _alternatives(samples, rules)
-    moments = PairedMoments.of_columns(values)
-    ladder = [len(values) - 1, *range(len(values) - 1)]  # the pass, then the ceilings rising
-    decision = decide(moments, [labels[i][0] for i in ladder], ladder)
-    actions = rank_alternatives(values, labels, seed, moments)
+    moments, labels = _alternatives(tally, rules)
+    decision = _decision(moments, labels)
+    actions = rank_alternatives(moments, labels, seed)
     return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), pd.DataFrame(bid_rows),
             pd.DataFrame(ceiling_rows), pd.DataFrame([pass_row]), actions, decision)
 
 
-def _leading_half_width(samples: _Samples, rules: rook.Rules) -> float:
-    values, _ = _alternatives(samples, rules)
-    return max(mean_ci(values[i]).half_width for i in leading(values))
-
-
-def _decided(samples: _Samples, rules: rook.Rules) -> bool:
-    values, labels = _alternatives(samples, rules)
-    ladder = [len(values) - 1, *range(len(values) - 1)]
-    return decide(PairedMoments.of_columns(values), [labels[i][0] for i in ladder],
-                  ladder).clear
+def _decision(moments: PairedMoments, labels) -> Decision:
+    """The decision rule (analyzer.advice) on the ladder: the pass, then the ceilings rising."""
+    ladder = [moments.k - 1, *range(moments.k - 1)]
+    return decide(moments, [labels[i][0] for i in ladder], ladder)
 
 
 def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
@@ -236,16 +272,20 @@ def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
     offset = SEAT_OFFSETS[seat]
     known_cards = parse_known(known or {}, offset, joker=True)
     rook.Scenario(hand=mask, seat=offset, known=known_cards).vector(rules.hand_size)
-    samples = _Samples(trump_codes(rules), len(rules.bids) + 1)
+    tally = _Tally(trump_codes(rules), len(rules.bids) + 1, len(rules.bids))
     grow = (rules, mask, offset, known_cards, pols, seed)
-    spread = spread_with(functools.partial(_Samples, samples.trumps, samples.n_actions),
-                         _simulate_batch, grow, samples) if spread_with else None
+    spread = spread_with(functools.partial(_Tally, tally.trumps, tally.net.k, len(rules.bids)),
+                         _grow, grow, tally) if spread_with else None
+
+    def decided() -> bool:
+        return _decision(*_alternatives(tally, rules)).clear
+
     done, stopped_by = run_stop_rule(
-        lambda first, n: _simulate_batch(samples, *grow, first, n),
-        lambda: _leading_half_width(samples, rules), deals, target_ci, time_budget, max_deals,
-        batch_for(pols), progress, (lambda: _decided(samples, rules)) if until_decided else None,
-        bytes_each=16 * (2 * len(samples.trumps) + 3 * samples.n_actions), spread=spread)
-    points, dist, bids, ceilings, pass_ev, actions, decision = _tables(samples, rules, seed)
+        lambda first, n: _grow(tally, *grow, first, n),
+        lambda: leading_half_width(_alternatives(tally, rules)[0]), deals, target_ci,
+        time_budget, max_deals, batch_for(pols), progress, decided if until_decided else None,
+        spread=spread)
+    points, dist, bids, ceilings, pass_ev, actions, decision = _tables(tally, rules, seed)
     return HandEvaluation(
         hand=str(CardSet(mask)), seat=seat,
         known={SEATS[o]: str(CardSet(m)) for o, m in known_cards}, rules=str(rules),
