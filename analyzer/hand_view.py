@@ -23,7 +23,8 @@ from .text import render_table
 STOPPED = {"deals": "fixed count (--deals)", "target-ci": "target CI reached (--target-ci)",
            "time-budget": "time budget spent (--time-budget)",
            "max-deals": "deal limit reached (--max-deals)",
-           "decided": "the recommendation is clear (--until-decided)"}
+           "decided": "the recommendation is clear (--until-decided)",
+           "budget": "time budget split between N and n (--budget)"}
 DECISION_NOTE = ("A bid is recommended over passing, or over a lower bid, only when its "
                  "paired gain (the same deals for every action) is above zero beyond the "
                  "noise: its lower bound, at 95% for all the bids compared together "
@@ -61,9 +62,16 @@ def _by_bid(ev: HandEvaluation, cell) -> list[list]:
 def header(ev: HandEvaluation) -> str:
     """The provenance line: hand, seat, rules, policy, seed, n and the stop rule."""
     known = "".join(f" | {seat} holds {cards}" for seat, cards in ev.known.items())
-    return (f"hand {ev.hand} | seat {ev.seat}{known} | rules {ev.rules} | "
+    line = (f"hand {ev.hand} | seat {ev.seat}{known} | rules {ev.rules} | "
             f"policy {policy_label(ev.policy)} | "
             f"seed {ev.seed} | n {ev.n:,} | stopped by {ev.stopped_by}")
+    if ev.base_policy is None:
+        return line
+    return (f"{line}\nestimator: {ev.estimator}: {policy_label(ev.base_policy)} on "
+            f"N = {ev.n_base:,} deals, plus the correction ({policy_label(ev.policy)} minus "
+            f"it) on the first n = {ev.n:,} of them. The net EVs under the rules' method, the "
+            f"ranking and the advice are these; the other figures are "
+            f"{policy_label(ev.policy)}'s own over its n deals.")
 
 
 def _ranking(ev: HandEvaluation, digits: int) -> str:
@@ -71,13 +79,20 @@ def _ranking(ev: HandEvaluation, digits: int) -> str:
     def num(x):
         return _num(x, digits)
 
+    two_level = "correction" in ev.actions.columns
     return render_table(
-        ["rank", "action", "EV", "95% CI", "vs pass (paired)", "P(best)", "n"],
+        ["rank", "action", "EV", "95% CI", "vs pass (paired)", "P(best)", "n",
+         *(["cheap (N)", "correction (n)", "n paired"] if two_level else [])],
         [[k + 1, r["action"], num(r["ev"]), f"[{num(r['ev_lo'])}, {num(r['ev_hi'])}]",
           "-" if r["action"] == "pass" else f"{r['gain']:+.{digits}f} ± "
           f"{num((r['gain_hi'] - r['gain_lo']) / 2)}",
-          f"{100 * r['p_best']:.1f}%", int(r["n"])] for k, r in ev.actions.iterrows()],
-        "rlrrrrr")
+          f"{100 * r['p_best']:.1f}%", int(r["n"]),
+          *([_pm(r["base"], r["base_lo"], r["base_hi"], digits),
+             f"{r['correction']:+.{digits}f} ± "
+             f"{num((r['correction_hi'] - r['correction_lo']) / 2)}", int(r["n_paired"])]
+            if two_level else [])]
+         for k, r in ev.actions.iterrows()],
+        "rlrrrrr" + ("rrr" if two_level else ""))
 
 
 def provenance(ev: HandEvaluation) -> dict:

@@ -12,7 +12,7 @@ with P(best), and :func:`run_stop_rule` grows the sample until a stop rule is me
 Game modules: ``evaluate`` (Pedro/Cinch),
 ``rook.evaluate``, ``king.evaluate``.
 
-May import: the foundations, :mod:`.advice`, the games' registry and protocol and
+May import: the foundations, :mod:`.advice`, :mod:`.twolevel`, the games' registry and protocol and
 :mod:`.games.common`; never a game by name.
 """
 
@@ -27,8 +27,10 @@ import pandas as pd
 from .advice import Decision
 from .cards import JOKER, CardSet, parse_cards
 from .games.common import SEARCH_BATCH, SEAT_OFFSETS, searches
-from .limits import Pace, require_memory
+from .limits import Pace, require_memory, require_time
 from .stats import PairedMoments, est_cols
+from .twolevel import ESTIMATOR as TWO_LEVEL
+from .twolevel import TwoLevelMoments, best_split
 
 BATCH = 10_000  # deals per round of a stop rule (SEARCH_BATCH when a seat searches)
 TOP_K = 4  # alternatives whose CIs a target-CI stop rule watches, and shown with P(best)
@@ -65,6 +67,14 @@ class HandEvaluation:
     recommended: str
     ceilings: pd.DataFrame | None = None  # Rook: EV of bidding up to b, auction included
     decision: Decision | None = None  # the rule behind ``recommended`` (analyzer.advice)
+    base_policy: str | None = None  # two-level: the cheap policy of the N deals
+    n_base: int | None = None  # two-level: N, the deals the cheap policy played
+
+    @property
+    def estimator(self) -> str:
+        """How the EVs that rank and decide were made: the searching player's own mean, or
+        two-level (the cheap policy's mean over N deals plus the correction over n)."""
+        return "plain" if self.base_policy is None else TWO_LEVEL
 
     @property
     def advice(self) -> str:
@@ -74,9 +84,11 @@ class HandEvaluation:
     @property
     def provenance(self) -> dict:
         known = "; ".join(f"{seat}={cards}" for seat, cards in self.known.items())
+        two_level = ({"base_policy": self.base_policy, "n_base": self.n_base}
+                     if self.base_policy is not None else {})
         return {"hand": self.hand, "seat": self.seat, "known": known, "rules": self.rules,
                 "policy": self.policy, "seed": self.seed, "n": self.n,
-                "stopped_by": self.stopped_by}
+                "stopped_by": self.stopped_by, "estimator": self.estimator, **two_level}
 
 
 def leading(moments: PairedMoments) -> np.ndarray:
@@ -99,14 +111,18 @@ def rank_alternatives(moments: PairedMoments, labels: list[tuple[str, str, int]]
     """The leading alternatives (the paired moments of their per-deal net scores, labelled
     (action, trump, bid), the pass last) ranked by their estimate, with P(best) from the
     joint normal law of their paired means (they share the same deals) and each one's
-    paired gain over the pass."""
+    paired gain over the pass. Two-level moments add each one's cheap-policy mean over N
+    deals (``base``) and correction over n (``correction``), and n (``n_paired``)."""
     top = leading(moments)
     pb = moments.p_best(list(top), seed=seed)
     pass_index = moments.k - 1
+    two_level = isinstance(moments, TwoLevelMoments)
     rows = [{"action": labels[i][0], "trump": labels[i][1], "bid": labels[i][2],
              "n": moments.n, **est_cols("ev", moments.estimate(i)),
              **est_cols("gain", moments.diff(i, pass_index) if i != pass_index else None),
-             "p_best": pb[k]}
+             "p_best": pb[k],
+             **({"n_paired": moments.n_paired, **est_cols("base", moments.base_estimate(i)),
+                 **est_cols("correction", moments.correction(i))} if two_level else {})}
             for k, i in enumerate(top)]
     return (pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable")
             .reset_index(drop=True))
@@ -177,6 +193,58 @@ def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
             return done, "time-budget"
         if done >= limit:
             return done, "max-deals"
+
+
+def run_two_level(grow_base, grow_paired, moments, deals: int, base_deals: int,
+                  budget: float | None = None, progress=None, spread_base=None,
+                  spread_paired=None) -> tuple[int, int, str]:
+    """Grow the samples of a two-level estimate (:mod:`analyzer.twolevel`): the cheap
+    policy's over deals 0 .. N-1 (``grow_base(first, n)``) and the paired one, both policies
+    on the same deals, over 0 .. n-1 (``grow_paired(first, n)``; ``progress(n)`` after each
+    batch of them).
+
+    Without ``budget``: n = ``deals`` and N = max(``base_deals``, n). With ``budget``
+    (seconds): a pilot of SEARCH_BATCH paired deals and BATCH cheap ones measures what a
+    deal of each costs and the variances of the leading alternative of ``moments()`` (the
+    TwoLevelMoments so far), and :func:`analyzer.twolevel.best_split` chooses the N and n
+    that make its interval narrowest in the whole budget. ``spread_*(first, n, progress)``
+    grow them on a cluster instead. Returns (n, N, stopped_by): "deals" or "budget".
+    """
+    def grow(step, spread, first: int, n: int, report=None) -> None:
+        if n > 0:
+            (spread or (lambda f, k, _p: step(f, k)))(first, n, report)
+
+    def paired_to(done: int, n: int) -> None:
+        if spread_paired is not None:
+            spread_paired(done, n - done, progress)
+            return
+        while done < n:
+            size = min(SEARCH_BATCH, n - done)
+            grow_paired(done, size)
+            done += size
+            if progress is not None:
+                progress(size)
+
+    if budget is None:
+        require_time(deals, "--deals")
+        paired_to(0, deals)
+        grow(grow_base, spread_base, 0, max(base_deals, deals))
+        return deals, max(base_deals, deals), "deals"
+    start = time.perf_counter()
+    pilot = SEARCH_BATCH
+    paired_to(0, pilot)
+    cost_paired = (time.perf_counter() - start) / pilot
+    mark = time.perf_counter()
+    grow(grow_base, spread_base, 0, BATCH)
+    cost_base = (time.perf_counter() - mark) / BATCH
+    m = moments()
+    lead = int(np.argmax(m.means()))
+    split = best_split(*m.variances(lead), cost_base, cost_paired, budget)
+    n = max(split.n_paired, pilot)
+    big = max(split.n_base, BATCH, n)
+    paired_to(pilot, n)
+    grow(grow_base, spread_base, BATCH, big - BATCH)
+    return n, big, "budget"
 
 
 def parse_dealt_hand(text: str, size: int, game: str, joker_message: str) -> int:

@@ -176,6 +176,21 @@ def p_best(values, draws: int = 20_000, seed: int = 0) -> np.ndarray:
     return _share_of_best(distinct.mean(axis=0), cov, which, draws, seed)
 
 
+def p_best_of(moments, columns, draws: int = 20_000, seed: int = 0) -> np.ndarray:
+    """:func:`p_best` of outcomes ``columns`` of ``moments`` (anything with ``same``,
+    ``subset``, ``means`` and ``mean_covariance``, as :class:`PairedMoments`): outcomes equal
+    on every trial share their P(best)."""
+    keep: list[int] = []
+    which = np.empty(len(columns), dtype=np.int64)
+    for j, c in enumerate(columns):
+        which[j] = next((g for g, i in enumerate(keep) if moments.same(i, c)), len(keep))
+        if which[j] == len(keep):
+            keep.append(c)
+    distinct = moments.subset(keep)
+    cov = distinct.mean_covariance() if len(keep) > 1 else None
+    return _share_of_best(distinct.means(), cov, which, draws, seed)
+
+
 def _share_of_best(means: np.ndarray, cov: np.ndarray | None, which: np.ndarray, draws: int,
                    seed: int) -> np.ndarray:
     """P(best) of distinct alternatives whose means are jointly normal (``cov``: the
@@ -319,15 +334,11 @@ class PairedMoments:
     def p_best(self, columns, draws: int = 20_000, seed: int = 0) -> np.ndarray:
         """:func:`p_best` of outcomes ``columns`` from the sums alone: outcomes equal on every
         trial share their P(best)."""
-        keep: list[int] = []
-        which = np.empty(len(columns), dtype=np.int64)
-        for j, c in enumerate(columns):
-            which[j] = next((g for g, i in enumerate(keep) if self.same(i, c)), len(keep))
-            if which[j] == len(keep):
-                keep.append(c)
-        distinct = self.subset(keep)
-        cov = distinct.covariance() / self.n if self.n >= 2 and len(keep) > 1 else None
-        return _share_of_best(distinct.means(), cov, which, draws, seed)
+        return p_best_of(self, columns, draws, seed)
+
+    def mean_covariance(self) -> np.ndarray | None:
+        """The covariance of the K means (None with fewer than two trials: not known)."""
+        return self.covariance() / self.n if self.n >= 2 else None
 
     def means(self) -> np.ndarray:
         return self.sums / self.n

@@ -29,6 +29,10 @@ split that minimises the variance gives N and n in proportion to the square root
 >>> round(t.correction.mean, 3)
 0.667
 
+:class:`TwoLevelMoments` makes the same estimate for K alternatives played on the same deals
+from sums alone (a hand evaluation's bids and pass), and their paired differences, so that
+everything that ranks and decides on :class:`analyzer.stats.PairedMoments` works on it.
+
 May import: numpy, :mod:`analyzer.stats`.
 """
 
@@ -39,7 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .stats import Z95, Estimate, mean_ci
+from .stats import Z95, Estimate, PairedMoments, mean_ci, p_best_of
 
 ESTIMATOR = "two-level (control variate)"
 
@@ -142,3 +146,128 @@ def best_split(var_h: float, var_d: float, cov_hd: float, cost_h: float, cost_s:
     var_s = var_h + var_d + 2 * cov_hd
     plain = math.sqrt(max(var_s, 0.0) / max(2, int(seconds / cost_s)))
     return Split(big, small, se, plain)
+
+
+class TwoLevelMoments:
+    """Two-level estimates of K alternatives from sums: ``base``, the cheap policy's paired
+    moments of the K outcomes over N deals, and ``joint``, the moments of the searching
+    policy's K outcomes then the cheap policy's K on the first n of them (2K columns).
+
+    The estimate of any contrast c (one alternative, or the difference of two) is
+    c·mean_N(h) + c·mean_n(s − h), with variance c'Σ_h c / N + Var(c·d) / n
+    + 2 Cov(c·h, c·d) / N (:func:`two_level`, column by column). It has the interface of
+    :class:`analyzer.stats.PairedMoments` (``k``, ``n``, ``estimate``, ``diff``, ``means``,
+    ``p_best``, ``same``, ``subset``), so the ranking and the decision rule use it as they
+    are; ``n`` is N, ``n_paired`` is n.
+
+    >>> import numpy as np
+    >>> h = np.array([[3, 1, 4, 1, 5, 9, 2, 6], [2, 2, 3, 1, 4, 8, 1, 5]])
+    >>> s = np.array([[4, 1, 5], [2, 3, 3]])
+    >>> m = TwoLevelMoments.of(h, s)
+    >>> round(m.estimate(0).mean, 3), round(two_level(h[0], s[0]).mean, 3)
+    (4.542, 4.542)
+    >>> round(m.diff(0, 1).se, 6) == round(two_level(h[0] - h[1], s[0] - s[1]).se, 6)
+    True
+    """
+
+    def __init__(self, base: PairedMoments, joint: PairedMoments):
+        if joint.k != 2 * base.k:
+            raise TwoLevelError(f"joint moments of {joint.k} outcomes for {base.k} "
+                                "alternatives; expected the searching then the cheap policy's")
+        if joint.n > base.n:
+            raise TwoLevelError(f"need n <= N paired deals (the first n of the N); got "
+                                f"n={joint.n:,}, N={base.n:,}")
+        self.base = base
+        self.joint = joint
+
+    @classmethod
+    def of(cls, base, paired) -> TwoLevelMoments:
+        """From outcome arrays: ``base`` (K, N) of the cheap policy, ``paired`` (K, n) of the
+        searching one on the first n deals."""
+        h = np.asarray(base, dtype=np.float64)
+        s = np.asarray(paired, dtype=np.float64)
+        b, j = PairedMoments(len(h)), PairedMoments(2 * len(h))
+        b.add_columns(h)
+        j.add_columns(np.vstack([s, h[:, :s.shape[1]]]))
+        return cls(b, j)
+
+    @property
+    def k(self) -> int:
+        return self.base.k
+
+    @property
+    def n(self) -> int:
+        return self.base.n
+
+    @property
+    def n_paired(self) -> int:
+        return self.joint.n
+
+    def _contrast(self, c: np.ndarray, z: float) -> Estimate:
+        k, big, small = self.k, self.n, self.n_paired
+        if small < 2:
+            raise TwoLevelError(f"need at least 2 paired deals; got {small}")
+        joint = self.joint.covariance()
+        d = np.r_[c, -c]  # s - h on the joint columns
+        var_h = c @ self.base.covariance() @ c
+        var_d = d @ joint @ d
+        cov_hd = np.r_[np.zeros(k), c] @ joint @ d
+        se = math.sqrt(max(var_h / big + var_d / small + 2 * cov_hd / big, 0.0))
+        mean = float(c @ self.means())
+        return Estimate(mean, se, mean - z * se, mean + z * se, big)
+
+    def estimate(self, i: int, z: float = Z95) -> Estimate:
+        """The two-level estimate of alternative ``i``, with its interval (n: N)."""
+        return self._contrast(np.eye(self.k)[i], z)
+
+    def diff(self, i: int, j: int, z: float = Z95) -> Estimate:
+        """The two-level estimate of alternative ``i`` minus ``j`` (paired), with its interval."""
+        c = np.zeros(self.k)
+        c[i] += 1
+        c[j] -= 1
+        return self._contrast(c, z)
+
+    def correction(self, i: int, z: float = Z95) -> Estimate:
+        """Mean of (searching − cheap) for alternative ``i`` over the n paired deals."""
+        return self.joint.diff(i, self.k + i, z)
+
+    def variances(self, i: int) -> tuple[float, float, float]:
+        """Var(h), Var(d) and Cov(h, d) of alternative ``i`` (h: the cheap policy's outcome,
+        d: the searching one's minus it), as :func:`best_split` takes them."""
+        joint = self.joint.covariance()
+        k = self.k
+        var_d = joint[i, i] + joint[k + i, k + i] - 2 * joint[i, k + i]
+        cov_hd = joint[k + i, i] - joint[k + i, k + i]
+        return float(self.base.covariance()[i, i]), float(var_d), float(cov_hd)
+
+    def base_estimate(self, i: int, z: float = Z95) -> Estimate:
+        """The cheap policy's mean of alternative ``i`` over the N deals."""
+        return self.base.estimate(i, z)
+
+    def means(self) -> np.ndarray:
+        joint = self.joint.means()
+        return self.base.means() + joint[:self.k] - joint[self.k:]
+
+    def mean_covariance(self) -> np.ndarray | None:
+        """The covariance of the K two-level means (None with under two paired deals)."""
+        if self.n_paired < 2:
+            return None
+        k, big, small = self.k, self.n, self.n_paired
+        joint = self.joint.covariance()
+        to_d = np.hstack([np.eye(k), -np.eye(k)])  # s - h
+        var_d = to_d @ joint @ to_d.T
+        cov_hd = joint[k:, :] @ to_d.T  # Cov(h_i, d_j)
+        return self.base.covariance() / big + var_d / small + (cov_hd + cov_hd.T) / big
+
+    def same(self, i: int, j: int) -> bool:
+        """Whether alternatives ``i`` and ``j`` were equal on every deal, under both policies."""
+        return (self.base.same(i, j) and self.joint.same(i, j)
+                and self.joint.same(self.k + i, self.k + j))
+
+    def subset(self, columns) -> TwoLevelMoments:
+        columns = list(columns)
+        return TwoLevelMoments(self.base.subset(columns),
+                               self.joint.subset(columns + [self.k + c for c in columns]))
+
+    def p_best(self, columns, draws: int = 20_000, seed: int = 0) -> np.ndarray:
+        return p_best_of(self, columns, draws, seed)

@@ -344,7 +344,8 @@ def test_fixed_count_reports_deals():
     assert (ev.stopped_by, ev.n, ev.rules) == ("deals", 500, "cinch")
     assert ev.provenance == {"hand": str(CardSet(HAND)), "seat": "dealer", "known": "",
                              "rules": "cinch",
-                             "policy": "heuristic", "seed": 1, "n": 500, "stopped_by": "deals"}
+                             "policy": "heuristic", "seed": 1, "n": 500, "stopped_by": "deals",
+                             "estimator": "plain"}
 
 
 @pytest.mark.parametrize("kwargs", [

@@ -17,6 +17,7 @@ from ..games.common import SEATS, policy_label
 from .group import main
 from .options import (
     PLOT_PATH,
+    POLICY,
     REPLACED,
     SEARCH_MAX_DEALS,
     Count,
@@ -61,6 +62,16 @@ from .options import (
 @click.option("--max-deals", type=Count(1), default=1_000_000,
               help=f"Most deals --target-ci, --time-budget or --until-decided may play.  "
                    f"[default: 1,000,000; {SEARCH_MAX_DEALS:,} when a seat searches (dd, pimc)]")
+@click.option("--base", type=POLICY, default=None, metavar="POLICY",
+              help="Two-level estimate: this cheap policy (e.g. heuristic) plays --base-deals "
+                   "deals, --policy the first --deals of them too, and each EV is the cheap "
+                   "mean plus the searching player's mean correction, with an interval from "
+                   "both: a searching player's numbers at near the cheap one's cost.")
+@click.option("--base-deals", type=Count(1), default=100_000, show_default=True,
+              help="Deals the --base policy plays (N); --deals is n, the searched ones.")
+@click.option("--budget", type=Real(), default=None, metavar="SECONDS",
+              help="With --base: split about this many seconds between N and n so that the "
+                   "leading EV's interval is narrowest (a short pilot measures both costs).")
 @json_option
 @click.option("--csv", "as_csv", is_flag=True,
               help="Print the bids table as CSV with provenance columns.")
@@ -76,8 +87,8 @@ from .options import (
 @executor_options
 @click.pass_context
 def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time_budget,
-         until_decided, max_deals, as_json, as_csv, plot, known_pairs, contract,
-         progress, executor, scheduler, workers) -> None:
+         until_decided, max_deals, base, base_deals, budget, as_json, as_csv, plot, known_pairs,
+         contract, progress, executor, scheduler, workers) -> None:
     """What HAND is worth at SEAT: points, P(make), EV per bid and trump, EV(pass).
 
     Pedro/Cinch: the 9 cards of HAND are held at --seat and the other 43 dealt at random;
@@ -108,6 +119,13 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
     --until-decided play batches until met or --max-deals, and the header says
     which rule stopped.
 
+    With --base (Pedro/Cinch), the EVs that rank and decide are two-level
+    estimates: the cheap --base policy plays --base-deals deals (N), --policy the
+    first --deals of them as well (n), and EV = cheap mean over N + mean of
+    (searching − cheap) over n, its interval from both parts; --budget SECONDS
+    chooses N and n. The ranking shows the cheap mean and the correction; the
+    other tables are the searching player's own over its n deals.
+
     \b
     Examples:
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --seat eldest --deals 20000
@@ -121,12 +139,13 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
       bidlab hand rook "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C" --seat dealer
       bidlab hand king "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS" --contract no-hearts
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --executor dask-local --workers 2
+      bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --policy pimc:20 --base heuristic \
+          --deals 20 --base-deals 100000
     """
     if as_json and as_csv:
         raise click.UsageError("--json and --csv are exclusive; choose one")
     adaptive = target_ci is not None or time_budget is not None or until_decided
-    given = {name for name in ("deals", "max_deals")
-             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
+    given = explicit(ctx) & {"deals", "max_deals"}
     if adaptive and "deals" in given:
         raise click.UsageError("--deals is a fixed count; with --target-ci, --time-budget "
                                "or --until-decided the run stops by the rule or at "
@@ -140,6 +159,18 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
     g.check_contract(contract)
     if adaptive:
         g.require("adaptive_hands", "--target-ci, --time-budget and --until-decided")
+    two_level = base is not None
+    if not two_level and (budget is not None or "base_deals" in explicit(ctx)):
+        raise click.UsageError("--budget and --base-deals go with --base (a two-level "
+                               "estimate)")
+    if two_level:
+        g.require("two_level_hands", "--base")
+        if adaptive:
+            raise click.UsageError("--base plays --deals and --base-deals, or splits "
+                                   "--budget; not --target-ci, --time-budget or "
+                                   "--until-decided")
+        if budget is not None and "deals" in explicit(ctx):
+            raise click.UsageError("--budget chooses the deals; drop --deals")
     if as_csv:
         g.require("bid_tables", "--csv")
     if plot is not None:
@@ -155,6 +186,10 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
     else:
         options["deals"] = deals = search_sized(ctx, "deals", deals, policy)
         work, label = g.hand_work(rules, deals, contract), "simulating"
+    if two_level:
+        options.update(base=base, base_deals=base_deals, budget=budget)
+        if budget is not None:
+            work, label = max(1, round(10 * budget)), f"simulating (about {budget:g} s)"
     started = time.perf_counter()
     if adaptive and time_budget is not None:
         # the budget, not --max-deals, is what ends such a run: the bar (and its time left)
@@ -165,8 +200,9 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
         options["spread_with"] = functools.partial(runs.spreader, ex)
     try:
         ev = with_progress(progress, work, lambda bar: g.evaluate_hand(
-            rules, hand, seat, progress=bar if bar is None or not adaptive
-            or time_budget is None else clock_bar(bar, started), **options), label)
+            rules, hand, seat, progress=bar if bar is None or (time_budget is None
+                                                               and budget is None)
+            else clock_bar(bar, started), **options), label)
     finally:
         ex.close()
     if as_json:
@@ -181,6 +217,12 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
 
         plotting.save_figure(g.hand_figure(ev), plot)
         click.echo(f"wrote {plot}", err=True)
+
+
+def explicit(ctx) -> set[str]:
+    """The options given on the command line (not left to their defaults)."""
+    return {name for name in ctx.params
+            if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
 
 
 def clock_bar(update, started: float):

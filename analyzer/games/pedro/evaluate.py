@@ -67,8 +67,10 @@ from ...rollout import (
     parse_known,
     rank_alternatives,
     run_stop_rule,
+    run_two_level,
 )
 from ...stats import ColumnMoments, PairedMoments, wilson
+from ...twolevel import TwoLevelMoments
 from .. import parse_game, pedro
 from . import engine, outcomes
 
@@ -127,6 +129,20 @@ class _Tally:
             mine.absorb(theirs)
 
 
+class _PairedTally:
+    """The paired deals of a two-level evaluation: the searching policy's own tally, and the
+    joint moments of its net scores (the rules' method) then the cheap policy's, deal by
+    deal (analyzer.twolevel.TwoLevelMoments)."""
+
+    def __init__(self, n_actions: int, scoring: int):
+        self.search = _Tally(n_actions, scoring)
+        self.joint = PairedMoments(2 * n_actions)
+
+    def absorb(self, other: _PairedTally) -> None:
+        self.search.absorb(other.search)
+        self.joint.absorb(other.joint)
+
+
 def settle(b_pts: np.ndarray, o_pts: np.ndarray, bid: int, method: int, m2_diff_to: str):
     """Per-deal (own, opponents') settlement of a side that bid ``bid`` (docs/rules.md §1.9)."""
     made = b_pts >= bid
@@ -152,9 +168,13 @@ def _labels(rules: pedro.Rules) -> list[tuple[str, str, int]]:
             else ("pass", "", 0) for t, bid in _action_list(rules)]
 
 
-def _tables(tally: _Tally, rules: pedro.Rules, seed: int):
+def _tables(tally: _Tally, rules: pedro.Rules, seed: int, moments=None):
+    """The evaluation's tables from ``tally``; ``moments`` (two-level) replace its net
+    scores under the rules' method, which rank the actions and decide."""
     actions_list = _action_list(rules)
     n = tally.maker[0].n
+    moments = moments if moments is not None else tally.net[rules.scoring - 1]
+    net = [moments if m == rules.scoring else tally.net[m - 1] for m in (1, 2)]
     points_rows, dist_rows, bid_rows = [], [], []
     for t in range(4):
         maker = tally.maker[t]
@@ -169,7 +189,7 @@ def _tables(tally: _Tally, rules: pedro.Rules, seed: int):
                    "p_make_lo": made.lo, "p_make_hi": made.hi}
             k = actions_list.index((t, bid))
             for m in (1, 2):
-                row.update(est_cols(f"ev{m}_net", tally.net[m - 1].estimate(k)))
+                row.update(est_cols(f"ev{m}_net", net[m - 1].estimate(k)))
                 row.update(est_cols(f"ev{m}_own", tally.own[m - 1].estimate(k)))
 
                 def sole(b, o, bid=bid, m=m):
@@ -183,9 +203,9 @@ def _tables(tally: _Tally, rules: pedro.Rules, seed: int):
             bid_rows.append(row)
     pass_row = {"n": n}
     for m in (1, 2):
-        pass_row.update(est_cols(f"ev{m}_net", tally.net[m - 1].estimate(len(actions_list) - 1)))
+        pass_row.update(est_cols(f"ev{m}_net", net[m - 1].estimate(len(actions_list) - 1)))
         pass_row.update(est_cols(f"ev{m}_own", tally.own[m - 1].estimate(len(actions_list) - 1)))
-    moments, labels = tally.net[rules.scoring - 1], _labels(rules)
+    labels = _labels(rules)
     # The question players ask: how high may I go? The highest bid whose paired gain over
     # passing (net, under the rules' method) is above zero beyond the noise, per trump; 0
     # when none is (analyzer.advice).
@@ -226,6 +246,18 @@ def _grow(tally: _Tally, rules, hand_mask, offset, known, pols, seed, first, n) 
     tally.add(batch)
 
 
+def _grow_paired(paired: _PairedTally, rules, hand_mask, offset, known, pols, base_pols, seed,
+                 first, n) -> None:
+    """Add deals first .. first+n-1, played by both policies, to ``paired``."""
+    k_actions = paired.joint.k // 2
+    search, cheap = _Samples(k_actions), _Samples(k_actions)
+    _simulate_batch(search, rules, hand_mask, offset, known, pols, seed, first, n)
+    _simulate_batch(cheap, rules, hand_mask, offset, known, base_pols, seed, first, n)
+    paired.search.add(search)
+    paired.joint.add_columns([np.subtract(*batch.action(rules.scoring, k))
+                              for batch in (search, cheap) for k in range(k_actions)])
+
+
 def _simulate_batch(samples: _Samples, rules, hand_mask, offset, known, pols, seed, first, n,
                     share_plays: bool = True):
     """Record deals first .. first+n-1 in ``samples``: each action played out in full, or,
@@ -262,7 +294,8 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
                   target_ci: float | None = None, max_deals: int = 1_000_000,
                   time_budget: float | None = None,
                   known: dict[str, str] | None = None, progress=None,
-                  until_decided: bool = False, spread_with=None) -> HandEvaluation:
+                  until_decided: bool = False, spread_with=None, base: str | None = None,
+                  base_deals: int = 100_000, budget: float | None = None) -> HandEvaluation:
     """Evaluate ``hand`` at ``seat`` (dealer, eldest, second, third) as a bidder.
 
     ``game`` is a Pedro or Cinch variant string or Rules (:func:`analyzer.evaluate_hand`
@@ -282,6 +315,13 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     95% lower bound); ``ev.decision.sentence()`` says it with its margin.
     ``known`` gives cards other seats are known to hold, e.g. ``{"second": "AH"}``
     (seats relative to the dealer); the rest of the deck is dealt around them.
+
+    ``base`` (a cheap policy, e.g. "heuristic") makes the EVs that rank and decide
+    two-level estimates (:mod:`analyzer.twolevel`): ``base`` plays ``base_deals`` deals,
+    ``policy`` the first ``deals`` of them as well, and each EV is the cheap mean plus the
+    mean correction, with an interval from both; or ``budget`` seconds split between them
+    to make the leading EV's interval narrowest. The other figures are ``policy``'s own
+    over its ``deals``.
     """
     rules = parse_game(game) if isinstance(game, str) else game
     if not isinstance(rules, pedro.Rules):
@@ -296,11 +336,27 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     offset = pedro.SEAT_OFFSETS[seat]
     known_cards = parse_known(known or {}, offset)
     pedro.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
-    tally = _Tally(len(_action_list(rules)), rules.scoring)
+    labels = _labels(rules)
+    if base is not None:
+        if target_ci is not None or time_budget is not None or until_decided:
+            raise HandError("a two-level evaluation (base policy) plays --deals and "
+                            "--base-deals, or splits --budget; not --target-ci, "
+                            "--time-budget or --until-decided")
+        tally, moments, done, n_base, stopped_by = _two_level(
+            rules, mask, offset, known_cards, pols, pedro.parse_policies(base), seed, deals,
+            base_deals, budget, progress, spread_with)
+        points, dist, bids, pass_ev, actions, decision = _tables(tally, rules, seed, moments)
+        return HandEvaluation(
+            hand=str(CardSet(mask)), seat=seat,
+            known={pedro.SEATS[o]: str(CardSet(m)) for o, m in known_cards}, rules=str(rules),
+            policy=pedro.policy_string(pols), seed=seed, n=done, stopped_by=stopped_by,
+            points=points, distribution=dist, bids=bids, pass_ev=pass_ev, actions=actions,
+            recommended=decision.action, decision=decision,
+            base_policy=pedro.policy_string(pedro.parse_policies(base)), n_base=n_base)
+    tally = _Tally(len(labels), rules.scoring)
     grow = (rules, mask, offset, known_cards, pols, seed)
     factory = functools.partial(_Tally, tally.net[0].k, rules.scoring)
     spread = spread_with(factory, _grow, grow, tally) if spread_with else None
-    labels = _labels(rules)
 
     def decided() -> bool:
         return _decision(tally.net[rules.scoring - 1], labels, rules).clear
@@ -318,6 +374,35 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
         seed=seed, n=done, stopped_by=stopped_by, points=points, distribution=dist, bids=bids,
         pass_ev=pass_ev, actions=actions, recommended=decision.action, decision=decision,
     )
+
+
+def _two_level(rules, mask, offset, known, pols, base_pols, seed, deals, base_deals, budget,
+               progress, spread_with):
+    """Grow a two-level evaluation: (the searching policy's tally, the two-level moments of
+    the actions' net scores, n, N, the rule that stopped)."""
+    if pedro.policy_string(base_pols) == pedro.policy_string(pols):
+        raise HandError("the base policy is the policy itself; a two-level estimate needs a "
+                        "cheaper one (e.g. --policy pimc:20 --base heuristic)")
+    k_actions = len(_action_list(rules))
+    base = _Tally(k_actions, rules.scoring)
+    paired = _PairedTally(k_actions, rules.scoring)
+    grow_base = (rules, mask, offset, known, base_pols, seed)
+    grow_paired = (rules, mask, offset, known, pols, base_pols, seed)
+
+    def moments() -> TwoLevelMoments:
+        return TwoLevelMoments(base.net[rules.scoring - 1], paired.joint)
+
+    def spread(factory, grow, args, into):
+        return spread_with(factory, grow, args, into) if spread_with else None
+
+    n, big, stopped_by = run_two_level(
+        lambda first, n: _grow(base, *grow_base, first, n),
+        lambda first, n: _grow_paired(paired, *grow_paired, first, n), moments, deals,
+        base_deals, budget, progress,
+        spread(functools.partial(_Tally, k_actions, rules.scoring), _grow, grow_base, base),
+        spread(functools.partial(_PairedTally, k_actions, rules.scoring), _grow_paired,
+               grow_paired, paired))
+    return paired.search, moments(), n, big, stopped_by
 
 
 __all__ = ["BATCH", "HandError", "HandEvaluation", "evaluate_hand", "parse_hand", "parse_known",

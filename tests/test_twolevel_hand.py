@@ -1,0 +1,133 @@
+"""Two-level hand evaluations (issue 36): `hand --policy P --base CHEAP`. The EVs that rank
+and decide are the cheap policy's means over N deals plus the searching policy's mean
+correction over the first n of them (analyzer.twolevel.TwoLevelMoments).
+
+The statistics are checked with a cheap "searching" policy (random play) so that the
+truth can be had precisely: the estimator does not care which policy is the dear one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from cli_helpers import assert_bad_input, run
+
+from analyzer import evaluate_hand
+
+HAND = "AS KS 5S 5C 2S 9H 3D JC 7H"
+
+
+def test_with_n_equal_to_n_base_it_is_the_plain_evaluation():
+    """When the searching policy plays every deal, mean_N(h) + mean_n(s - h) is mean(s) and
+    the interval is the plain one: the same ranking, EVs and advice."""
+    plain = evaluate_hand("pedro", HAND, deals=600, seed=3, policy="random")
+    two = evaluate_hand("pedro", HAND, deals=600, seed=3, policy="random", base="heuristic",
+                        base_deals=600)
+    assert two.estimator.startswith("two-level") and plain.estimator == "plain"
+    assert list(two.actions["action"]) == list(plain.actions["action"])
+    for col in ("ev", "ev_se", "gain", "p_best"):
+        np.testing.assert_allclose(two.actions[col], plain.actions[col], rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(two.bids["ev1_net"], plain.bids["ev1_net"], rtol=1e-9)
+    assert two.recommended == plain.recommended
+    # the cheap mean is the heuristic's own EV over the same deals, and with the
+    # correction it makes the estimate
+    cheap = evaluate_hand("pedro", HAND, deals=600, seed=3, policy="heuristic")
+    for _, row in two.actions.iterrows():
+        assert math.isclose(row["base"] + row["correction"], row["ev"], abs_tol=1e-9)
+        assert math.isclose(row["base"], ev1_net(cheap, row), abs_tol=1e-9)
+
+
+def ev1_net(ev, action) -> tuple[float, float, float]:
+    """EV (method 1, net) of ``action`` (a row of ``ev.actions``) from the bids table, or the
+    pass's; with its 95% interval when asked through :func:`interval`."""
+    return interval(ev, action)[0]
+
+
+def interval(ev, action) -> tuple[float, float, float]:
+    if action["action"] == "pass":
+        row = ev.pass_ev.iloc[0]
+    else:
+        row = ev.bids[(ev.bids["trump"] == action["trump"])
+                      & (ev.bids["bid"] == action["bid"])].iloc[0]
+    return row["ev1_net"], row["ev1_net_lo"], row["ev1_net_hi"]
+
+
+def test_the_interval_covers_the_truth_about_95_percent_of_the_time():
+    """200 seeds of a small two-level evaluation (n = 100 random-play deals, N = 4,000
+    heuristic ones) against the EV of random play measured on 200,000 deals: coverage of
+    EV(pass) and of the best bid within three binomial standard errors of 95%."""
+    truth = evaluate_hand("pedro", HAND, deals=200_000, seed=10_000, policy="random")
+    assert max(truth.actions["ev_se"]) < 0.05  # ten times sharper than one repetition
+    watched = [truth.actions.iloc[0], truth.actions[truth.actions["action"] == "pass"].iloc[0]]
+    assert watched[0]["action"] != "pass"
+    hits = [[], []]
+    for seed in range(200):
+        ev = evaluate_hand("pedro", HAND, deals=100, seed=seed, policy="random",
+                           base="heuristic", base_deals=4_000)
+        for k, action in enumerate(watched):
+            _, lo, hi = interval(ev, action)
+            hits[k].append(lo <= action["ev"] <= hi)
+    for action, got in zip(watched, hits, strict=True):
+        rate = np.mean(got)
+        se = math.sqrt(0.95 * 0.05 / len(got))
+        assert abs(rate - 0.95) <= 3 * se, (action["action"], rate)
+
+
+def test_the_json_and_the_table_say_which_estimator_made_each_number():
+    r = run("hand", "pedro", HAND, "--policy", "random", "--base", "heuristic", "--deals", "200",
+            "--base-deals", "5000", "--json")
+    assert r.exit_code == 0, r.stderr
+    doc = json.loads(r.stdout)
+    prov = doc["provenance"]
+    assert prov["estimator"] == "two-level (control variate)"
+    assert (prov["base_policy"], prov["n_base"], prov["n"]) == ("heuristic", 5000, 200)
+    top = doc["actions"][0]
+    assert {"base", "correction", "correction_lo", "correction_hi", "n_paired"} <= set(top)
+    assert top["n"] == 5000 and top["n_paired"] == 200
+    assert math.isclose(top["base"] + top["correction"], top["ev"], abs_tol=1e-9)
+    text = run("hand", "pedro", HAND, "--policy", "random", "--base", "heuristic", "--deals",
+               "200", "--base-deals", "5000")
+    assert "estimator: two-level" in text.stdout and "correction (n)" in text.stdout
+    plain = json.loads(run("hand", "pedro", HAND, "--deals", "200", "--json").stdout)
+    assert plain["provenance"]["estimator"] == "plain"
+
+
+def test_a_budget_splits_the_time_and_says_so():
+    r = run("hand", "pedro", HAND, "--policy", "random", "--base", "heuristic", "--budget", "3",
+            "--json")
+    assert r.exit_code == 0, r.stderr
+    prov = json.loads(r.stdout)["provenance"]
+    assert prov["stopped_by"] == "budget"
+    assert 50 <= prov["n"] <= prov["n_base"]
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["hand", "rook", "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C", "--base", "heuristic"],
+     "--base"),
+    (["hand", "pedro", HAND, "--budget", "10"], "--base"),
+    (["hand", "pedro", HAND, "--base-deals", "10"], "--base"),
+    (["hand", "pedro", HAND, "--base", "heuristic"], "cheaper one"),
+    (["hand", "pedro", HAND, "--base", "nonsense"], "--base"),
+    (["hand", "pedro", HAND, "--policy", "random", "--base", "heuristic", "--target-ci", "1"],
+     "--target-ci"),
+    (["hand", "pedro", HAND, "--policy", "random", "--base", "heuristic", "--budget", "5",
+      "--deals", "100"], "--deals"),
+])
+def test_bad_two_level_requests_get_one_line(args, expected):
+    assert_bad_input(run(*args), expected)
+
+
+def test_the_two_level_variance_matches_the_spread_over_seeds():
+    """The reported standard error is the spread of the estimate over independent seeds (to
+    within the sampling error of a variance from 60 reps)."""
+    est, se = [], []
+    for seed in range(60):
+        ev = evaluate_hand("pedro", HAND, deals=100, seed=500 + seed, policy="random",
+                           base="heuristic", base_deals=3_000)
+        est.append(ev.pass_ev["ev1_net"].iloc[0])
+        se.append(ev.pass_ev["ev1_net_se"].iloc[0])
+    ratio = np.std(est, ddof=1) / np.mean(se)
+    assert abs(ratio - 1) < 3 / math.sqrt(2 * 59), ratio  # sd of a sd's ratio ~ 1/sqrt(2(k-1))
