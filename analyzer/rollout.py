@@ -112,7 +112,8 @@ def rank_alternatives(moments: PairedMoments, labels: list[tuple[str, str, int]]
     (action, trump, bid), the pass last) ranked by their estimate, with P(best) from the
     joint normal law of their paired means (they share the same deals) and each one's
     paired gain over the pass. Two-level moments add each one's cheap-policy mean over N
-    deals (``base``) and correction over n (``correction``), and n (``n_paired``)."""
+    deals (``base``), correction over n (``correction``), n (``n_paired``) and the per-deal
+    correlation of the two policies (``rho``), which bounds what the cheap deals gain."""
     top = leading(moments)
     pb = moments.p_best(list(top), seed=seed)
     pass_index = moments.k - 1
@@ -122,7 +123,8 @@ def rank_alternatives(moments: PairedMoments, labels: list[tuple[str, str, int]]
              **est_cols("gain", moments.diff(i, pass_index) if i != pass_index else None),
              "p_best": pb[k],
              **({"n_paired": moments.n_paired, **est_cols("base", moments.base_estimate(i)),
-                 **est_cols("correction", moments.correction(i))} if two_level else {})}
+                 **est_cols("correction", moments.correction(i)),
+                 "rho": moments.correlation(i)} if two_level else {})}
             for k, i in enumerate(top)]
     return (pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable")
             .reset_index(drop=True))
@@ -197,17 +199,18 @@ def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
 
 def run_two_level(grow_base, grow_paired, moments, deals: int, base_deals: int,
                   budget: float | None = None, progress=None, spread_base=None,
-                  spread_paired=None) -> tuple[int, int, str]:
+                  spread_paired=None, batch: int = SEARCH_BATCH) -> tuple[int, int, str]:
     """Grow the samples of a two-level estimate (:mod:`analyzer.twolevel`): the cheap
     policy's over deals 0 .. N-1 (``grow_base(first, n)``) and the paired one, both policies
     on the same deals, over 0 .. n-1 (``grow_paired(first, n)``; ``progress(n)`` after each
-    batch of them).
+    batch of ``batch`` of them).
 
     Without ``budget``: n = ``deals`` and N = max(``base_deals``, n). With ``budget``
-    (seconds): a pilot of SEARCH_BATCH paired deals and BATCH cheap ones measures what a
-    deal of each costs and the variances of the leading alternative of ``moments()`` (the
-    TwoLevelMoments so far), and :func:`analyzer.twolevel.best_split` chooses the N and n
-    that make its interval narrowest in the whole budget. ``spread_*(first, n, progress)``
+    (seconds): a pilot of paired deals (``batch``, doubled until it has taken a twentieth of
+    the budget) and BATCH cheap ones measures what a deal of each costs and the variances
+    of the leading alternative of ``moments()`` (the TwoLevelMoments so far), and
+    :func:`analyzer.twolevel.best_split` chooses the N and n that make its interval
+    narrowest in the whole budget. ``spread_*(first, n, progress)``
     grow them on a cluster instead. Returns (n, N, stopped_by): "deals" or "budget".
     """
     def grow(step, spread, first: int, n: int, report=None) -> None:
@@ -219,7 +222,7 @@ def run_two_level(grow_base, grow_paired, moments, deals: int, base_deals: int,
             spread_paired(done, n - done, progress)
             return
         while done < n:
-            size = min(SEARCH_BATCH, n - done)
+            size = min(batch, n - done)
             grow_paired(done, size)
             done += size
             if progress is not None:
@@ -230,9 +233,13 @@ def run_two_level(grow_base, grow_paired, moments, deals: int, base_deals: int,
         paired_to(0, deals)
         grow(grow_base, spread_base, 0, max(base_deals, deals))
         return deals, max(base_deals, deals), "deals"
+    # the pilot doubles until it has taken a twentieth of the budget, so that a batch's
+    # fixed costs do not pass for the cost of a deal when the searching player is cheap
     start = time.perf_counter()
-    pilot = SEARCH_BATCH
-    paired_to(0, pilot)
+    pilot = 0
+    while pilot == 0 or (time.perf_counter() - start < budget / 20 and pilot < 2**20):
+        paired_to(pilot, max(batch, 2 * pilot))
+        pilot = max(batch, 2 * pilot)
     cost_paired = (time.perf_counter() - start) / pilot
     mark = time.perf_counter()
     grow(grow_base, spread_base, 0, BATCH)

@@ -136,16 +136,25 @@ def best_split(var_h: float, var_d: float, cov_hd: float, cost_h: float, cost_s:
     from a pilot run."""
     if min(cost_h, cost_s, seconds) <= 0:
         raise TwoLevelError("costs and the budget must be positive seconds")
-    a = max(var_h + 2 * cov_hd, 1e-12 * max(var_h, 1.0))  # the base mean's share
+    var_s = max(var_h + var_d + 2 * cov_hd, 0.0)
+    plain = math.sqrt(var_s / max(2, int(seconds / cost_s)))
+    # every deal paired (N = n) is the searching player's plain mean: the best there is when
+    # the cheap player's deals would add more noise than they take away (a <= 0 below)
+    everyone = max(2, int(seconds / (cost_h + cost_s)))
+    best = Split(everyone, everyone, math.sqrt(var_s / everyone), plain)
+    a = var_h + 2 * cov_hd  # the base mean's share
     b = max(var_d, 0.0)
-    # Lagrange: N ~ sqrt(a / cost_h), n ~ sqrt(b / cost_s), N cost_h + n cost_s = seconds
+    if a <= 0:
+        return best
+    # Lagrange: N ~ sqrt(a / cost_h), n ~ sqrt(b / cost_s), N cost_h + n cost_s = seconds;
+    # the n paired deals are among the N, so N >= n
     scale = seconds / (math.sqrt(a * cost_h) + math.sqrt(b * cost_s))
     big = max(2, int(scale * math.sqrt(a / cost_h)))
-    small = min(big, max(2, int(scale * math.sqrt(b / cost_s))))
+    small = max(2, int(scale * math.sqrt(b / cost_s)))
+    if big < small:
+        return best
     se = math.sqrt(a / big + b / small)
-    var_s = var_h + var_d + 2 * cov_hd
-    plain = math.sqrt(max(var_s, 0.0) / max(2, int(seconds / cost_s)))
-    return Split(big, small, se, plain)
+    return Split(big, small, se, plain) if se < best.se else best
 
 
 class TwoLevelMoments:
@@ -239,6 +248,15 @@ class TwoLevelMoments:
         var_d = joint[i, i] + joint[k + i, k + i] - 2 * joint[i, k + i]
         cov_hd = joint[k + i, i] - joint[k + i, k + i]
         return float(self.base.covariance()[i, i]), float(var_d), float(cov_hd)
+
+    def correlation(self, i: int) -> float:
+        """The per-deal correlation of the two policies' outcomes of alternative ``i`` on the
+        paired deals: what bounds the gain, 1 / sqrt(1 - rho^2) at most (NaN if either
+        never varies)."""
+        joint = self.joint.covariance()
+        k = self.k
+        scale = math.sqrt(joint[i, i] * joint[k + i, k + i])
+        return float(joint[i, k + i] / scale) if scale > 0 else math.nan
 
     def base_estimate(self, i: int, z: float = Z95) -> Estimate:
         """The cheap policy's mean of alternative ``i`` over the N deals."""

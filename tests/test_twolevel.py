@@ -71,6 +71,15 @@ def test_the_split_is_the_cheapest_for_the_budget():
     assert split.gain == pytest.approx(plain / split.se) and split.gain > 3
 
 
+def test_a_cheap_player_that_only_adds_noise_gets_no_deals_of_its_own():
+    """Uncorrelated players (Cov(h, d) = -Var(h)): the base deals would widen the interval, so
+    every deal is paired (N = n) and the estimate is the searching player's plain mean."""
+    split = best_split(100.0, 300.0, -100.0, 1e-4, 1e-2, 10.0)
+    assert split.n_base == split.n_paired == int(10.0 / (1e-4 + 1e-2))
+    assert split.se == pytest.approx(math.sqrt(200.0 / split.n_paired))
+    assert split.gain == pytest.approx(math.sqrt(split.n_paired / 1000), rel=1e-3)
+
+
 def test_bad_samples_are_refused_in_one_line():
     with pytest.raises(TwoLevelError, match="2 <= n <= N"):
         two_level([1, 2, 3], [1, 2, 3, 4])

@@ -119,7 +119,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
     --until-decided play batches until met or --max-deals, and the header says
     which rule stopped.
 
-    With --base (Pedro/Cinch), the EVs that rank and decide are two-level
+    With --base (Pedro, Cinch, Rook), the EVs that rank and decide are two-level
     estimates: the cheap --base policy plays --base-deals deals (N), --policy the
     first --deals of them as well (n), and EV = cheap mean over N + mean of
     (searching − cheap) over n, its interval from both parts; --budget SECONDS

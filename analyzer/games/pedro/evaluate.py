@@ -67,10 +67,9 @@ from ...rollout import (
     parse_known,
     rank_alternatives,
     run_stop_rule,
-    run_two_level,
 )
 from ...stats import ColumnMoments, PairedMoments, wilson
-from ...twolevel import TwoLevelMoments
+from ...two_level_hand import HandModel, check_two_level, grow_tally, two_level_hand
 from .. import parse_game, pedro
 from . import engine, outcomes
 
@@ -114,7 +113,7 @@ class _Tally:
                     for m in (1, 2)]
         self.own = [ColumnMoments(n_actions) for _ in range(2)]
 
-    def add(self, batch: _Samples) -> None:
+    def add(self, batch: _Samples, rules: pedro.Rules | None = None) -> None:
         for t in range(4):
             self.maker[t].add(*batch.maker_points(t))
         for m in (1, 2):
@@ -127,20 +126,6 @@ class _Tally:
         for mine, theirs in zip([*self.maker, *self.net, *self.own],
                                 [*other.maker, *other.net, *other.own], strict=True):
             mine.absorb(theirs)
-
-
-class _PairedTally:
-    """The paired deals of a two-level evaluation: the searching policy's own tally, and the
-    joint moments of its net scores (the rules' method) then the cheap policy's, deal by
-    deal (analyzer.twolevel.TwoLevelMoments)."""
-
-    def __init__(self, n_actions: int, scoring: int):
-        self.search = _Tally(n_actions, scoring)
-        self.joint = PairedMoments(2 * n_actions)
-
-    def absorb(self, other: _PairedTally) -> None:
-        self.search.absorb(other.search)
-        self.joint.absorb(other.joint)
 
 
 def settle(b_pts: np.ndarray, o_pts: np.ndarray, bid: int, method: int, m2_diff_to: str):
@@ -239,25 +224,6 @@ def _side_scores(rec: np.ndarray, offset: int):
     return out
 
 
-def _grow(tally: _Tally, rules, hand_mask, offset, known, pols, seed, first, n) -> None:
-    """Add deals first .. first+n-1 to ``tally``."""
-    batch = _Samples(len(_action_list(rules)))
-    _simulate_batch(batch, rules, hand_mask, offset, known, pols, seed, first, n)
-    tally.add(batch)
-
-
-def _grow_paired(paired: _PairedTally, rules, hand_mask, offset, known, pols, base_pols, seed,
-                 first, n) -> None:
-    """Add deals first .. first+n-1, played by both policies, to ``paired``."""
-    k_actions = paired.joint.k // 2
-    search, cheap = _Samples(k_actions), _Samples(k_actions)
-    _simulate_batch(search, rules, hand_mask, offset, known, pols, seed, first, n)
-    _simulate_batch(cheap, rules, hand_mask, offset, known, base_pols, seed, first, n)
-    paired.search.add(search)
-    paired.joint.add_columns([np.subtract(*batch.action(rules.scoring, k))
-                              for batch in (search, cheap) for k in range(k_actions)])
-
-
 def _simulate_batch(samples: _Samples, rules, hand_mask, offset, known, pols, seed, first, n,
                     share_plays: bool = True):
     """Record deals first .. first+n-1 in ``samples``: each action played out in full, or,
@@ -338,13 +304,12 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     pedro.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
     labels = _labels(rules)
     if base is not None:
-        if target_ci is not None or time_budget is not None or until_decided:
-            raise HandError("a two-level evaluation (base policy) plays --deals and "
-                            "--base-deals, or splits --budget; not --target-ci, "
-                            "--time-budget or --until-decided")
-        tally, moments, done, n_base, stopped_by = _two_level(
-            rules, mask, offset, known_cards, pols, pedro.parse_policies(base), seed, deals,
-            base_deals, budget, progress, spread_with)
+        check_two_level(target_ci, time_budget, until_decided)
+        base_pols = pedro.parse_policies(base)
+        tally, moments, done, n_base, stopped_by = two_level_hand(
+            _model(rules), rules, mask, offset, known_cards, pols, base_pols, seed, deals,
+            base_deals, budget, progress, spread_with,
+            same_policy=pedro.policy_string(base_pols) == pedro.policy_string(pols))
         points, dist, bids, pass_ev, actions, decision = _tables(tally, rules, seed, moments)
         return HandEvaluation(
             hand=str(CardSet(mask)), seat=seat,
@@ -352,17 +317,17 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
             policy=pedro.policy_string(pols), seed=seed, n=done, stopped_by=stopped_by,
             points=points, distribution=dist, bids=bids, pass_ev=pass_ev, actions=actions,
             recommended=decision.action, decision=decision,
-            base_policy=pedro.policy_string(pedro.parse_policies(base)), n_base=n_base)
-    tally = _Tally(len(labels), rules.scoring)
-    grow = (rules, mask, offset, known_cards, pols, seed)
-    factory = functools.partial(_Tally, tally.net[0].k, rules.scoring)
-    spread = spread_with(factory, _grow, grow, tally) if spread_with else None
+            base_policy=pedro.policy_string(base_pols), n_base=n_base)
+    model = _model(rules)
+    tally = model.tally()
+    grow = (model, rules, mask, offset, known_cards, pols, seed)
+    spread = spread_with(model.tally, grow_tally, grow, tally) if spread_with else None
 
     def decided() -> bool:
         return _decision(tally.net[rules.scoring - 1], labels, rules).clear
 
     done, stopped_by = run_stop_rule(
-        lambda first, n: _grow(tally, *grow, first, n),
+        lambda first, n: grow_tally(tally, *grow, first, n),
         lambda: leading_half_width(tally.net[rules.scoring - 1]), deals, target_ci,
         time_budget, max_deals, batch_for(pols), progress, decided if until_decided else None,
         spread=spread)
@@ -376,33 +341,19 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     )
 
 
-def _two_level(rules, mask, offset, known, pols, base_pols, seed, deals, base_deals, budget,
-               progress, spread_with):
-    """Grow a two-level evaluation: (the searching policy's tally, the two-level moments of
-    the actions' net scores, n, N, the rule that stopped)."""
-    if pedro.policy_string(base_pols) == pedro.policy_string(pols):
-        raise HandError("the base policy is the policy itself; a two-level estimate needs a "
-                        "cheaper one (e.g. --policy pimc:20 --base heuristic)")
-    k_actions = len(_action_list(rules))
-    base = _Tally(k_actions, rules.scoring)
-    paired = _PairedTally(k_actions, rules.scoring)
-    grow_base = (rules, mask, offset, known, base_pols, seed)
-    grow_paired = (rules, mask, offset, known, pols, base_pols, seed)
+def _nets(batch: _Samples, rules: pedro.Rules) -> list:
+    """Every action's net score under the rules' method, deal by deal."""
+    return [np.subtract(*batch.action(rules.scoring, k)) for k in range(batch.n_actions)]
 
-    def moments() -> TwoLevelMoments:
-        return TwoLevelMoments(base.net[rules.scoring - 1], paired.joint)
 
-    def spread(factory, grow, args, into):
-        return spread_with(factory, grow, args, into) if spread_with else None
+def _ranked(tally: _Tally, rules: pedro.Rules) -> PairedMoments:
+    return tally.net[rules.scoring - 1]
 
-    n, big, stopped_by = run_two_level(
-        lambda first, n: _grow(base, *grow_base, first, n),
-        lambda first, n: _grow_paired(paired, *grow_paired, first, n), moments, deals,
-        base_deals, budget, progress,
-        spread(functools.partial(_Tally, k_actions, rules.scoring), _grow, grow_base, base),
-        spread(functools.partial(_PairedTally, k_actions, rules.scoring), _grow_paired,
-               grow_paired, paired))
-    return paired.search, moments(), n, big, stopped_by
+
+def _model(rules: pedro.Rules) -> HandModel:
+    k = len(_action_list(rules))
+    return HandModel(functools.partial(_Tally, k, rules.scoring),
+                     functools.partial(_Samples, k), _simulate_batch, _nets, _ranked)
 
 
 __all__ = ["BATCH", "HandError", "HandEvaluation", "evaluate_hand", "parse_hand", "parse_known",

@@ -55,6 +55,7 @@ from ...rollout import (
     run_stop_rule,
 )
 from ...stats import ColumnMoments, PairedMoments, wilson
+from ...two_level_hand import HandModel, check_two_level, grow_tally, two_level_hand
 from .. import rook
 from ..common import SEAT_OFFSETS, SEATS, parse_policies, policy_string
 from . import outcomes
@@ -146,26 +147,34 @@ class _Tally:
         self.declared += other.declared
 
 
-def _alternatives(tally: _Tally, rules: rook.Rules):
-    """The paired moments of each distinct alternative's net score, with labels. Ceilings
-    that lead to the same outcome on every hand (raising further never happens) are one
-    alternative, named by the lowest of them."""
+def _alternatives(net, rules: rook.Rules):
+    """The moments of each distinct alternative's net score (``net``: of every ceiling, then
+    the pass), with labels. Ceilings that lead to the same outcome on every hand (raising
+    further never happens) are one alternative, named by the lowest of them."""
     kept, labels = [], []
     for k, bid in enumerate(rules.bids):
-        if kept and tally.net.same(kept[-1], k):
+        if kept and net.same(kept[-1], k):
             continue
         kept.append(k)
         labels.append((f"bid up to {bid}", "", bid))
-    kept.append(tally.net.k - 1)
+    kept.append(net.k - 1)
     labels.append(("pass", "", 0))
-    return tally.net.subset(kept), labels
+    return net.subset(kept), labels
 
 
-def _grow(tally: _Tally, rules, mask, offset, known, pols, seed, first, n) -> None:
-    """Add hands first .. first+n-1 to ``tally``."""
-    batch = _Samples(tally.trumps, tally.net.k)
-    _simulate_batch(batch, rules, mask, offset, known, pols, seed, first, n)
-    tally.add(batch, rules)
+def _nets(batch: _Samples, rules: rook.Rules) -> list:
+    """Every alternative's net score (the ceilings, then the pass), hand by hand."""
+    return [collapse(own) - collapse(opp) for own, opp in zip(batch.own, batch.opp, strict=True)]
+
+
+def _ranked(tally: _Tally, rules: rook.Rules) -> PairedMoments:
+    return tally.net
+
+
+def _model(rules: rook.Rules) -> HandModel:
+    trumps, k = trump_codes(rules), len(rules.bids) + 1
+    return HandModel(functools.partial(_Tally, trumps, k, len(rules.bids)),
+                     functools.partial(_Samples, trumps, k), _simulate_batch, _nets, _ranked)
 
 
 def _simulate_batch(samples: _Samples, rules, mask, offset, known, pols, seed, first, n,
@@ -200,10 +209,13 @@ def _simulate_batch(samples: _Samples, rules, mask, offset, known, pols, seed, f
         samples.declared[k].append(rec[:, R_DECLARER] == seat)
 
 
-def _tables(tally: _Tally, rules: rook.Rules, seed: int):
+def _tables(tally: _Tally, rules: rook.Rules, seed: int, net=None):
+    """The evaluation's tables from ``tally``; ``net`` (two-level moments) replaces its net
+    scores of the alternatives, which rank them and decide."""
     bids = rules.bids
     total = rules.total_points
     n = tally.net.n
+    net = net if net is not None else tally.net
     points_rows, dist_rows, bid_rows = [], [], []
     for t in tally.trumps:
         maker = tally.maker[t]
@@ -228,9 +240,9 @@ def _tables(tally: _Tally, rules: rook.Rules, seed: int):
     for k, bid in enumerate(bids):
         won = wilson(int(tally.declared[k]), n)
         ceiling_rows.append({"bid": bid, "n": n, "p_declarer": won.p, "p_declarer_lo": won.lo,
-                             "p_declarer_hi": won.hi, **est_cols("ev_net", tally.net.estimate(k)),
+                             "p_declarer_hi": won.hi, **est_cols("ev_net", net.estimate(k)),
                              **est_cols("ev_own", tally.own.estimate(k))})
-    pass_row = {"n": n, **est_cols("ev_net", tally.net.estimate(len(bids))),
+    pass_row = {"n": n, **est_cols("ev_net", net.estimate(len(bids))),
                 **est_cols("ev_own", tally.own.estimate(len(bids)))}
     # per trump, the highest bid whose EV as declarer beats passing beyond the noise
     # (paired: the same hands), as analyzer.advice decides
@@ -238,7 +250,7 @@ def _tables(tally: _Tally, rules: rook.Rules, seed: int):
         ceiling = decide(tally.as_declarer[t], ["pass", *map(str, bids)]).ceiling
         row["bid_up_to"] = bids[ceiling - 1] if ceiling else 0
 
-    moments, labels = _alternatives(tally, rules)
+    moments, labels = _alternatives(net, rules)
     decision = _decision(moments, labels)
     actions = rank_alternatives(moments, labels, seed)
     return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), pd.DataFrame(bid_rows),
@@ -256,9 +268,11 @@ def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
                        target_ci: float | None = None, max_deals: int = 1_000_000,
                        time_budget: float | None = None,
                        known: dict[str, str] | None = None, progress=None,
-                       until_decided: bool = False, spread_with=None) -> HandEvaluation:
+                       until_decided: bool = False, spread_with=None, base: str | None = None,
+                       base_deals: int = 100_000, budget: float | None = None
+                       ) -> HandEvaluation:
     """Evaluate a Rook ``hand`` at ``seat``; arguments as
-    :func:`analyzer.evaluate_hand`.
+    :func:`analyzer.evaluate_hand` (Pedro's, ``base`` and ``budget`` included).
 
     The result's ``bids`` table is per trump and bid as declarer; ``ceilings`` is
     EV(bid up to b) with the auction; ``actions`` ranks those and the pass.
@@ -272,25 +286,36 @@ def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
     offset = SEAT_OFFSETS[seat]
     known_cards = parse_known(known or {}, offset, joker=True)
     rook.Scenario(hand=mask, seat=offset, known=known_cards).vector(rules.hand_size)
-    tally = _Tally(trump_codes(rules), len(rules.bids) + 1, len(rules.bids))
-    grow = (rules, mask, offset, known_cards, pols, seed)
-    spread = spread_with(functools.partial(_Tally, tally.trumps, tally.net.k, len(rules.bids)),
-                         _grow, grow, tally) if spread_with else None
+    model = _model(rules)
+    two_level = {}
+    if base is not None:
+        check_two_level(target_ci, time_budget, until_decided)
+        base_pols = parse_policies(base)
+        tally, net, done, n_base, stopped_by = two_level_hand(
+            model, rules, mask, offset, known_cards, pols, base_pols, seed, deals, base_deals,
+            budget, progress, spread_with,
+            same_policy=policy_string(base_pols) == policy_string(pols))
+        two_level = {"base_policy": policy_string(base_pols), "n_base": n_base}
+    else:
+        tally = model.tally()
+        grow = (model, rules, mask, offset, known_cards, pols, seed)
+        spread = spread_with(model.tally, grow_tally, grow, tally) if spread_with else None
 
-    def decided() -> bool:
-        return _decision(*_alternatives(tally, rules)).clear
+        def decided() -> bool:
+            return _decision(*_alternatives(tally.net, rules)).clear
 
-    done, stopped_by = run_stop_rule(
-        lambda first, n: _grow(tally, *grow, first, n),
-        lambda: leading_half_width(_alternatives(tally, rules)[0]), deals, target_ci,
-        time_budget, max_deals, batch_for(pols), progress, decided if until_decided else None,
-        spread=spread)
-    points, dist, bids, ceilings, pass_ev, actions, decision = _tables(tally, rules, seed)
+        done, stopped_by = run_stop_rule(
+            lambda first, n: grow_tally(tally, *grow, first, n),
+            lambda: leading_half_width(_alternatives(tally.net, rules)[0]), deals, target_ci,
+            time_budget, max_deals, batch_for(pols), progress,
+            decided if until_decided else None, spread=spread)
+        net = tally.net
+    points, dist, bids, ceilings, pass_ev, actions, decision = _tables(tally, rules, seed, net)
     return HandEvaluation(
         hand=str(CardSet(mask)), seat=seat,
         known={SEATS[o]: str(CardSet(m)) for o, m in known_cards}, rules=str(rules),
         policy=policy_string(pols), seed=seed, n=done, stopped_by=stopped_by, points=points,
         distribution=dist, bids=bids, pass_ev=pass_ev, actions=actions,
-        recommended=decision.action, ceilings=ceilings, decision=decision,
+        recommended=decision.action, ceilings=ceilings, decision=decision, **two_level,
     )
 
