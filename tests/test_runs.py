@@ -259,6 +259,9 @@ def test_the_cluster_charts_what_the_local_run_charts(cluster, args):
     ("rook", "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C", ["--policy", "random", "--base",
                                                         "heuristic", "--deals", "200",
                                                         "--base-deals", "3000"]),
+    ("king", "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS", ["--policy", "random", "--base",
+                                                       "heuristic", "--deals", "100",
+                                                       "--base-deals", "1000"]),
 ])
 def test_the_cluster_evaluates_a_hand_as_the_local_run_does(cluster, game_name, hand, extra):
     """Every table of `bidlab hand`, fixed-size and under a stop rule (whose rounds the

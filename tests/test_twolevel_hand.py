@@ -12,6 +12,7 @@ import json
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from cli_helpers import assert_bad_input, run
 
@@ -110,8 +111,6 @@ def test_a_budget_splits_the_time_and_says_so():
 
 
 @pytest.mark.parametrize("args, expected", [
-    (["hand", "king", "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS", "--base", "heuristic"],
-     "--base"),
     (["hand", "rook", ROOK_HAND, "--base", "heuristic"], "cheaper one"),
     (["hand", "pedro", HAND, "--budget", "10"], "--base"),
     (["hand", "pedro", HAND, "--base-deals", "10"], "--base"),
@@ -137,3 +136,41 @@ def test_the_two_level_variance_matches_the_spread_over_seeds():
         se.append(ev.pass_ev["ev1_net_se"].iloc[0])
     ratio = np.std(est, ddof=1) / np.mean(se)
     assert abs(ratio - 1) < 3 / math.sqrt(2 * 59), ratio  # sd of a sd's ratio ~ 1/sqrt(2(k-1))
+
+
+KING_HAND = "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS"
+
+
+def test_king_with_n_equal_to_n_base_is_the_plain_evaluation():
+    """King's means (each negative contract's penalty, the positive hand's tricks by choice)
+    and the trump right's value: with every deal paired, the plain ones."""
+    plain = evaluate_hand("king", KING_HAND, deals=300, seed=4, policy="random")
+    two = evaluate_hand("king", KING_HAND, deals=300, seed=4, policy="random",
+                        base="heuristic", base_deals=300)
+    assert two.provenance["estimator"].startswith("two-level")
+    assert plain.provenance["estimator"] == "plain"
+    for table, col in (("negative", "points"), ("positive", "tricks")):
+        for suffix in ("", "_se", "_lo", "_hi"):
+            np.testing.assert_allclose(getattr(two, table)[col + suffix],
+                                       getattr(plain, table)[col + suffix], rtol=1e-9)
+    assert math.isclose(two.trump_right["value"], plain.trump_right["value"], abs_tol=1e-9)
+    pd.testing.assert_frame_equal(two.distribution, plain.distribution)
+
+
+def test_king_two_level_moves_the_means_toward_the_cheap_sample():
+    """With N > n the means are the heuristic's over N plus the correction over n: a King
+    no-hearts penalty estimate differs from the plain one on n deals, its interval is from
+    both parts, and the text says so."""
+    two = evaluate_hand("king", KING_HAND, contract="no-hearts", deals=200, seed=4,
+                        policy="random", base="heuristic", base_deals=4000)
+    cheap = evaluate_hand("king", KING_HAND, contract="no-hearts", deals=4000, seed=4)
+    search = evaluate_hand("king", KING_HAND, contract="no-hearts", deals=200, seed=4,
+                           policy="random")
+    cheap_head = evaluate_hand("king", KING_HAND, contract="no-hearts", deals=200, seed=4)
+    want = (cheap.negative["points"].iloc[0] + search.negative["points"].iloc[0]
+            - cheap_head.negative["points"].iloc[0])
+    assert math.isclose(two.negative["points"].iloc[0], want, rel_tol=1e-9)
+    r = run("hand", "king", KING_HAND, "--contract", "no-hearts", "--policy", "random",
+            "--base", "heuristic", "--deals", "200", "--base-deals", "4000")
+    assert r.exit_code == 0, r.stderr
+    assert "estimator: two-level" in r.stdout and "N = 4,000" in r.stdout

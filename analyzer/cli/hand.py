@@ -119,7 +119,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
     --until-decided play batches until met or --max-deals, and the header says
     which rule stopped.
 
-    With --base (Pedro, Cinch, Rook), the EVs that rank and decide are two-level
+    With --base, the EVs that rank and decide (King: the means) are two-level
     estimates: the cheap --base policy plays --base-deals deals (N), --policy the
     first --deals of them as well (n), and EV = cheap mean over N + mean of
     (searching − cheap) over n, its interval from both parts; --budget SECONDS
@@ -164,7 +164,6 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
         raise click.UsageError("--budget and --base-deals go with --base (a two-level "
                                "estimate)")
     if two_level:
-        g.require("two_level_hands", "--base")
         if adaptive:
             raise click.UsageError("--base plays --deals and --base-deals, or splits "
                                    "--budget; not --target-ci, --time-budget or "

@@ -40,8 +40,7 @@ class BenchCase:
 CAPABILITY_WORDS = {"contracts": "contracts", "partnerships": "partnerships",
                     "whole_games": "games to a target score",
                     "adaptive_hands": "stop rules for its hand evaluations",
-                    "bid_tables": "EV-by-bid table", "chart_by": "hand classes to choose",
-                    "two_level_hands": "two-level hand evaluations (--base, --budget) yet"}
+                    "bid_tables": "EV-by-bid table", "chart_by": "hand classes to choose"}
 
 
 class Game:
@@ -59,7 +58,6 @@ class Game:
     whole_games = False  # games to a target score (``bidlab match``)
     adaptive_hands = True  # hand evaluations take --target-ci, --time-budget, --until-decided
     bid_tables = True  # a hand evaluation has an EV-by-bid table (--csv, --plot)
-    two_level_hands = False  # hand evaluations take --base (analyzer.twolevel)
     instead: dict[str, str] = {}  # capability -> what a refusal says the game does instead
     search_sizes: dict[str, int] = {}  # a command's size when a seat searches, if not the usual
     chart_by: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # (features, default --by)

@@ -41,6 +41,8 @@ from ...moments import Histogram
 from ...rollout import HandError, batch_for, est_cols, parse_dealt_hand, parse_known, run_stop_rule
 from ...stats import Estimate, PairedMoments, wilson
 from ...text import render_table
+from ...two_level_hand import HandModel, grow_tally, two_level_hand
+from ...twolevel import ESTIMATOR as TWO_LEVEL
 from .. import king
 from ..common import SEAT_OFFSETS, parse_policies, policy_label, policy_string
 from .rules import CONTRACT_NAMES, POSITIVE, contract_name, parse_contract
@@ -73,11 +75,20 @@ class KingEvaluation:
     distribution: pd.DataFrame  # per negative contract: share of deals by points taken
     positive: pd.DataFrame  # per trump choice: the seat's tricks, mean and CI
     trump_right: dict  # value of the trump right in tricks, with its CI, and the advice
+    base_policy: str | None = None  # two-level: the cheap policy of the N deals
+    n_base: int | None = None  # two-level: N
+
+    @property
+    def estimator(self) -> str:
+        return "plain" if self.base_policy is None else TWO_LEVEL
 
     @property
     def provenance(self) -> dict:
+        two_level = ({"base_policy": self.base_policy, "n_base": self.n_base}
+                     if self.base_policy is not None else {})
         return {"hand": self.hand, "seat": self.seat, "rules": self.rules,
-                "policy": self.policy, "seed": self.seed, "n": self.n}
+                "policy": self.policy, "seed": self.seed, "n": self.n,
+                "estimator": self.estimator, **two_level}
 
 
 def king_hand_work(rules, contract: str, deals: int) -> int:
@@ -91,26 +102,42 @@ def king_hand_work(rules, contract: str, deals: int) -> int:
     return runs * deals
 
 
-class _Tally:
-    """A King hand evaluation's sufficient statistics, batch by batch: per negative contract,
-    how often the seat took each penalty; in the positive hand, the paired moments of the
-    seat's tricks under each choice (each trump it may name, its policy's trump, another
-    seat naming)."""
+class _Batch:
+    """One batch of hands: the seat's points in each negative contract evaluated, then its
+    tricks in the positive hand under each choice (each trump it may name, its policy's
+    trump, another seat naming), hand by hand."""
 
     def __init__(self, codes: list[int], trumps: int):
-        self.trumps = trumps
-        self.negative = {code: Histogram(1) for code in codes if code != POSITIVE}
-        self.positive = PairedMoments(trumps + 2) if POSITIVE in codes else None
+        self.codes = [c for c in codes if c != POSITIVE]
+        self.trumps = trumps if POSITIVE in codes else 0
+        self.columns: list = []
+
+
+class _Tally:
+    """A King hand evaluation's sufficient statistics, batch by batch: per negative contract,
+    how often the seat took each penalty; and the paired moments of every column of a
+    :class:`_Batch` (the penalties, then the positive hand's tricks by choice)."""
+
+    def __init__(self, codes: list[int], trumps: int):
+        layout = _Batch(codes, trumps)
+        self.codes, self.trumps = layout.codes, layout.trumps
+        self.negative = {code: Histogram(1) for code in self.codes}
+        self.columns = PairedMoments(len(self.codes) + (self.trumps + 2 if self.trumps else 0))
+
+    def add(self, batch: _Batch, rules=None) -> None:
+        for code, points in zip(self.codes, batch.columns, strict=False):
+            self.negative[code].add(points)
+        self.columns.add_columns(batch.columns)
 
     def absorb(self, other: _Tally) -> None:
         for code, counts in self.negative.items():
             counts.absorb(other.negative[code])
-        if self.positive is not None:
-            self.positive.absorb(other.positive)
+        self.columns.absorb(other.columns)
 
 
-def _grow(tally: _Tally, rules, seed, pols, mask, offset, known, first: int, n: int) -> None:
-    """Add hands ``first .. first + n - 1`` of every contract evaluated to ``tally``."""
+def _simulate(batch: _Batch, rules, mask, offset, known, pols, seed, first: int,
+              n: int) -> None:
+    """Record hands ``first .. first + n - 1`` of every contract evaluated in ``batch``."""
     rows = np.arange(n)
 
     def seat_column(column, code, **kw):
@@ -119,23 +146,36 @@ def _grow(tally: _Tally, rules, seed, pols, mask, offset, known, first: int, n: 
         me = (rec[:, king.engine.R_DEALER].astype(np.int64) + offset) % 4
         return rec[rows, column + me].astype(np.int64)
 
-    for code, counts in tally.negative.items():
-        counts.add(seat_column(king.engine.R_POINTS, code))
-    if tally.positive is not None:
-        choices = [{"trump": t} for t in range(tally.trumps)] + [{}]
-        tricks = [seat_column(king.engine.R_TRICKS, POSITIVE, chooser="self", **kw)
-                  for kw in choices]
-        tricks.append(seat_column(king.engine.R_TRICKS, POSITIVE, chooser="other"))
-        tally.positive.add_columns(tricks)
+    batch.columns = [seat_column(king.engine.R_POINTS, code) for code in batch.codes]
+    if batch.trumps:
+        choices = [{"trump": t} for t in range(batch.trumps)] + [{}]
+        batch.columns += [seat_column(king.engine.R_TRICKS, POSITIVE, chooser="self", **kw)
+                          for kw in choices]
+        batch.columns.append(seat_column(king.engine.R_TRICKS, POSITIVE, chooser="other"))
+
+
+def _nets(batch: _Batch, rules) -> list:
+    return batch.columns
+
+
+def _ranked(tally: _Tally, rules) -> PairedMoments:
+    return tally.columns
+
+
+def _model(codes: list[int], trumps: int) -> HandModel:
+    return HandModel(functools.partial(_Tally, codes, trumps),
+                     functools.partial(_Batch, codes, trumps), _simulate, _nets, _ranked)
 
 
 def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "all",
                        deals: int = 20_000, seed: int = 1, policy: str = "heuristic",
                        known: dict[str, str] | None = None, progress=None,
-                       spread_with=None) -> KingEvaluation:
+                       spread_with=None, base: str | None = None, base_deals: int = 100_000,
+                       budget: float | None = None) -> KingEvaluation:
     """Evaluate ``hand`` at ``seat`` for ``contract`` (a name, or ``all``); ``progress(n)``
     is called after each batch of n hands (:func:`king_hand_work` of them in all);
-    ``spread_with`` plays them on a cluster (:func:`analyzer.evaluate_hand`)."""
+    ``spread_with`` plays them on a cluster (:func:`analyzer.evaluate_hand`). ``base``,
+    ``base_deals`` and ``budget`` make the means two-level estimates (as Pedro's)."""
     if seat not in SEAT_OFFSETS:
         raise HandError(f"bad seat {seat!r}; seats: {', '.join(SEAT_OFFSETS)}")
     if deals < 2:
@@ -147,39 +187,51 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
     known_cards = parse_known(known or {}, offset)
     king.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
 
-    tally = _Tally(codes, 5 if rules.allow_no_trump else 4)
-    grow = (rules, seed, pols, mask, offset, known_cards)
+    model = _model(codes, 5 if rules.allow_no_trump else 4)
     runs = king_hand_work(rules, contract, 1)  # hands played for each deal
-    run_stop_rule(lambda first, n: _grow(tally, *grow, first, n), None, deals, None, None,
-                  deals, batch_for(pols), progress and (lambda n: progress(n * runs)),
-                  spread=spread_with(functools.partial(_Tally, codes, tally.trumps), _grow,
-                                     grow, tally) if spread_with else None)
+    counted = progress and (lambda n: progress(n * runs))
+    two_level = {}
+    if base is not None:
+        base_pols = parse_policies(base)
+        tally, moments, deals, n_base, _ = two_level_hand(
+            model, rules, mask, offset, known_cards, pols, base_pols, seed, deals, base_deals,
+            budget, counted, spread_with,
+            same_policy=policy_string(base_pols) == policy_string(pols))
+        two_level = {"base_policy": policy_string(base_pols), "n_base": n_base}
+    else:
+        tally = model.tally()
+        grow = (model, rules, mask, offset, known_cards, pols, seed)
+        run_stop_rule(lambda first, n: grow_tally(tally, *grow, first, n), None, deals, None,
+                      None, deals, batch_for(pols), counted,
+                      spread=spread_with(model.tally, grow_tally, grow, tally) if spread_with
+                      else None)
+        moments = tally.columns
 
     neg_rows, dist_rows = [], []
-    for code, counts in tally.negative.items():
+    for j, (code, counts) in enumerate(tally.negative.items()):
         zero = wilson(counts.count(lambda p: p == 0), deals)
         neg_rows.append({"contract": contract_name(code), "n": deals,
-                         **est_cols("points", counts.moments(lambda p: p).estimate()),
+                         **est_cols("points", moments.estimate(j)),
                          "p_zero": zero.p, "p_zero_lo": zero.lo, "p_zero_hi": zero.hi})
         (values,), shares = counts.table()
         dist_rows += [{"contract": contract_name(code), "points": int(v), "share": c / deals}
                       for v, c in zip(values, shares, strict=True)]
     pos_rows, right = [], {}
-    if tally.positive is not None:
-        tricks = tally.positive
+    if tally.trumps:
+        first = len(tally.codes)
         for t in range(tally.trumps):
             pos_rows.append({"choice": f"I name {TRUMP_LABELS[t]}", "n": deals,
-                             **est_cols("tricks", tricks.estimate(t))})
-        mine, other = tally.trumps, tally.trumps + 1
+                             **est_cols("tricks", moments.estimate(first + t))})
+        mine, other = first + tally.trumps, first + tally.trumps + 1
         pos_rows.append({"choice": "I name my policy's trump", "n": deals,
-                         **est_cols("tricks", tricks.estimate(mine))})
+                         **est_cols("tricks", moments.estimate(mine))})
         pos_rows.append({"choice": "another seat names trump", "n": deals,
-                         **est_cols("tricks", tricks.estimate(other))})
-        right = trump_right_advice(tricks.diff(mine, other), tricks.estimate(mine))
+                         **est_cols("tricks", moments.estimate(other))})
+        right = trump_right_advice(moments.diff(mine, other), moments.estimate(mine))
     return KingEvaluation(
         hand=str(CardSet(mask)), seat=seat, rules=str(rules), policy=policy_string(pols),
         seed=seed, n=deals, negative=pd.DataFrame(neg_rows), distribution=pd.DataFrame(dist_rows),
-        positive=pd.DataFrame(pos_rows), trump_right=right)
+        positive=pd.DataFrame(pos_rows), trump_right=right, **two_level)
 
 
 def trump_right_advice(value: Estimate, own_tricks: Estimate) -> dict:
@@ -209,6 +261,12 @@ def render_king_hand(ev: KingEvaluation) -> str:
     out = [f"hand {ev.hand} | seat {ev.seat} | rules {ev.rules} | "
            f"policy {policy_label(ev.policy)} | "
            f"seed {ev.seed} | n {ev.n:,} deals per contract", ""]
+    if ev.base_policy is not None:
+        out[1:1] = [f"estimator: {ev.estimator}: {policy_label(ev.base_policy)} on N = "
+                    f"{ev.n_base:,} deals, plus the correction ({policy_label(ev.policy)} "
+                    f"minus it) on the first n = {ev.n:,} of them. The means, their intervals "
+                    f"and the trump right are these; P(0) and the distribution are "
+                    f"{policy_label(ev.policy)}'s own over its n deals."]
     if len(ev.negative):
         out.append("Negative contracts: my points per hand (mean ± 95% CI) and P(no penalty)")
         out.append(render_table(

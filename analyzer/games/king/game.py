@@ -105,14 +105,15 @@ class KingGame(Game):
         return parse_king_hand(text)
 
     def evaluate_hand(self, rules, hand, seat, deals=20_000, seed=1, policy="heuristic",
-                      known=None, progress=None, contract=None, spread_with=None, **options):
+                      known=None, progress=None, contract=None, spread_with=None, base=None,
+                      base_deals=100_000, budget=None, **options):
         from .evaluate import evaluate_king_hand
 
         given = [k for k, v in options.items() if v not in (None, False)]
         if given:
             raise self.refuse(", ".join(given), "adaptive_hands")
         return evaluate_king_hand(rules, hand, seat, contract or "all", deals, seed, policy,
-                                  known, progress, spread_with)
+                                  known, progress, spread_with, base, base_deals, budget)
 
     def hand_work(self, rules, deals, contract=None):
         from .evaluate import king_hand_work

@@ -18,7 +18,6 @@ class PedroGame(Game):
                "cinch": "Cinch / Double Pedro, seed 002 (Foster's Hoyle), docs/rules.md §2"}
     hand_cards = 9
     whole_games = True
-    two_level_hands = True
     kernel_modules = ("engine", "games")  # whole games to a target have their own kernel
     text_columns = {**Game.text_columns, "bidder": "seat", "maker": "seat"}
 

@@ -14,7 +14,6 @@ from ..protocol import Game
 class RookGame(Game):
     name = "rook"
     title = "Rook"
-    two_level_hands = True
     sources = {"rook": "Rook, standard deck + joker, Princeton rules, seed 004, docs/rules.md §4"}
     hand_cards = 13
     points_digits = 1  # card points come in fives
