@@ -5,7 +5,8 @@ joint moments of both policies' net scores on those n deals (:mod:`analyzer.twol
 A game describes its evaluation with a :class:`HandModel` (module-level functions and
 partials, so that a cluster's workers can unpickle it) and calls :func:`two_level_hand`.
 
-May import: :mod:`.rollout`, :mod:`.stats`, :mod:`.twolevel`; never a game.
+May import: :mod:`.rollout`, :mod:`.stats`, :mod:`.twolevel`, :mod:`.games.common`; never a
+game.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .games.common import parse_policies, policy_string
 from .rollout import HandError, batch_for, run_two_level
 from .stats import PairedMoments
 from .twolevel import TwoLevelMoments
@@ -76,32 +78,50 @@ def check_two_level(target_ci, time_budget, until_decided) -> None:
                         "--time-budget or --until-decided")
 
 
-def two_level_hand(model: HandModel, rules, mask, offset, known, pols, base_pols, seed,
+@dataclass
+class TwoLevelRun:
+    """A grown two-level evaluation: the searching policy's tally over its n deals, the
+    two-level moments of the K net scores, and what the provenance says of them."""
+
+    tally: Any
+    moments: TwoLevelMoments
+    n: int
+    stopped_by: str
+    base_policy: str
+    n_base: int
+
+    @property
+    def provenance(self) -> dict:
+        """The fields a hand evaluation adds for a two-level run."""
+        return {"base_policy": self.base_policy, "n_base": self.n_base}
+
+
+def two_level_hand(model: HandModel, rules, mask, offset, known, pols, base: str, seed,
                    deals: int, base_deals: int, budget: float | None, progress=None,
-                   spread_with=None, same_policy: bool = False):
-    """Grow a two-level evaluation (:func:`analyzer.rollout.run_two_level`): returns the
-    searching policy's tally over its n deals, the two-level moments of the K net scores,
-    n, N and the rule that stopped. ``spread_with`` grows them on a cluster."""
-    if same_policy:
+                   spread_with=None) -> TwoLevelRun:
+    """Grow a two-level evaluation (:func:`analyzer.rollout.run_two_level`) of ``pols``
+    over ``base``, a cheaper policy string; ``spread_with`` grows it on a cluster."""
+    base_pols = parse_policies(base)
+    if policy_string(base_pols) == policy_string(pols):
         raise HandError("the base policy is the policy itself; a two-level estimate needs a "
                         "cheaper one (e.g. --policy pimc:20 --base heuristic)")
-    base = model.tally()
-    k = model.ranked(base, rules).k
+    cheap = model.tally()
+    k = model.ranked(cheap, rules).k
     paired = PairedTally(model, k)
     base_args = (model, rules, mask, offset, known, base_pols, seed)
     paired_args = (model, rules, mask, offset, known, pols, base_pols, seed)
 
     def moments() -> TwoLevelMoments:
-        return TwoLevelMoments(model.ranked(base, rules), paired.joint)
+        return TwoLevelMoments(model.ranked(cheap, rules), paired.joint)
 
     def spread(factory, grow, args, into):
         return spread_with(factory, grow, args, into) if spread_with else None
 
     n, big, stopped_by = run_two_level(
-        lambda first, size: grow_tally(base, *base_args, first, size),
+        lambda first, size: grow_tally(cheap, *base_args, first, size),
         lambda first, size: grow_paired(paired, *paired_args, first, size), moments, deals,
         base_deals, budget, progress,
-        spread(model.tally, grow_tally, base_args, base),
+        spread(model.tally, grow_tally, base_args, cheap),
         spread(functools.partial(PairedTally, model, k), grow_paired, paired_args, paired),
         batch_for(pols))
-    return paired.search, moments(), n, big, stopped_by
+    return TwoLevelRun(paired.search, moments(), n, stopped_by, policy_string(base_pols), big)

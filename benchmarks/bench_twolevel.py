@@ -2,6 +2,7 @@
 
     python benchmarks/bench_twolevel.py [--game pedro] [--hand "..."] [--seconds 60]
                                         [--policy pimc:20]
+    python benchmarks/bench_twolevel.py --game king [--contract no-hearts] [--seconds 60]
 
 Evaluates a hand twice for about ``--seconds`` each: ``--policy`` alone (a
 ``--time-budget`` run: 50 deals a batch until the time is spent), and two-level
@@ -13,7 +14,8 @@ time (half-widths scaled by the square root of the wall times: a sample twice as
 narrows an interval by sqrt 2). ``rho`` is the per-deal correlation of the two policies'
 outcomes on the paired deals, which bounds the gain: 1 / sqrt(1 - rho^2) at most, when the
 cheap deals are free. The two runs are back to back, so the ratio holds on a noisy machine
-where an absolute time would not.
+where an absolute time would not. King (one contract): the seat's mean penalty, the plain
+run sized by the searching policy's pace on a pilot to take about as long.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ import time
 from analyzer import evaluate_hand
 
 HANDS = {"pedro": "AS KS 5S 5C 2S 9H 3D JC 7H", "cinch": "AH KH QH 5D 2H 9C 3S JS 7C",
-         "rook": "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C"}
+         "rook": "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C",
+         "king": "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS"}
 
 
 def interval(ev, action: str) -> tuple[float, float]:
@@ -49,8 +52,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--policy", default="pimc:20")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--contract", default="no-hearts", help="King: the contract")
     a = parser.parse_args()
     hand = a.hand or HANDS[a.game]
+    if a.game == "king":
+        king(hand, a)
+        return
     evaluate_hand(a.game, hand, deals=2, policy=a.policy)  # compile outside the timing
     t0 = time.perf_counter()
     plain = evaluate_hand(a.game, hand, policy=a.policy, time_budget=a.seconds,
@@ -73,6 +80,28 @@ def main() -> None:
         print(f"{action:<22} {m1:>8.2f} ± {h1:<5.2f} {m2:>8.2f} ± {h2:<5.2f} "
               f"{h1 / h2:>8.2f}x {h1 / h2 * math.sqrt(t_plain / t_two):>13.2f}x "
               f"{rho.get(action, math.nan):>6.2f}")
+
+
+def king(hand: str, a) -> None:
+    """One King contract: the seat's mean penalty, plain against two-level."""
+    def run(**options):
+        t0 = time.perf_counter()
+        ev = evaluate_hand("king", hand, contract=a.contract, policy=a.policy, seed=a.seed,
+                           **options)
+        return ev, time.perf_counter() - t0
+
+    _, pilot = run(deals=20)
+    _, pilot = run(deals=20)  # compiled now
+    plain, t_plain = run(deals=max(2, int(20 * a.seconds / pilot)))
+    two, t_two = run(base="heuristic", budget=a.seconds)
+    (r1,), (r2,) = [list(ev.negative.itertuples()) for ev in (plain, two)]
+    h1, h2 = (r1.points_hi - r1.points_lo) / 2, (r2.points_hi - r2.points_lo) / 2
+    print(f"king hand {hand} at eldest, {a.contract}, policy {a.policy}, about "
+          f"{a.seconds:g} s each ({time.strftime('%Y-%m-%d')})")
+    print(f"plain:     n = {plain.n:,} in {t_plain:.1f} s: {r1.points:.2f} ± {h1:.2f}")
+    print(f"two-level: N = {two.n_base:,} heuristic, n = {two.n:,} {a.policy} in {t_two:.1f} s: "
+          f"{r2.points:.2f} ± {h2:.2f}")
+    print(f"narrower {h1 / h2:.2f}x, at equal time {h1 / h2 * math.sqrt(t_plain / t_two):.2f}x")
 
 
 if __name__ == "__main__":

@@ -192,12 +192,9 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
     counted = progress and (lambda n: progress(n * runs))
     two_level = {}
     if base is not None:
-        base_pols = parse_policies(base)
-        tally, moments, deals, n_base, _ = two_level_hand(
-            model, rules, mask, offset, known_cards, pols, base_pols, seed, deals, base_deals,
-            budget, counted, spread_with,
-            same_policy=policy_string(base_pols) == policy_string(pols))
-        two_level = {"base_policy": policy_string(base_pols), "n_base": n_base}
+        run = two_level_hand(model, rules, mask, offset, known_cards, pols, base, seed, deals,
+                             base_deals, budget, counted, spread_with)
+        tally, moments, deals, two_level = run.tally, run.moments, run.n, run.provenance
     else:
         tally = model.tally()
         grow = (model, rules, mask, offset, known_cards, pols, seed)

@@ -305,19 +305,16 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     labels = _labels(rules)
     if base is not None:
         check_two_level(target_ci, time_budget, until_decided)
-        base_pols = pedro.parse_policies(base)
-        tally, moments, done, n_base, stopped_by = two_level_hand(
-            _model(rules), rules, mask, offset, known_cards, pols, base_pols, seed, deals,
-            base_deals, budget, progress, spread_with,
-            same_policy=pedro.policy_string(base_pols) == pedro.policy_string(pols))
-        points, dist, bids, pass_ev, actions, decision = _tables(tally, rules, seed, moments)
+        run = two_level_hand(_model(rules), rules, mask, offset, known_cards, pols, base, seed,
+                             deals, base_deals, budget, progress, spread_with)
+        points, dist, bids, pass_ev, actions, decision = _tables(run.tally, rules, seed,
+                                                                 run.moments)
         return HandEvaluation(
             hand=str(CardSet(mask)), seat=seat,
             known={pedro.SEATS[o]: str(CardSet(m)) for o, m in known_cards}, rules=str(rules),
-            policy=pedro.policy_string(pols), seed=seed, n=done, stopped_by=stopped_by,
+            policy=pedro.policy_string(pols), seed=seed, n=run.n, stopped_by=run.stopped_by,
             points=points, distribution=dist, bids=bids, pass_ev=pass_ev, actions=actions,
-            recommended=decision.action, decision=decision,
-            base_policy=pedro.policy_string(base_pols), n_base=n_base)
+            recommended=decision.action, decision=decision, **run.provenance)
     model = _model(rules)
     tally = model.tally()
     grow = (model, rules, mask, offset, known_cards, pols, seed)

@@ -290,12 +290,10 @@ def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
     two_level = {}
     if base is not None:
         check_two_level(target_ci, time_budget, until_decided)
-        base_pols = parse_policies(base)
-        tally, net, done, n_base, stopped_by = two_level_hand(
-            model, rules, mask, offset, known_cards, pols, base_pols, seed, deals, base_deals,
-            budget, progress, spread_with,
-            same_policy=policy_string(base_pols) == policy_string(pols))
-        two_level = {"base_policy": policy_string(base_pols), "n_base": n_base}
+        run = two_level_hand(model, rules, mask, offset, known_cards, pols, base, seed, deals,
+                             base_deals, budget, progress, spread_with)
+        tally, net, done, stopped_by = run.tally, run.moments, run.n, run.stopped_by
+        two_level = run.provenance
     else:
         tally = model.tally()
         grow = (model, rules, mask, offset, known_cards, pols, seed)
