@@ -12,8 +12,8 @@ with P(best), and :func:`run_stop_rule` grows the sample until a stop rule is me
 Game modules: ``evaluate`` (Pedro/Cinch),
 ``rook.evaluate``, ``king.evaluate``.
 
-May import: the foundations, :mod:`.advice`, :mod:`.twolevel`, the games' registry and protocol and
-:mod:`.games.common`; never a game by name.
+May import: the foundations, :mod:`.advice`, :mod:`.twolevel`, the games' registry and
+protocol and :mod:`.games.common`; never a game by name.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import pandas as pd
 from .advice import Decision
 from .cards import JOKER, CardSet, parse_cards
 from .games.common import SEARCH_BATCH, SEAT_OFFSETS, searches
-from .limits import Pace, require_memory, require_time
+from .limits import Pace, require_time
 from .stats import PairedMoments, est_cols
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelMoments, best_split
@@ -145,8 +145,7 @@ def grow_part(factory, grow, args: tuple, first: int, n: int):
 
 def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
                   time_budget: float | None, max_deals: int, batch: int = BATCH,
-                  progress=None, decided=None, bytes_each: float = 0,
-                  spread=None) -> tuple[int, str]:
+                  progress=None, decided=None, spread=None) -> tuple[int, str]:
     """Call ``step(first, n)`` on consecutive deals, ``batch`` at a time, until the stop
     rule says so, and ``progress(n)`` after each step when given.
 
@@ -154,9 +153,9 @@ def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
     deal in any round). With ``target_ci`` (``half_width()`` at most it), ``decided``
     (``decided()`` true: the recommendation is clear) or ``time_budget`` (seconds): until
     one is met or ``max_deals``. Returns the deals played and the rule that stopped:
-    "deals", "target-ci", "decided", "time-budget" or "max-deals". A run whose samples
-    (``bytes_each`` a deal) would not fit in free memory, or that would take more than the
-    time limit at the pace of its first batch, is refused (analyzer.limits).
+    "deals", "target-ci", "decided", "time-budget" or "max-deals". The samples are sums,
+    whatever the deals; a run that would take more than the time limit on any machine, or
+    at the pace of its first batch, is refused (analyzer.limits).
 
     ``spread(first, n, progress)``, when given, plays deals ``first .. first + n - 1`` on a
     cluster in parts, adds them in order, and reports each part: the whole run at once
@@ -166,7 +165,8 @@ def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
     adaptive = target_ci is not None or time_budget is not None or decided is not None
     limit = max_deals if adaptive else deals
     what = "--max-deals" if adaptive else "--deals"
-    require_memory(limit, bytes_each, what)
+    if time_budget is None:  # the clock ends a budgeted run, whatever its --max-deals
+        require_time(limit, what)
     if spread is not None and not adaptive:
         spread(0, limit, progress)
         return limit, "deals"

@@ -319,8 +319,8 @@ class PairedMoments:
         self.add_sums(other.n, other.sums, other.cross)
 
     def same(self, i: int, j: int) -> bool:
-        """Whether outcomes ``i`` and ``j`` were equal on every trial: Σ(xᵢ − xⱼ)² = 0, exact
-        for whole-number outcomes."""
+        """Whether outcomes ``i`` and ``j`` were equal on every trial: Σ(xᵢ − xⱼ)² = 0,
+        exact for whole-number outcomes."""
         return bool(self.cross[i, i] + self.cross[j, j] - 2 * self.cross[i, j] == 0
                     and self.sums[i] == self.sums[j])
 
