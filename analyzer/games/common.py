@@ -22,8 +22,9 @@ SEARCH_POLICIES = ("dd", "pimc")
 DEFAULT_WORLDS = 20
 MAX_WORLDS = 10_000
 POLICY_HELP = ("random (uniform legal), heuristic, dd (clairvoyant: solves the true deal "
-               "double dummy; an upper bound, not a legal player) or pimc (samples W deals "
-               "consistent with what the seat knows and solves each; pimc:W sets W, default "
+               "double dummy; an upper bound, not a legal player) or pimc (samples up to W "
+               "deals consistent with what the seat knows and solves each, stopping once "
+               "one card is clearly best; pimc:W sets W, default "
                f"{DEFAULT_WORLDS})")
 # Deals a parallel chunk when a seat searches. A searched deal costs 0.1-1 s, so a chunk of
 # thousands would leave every thread but one idle on the runs such policies allow (a few

@@ -33,6 +33,8 @@ from ..search.setup import (
     WS_Q,
     WS_TV,
     node_budget,
+    pimc_full,
+    stats_address,
 )
 from .adapter import rook_from_search, rook_to_search
 from .engine import CHUNK_SIG, NLOGI, NLOGU, play_chunk
@@ -66,7 +68,8 @@ def search_card(pols, seat, hands, leader, n_played, legal, ws, gen, trump, rook
             to = (seat + direction) % 4
             kn[KN_KNOWN + to] = rook_to_search(given[seat] & pool, trump, rook_pos)
         c = pimc_choose(sh, seat, leader, n_played, legal_s, q, cpts, tv, ws, gen,
-                        pols[P_WORLDS], nodes, prng)
+                        pols[P_WORLDS], nodes, prng, pimc_full(pols),
+                       stats_address(pols))
     if c < 0:
         return -1
     return lsb(rook_from_search(ONE << c, trump, rook_pos))

@@ -118,6 +118,7 @@ from .params import (
     P_HISTORY,
     P_NEG,
     P_NODES,
+    P_SEARCHES,
     P_SPECIALS,
     P_TT,
     P_TT_MASK,
@@ -301,6 +302,7 @@ def prepare(q, cpts, tv, tt, gen, max_nodes, par):
     par[P_NODES] = ZERO
     par[P_BUDGET] = np.uint64(max(max_nodes, 0))
     par[P_ABORT] = ZERO
+    par[P_SEARCHES] = ZERO
     for c in range(64):
         par[P_HISTORY + c] = ZERO
 
@@ -493,6 +495,7 @@ def _bisect(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, re
             else:
                 t = lo + g if lo >= guess else hi  # the guess held: one above; else at hi
         probes += 1
+        par[P_SEARCHES] += ONE
         search(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, t - 1, t, res)
         if res[RES_SOLVED] == 0:
             solved = 0
@@ -514,6 +517,17 @@ def solve_moves(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
     """The exact value after each legal card of the seat to move, in ``out_vals[card]``
     (-INF for cards it may not play); ``res`` as for :func:`solve_value`, with the best of
     them as the value. ``trick_cards``/``trick_seats`` need room for one more card."""
+    solve_among(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, gen, par,
+                max_nodes, res, out_vals, ~ZERO)
+
+
+@njit(cache=True, nogil=True)
+def solve_among(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, gen, par,
+                max_nodes, res, out_vals, among):
+    """:func:`solve_moves` for the legal cards in the mask ``among`` only (pimc's cards still
+    in contention). A card of ``among`` alike to a lower one of ``among`` (touching, of one
+    value) is not searched: it is -INF in ``out_vals`` unless :func:`_fill_equivalents`, which
+    takes the next lower legal card, gives it that one's value."""
     tm = q[Q_TM]
     side = q[Q_SIDE]
     for c in range(64):
@@ -535,7 +549,7 @@ def solve_moves(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
     legal_set = legal(h, led, trick, q)
     outside = (hands[0] | hands[1] | hands[2] | hands[3] | trick) & ~h
     prepare(q, cpts, tv, tt, gen, max_nodes, par)  # once: every move's searches share it
-    moves = distinct_moves(legal_set, outside, par)
+    moves = distinct_moves(legal_set & among, outside, par)
     maximise = (side >> np.uint64(seat)) & ONE
     best = -INF if maximise else INF
     solved = 1

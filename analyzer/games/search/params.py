@@ -34,11 +34,12 @@ NQ = 7
 # key records; the trick values as tv[k] = P_TVA plus P_TV1 (k = 1) or P_TV2 (k = 2); the
 # table generation; P_NEG 1 when values are negative (King's penalties); P_CASH 1 when side-suit
 # cards or tricks score and values are positive (Rook, King's positive hand: leads cash side-suit
-# winners first); the node counter, its budget and the flag set when the budget runs out; and
-# from P_HISTORY, 64 words: each card's history score as a lead (the cutoffs it caused).
+# winners first); the node counter, its budget and the flag set when the budget runs out; the
+# null-window searches run (the pimc benchmark's count); and from P_HISTORY, 64 words: each
+# card's history score as a lead (the cutoffs it caused).
 (P_V0, P_V1, P_V2, P_V3, P_W0, P_W1, P_W2, P_W3, P_VALUED, P_TT, P_TT_MASK, P_SPECIALS, P_TVA,
- P_TV1, P_TV2, P_GEN, P_NEG, P_CASH, P_NODES, P_BUDGET, P_ABORT,
- P_HISTORY) = range(NQ, NQ + 22)  # fmt: skip
+ P_TV1, P_TV2, P_GEN, P_NEG, P_CASH, P_NODES, P_BUDGET, P_ABORT, P_SEARCHES,
+ P_HISTORY) = range(NQ, NQ + 23)  # fmt: skip
 NPAR = P_HISTORY + 64
 PLANES = (P_V0, P_V1, P_V2, P_V3)
 WEIGHTS = (P_W0, P_W1, P_W2, P_W3)

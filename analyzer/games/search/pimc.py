@@ -10,15 +10,19 @@ what its seat knows. The engine describes that knowledge as *constraints* in
 per seat the cards it cannot hold (revealed voids, ``KN_FORBID``), cards it is
 known to hold (Rook's passed cards, ``KN_KNOWN``), and a minimum count of cards
 of one set it must hold (Pedro's kept trumps, ``KN_MIN_MASK``/``KN_MIN``).
-Each of W *worlds* deals the pool to the other seats consistently with these,
+Each of up to W *worlds* deals the pool to the other seats consistently with these,
 every legal card is solved double dummy in every world, and the card with the
-best total wins. All moves are compared on the same worlds.
+best total wins. All moves are compared on the same worlds. The cards *race*: after a
+few worlds a card leaves once the rest of the W worlds are unlikely to put it ahead of
+the best so far, and sampling stops when one is left; a seat whose legal cards are all
+alike (touching, of one value) plays the lowest without a search.
+``benchmarks/bench_pimc.py`` measures both against solving all W worlds.
 
 Values are for the search's maximising side (``q[Q_SIDE]``); a seat outside it
 minimises.
 
-May import: :mod:`analyzer.bits`, ``games.kit``, :mod:`.params`, :mod:`.setup` and
-:mod:`.dd`; never a game.
+May import: :mod:`analyzer.bits`, ``games.kit``, :mod:`.params`, :mod:`.setup`,
+:mod:`.probe`, :mod:`.dd_moves` and :mod:`.dd`; never a game.
 """
 
 from __future__ import annotations
@@ -26,10 +30,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...bits import ONE, ZERO, lsb, popcount
+from ...bits import ONE, ZERO, bit, lsb, msb, popcount
 from ..kit.choice import random_subset
-from .dd import solve_moves
-from .params import INF, Q_SIDE, RES_SOLVED
+from .dd import prepare, solve_among, solve_moves
+from .dd_moves import distinct_moves
+from .params import INF, P_SEARCHES, Q_SIDE, Q_TM, RES_NODES, RES_SOLVED, suit_mask
+from .probe import (
+    ST_CYCLES,
+    ST_DECISIONS,
+    ST_NODES,
+    ST_SEARCHES,
+    ST_UNSEARCHED,
+    ST_WORLDS,
+    add_stat,
+    cycles,
+)
 from .setup import (
     KN_FORBID,
     KN_KNOWN,
@@ -48,6 +63,8 @@ from .setup import (
 )
 
 MAX_ATTEMPTS = 40  # worlds that break a soft constraint are redrawn this often, then relaxed
+MIN_WORLDS = 6  # worlds solved before a card may leave the race
+STOP_Z = 1.645  # one-sided 5%: how sure the race must be that a card would end behind (_race)
 
 
 @njit(cache=True)
@@ -112,13 +129,39 @@ def sample_world(hands, seat, kn, relax, prng, world):
 
 @njit(cache=True)
 def pimc_choose(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen, worlds,
-                max_nodes, prng):
-    """The card with the best total double-dummy value over ``worlds`` sampled deals of the
-    unseen cards (see the module doc); -1 when no world could be solved."""
+                max_nodes, prng, full, stats):
+    """The card with the best total double-dummy value over at most ``worlds`` sampled deals
+    of the unseen cards (see the module doc); -1 when no world could be solved.
+
+    Unless ``full`` (the benchmark's baseline), a race: no world is searched when every legal
+    card is alike (touching, of one value, in every world); after each world from the
+    MIN_WORLDS-th, a card the best so far beats beyond the noise leaves (:func:`_race`), and
+    sampling stops when one card is left. ``stats``: the address of the benchmark's
+    counters (``search.probe``; 0: none).
+    """
+    t0 = cycles() if stats != ZERO else ZERO
     tt, par, res, vals, acc = ws[WS_TT], ws[WS_PAR], ws[WS_RES], ws[WS_VALS], ws[WS_ACC]
     world, tcards, tseats, kn = ws[WS_WORLD], ws[WS_TCARDS], ws[WS_TSEATS], ws[WS_KN]
+    held = np.int64(popcount(hands[seat]))
+    maximise = (q[Q_SIDE] >> np.uint64(seat)) & ONE
+    tm = q[Q_TM]
+    alive = legal_set  # the cards in the race (full: every legal card, every world)
+    if not full:
+        prepare(q, cpts, tv, tt, gen, max_nodes, par)  # the value planes distinct_moves reads
+        trick = ZERO
+        for j in range(n_played):
+            trick |= bit(tcards[j])
+        # every world's other hands lie in the pool: cards alike against it are alike in all
+        alive = distinct_moves(legal_set, kn[KN_POOL] | trick, par)
+        if alive & (alive - ONE) == ZERO:
+            if stats != ZERO:
+                add_stat(stats, held, ST_DECISIONS, 1)
+                add_stat(stats, held, ST_UNSEARCHED, 1)
+                add_stat(stats, held, ST_CYCLES, cycles() - t0)
+            return lsb(legal_set)
     for c in range(64):
         acc[c] = 0
+    seen = np.empty((worlds, 64), dtype=np.int64)  # each world's value of each card in the race
     solved = 0
     for _ in range(worlds):
         relax = 0
@@ -128,16 +171,68 @@ def pimc_choose(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen, 
             attempts += 1
             relax = 0 if attempts < MAX_ATTEMPTS else (1 if attempts < 2 * MAX_ATTEMPTS else 2)
             ok = sample_world(hands, seat, kn, relax, prng, world)
-        solve_moves(world, leader, tcards, tseats, n_played, q, cpts, tv, tt, gen, par,
-                    max_nodes, res, vals)
+        solve_among(world, leader, tcards, tseats, n_played, q, cpts, tv, tt, gen, par,
+                    max_nodes, res, vals, alive)
+        if stats != ZERO:
+            add_stat(stats, held, ST_SEARCHES, par[P_SEARCHES])
+            add_stat(stats, held, ST_NODES, np.uint64(res[RES_NODES]))
         if res[RES_SOLVED] == 0:
             continue
-        solved += 1
-        rest = legal_set
-        while rest != ZERO:
+        rest = alive
+        while rest != ZERO:  # low to high: a card alike to a lower one in the race takes its value
             c = lsb(rest)
             rest &= rest - ONE
+            if vals[c] <= -INF and not full:
+                below = msb(alive & suit_mask(c, tm) & ((ONE << np.uint64(c)) - ONE))
+                if below >= 0:
+                    vals[c] = vals[below]
             acc[c] += vals[c]
+            seen[solved, c] = vals[c]
+        solved += 1
+        if not full and solved >= MIN_WORLDS and solved < worlds:
+            alive = _race(seen, solved, worlds, acc, alive, maximise)
+            if alive & (alive - ONE) == ZERO:
+                break
+    if stats != ZERO:
+        add_stat(stats, held, ST_DECISIONS, 1)
+        add_stat(stats, held, ST_WORLDS, solved)
+        add_stat(stats, held, ST_CYCLES, cycles() - t0)
     if solved == 0:
         return -1
-    return _best(acc, legal_set, (q[Q_SIDE] >> np.uint64(seat)) & ONE)
+    return _best(acc, alive, maximise)
+
+
+@njit(cache=True)
+def _race(seen, n, worlds, acc, alive, maximise):
+    """The cards of ``alive`` still in the race after ``n`` of ``worlds`` worlds: the best so
+    far, ``b``, and every card that could still end the ``worlds`` ahead of it.
+
+    A card ``m`` leaves when, by the margins ``b - m`` of the worlds so far (paired: the same
+    worlds), the chance that the total over all ``worlds`` would put ``m`` ahead of ``b`` is
+    under 5% (one-sided, STOP_Z): the margins of the worlds still to come predicted as normal
+    with the mean and spread of those so far, the uncertainty of that mean included. A card
+    that has tied ``b`` in every world so far stays: a rare world can part two cards (a Pedro
+    captured), and dropping such cards after a few tied worlds (or ones at most a quarter point
+    behind) lost pimc half its duplicate margin over the heuristic (``bench_pimc.py``).
+    """
+    b = _best(acc, alive, maximise)
+    out = alive
+    rest = alive & ~bit(b)
+    left = worlds - n
+    while rest != ZERO:
+        m = lsb(rest)
+        rest &= rest - ONE
+        s1 = 0.0
+        s2 = 0.0
+        for w in range(n):
+            d = np.float64(seen[w, b] - seen[w, m])
+            if not maximise:
+                d = -d
+            s1 += d
+            s2 += d * d
+        mean = s1 / n
+        sd = np.sqrt(max(s2 - s1 * mean, 0.0) / (n - 1))
+        # the final total of the margins: s1 + N(left * mean, sd^2 * left * (1 + left / n))
+        if s1 > 0.0 and s1 + left * mean > STOP_Z * sd * np.sqrt(left * (1 + left / n)):
+            out &= ~bit(m)
+    return out

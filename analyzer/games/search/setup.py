@@ -30,6 +30,11 @@ POLICY_DD, POLICY_PIMC = 2, 3
 # and the search depth: dd and pimc search once every hand holds at most this many cards and
 # play the heuristic before (0: the game's default; Pedro always searches its 6 tricks)
 P_WORLDS, P_NODES, P_PLAY_ONLY, P_DEPTH = 4, 5, 6, 7
+# Words only the pimc benchmark sets (``parse_policies`` stops at P_DEPTH): P_PIMC_FULL 1
+# plays pimc as it was before its shortcuts (every world solved, each move's search guessed
+# from its sibling; the benchmark's baseline), and P_STATS the address of a counter table
+# (``search.probe``; 0: no counting).
+P_PIMC_FULL, P_STATS = 8, 9
 DEFAULT_DEPTH = 6  # Rook and King: a 13-trick points solve takes seconds here
 DEFAULT_NODES = 2_000_000
 
@@ -40,6 +45,20 @@ def search_depth(pols):
     if pols.shape[0] > P_DEPTH and pols[P_DEPTH] > 0:
         return pols[P_DEPTH]
     return DEFAULT_DEPTH
+
+
+@njit(cache=True)
+def pimc_full(pols):
+    """Whether pimc seats solve every world as before their shortcuts (P_PIMC_FULL)."""
+    return pols.shape[0] > P_PIMC_FULL and pols[P_PIMC_FULL] == 1
+
+
+@njit(cache=True)
+def stats_address(pols):
+    """The address of the pimc benchmark's counter table (0: none)."""
+    if pols.shape[0] > P_STATS:
+        return np.uint64(pols[P_STATS])
+    return ZERO
 
 
 @njit(cache=True)
