@@ -68,10 +68,9 @@ def header(ev: HandEvaluation) -> str:
     if ev.base_policy is None:
         return line
     return (f"{line}\nestimator: {ev.estimator}: {policy_label(ev.base_policy)} on "
-            f"N = {ev.n_base:,} deals, plus the correction ({policy_label(ev.policy)} minus "
-            f"it) on the first n = {ev.n:,} of them. The net EVs under the rules' method, the "
-            f"ranking and the advice are these; the other figures are "
-            f"{policy_label(ev.policy)}'s own over its n deals.")
+            f"N = {ev.n_base:,} deals, plus the correction ({ev.policy} minus it) on the first "
+            f"n = {ev.n:,} of them. The net EVs under the rules' method, the ranking and the "
+            f"advice are these; the other figures are {ev.policy}'s own over its n deals.")
 
 
 def _ranking(ev: HandEvaluation, digits: int) -> str:

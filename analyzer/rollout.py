@@ -26,7 +26,7 @@ import pandas as pd
 
 from .advice import Decision
 from .cards import JOKER, CardSet, parse_cards
-from .games.common import SEARCH_BATCH, SEAT_OFFSETS, searches
+from .games.common import SEARCH_BATCH, SEAT_OFFSETS, clairvoyant, searches
 from .limits import Pace, require_time
 from .stats import PairedMoments, est_cols
 from .twolevel import ESTIMATOR as TWO_LEVEL
@@ -74,7 +74,7 @@ class HandEvaluation:
     def estimator(self) -> str:
         """How the EVs that rank and decide were made: the searching player's own mean, or
         two-level (the cheap policy's mean over N deals plus the correction over n)."""
-        return "plain" if self.base_policy is None else TWO_LEVEL
+        return estimate_fields(self.policy, self.base_policy, self.n_base)["estimator"]
 
     @property
     def advice(self) -> str:
@@ -84,11 +84,23 @@ class HandEvaluation:
     @property
     def provenance(self) -> dict:
         known = "; ".join(f"{seat}={cards}" for seat, cards in self.known.items())
-        two_level = ({"base_policy": self.base_policy, "n_base": self.n_base}
-                     if self.base_policy is not None else {})
         return {"hand": self.hand, "seat": self.seat, "known": known, "rules": self.rules,
                 "policy": self.policy, "seed": self.seed, "n": self.n,
-                "stopped_by": self.stopped_by, "estimator": self.estimator, **two_level}
+                "stopped_by": self.stopped_by,
+                **estimate_fields(self.policy, self.base_policy, self.n_base)}
+
+
+def estimate_fields(policy: str, base_policy: str | None, n_base: int | None) -> dict:
+    """The provenance that says how an evaluation's ranked numbers were made: ``estimator``
+    (plain, or two-level with the cheap ``base_policy`` and its N deals), and ``bound``
+    when a seat plays dd: it sees every hand, so its numbers (and a two-level estimate of
+    them) bound what play can make from above."""
+    fields = {"estimator": "plain" if base_policy is None else TWO_LEVEL}
+    if base_policy is not None:
+        fields.update(base_policy=base_policy, n_base=n_base)
+    if clairvoyant(policy):
+        fields["bound"] = "upper: dd is clairvoyant (sees every hand), not a legal player"
+    return fields
 
 
 def leading(moments: PairedMoments) -> np.ndarray:

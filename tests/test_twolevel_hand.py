@@ -22,6 +22,7 @@ HAND = "AS KS 5S 5C 2S 9H 3D JC 7H"
 
 
 ROOK_HAND = "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C"
+KING_HAND = "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS"
 
 
 @pytest.mark.parametrize("game, hand", [("pedro", HAND), ("rook", ROOK_HAND)])
@@ -101,6 +102,22 @@ def test_the_json_and_the_table_say_which_estimator_made_each_number():
     assert plain["provenance"]["estimator"] == "plain"
 
 
+@pytest.mark.parametrize("game, hand, extra", [
+    ("pedro", HAND, []),
+    ("king", KING_HAND, ["--contract", "no-hearts"]),
+])
+def test_a_clairvoyant_two_level_estimate_is_labelled_an_upper_bound(game, hand, extra):
+    args = ("hand", game, hand, *extra, "--policy", "dd", "--base", "heuristic", "--deals", "8",
+            "--base-deals", "200")
+    prov = json.loads(run(*args, "--json").stdout)["provenance"]
+    assert prov["estimator"] == "two-level (control variate)"
+    assert prov["bound"].startswith("upper: dd is clairvoyant")
+    text = run(*args).stdout
+    assert "an upper bound on play" in text.splitlines()[0]
+    plain = json.loads(run("hand", game, hand, *extra, "--deals", "20", "--json").stdout)
+    assert "bound" not in plain["provenance"]
+
+
 def test_a_budget_splits_the_time_and_says_so():
     r = run("hand", "pedro", HAND, "--policy", "random", "--base", "heuristic", "--budget", "3",
             "--json")
@@ -138,7 +155,6 @@ def test_the_two_level_variance_matches_the_spread_over_seeds():
     assert abs(ratio - 1) < 3 / math.sqrt(2 * 59), ratio  # sd of a sd's ratio ~ 1/sqrt(2(k-1))
 
 
-KING_HAND = "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS"
 
 
 def test_king_with_n_equal_to_n_base_is_the_plain_evaluation():

@@ -144,10 +144,17 @@ def policy_string(pols: np.ndarray) -> str:
     return names[0] if len(set(names)) == 1 else ",".join(names)
 
 
+def clairvoyant(text: str) -> bool:
+    """Whether a seat of the policy string plays ``dd``, which sees every hand: its numbers
+    are an upper bound on what play can make, not a legal player's."""
+    return "dd" in {n.split(":")[0] for n in str(text).split(",")}
+
+
 def policy_label(text: str) -> str:
     """A policy string as shown to people: dd is marked clairvoyant wherever it appears."""
-    names = {n.split(":")[0] for n in str(text).split(",")}
-    return f"{text} (dd = clairvoyant, sees every hand)" if "dd" in names else str(text)
+    if clairvoyant(text):
+        return f"{text} (dd = clairvoyant, sees every hand: an upper bound on play)"
+    return str(text)
 
 
 def known_by_seat(hand: int, seat: int, known: tuple[tuple[int, int], ...],

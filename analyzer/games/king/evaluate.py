@@ -38,11 +38,18 @@ import pandas as pd
 from ...cards import SUIT_NAMES, CardSet
 from ...documents import dumps, records
 from ...moments import Histogram
-from ...rollout import HandError, batch_for, est_cols, parse_dealt_hand, parse_known, run_stop_rule
+from ...rollout import (
+    HandError,
+    batch_for,
+    est_cols,
+    estimate_fields,
+    parse_dealt_hand,
+    parse_known,
+    run_stop_rule,
+)
 from ...stats import Estimate, PairedMoments, wilson
 from ...text import render_table
 from ...two_level_hand import HandModel, grow_tally, two_level_hand
-from ...twolevel import ESTIMATOR as TWO_LEVEL
 from .. import king
 from ..common import SEAT_OFFSETS, parse_policies, policy_label, policy_string
 from .rules import CONTRACT_NAMES, POSITIVE, contract_name, parse_contract
@@ -80,15 +87,13 @@ class KingEvaluation:
 
     @property
     def estimator(self) -> str:
-        return "plain" if self.base_policy is None else TWO_LEVEL
+        return estimate_fields(self.policy, self.base_policy, self.n_base)["estimator"]
 
     @property
     def provenance(self) -> dict:
-        two_level = ({"base_policy": self.base_policy, "n_base": self.n_base}
-                     if self.base_policy is not None else {})
         return {"hand": self.hand, "seat": self.seat, "rules": self.rules,
                 "policy": self.policy, "seed": self.seed, "n": self.n,
-                "estimator": self.estimator, **two_level}
+                **estimate_fields(self.policy, self.base_policy, self.n_base)}
 
 
 def king_hand_work(rules, contract: str, deals: int) -> int:
@@ -260,10 +265,10 @@ def render_king_hand(ev: KingEvaluation) -> str:
            f"seed {ev.seed} | n {ev.n:,} deals per contract", ""]
     if ev.base_policy is not None:
         out[1:1] = [f"estimator: {ev.estimator}: {policy_label(ev.base_policy)} on N = "
-                    f"{ev.n_base:,} deals, plus the correction ({policy_label(ev.policy)} "
-                    f"minus it) on the first n = {ev.n:,} of them. The means, their intervals "
-                    f"and the trump right are these; P(0) and the distribution are "
-                    f"{policy_label(ev.policy)}'s own over its n deals."]
+                    f"{ev.n_base:,} deals, plus the correction ({ev.policy} minus it) on the "
+                    f"first n = {ev.n:,} of them. The means, their intervals and the trump "
+                    f"right are these; P(0) and the distribution are {ev.policy}'s own over "
+                    f"its n deals."]
     if len(ev.negative):
         out.append("Negative contracts: my points per hand (mean ± 95% CI) and P(no penalty)")
         out.append(render_table(
