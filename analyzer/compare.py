@@ -11,8 +11,13 @@ share the deals that were not thrown in.
 >>> list(result.table.columns[:3]), len(result.table)
 (['measure', 'a', 'a_hw'], 7)
 
-May import: the foundations (moments, stats) and the games' registry, common module and
-protocol; never a game by name.
+With ``base`` (a cheap policy) the numbers are two-level estimates of ``policy``'s (see
+:mod:`analyzer.twolevel`): ``base`` plays ``base_deals`` deals under both variants,
+``policy`` the first ``deals`` of them too, and each figure is the cheap mean plus the
+searching player's mean correction, with an interval from both parts.
+
+May import: the foundations (moments, stats, twolevel) and the games' registry, common
+module and protocol; never a game by name.
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ from .games import game, parse_game
 from .games.common import default_chunk, parse_policies, policy_string, searches
 from .limits import Pace, require_time
 from .moments import Moments
+from .stats import PairedMoments
+from .twolevel import ESTIMATOR as TWO_LEVEL
+from .twolevel import TwoLevelError, TwoLevelMoments
 from .variants import RuleError
 
 
@@ -44,46 +52,43 @@ class Comparison:
 def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
                      policy: str = "heuristic", batch: int | None = None,
                      progress: Callable[[int], None] | None = None,
-                     executor=None) -> Comparison:
+                     executor=None, base: str | None = None,
+                     base_deals: int | None = None) -> Comparison:
     """Simulate the same ``deals`` deals under variants ``a`` and ``b`` (Rules or variant
     strings of one game family); paired differences. The deals go in chunks of ``batch``
     (by default at most a million), both variants a chunk, so memory holds one chunk;
-    ``progress(k)`` follows each chunk (``2 * deals`` in all). ``executor`` (a Dask one of
-    :mod:`analyzer.runs`) plays the chunks on a cluster. Every figure comes from exact
-    sums of the chunks (:mod:`analyzer.moments`), so it depends neither on ``batch`` nor
-    on the executor.
+    ``progress(k)`` follows each chunk (``2 * deals`` in all; two-level, ``2 * (deals +
+    base_deals)``). ``executor`` (a Dask one of :mod:`analyzer.runs`) plays the chunks on a
+    cluster. Every figure comes from exact sums of the chunks (:mod:`analyzer.moments`), so
+    it depends neither on ``batch`` nor on the executor.
 
     The table has a row per measure: its mean under A and B with 95% half-widths
     (``a_hw``, ``b_hw``) and bounds (``a_lo`` .. ``b_hi``), n under each, the paired
     difference ``b_minus_a`` with its 95% interval ``diff_lo`` .. ``diff_hi``, and the
-    deals it pairs (``n_paired``)."""
+    deals it pairs (``n_paired``). With ``base``, a two-level comparison (module doc):
+    ``deals`` is n, the deals ``policy`` plays, and the table adds the cheap policy's
+    means (``base_a``, ``base_b``), the correction of the difference (``correction`` ..
+    ``correction_hi``), ``n_base`` (N) and ``n_search`` (n)."""
     ra = parse_game(a) if isinstance(a, str) else a
     rb = parse_game(b) if isinstance(b, str) else b
     g = game(ra)
     if game(rb) is not g:
         raise RuleError(f"compare needs two variants of one game; got {ra.game} and {rb.game}")
     pols = parse_policies(policy)
+    prov = {"a": str(ra), "b": str(rb), "seed": seed, "policy": policy_string(pols),
+            "deals": deals}
+    if base is not None:
+        return _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress,
+                          executor, prov)
     size = batch or default_chunk(deals, searches(pols))
-    pace = Pace(deals, "--deals") if executor is None else require_time(deals, "--deals")
-
-    def ranges():  # one at a time: a run may have more chunks than memory holds
-        return ((lo, min(size, deals - lo)) for lo in range(0, deals, size))
-
     work = functools.partial(compare_chunk, ra, rb, seed, policy)
-    parts = executor.map_ordered(work, ranges()) if executor is not None else (
-        work(lo, n) for lo, n in ranges())
     stats: dict[str, list] = {}
-    shared = done = 0
-    for (_, n), (chunk_stats, chunk_shared) in zip(ranges(), parts, strict=True):
-        done += n
-        if pace is not None:
-            pace.step(done)
+    shared = 0
+    for chunk_stats, chunk_shared in _played(work, deals, size, executor, progress):
         shared += chunk_shared
         for name, moments in chunk_stats.items():
             stats[name] = ([m + o for m, o in zip(stats[name], moments, strict=True)]
                            if name in stats else list(moments))
-        if progress:
-            progress(2 * n)
     rows = []
     for name, (ma, mb, md) in stats.items():
         ea, eb = ma.estimate(), mb.estimate()
@@ -94,18 +99,90 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
                      "diff_lo": d.lo if d else np.nan, "diff_hi": d.hi if d else np.nan,
                      "n_paired": md.n,
                      "a_lo": ea.lo, "a_hi": ea.hi, "b_lo": eb.lo, "b_hi": eb.hi})
-    prov = {"a": str(ra), "b": str(rb), "seed": seed, "policy": policy_string(pols),
-            "deals": deals, "shared_deals": shared}
-    return Comparison(str(ra), str(rb), pd.DataFrame(rows), prov)
+    return Comparison(str(ra), str(rb), pd.DataFrame(rows), {**prov, "shared_deals": shared})
+
+
+def _played(work, deals: int, size: int, executor, progress):
+    """``work(lo, n)`` over the deals in chunks of ``size``, in order, on ``executor`` when
+    given; the pace is checked (a run that would take over a day stops) and ``progress``
+    told of both variants' deals after each chunk."""
+    pace = Pace(deals, "--deals") if executor is None else require_time(deals, "--deals")
+
+    def ranges():  # one at a time: a run may have more chunks than memory holds
+        return ((lo, min(size, deals - lo)) for lo in range(0, deals, size))
+
+    parts = executor.map_ordered(work, ranges()) if executor is not None else (
+        work(lo, n) for lo, n in ranges())
+    done = 0
+    for (_, n), part in zip(ranges(), parts, strict=True):
+        done += n
+        if pace is not None:
+            pace.step(done)
+        if progress:
+            progress(2 * n)
+        yield part
+
+
+def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, executor, prov):
+    """:func:`compare_variants` with ``base``: N = ``base_deals`` cheap deals, the first n =
+    ``deals`` of them played by ``pols`` as well."""
+    base_pols = parse_policies(base)
+    if policy_string(base_pols) == policy_string(pols):
+        raise TwoLevelError("the base policy is the policy itself; a two-level estimate needs "
+                            "a cheaper one (e.g. --policy pimc:20 --base heuristic)")
+    base_deals = deals if base_deals is None else base_deals
+    if not 2 <= deals <= base_deals:
+        raise TwoLevelError(f"need 2 <= --deals (n) <= --base-deals (N); got n={deals:,}, "
+                            f"N={base_deals:,}")
+    cheap: dict[str, PairedMoments] = {}
+    joint: dict[str, PairedMoments] = {}
+    shared = {}
+    plan = ((cheap, None, base_deals, default_chunk(base_deals, searches(base_pols))),
+            (joint, pols, deals, default_chunk(deals, True)))
+    for into, searching, n, size in plan:
+        work = functools.partial(two_level_chunk, ra, rb, seed, base_pols, searching)
+        shared[id(into)] = 0
+        for part, chunk_shared in _played(work, n, batch or size, executor, progress):
+            shared[id(into)] += chunk_shared
+            for name, moments in part.items():
+                if name in into:
+                    into[name].absorb(moments)
+                else:
+                    into[name] = moments
+    rows = []
+    for name, mh in cheap.items():
+        mj = joint.get(name)
+        row = {"measure": name}
+        if mj is None or mj.n < 2 or mh.n < mj.n:
+            rows.append(row)  # too few deals defined it under the searching player
+            continue
+        t = TwoLevelMoments(mh, mj)
+        ea, eb, d, c = t.estimate(0), t.estimate(1), t.diff(1, 0), t.diff_correction(1, 0)
+        rows.append({**row, "a": ea.mean, "a_hw": ea.half_width, "n_a": ea.n,
+                     "b": eb.mean, "b_hw": eb.half_width, "n_b": eb.n,
+                     "b_minus_a": d.mean, "diff_lo": d.lo, "diff_hi": d.hi, "n_paired": d.n,
+                     "a_lo": ea.lo, "a_hi": ea.hi, "b_lo": eb.lo, "b_hi": eb.hi,
+                     "base_a": t.base_estimate(0).mean, "base_b": t.base_estimate(1).mean,
+                     "correction": c.mean, "correction_lo": c.lo, "correction_hi": c.hi,
+                     "n_base": mh.n, "n_search": mj.n})
+    prov.update(estimator=TWO_LEVEL, base_policy=policy_string(base_pols), n_base=base_deals,
+                shared_deals=shared[id(joint)], shared_base_deals=shared[id(cheap)])
+    return Comparison(prov["a"], prov["b"], pd.DataFrame(rows), prov)
+
+
+def _frames(g, ra, rb, seed, policy, lo, n):
+    """Deals ``lo .. lo + n - 1`` under both variants and ``policy``: the two frames (a row a
+    deal) and the rows both played (a redeal throws a deal in)."""
+    da = g.simulate(ra, n, seed, policy, lo)
+    db = g.simulate(rb, n, seed, policy, lo)
+    return da, db, g.shared_rows(da, db)
 
 
 def compare_chunk(ra, rb, seed: int, policy: str, lo: int, n: int):
     """Deals ``lo .. lo + n - 1`` under both variants: for each measure the exact sums of its
     values under A, under B and of the paired B − A, and the deals both played."""
     g = game(ra)
-    da = g.simulate(ra, n, seed, policy, lo)
-    db = g.simulate(rb, n, seed, policy, lo)
-    same = g.shared_rows(da, db)
+    da, db, same = _frames(g, ra, rb, seed, policy, lo, n)
     ma, mb = g.compare_measures(da[same], ra), g.compare_measures(db[same], rb)
     out = {}
     for name in ma:
@@ -113,4 +190,27 @@ def compare_chunk(ra, rb, seed: int, policy: str, lo: int, n: int):
         both = ~np.isnan(x) & ~np.isnan(y)
         out[name] = (Moments.of(x[~np.isnan(x)]), Moments.of(y[~np.isnan(y)]),
                      Moments.of(y[both] - x[both]))
+    return out, int(same.sum())
+
+
+def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int):
+    """Deals ``lo .. lo + n - 1`` for a two-level comparison: per measure the paired moments
+    of (A, B) under the cheap policy ``base`` on the deals where both are defined, or with
+    ``searching`` (a policy vector) those of (A, B searching, then A, B cheap) on the deals
+    where all four are; and the deals both variants played (under both policies)."""
+    g = game(ra)
+    frames = []
+    same = np.ones(n, dtype=bool)
+    for policy in ((searching, base) if searching is not None else (base,)):
+        da, db, both = _frames(g, ra, rb, seed, policy, lo, n)
+        frames += [da, db]
+        same &= both
+    measures = [g.compare_measures(df[same], rules)
+                for df, rules in zip(frames, (ra, rb) * (len(frames) // 2), strict=True)]
+    out = {}
+    for name in measures[0]:
+        values = np.vstack([m[name] for m in measures])
+        moments = PairedMoments(len(measures))
+        moments.add_columns(values[:, ~np.isnan(values).any(axis=0)])
+        out[name] = moments
     return out, int(same.sum())

@@ -240,6 +240,17 @@ class TwoLevelMoments:
         """Mean of (searching − cheap) for alternative ``i`` over the n paired deals."""
         return self.joint.diff(i, self.k + i, z)
 
+    def diff_correction(self, i: int, j: int, z: float = Z95) -> Estimate:
+        """Mean of (searching − cheap) for alternative ``i`` minus ``j`` over the n paired
+        deals: how far the searching player moves their difference."""
+        c = np.zeros(self.k)
+        c[i] += 1
+        c[j] -= 1
+        d = np.r_[c, -c]
+        mean = float(d @ self.joint.means())
+        se = math.sqrt(max(d @ self.joint.covariance() @ d, 0.0) / self.n_paired)
+        return Estimate(mean, se, mean - z * se, mean + z * se, self.n_paired)
+
     def variances(self, i: int) -> tuple[float, float, float]:
         """Var(h), Var(d) and Cov(h, d) of alternative ``i`` (h: the cheap policy's outcome,
         d: the searching one's minus it), as :func:`best_split` takes them."""

@@ -1,5 +1,7 @@
 """Variant comparison on identical deals: paired differences, and the CLI."""
 
+import json
+
 import numpy as np
 from cli_helpers import assert_bad_input, run
 
@@ -60,3 +62,51 @@ def test_king_variants_compare_whole_games_on_identical_deals():
     assert t.loc["hand 7: its dealer's points", "n_paired"] == 3000
     total = sum(t.loc[f"final score, first dealer + {k}", "b"] for k in range(4))
     assert abs(total) < 1e-9  # zero-sum under either variant
+
+
+# ---- two-level comparisons (--base) -------------------------------------------------------
+
+LOW_TO_HOLDER = "pedro(low_to=holder)"
+FIGURES = ["a", "a_hw", "b", "b_hw", "b_minus_a", "diff_lo", "diff_hi"]
+
+
+def test_two_level_with_every_deal_paired_is_the_plain_comparison():
+    """With n = N the cheap deals cancel: the figures are the searching policy's own (here
+    random's), on measures defined on every deal."""
+    plain = compare_variants("pedro", LOW_TO_HOLDER, deals=400, seed=6, policy="random")
+    two = compare_variants("pedro", LOW_TO_HOLDER, deals=400, seed=6, policy="random",
+                           base="heuristic", base_deals=400)
+    full = ["bidding side's points", "dealer advantage (own method)", "dead points"]
+    p, t = plain.table.set_index("measure").loc[full], two.table.set_index("measure").loc[full]
+    assert np.allclose(p[FIGURES].to_numpy(float), t[FIGURES].to_numpy(float), atol=1e-9)
+    assert (t["n_base"] == 400).all() and (t["n_search"] == 400).all()
+
+
+def test_two_level_moves_the_cheap_means_by_the_correction():
+    two = compare_variants("pedro", LOW_TO_HOLDER, deals=300, seed=2, policy="random",
+                           base="heuristic", base_deals=20_000)
+    cheap = compare_variants("pedro", LOW_TO_HOLDER, deals=20_000, seed=2)
+    row = two.table.set_index("measure").loc["bidding side's points"]
+    base = cheap.table.set_index("measure").loc["bidding side's points"]
+    assert np.isclose(row["base_b"] - row["base_a"], base["b_minus_a"])
+    assert np.isclose(row["b_minus_a"], base["b_minus_a"] + row["correction"])
+    assert row["correction_lo"] < row["correction"] < row["correction_hi"]
+    assert (row["n_base"], row["n_search"]) == (20_000, 300)
+    prov = two.provenance
+    assert (prov["estimator"], prov["base_policy"], prov["n_base"], prov["deals"]) == (
+        "two-level (control variate)", "heuristic", 20_000, 300)
+
+
+def test_cli_two_level_compare_says_its_estimator_and_refuses_bad_sizes():
+    args = ("compare", "pedro", LOW_TO_HOLDER, "--policy", "random", "--base", "heuristic",
+            "--deals", "100", "--base-deals", "5000")
+    text = run(*args)
+    assert text.exit_code == 0, text.output
+    assert "estimator: two-level" in text.stdout and "correction of B − A" in text.stdout
+    doc = json.loads(run(*args, "--json").stdout)
+    assert doc["provenance"]["n_base"] == 5000
+    assert {"correction", "correction_lo", "n_search"} <= set(doc["measures"][0])
+    assert_bad_input(run("compare", "pedro", LOW_TO_HOLDER, "--base-deals", "10"), "--base")
+    assert_bad_input(run(*args[:-1], "50"), "--base-deals")
+    assert_bad_input(run("compare", "pedro", LOW_TO_HOLDER, "--base", "heuristic",
+                         "--deals", "10", "--base-deals", "10"), "cheaper one")

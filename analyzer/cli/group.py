@@ -73,8 +73,9 @@ def input_errors() -> tuple[type[Exception], ...]:
     from ..rollout import HandError
     from ..runs import ExecutorError, RunStoreError
     from ..solver import PositionError, SolveBudgetError
+    from ..twolevel import TwoLevelError
     from ..variants import RuleError
-    return (RuleError, ScenarioFileError, common.PolicyError, common.ScenarioError,
+    return (RuleError, TwoLevelError, ScenarioFileError, common.PolicyError, common.ScenarioError,
             CardParseError, HandError, io.TableFormatError, PositionError, SolveBudgetError,
             NumberError, SizeError, NotOffered, RunStoreError, ExecutorError)
 

@@ -17,14 +17,16 @@ from ..games.common import SEATS, policy_label
 from .group import main
 from .options import (
     PLOT_PATH,
-    POLICY,
     REPLACED,
     SEARCH_MAX_DEALS,
     Count,
     Real,
+    base_options,
+    check_base,
     check_game_hand,
     contract_option,
     executor_options,
+    explicit,
     game_argument,
     hand_text,
     json_option,
@@ -62,13 +64,7 @@ from .options import (
 @click.option("--max-deals", type=Count(1), default=1_000_000,
               help=f"Most deals --target-ci, --time-budget or --until-decided may play.  "
                    f"[default: 1,000,000; {SEARCH_MAX_DEALS:,} when a seat searches (dd, pimc)]")
-@click.option("--base", type=POLICY, default=None, metavar="POLICY",
-              help="Two-level estimate: this cheap policy (e.g. heuristic) plays --base-deals "
-                   "deals, --policy the first --deals of them too, and each EV is the cheap "
-                   "mean plus the searching player's mean correction, with an interval from "
-                   "both: a searching player's numbers at near the cheap one's cost.")
-@click.option("--base-deals", type=Count(1), default=100_000, show_default=True,
-              help="Deals the --base policy plays (N); --deals is n, the searched ones.")
+@base_options("each EV")
 @click.option("--budget", type=Real(), default=None, metavar="SECONDS",
               help="With --base: split about this many seconds between N and n so that the "
                    "leading EV's interval is narrowest (a short pilot measures both costs).")
@@ -160,9 +156,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
     if adaptive:
         g.require("adaptive_hands", "--target-ci, --time-budget and --until-decided")
     two_level = base is not None
-    if not two_level and (budget is not None or "base_deals" in explicit(ctx)):
-        raise click.UsageError("--budget and --base-deals go with --base (a two-level "
-                               "estimate)")
+    check_base(ctx, base, budget)
     if two_level:
         if adaptive:
             raise click.UsageError("--base plays --deals and --base-deals, or splits "
@@ -216,12 +210,6 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
 
         plotting.save_figure(g.hand_figure(ev), plot)
         click.echo(f"wrote {plot}", err=True)
-
-
-def explicit(ctx) -> set[str]:
-    """The options given on the command line (not left to their defaults)."""
-    return {name for name in ctx.params
-            if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
 
 
 def clock_bar(update, started: float):

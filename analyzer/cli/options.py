@@ -245,6 +245,35 @@ def executor_options(command):
     return command
 
 
+def base_options(figures: str):
+    """``--base POLICY`` and ``--base-deals N``: a two-level estimate, where ``figures`` says
+    which numbers it makes (each EV, each figure)."""
+    def apply(command):
+        command = click.option(
+            "--base-deals", type=Count(1), default=100_000, show_default=True,
+            help="Deals the --base policy plays (N); --deals is n, the searched ones.")(command)
+        return click.option(
+            "--base", type=POLICY, default=None, metavar="POLICY",
+            help=f"Two-level estimate: this cheap policy (e.g. heuristic) plays --base-deals "
+                 f"deals, --policy the first --deals of them too, and {figures} is the cheap "
+                 f"mean plus the searching player's mean correction, with an interval from "
+                 f"both: a searching player's numbers at near the cheap one's cost.")(command)
+    return apply
+
+
+def explicit(ctx: click.Context) -> set[str]:
+    """The options given on the command line (not left to their defaults)."""
+    return {name for name in ctx.params
+            if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
+
+
+def check_base(ctx: click.Context, base: str | None, budget: float | None = None) -> None:
+    """--base-deals (and --budget) only with --base: a usage error otherwise."""
+    if base is None and (budget is not None or "base_deals" in explicit(ctx)):
+        flags = "--budget and --base-deals go" if "budget" in ctx.params else "--base-deals goes"
+        raise click.UsageError(f"{flags} with --base (a two-level estimate)")
+
+
 progress_option = click.option(
     "--progress/--no-progress", default=None,
     help="Progress bar on stderr, with the time left [default: when stderr is a terminal].")

@@ -26,6 +26,8 @@ from .options import (
     INDEX,
     MAX_INDEX,
     Count,
+    base_options,
+    check_base,
     chunk_option,
     contract_option,
     executor_options,
@@ -172,13 +174,14 @@ def merge_runs(run_dirs, out, as_json) -> None:
 @seed_option
 @policy_option
 @rules_option("both A and B, after their own flags")
+@base_options("each figure")
 @out_option("the table, one row per measure (A, B, the paired B − A, their 95% bounds and n)")
 @json_option
 @progress_option
 @executor_options
 @click.pass_context
-def compare(ctx, variant_a, variant_b, deals, seed, policy, rule_pairs, out, as_json,
-            progress, executor, scheduler, workers) -> None:
+def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, rule_pairs, out,
+            as_json, progress, executor, scheduler, workers) -> None:
     """What a rule change does: variants A and B on identical deals, paired differences.
 
     Deal i of the seed is the same deal under every variant, so each measure's
@@ -186,6 +189,12 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, rule_pairs, out, as_
     than two independent runs would give. Deals a redeal flag threw in under
     either variant are left out of both. --rule sets a flag in both A and B
     (the same flag in A's or B's own string is overridden).
+
+    With --base, every figure is a two-level estimate of --policy's: the cheap
+    --base policy plays --base-deals deals (N) under both variants, --policy the
+    first --deals of them (n) too, and each figure is the cheap mean plus the
+    searching player's mean correction over n, with an interval from both parts.
+    The header says so; the table adds the correction of each difference.
 
     \b
     Examples:
@@ -195,16 +204,21 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, rule_pairs, out, as_
       bidlab compare rook "rook(pass_cycle=none)" --deals 500000
       bidlab compare pedro "pedro(low_to=holder)" --deals 5000 --rule min_bid=7 --out cmp.csv
       bidlab compare pedro cinch --deals 2000000 --executor dask-local --workers 2
+      bidlab compare pedro "pedro(low_to=holder)" --policy pimc:20 --base heuristic \
+          --deals 200 --base-deals 200000
     """
     from ..compare import compare_variants
 
     variant_a, variant_b = (resolve_rules(v, rule_pairs) for v in (variant_a, variant_b))
     deals = search_sized(ctx, "deals", deals, policy)
+    check_base(ctx, base)
+    two_level = {} if base is None else {"base": base, "base_deals": base_deals}
+    work = 2 * (deals + (base_deals if base is not None else 0))
     ex = runs.executor(executor, scheduler, workers)
     try:
-        c = with_progress(progress, 2 * deals, lambda bar: compare_variants(
+        c = with_progress(progress, work, lambda bar: compare_variants(
             variant_a, variant_b, deals, seed, policy, progress=bar,
-            executor=None if executor == "local" else ex), "simulating A and B")
+            executor=None if executor == "local" else ex, **two_level), "simulating A and B")
     finally:
         ex.close()
     p = {**c.provenance, "rule": ",".join(f"{k}={v}" for k, v in rule_pairs)}
@@ -222,16 +236,31 @@ def paired_table(c) -> str:
     p = c.provenance
     head = (f"A = {p['a']}   B = {p['b']}   policy {policy_label(p['policy'])}, "
             f"seed {p['seed']}, {p['shared_deals']:,} of {p['deals']:,} deals shared\n")
+    if "base_policy" in p:
+        head += (f"estimator: {p['estimator']}: {policy_label(p['base_policy'])} on "
+                 f"N = {p['n_base']:,} deals ({p['shared_base_deals']:,} shared), plus the "
+                 f"correction ({p['policy']} minus it) on the first n = {p['deals']:,}; "
+                 f"every figure is an estimate of {p['policy']}'s\n")
 
     def fmt(v, hw):
         return "-" if np.isnan(v) else f"{v:.3f} ± {hw:.3f}"
 
-    rows = [[r.measure, fmt(r.a, r.a_hw), fmt(r.b, r.b_hw),
-             "-" if np.isnan(r.b_minus_a) else f"{r.b_minus_a:+.4f}",
-             "-" if np.isnan(r.diff_lo) else f"[{r.diff_lo:+.4f}, {r.diff_hi:+.4f}]",
-             r.n_paired] for r in c.table.itertuples()]
-    return head + "\n" + render_table(["measure (per deal)", "A", "B", "B − A",
-                                       "95% CI (paired)", "n"], rows, align="lrrrrr")
+    two_level = "correction" in c.table
+    rows = []
+    for r in c.table.itertuples():
+        row = [r.measure, fmt(r.a, r.a_hw), fmt(r.b, r.b_hw),
+               "-" if np.isnan(r.b_minus_a) else f"{r.b_minus_a:+.4f}",
+               "-" if np.isnan(r.diff_lo) else f"[{r.diff_lo:+.4f}, {r.diff_hi:+.4f}]"]
+        if two_level:
+            row += ["-" if np.isnan(r.correction) else
+                    f"{r.correction:+.4f} [{r.correction_lo:+.4f}, {r.correction_hi:+.4f}]",
+                    "-" if np.isnan(r.n_base) else f"{r.n_base:,.0f} / {r.n_search:,.0f}"]
+        else:
+            row.append(r.n_paired)
+        rows.append(row)
+    names = ["measure (per deal)", "A", "B", "B − A", "95% CI (paired)"]
+    names += ["correction of B − A (n)", "N / n"] if two_level else ["n"]
+    return head + "\n" + render_table(names, rows, align="l" + "r" * (len(names) - 1))
 
 
 @main.command()
