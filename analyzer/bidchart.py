@@ -26,8 +26,14 @@ True
 >>> sorted(chart.table["action"].unique())[:3]
 ['bid 1', 'bid 10', 'bid 11']
 
-May import: the foundations, :mod:`.advice`, the games' registry and protocol and
-:mod:`.games.common`; never a game by name.
+With a cheap ``base`` policy the EVs, gains and recommendations are two-level estimates of
+``policy``'s (:mod:`analyzer.twolevel`): ``base`` plays ``base_deals`` deals, ``policy`` the
+first ``deals`` of them too, and each class's EVs are the cheap means plus the searching
+player's mean corrections; the sole-bidder points and P(make) are the searching player's own
+over its deals.
+
+May import: the foundations, :mod:`.advice`, :mod:`.twolevel`, the games' registry and
+protocol and :mod:`.games.common`; never a game by name.
 """
 
 from __future__ import annotations
@@ -42,9 +48,11 @@ import pandas as pd
 from .advice import decide
 from .games import game as game_of
 from .games import parse_game
-from .games.common import SEATS, first_batch, parse_policies, provenance
+from .games.common import SEATS, first_batch, parse_policies, policy_string, provenance
 from .limits import Pace
 from .stats import Z95, PairedMoments, est_cols, wilson
+from .twolevel import ESTIMATOR as TWO_LEVEL
+from .twolevel import TwoLevelMoments
 
 RARE_HALF_WIDTH = 1.0 / 14  # too wide to read: a decision margin over ±1/14 of the points
 RARE_MIN_N = 100  # in a deal (±1 in Pedro, ±14 in Rook), or n < 100
@@ -183,6 +191,23 @@ class SeatChartAccumulator:
         self.add(codes, sole.ravel(), values.reshape(4 * n, -1))
         self.n_deals += n
 
+    def run_paired(self, seed: int, pols: np.ndarray, base_pols: np.ndarray, first: int,
+                   n: int) -> None:
+        """Play deals first .. first+n-1 under ``pols`` and ``base_pols`` and add each
+        seat-hand's actions under both (``pols``' columns first) and ``pols``' sole-bidder
+        points: the paired part of a two-level chart (:func:`two_level_chart`)."""
+        codes, sole, values = self.game.batch(seed, pols, first, n)
+        cheap_codes, _, cheap = self.game.batch(seed, base_pols, first, n)
+        # a hand's class reads the suit its policy names trump in: both must read it alike
+        if any(not np.array_equal(codes[f], cheap_codes[f]) for f in self.by):
+            raise ChartError(
+                "the two policies class some hands differently (they name another trump): a "
+                "two-level chart needs a --base that names trump as --policy does, as the "
+                "heuristic does for dd and pimc (they bid and name trump by it)")
+        self.add(codes, sole.ravel(), np.hstack([values.reshape(4 * n, -1),
+                                                 cheap.reshape(4 * n, -1)]))
+        self.n_deals += n
+
     def add(self, codes: dict, sole: np.ndarray, values: np.ndarray) -> None:
         """Add seat-hands: feature codes, sole-bidder points and action values (rows)."""
         key = np.zeros(len(values), dtype=np.int64)
@@ -238,16 +263,20 @@ class SeatChartAccumulator:
             decisions[key] = d
             at_least = np.cumsum(st.points[::-1])[::-1]  # hands with points >= each level
             levels = np.arange(len(st.points)) * game.point_step
+            n_points = int(st.points.sum())  # two-level: the searching player's n hands
             pts = PairedMoments(1)
-            pts.add_sums(n, np.array([levels @ st.points]), np.array([[levels ** 2 @ st.points]]))
+            pts.add_sums(n_points, np.array([levels @ st.points]),
+                         np.array([[levels ** 2 @ st.points]]))
             for k, action in enumerate(game.action_labels):
                 bid = game.bids[k - 1] if k else 0
                 ev = m.estimate(k)
                 row = {**cls, "label": label, "action": action, "bid": bid, "n": n,
                        **est_cols("ev", ev), **est_cols("gain", m.diff(k, 0) if k else None),
                        "recommended": k == d.index, "best": k == d.best}
+                if isinstance(m, TwoLevelMoments):
+                    row.update(n_paired=m.n_paired, **est_cols("correction", m.correction(k)))
                 if k:
-                    made = wilson(int(at_least[bid // game.point_step]), n)
+                    made = wilson(int(at_least[bid // game.point_step]), n_points)
                     row.update(p_make=made.p, p_make_lo=made.lo, p_make_hi=made.hi)
                 rows.append(row)
             deciding = d.edge if d.edge is not None else d.margin
@@ -412,31 +441,75 @@ class SeatChartRun:
 
 
 def bid_chart(game, deals: int = 2_000_000, seed: int = 1, policy: str = "heuristic", by=None,
-              progress=None, batch: int = BATCH) -> BidChart:
+              progress=None, batch: int = BATCH, base: str | None = None,
+              base_deals: int | None = None) -> BidChart:
     """Play ``deals`` deals for every seat and action, in batches, and chart the
     seat-hands by the features in ``by``.
 
     Only per-class sums are kept between batches, so memory does not grow with
     ``deals``; the deals, and so the chart, do not depend on ``batch``. ``progress(n)``
     follows each batch of n deals. A game whose charts are its own (King's danger and
-    trump-right charts: ``Game.chart_by`` is None) draws them instead.
+    trump-right charts: ``Game.chart_by`` is None) draws them instead. With ``base``, a
+    two-level chart (module doc): ``deals`` is n, ``base_deals`` N.
     """
     rules = parse_game(game) if isinstance(game, str) else game
     if game_of(rules).chart_by is None:
-        return game_of(rules).bid_chart(rules, deals, seed, policy, by, progress)
+        return game_of(rules).bid_chart(rules, deals, seed, policy, by, progress,
+                                        base=base, base_deals=base_deals)
     if deals < 1 or batch < 1:
         raise ChartError(f"need deals >= 1 and batch >= 1; got {deals}, {batch}")
     pols = parse_policies(policy)
+    if base is not None:
+        return two_level_chart(rules, deals, base_deals, seed, pols, parse_policies(base), by,
+                               progress, batch)
     acc = SeatChartAccumulator(rules, by)
+    _play(lambda first, n: acc.run(seed, pols, first, n), deals, first_batch(pols), batch,
+          progress)
+    return acc.chart(provenance(rules, seed, pols, 0))
+
+
+def _play(play, deals: int, first: int, batch: int, progress) -> None:
+    """``play(first, n)`` over the deals in batches; a small first one, whose pace says
+    within seconds whether the run fits the time limit (analyzer.limits); the chart does not
+    depend on the batches."""
     pace = Pace(deals, "--deals")
     done = 0
     while done < deals:
-        # a small first batch: the pace it measures says within seconds whether the run fits
-        # the time limit (analyzer.limits); the chart does not depend on the batches
-        n = min(batch if done else min(batch, first_batch(pols)), deals - done)
-        acc.run(seed, pols, done, n)
+        n = min(batch if done else min(batch, first), deals - done)
+        play(done, n)
         done += n
         pace.step(done)
         if progress:
             progress(n)
-    return acc.chart(provenance(rules, seed, pols, 0))
+
+
+def two_level_chart(rules, deals: int, base_deals: int | None, seed: int, pols, base_pols, by,
+                    progress, batch: int = BATCH) -> BidChart:
+    """The bid chart of ``pols`` estimated two-level: ``base_pols`` on ``base_deals`` deals
+    (N), ``pols`` on the first ``deals`` (n) as well; each class's actions are
+    :class:`~analyzer.twolevel.TwoLevelMoments` of the two, so the decision rule runs on
+    them unchanged. A class with under two searched hands has no estimate and is left out
+    (``provenance["classes_unsearched"]``). ``progress`` follows both parts' deals."""
+    base_deals = deals if base_deals is None else base_deals
+    if policy_string(base_pols) == policy_string(pols):
+        raise ChartError("the base policy is the policy itself; a two-level estimate needs a "
+                         "cheaper one (e.g. --policy pimc:20 --base heuristic)")
+    if not 2 <= deals <= base_deals:
+        raise ChartError(f"need 2 <= --deals (n) <= --base-deals (N); got n={deals:,}, "
+                         f"N={base_deals:,}")
+    cheap, joint = SeatChartAccumulator(rules, by), SeatChartAccumulator(rules, by)
+    _play(lambda first, n: cheap.run(seed, base_pols, first, n), base_deals,
+          first_batch(base_pols), batch, progress)
+    _play(lambda first, n: joint.run_paired(seed, pols, base_pols, first, n), deals,
+          first_batch(pols), batch, progress)
+    both = SeatChartAccumulator(rules, by)
+    both.n_deals = base_deals
+    for key, st in cheap.stats.items():
+        paired = joint.stats.get(key)
+        if paired is not None and paired.moments.n >= 2:
+            both.stats[key] = _ClassStats(TwoLevelMoments(st.moments, paired.moments),
+                                          paired.points)
+    prov = {**provenance(rules, seed, pols, 0), "estimator": TWO_LEVEL,
+            "base_policy": policy_string(base_pols), "n_base": base_deals,
+            "n_search": deals, "classes_unsearched": len(cheap.stats) - len(both.stats)}
+    return both.chart(prov)

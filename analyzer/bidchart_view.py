@@ -37,9 +37,17 @@ def _without_context(label: str, context_values) -> str:
 def header(chart) -> str:
     p = chart.provenance
     method = "" if p["method"] == game(p["rules"]).name else f" method {p['method']},"
-    return (f"{p['rules']} | policy {policy_label(p['policy'])} | seed {p['seed']} | "
+    line = (f"{p['rules']} | policy {policy_label(p['policy'])} | seed {p['seed']} | "
             f"{p['n_deals']:,} deals x 4 seats = {p['n']:,} hands | classes by {p['by']} | "
             f"EV{method} own − opponents")
+    if "base_policy" not in p:
+        return line
+    return (f"{line}\nestimator: {p['estimator']}: {policy_label(p['base_policy'])} on "
+            f"N = {p['n_base']:,} deals, plus the correction ({p['policy']} minus it) on the "
+            f"first n = {p['n_search']:,}. EV(pass), the gains and the recommendations are "
+            f"these; points (sole) are {p['policy']}'s own over its n deals"
+            + (f"; {p['classes_unsearched']} classes had under two searched hands and are "
+               f"left out" if p["classes_unsearched"] else "") + ".")
 
 
 def render_bid_chart(chart, digits: int | None = None) -> str:

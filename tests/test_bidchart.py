@@ -166,3 +166,48 @@ def test_bad_features_are_clear_errors():
         bid_chart("pedro", deals=100, by=("trumps", "colour"))
     with pytest.raises(ChartError, match="more than once"):
         bid_chart("pedro", deals=100, by=("trumps", "trumps"))
+
+
+# ---- two-level charts (--base) ------------------------------------------------------------
+
+RANKED = ["ev", "ev_lo", "ev_hi", "gain", "gain_lo", "gain_hi", "p_make"]
+
+
+@pytest.mark.parametrize("game", ["pedro", "rook"])
+def test_a_two_level_chart_with_every_deal_paired_is_the_plain_chart(game):
+    by = ("trumps", "seat")
+    plain = bid_chart(game, deals=60, seed=3, policy="dd", by=by)
+    two = bid_chart(game, deals=60, seed=3, policy="dd", by=by, base="heuristic",
+                    base_deals=60)
+    # a class with one hand has no two-level interval: left out, and counted
+    single = plain.classes["n"] < 2
+    assert two.provenance["classes_unsearched"] == single.sum()
+    kept = plain.table[plain.table["n"] >= 2].reset_index(drop=True)
+    assert list(two.table["label"]) == list(kept["label"])
+    assert np.allclose(two.table[RANKED].to_numpy(float), kept[RANKED].to_numpy(float),
+                       atol=1e-9, equal_nan=True)
+    rec = plain.classes[~single].set_index("label")["recommended"]
+    assert (two.classes.set_index("label")["recommended"].loc[rec.index] == rec).all()
+    assert (two.table["n_paired"] == two.table["n"]).all()
+
+
+def test_a_two_level_chart_corrects_the_cheap_chart():
+    by = ("trumps", "seat")
+    cheap = bid_chart("pedro", deals=6000, seed=4, by=by)
+    two = bid_chart("pedro", deals=60, seed=4, policy="dd", by=by, base="heuristic",
+                    base_deals=6000)
+    prov = two.provenance
+    assert (prov["estimator"], prov["base_policy"], prov["n_base"], prov["n_search"]) == (
+        "two-level (control variate)", "heuristic", 6000, 60)
+    t, c = two.table.set_index(["label", "action"]), cheap.table.set_index(["label", "action"])
+    t = t.loc[c.index.intersection(t.index)]
+    # EV = the cheap mean over N + the correction over n, class by class and action by action
+    assert np.allclose(t["ev"], c.loc[t.index, "ev"] + t["correction"])
+    assert (t["n"] == c.loc[t.index, "n"]).all() and (t["n_paired"] < t["n"]).all()
+    with pytest.raises(ChartError, match="cheaper one"):
+        bid_chart("pedro", deals=10, base="heuristic", base_deals=10)
+    with pytest.raises(ChartError, match="--base-deals"):
+        bid_chart("pedro", deals=10, policy="dd", base="heuristic", base_deals=5)
+    # random names another trump than the heuristic would: its hands fall in other classes
+    with pytest.raises(ChartError, match="names trump"):
+        bid_chart("pedro", deals=200, policy="random", by=by, base="heuristic", base_deals=200)

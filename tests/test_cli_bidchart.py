@@ -68,3 +68,20 @@ def test_unwritable_out_dir_fails_before_the_work(tmp_path):
         assert len(lines) == 1 and "not a directory" in lines[0], r.output
     assert (tmp_path / "afile").read_text() == "keep"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+def test_a_two_level_chart_says_its_estimator_and_refuses_what_it_cannot_do(tmp_path):
+    from cli_helpers import assert_bad_input
+    from cli_helpers import run as run_cli
+
+    args = ("bid-chart", "pedro", "--policy", "dd", "--base", "heuristic", "--deals", "20",
+            "--base-deals", "2000", "--by", "trumps,seat")
+    r = run(*args)
+    assert r.exit_code == 0, r.output
+    assert "estimator: two-level" in r.output
+    doc = json.loads(run(*args, "--json").output)
+    assert doc["provenance"]["n_base"] == 2000 and doc["provenance"]["n_search"] == 20
+    assert_bad_input(run_cli(*args, "--run-dir", str(tmp_path / "run")), "--run-dir")
+    assert_bad_input(run_cli("bid-chart", "pedro", "--base-deals", "10"), "--base")
+    assert_bad_input(run_cli("bid-chart", "king", "--base", "heuristic", "--policy", "random",
+                             "--deals", "10"), "--base")

@@ -18,6 +18,8 @@ from .jobs import run_job, show
 from .options import (
     OUT_DIR,
     REPLACED_FOLDER,
+    base_options,
+    check_base,
     chunk_option,
     executor_options,
     game_argument,
@@ -73,14 +75,15 @@ def chart_features(by: tuple[str, ...] | None, rules) -> tuple[str, ...] | None:
                    "(each CSV with its provenance in NAME.csv.json), heatmap.png and "
                    "manifest.json into this folder, created if missing, atomically. "
                    f"{REPLACED_FOLDER}")
+@base_options("each EV")
 @json_option
 @progress_option
 @run_dir_option
 @chunk_option
 @executor_options
 @click.pass_context
-def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, as_json,
-                  progress, run_dir, chunk, executor, scheduler, workers) -> None:
+def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, base, base_deals, out_dir,
+                  as_json, progress, run_dir, chunk, executor, scheduler, workers) -> None:
     """Bid-value chart: what each bidding action is worth to a seat, by its class of hand.
 
     Every hand dealt to every seat counts (4 per deal), whether or not it would
@@ -102,6 +105,14 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, as_js
     contract), the trump right's value by hand class for every seat, and a
     seat-position table over whole games.
 
+    With --base (Pedro, Cinch, Rook), the EVs, gains and recommendations are
+    two-level estimates of --policy's: the cheap --base policy plays
+    --base-deals deals (N), --policy the first --deals of them (n) too, and each
+    EV is the cheap mean plus the searching player's mean correction over n.
+    The header says so; the points as sole bidder and P(make) are the searching
+    player's own over its n deals. It runs in this process (not with --run-dir,
+    --chunk or --executor).
+
     \b
     Examples:
       bidlab bid-chart pedro --deals 200000
@@ -111,18 +122,26 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, out_dir, as_js
       bidlab bid-chart king --deals 50000 --out-dir king-chart
       bidlab bid-chart pedro --deals 2000 --json --out-dir small-chart
       bidlab bid-chart rook --deals 100000 --run-dir rook-chart-run
+      bidlab bid-chart pedro --policy pimc:20 --base heuristic --deals 10 \
+          --base-deals 50000 --by trumps,seat
     """
     rules = resolve_rules(game, rule_pairs)
     g = game_of(rules)
     by = chart_features(by, rules)
     deals = search_sized(ctx, "deals", deals, policy)
+    check_base(ctx, base)
+    two_level = {} if base is None else {"base": base, "base_deals": base_deals}
+    if two_level and (run_dir is not None or chunk is not None or executor != "local"):
+        raise click.UsageError("--base runs in this process: not with --run-dir, --chunk or "
+                               "--executor")
     if run_dir is not None or chunk is not None or executor != "local":
         job = runs.Job.of(rules, seed, policy, kind="bid-chart", by=by)
         show(job, run_job(job, 0, deals, run_dir, chunk, (executor, scheduler, workers), None,
                           progress), as_json, out_dir=out_dir)
         return
-    chart = with_progress(progress, deals, lambda bar: g.bid_chart(
-        rules, deals, seed, policy, by, progress=bar))
+    work = deals + (base_deals if base is not None else 0)
+    chart = with_progress(progress, work, lambda bar: g.bid_chart(
+        rules, deals, seed, policy, by, progress=bar, **two_level))
     if as_json:
         from ..documents import dumps, frames, provenance
 

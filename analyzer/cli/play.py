@@ -205,7 +205,7 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, ru
       bidlab compare pedro "pedro(low_to=holder)" --deals 5000 --rule min_bid=7 --out cmp.csv
       bidlab compare pedro cinch --deals 2000000 --executor dask-local --workers 2
       bidlab compare pedro "pedro(low_to=holder)" --policy pimc:20 --base heuristic \
-          --deals 200 --base-deals 200000
+          --deals 40 --base-deals 100000
     """
     from ..compare import compare_variants
 

@@ -222,7 +222,9 @@ class Game:
 
     # ---- charts --------------------------------------------------------------------------------
 
-    def bid_chart(self, rules, deals: int, seed: int, policy: str, by=None, progress=None):
+    def bid_chart(self, rules, deals: int, seed: int, policy: str, by=None, progress=None,
+                  base=None, base_deals=None):
+        """The game's bid chart; with ``base``, two-level (``bidchart.two_level_chart``)."""
         raise NotImplementedError
 
     def chart_run(self, rules, seed: int, policy: str, by=None):

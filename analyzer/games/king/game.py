@@ -130,11 +130,14 @@ class KingGame(Game):
 
         return king_hand_json(ev)
 
-    def bid_chart(self, rules, deals, seed, policy, by=None, progress=None):
+    def bid_chart(self, rules, deals, seed, policy, by=None, progress=None, base=None,
+                  base_deals=None):
         from .chart import king_chart
 
         if by is not None:
             raise self.refuse("--by", "chart_by")
+        if base is not None:  # its charts are by contract and seat, not one seat's actions
+            raise self.refuse("--base", "chart_by")
         return king_chart(rules, deals, seed, policy, progress=progress)
 
     def chart_run(self, rules, seed, policy, by=None):
