@@ -48,6 +48,13 @@ BAD = {  # file text -> what the one line must say
     "no_section": ('game = "pedro"\nseed = 3\n', "no section"),
     "not_toml": ("this is not = = toml\n", "not valid TOML"),
     "bad_name": ('game = "pedro"\nname = "../elsewhere"\n[bids]\n', "cannot be a folder name"),
+    "bad_base": ('game = "pedro"\nbase = "cheap"\n[bids]\n', "base: bad policy 'cheap'"),
+    "base_is_policy": ('game = "pedro"\nbase = "heuristic"\n[bids]\n', "cheaper one"),
+    "base_deals_below_deals": ('game = "pedro"\npolicy = "dd"\nbase = "heuristic"\n'
+                               '[[variants]]\nb = "cinch"\ndeals = 50\nbase_deals = 10\n',
+                               "[[variants]] #1 base_deals"),
+    "king_chart_with_base": ('game = "king"\npolicy = "dd"\nbase = "heuristic"\n'
+                             '[bid_chart]\n', "[bid_chart] with base"),
 }
 
 
@@ -138,3 +145,18 @@ def test_a_report_failing_while_it_writes_leaves_the_previous_one(tmp_path, monk
     after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report", "small.toml"]
+
+
+def test_a_two_level_scenario_says_its_estimator_in_every_section_it_moves(tmp_path):
+    path = tmp_path / "two.toml"
+    path.write_text('game = "pedro"\npolicy = "dd"\nbase = "heuristic"\n'
+                    '[bid_chart]\ndeals = 20\nbase_deals = 2000\nby = "trumps,seat"\n'
+                    '[hands]\ncards = ["AS KS 5S 5C 2S 9H 3D JC 7H"]\ndeals = 20\n'
+                    'base_deals = 2000\n'
+                    '[[variants]]\nb = "pedro(low_to=holder)"\ndeals = 20\nbase_deals = 2000\n')
+    out = tmp_path / "report"
+    result = run("report", str(path), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    page = (out / "report.md").read_text()
+    assert page.count("Two-level estimates of dd") == 3
+    assert "correction of B − A" in page and "estimator: two-level" in page

@@ -70,6 +70,10 @@ def section_work(s: Scenario, name: str) -> tuple[int, str]:
     if name == "ladder":  # its progress counts deals x card players
         return (c["deals"] * len(c["rungs"]),
                 f"{c['deals']:,} deals x {len(c['rungs'])} card players")
+    if name == "bid_chart" and s.base is not None:  # both parts' deals
+        return (c["deals"] + c["base_deals"],
+                f"{c['base_deals']:,} deals by {s.base}, the first {c['deals']:,} by "
+                f"{s.policy} too")
     return c["deals"], f"{c['deals']:,} deals"
 
 

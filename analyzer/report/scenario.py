@@ -58,6 +58,10 @@ TOP = (
         "in every section and under every variant", least=0),
     Key("policy", "str", "heuristic", "the card player: one policy for every seat, or four "
         "comma-separated, seat 0 first (random, heuristic, dd, pimc:N)"),
+    Key("base", "str", None, "a cheap policy (heuristic): with it, [bid_chart], [hands] and "
+        "[[variants]] give two-level estimates of `policy`'s numbers, the cheap mean over "
+        "each section's base_deals deals plus the searching player's correction over its "
+        "`deals` (default: none, every number is `policy`'s own)"),
 )
 
 SECTIONS = {
@@ -73,6 +77,9 @@ SECTIONS = {
             "charted", least=1, quick=20_000),
         Key("by", "str", None, "hand features that class the hands, comma-separated "
             "(default: the game's; see `bidlab bid-chart --help`)"),
+        Key("base_deals", "int", 100_000, "with the top-level base: the deals the cheap "
+            "policy plays (N); `deals` is n, the first of them, played by `policy` too",
+            least=2, quick=20_000),
     ),
     "hands": (
         Key("cards", "list[str]", REQUIRED, "the example hands, one string each "
@@ -81,6 +88,9 @@ SECTIONS = {
             "third"),
         Key("deals", "int", 20_000, "deals to play each hand in", least=1, quick=2_000),
         Key("contract", "str", None, "King only: the contract to evaluate (default: all)"),
+        Key("base_deals", "int", 100_000, "with the top-level base: the deals the cheap "
+            "policy plays (N); `deals` is n, the first of them, played by `policy` too",
+            least=2, quick=20_000),
     ),
     "variants": (
         Key("b", "str", REQUIRED, "variant B: a variant string of the same game, such as "
@@ -88,6 +98,9 @@ SECTIONS = {
         Key("a", "str", None, "variant A (default: the scenario's game and rules)"),
         Key("label", "str", None, "what the comparison asks, for its heading"),
         Key("deals", "int", 1_000_000, "deals played under both variants (the same deals)",
+            least=2, quick=20_000),
+        Key("base_deals", "int", 100_000, "with the top-level base: the deals the cheap "
+            "policy plays (N); `deals` is n, the first of them, played by `policy` too",
             least=2, quick=20_000),
     ),
     "ladder": (
@@ -122,6 +135,7 @@ class Scenario:
     seed: int
     policy: str
     sections: dict[str, list[dict]] = field(default_factory=dict)
+    base: str | None = None  # the cheap policy of two-level sections (None: plain)
     sha256: str = ""
     quick: bool = False
 
@@ -167,6 +181,8 @@ def parse_scenario(text: str, path: str | Path = "<scenario>", quick: bool = Fal
                                 f"{', '.join(f'[{s}]' for s in ORDER)}")
     rules = _parse_rules(top["game"], top["rules"], where)
     _check_policy(top["policy"], where, "policy")
+    if top["base"] is not None:
+        _check_policy(top["base"], where, "base")
     sections = {}
     for name in ORDER:
         if name not in raw:
@@ -196,7 +212,7 @@ def parse_scenario(text: str, path: str | Path = "<scenario>", quick: bool = Fal
         sections[name] = checked
     s = Scenario(path=path, name=top["name"] or path.stem, title=top["title"] or "",
                  question=top["question"], rules=rules, seed=top["seed"],
-                 policy=top["policy"], sections=sections, quick=quick)
+                 policy=top["policy"], sections=sections, quick=quick, base=top["base"])
     _check_name(s.name, where)
     _check_sections(s, where)
     return s
@@ -315,6 +331,8 @@ def _check_sections(s: Scenario, where: str) -> None:
             v["a"] = v["a"] or s.rules
         if "ladder" in s.sections:
             _check_ladder(s, g, where)
+        if s.base is not None:
+            _check_base(s, g, where)
     except ScenarioFileError:
         raise
     except (NotOffered, RuleError, PolicyError, ScenarioError) as e:
@@ -335,6 +353,29 @@ def _check_chart(s: Scenario, g) -> None:
         s.section("bid_chart")["by"] = check_features(features, s.rules)
     except ChartError as e:
         raise ScenarioFileError(f"{s.path}: [bid_chart] by: {e}") from None
+
+
+TWO_LEVEL_SECTIONS = ("bid_chart", "hands", "variants")
+
+
+def _check_base(s: Scenario, g, where: str) -> None:
+    """A two-level scenario: a base cheaper than the policy, and N >= n in every section
+    that uses it."""
+    from ..games.common import parse_policies, policy_string
+
+    if policy_string(parse_policies(s.base)) == policy_string(parse_policies(s.policy)):
+        raise ScenarioFileError(f"{where}: base {s.base!r} is the policy itself; a two-level "
+                                "estimate needs a cheaper one (policy = \"pimc:20\", base = "
+                                "\"heuristic\")")
+    if "bid_chart" in s.sections and g.chart_by is None:
+        raise g.refuse("[bid_chart] with base", "chart_by")
+    for name in TWO_LEVEL_SECTIONS:
+        for i, t in enumerate(s.sections.get(name, [])):
+            if t["base_deals"] < t["deals"]:
+                label = f"[{name}]" if name not in ARRAYS else f"[[{name}]] #{i + 1}"
+                raise ScenarioFileError(f"{where}: {label} base_deals ({t['base_deals']:,}) "
+                                        f"must be at least deals ({t['deals']:,}): the "
+                                        "searched deals are the first of the cheap ones")
 
 
 def _check_ladder(s: Scenario, g, where: str) -> None:

@@ -8,7 +8,8 @@ Game` interface only: no section names a game.
 
 May import: :mod:`.parts`, :mod:`.figures`, :mod:`.scenario`, the games' registry,
 protocol and common layer, the generic analyses (summary, bidchart, compare, ladder,
-stats, variants), and :mod:`analyzer.runs` (a cluster's executor: ``ex``, None for here).
+stats, twolevel, variants), and :mod:`analyzer.runs` (a cluster's executor: ``ex``, None
+for here).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ..games import family
 from ..games import game as game_of
 from ..games.common import policy_label
 from ..stats import mean_ci
+from ..twolevel import ESTIMATOR as TWO_LEVEL
 from ..variants import describe_allowed, flag_fields
 from . import figures
 from .parts import Block, Part, ci, num, pct, verdict
@@ -41,6 +43,34 @@ def _stamp(part: Part, s: Scenario, rules, n: int, unit: str, t0: float, **extra
     part.provenance = {"rules": str(rules), "seed": s.seed, "policy": s.policy, "n": n,
                        "unit": unit, "seconds": round(time.perf_counter() - t0, 3), **extra}
     return part
+
+
+def _two_level(s: Scenario, cfg: dict) -> dict:
+    """The options that make a section's numbers two-level (none without the scenario's
+    base), and the words that say so in its introduction."""
+    if s.base is None:
+        return {}
+    return {"base": s.base, "base_deals": cfg["base_deals"]}
+
+
+def _estimator_words(s: Scenario, cfg: dict | None) -> str:
+    """One sentence on how a two-level section's numbers were made ("" for a plain one);
+    without ``cfg`` (several comparisons), without the sizes."""
+    if s.base is None:
+        return ""
+    big, small = (f"N = {cfg['base_deals']:,}", f"n = {cfg['deals']:,}") if cfg else ("N", "n")
+    return (f" Two-level estimates of {_policy(s)}'s numbers: {policy_label(s.base)} plays "
+            f"{big} deals and {s.policy} the first {small} of them too; each figure is the "
+            f"cheap mean over N plus {s.policy}'s mean correction over n, its interval from "
+            f"both.")
+
+
+def _estimator_stamp(s: Scenario, n_base) -> dict:
+    """The provenance of a two-level section's numbers (none for a plain one): ``n_base``
+    the cheap deals (a list of them for several comparisons)."""
+    if s.base is None:
+        return {}
+    return {"estimator": TWO_LEVEL, "base_policy": s.base, "n_base": n_base}
 
 
 # ---- the rules in force -------------------------------------------------------------------
@@ -192,19 +222,19 @@ def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
 
     t0 = time.perf_counter()
     g = game_of(s.rules)
-    if ex is not None:  # the chart's sums, chunk by chunk on the workers
+    if ex is not None and s.base is None:  # the chart's sums, chunk by chunk on the workers
         from .. import runs
 
         job = runs.Job.of(s.rules, s.seed, s.policy, kind="bid-chart", by=cfg["by"])
         chart = runs.play(job, 0, cfg["deals"], ex, progress=progress)
     else:
         chart = bid_chart(s.rules, cfg["deals"], s.seed, s.policy, by=cfg["by"],
-                          progress=progress)
+                          progress=progress, **_two_level(s, cfg))
     tables, figs, guide, shown = g.chart_contents(chart)
     model = chart.provenance.get("model") or (
         f"Every seat's hand of every deal counts, all seats playing {_policy(s)}; a class's "
         "advice stands only where its paired 95% interval excludes zero.")
-    part = Part("bid-chart", "The bid guide", model)
+    part = Part("bid-chart", "The bid guide", model + _estimator_words(s, cfg))
     if not len(shown):
         part.text(f"No class of hand gains from any bid beyond the noise on {cfg['deals']:,} "
                   "deals: the guide is empty at this size; more deals narrow the intervals.")
@@ -220,7 +250,7 @@ def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     part.pre(g.render_chart(chart))
     return _stamp(part, s, s.rules, int(chart.provenance.get("n_deals",
                                                              chart.provenance.get("n", 0))),
-                  "deals", t0)
+                  "deals", t0, **_estimator_stamp(s, cfg["base_deals"]))
 
 
 # ---- example hands ------------------------------------------------------------------------
@@ -232,10 +262,10 @@ def hands_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     part = Part("hands", "Example hands",
                 f"Each hand is held at {cfg['seat']}; the other hands are dealt at random "
                 f"from the rest of the deck, {cfg['deals']:,} times, and every seat plays "
-                f"{_policy(s)}.")
+                f"{_policy(s)}." + _estimator_words(s, cfg))
     rows = []
     options = {"deals": cfg["deals"], "seed": s.seed, "policy": s.policy,
-               "progress": progress}
+               "progress": progress, **_two_level(s, cfg)}
     if cfg["contract"] is not None:
         options["contract"] = cfg["contract"]
     if ex is not None:  # the deals grow on the workers, with the same result
@@ -258,7 +288,8 @@ def hands_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
                                              if c in rows[0]])
     part.blocks.insert(0, Block("table", text="The hands and the advice.", frame=shown,
                                 name="hands", anchor="example-hands"))
-    return _stamp(part, s, s.rules, cfg["deals"] * len(cfg["cards"]), "deals", t0)
+    return _stamp(part, s, s.rules, cfg["deals"] * len(cfg["cards"]), "deals", t0,
+                  **_estimator_stamp(s, cfg["base_deals"]))
 
 
 # ---- variants on identical deals ----------------------------------------------------------
@@ -271,10 +302,12 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
     part = Part("variants", "What the rule changes do",
                 f"Variants A and B play the same deals with every seat as {_policy(s)}; "
                 "B − A is taken deal by deal, so an effect beyond the noise is the rule "
-                "change's, for players who play this way.")
+                "change's, for players who play this way."
+                + _estimator_words(s, None))
     frames, n = [], 0
     for i, v in enumerate(tables):
-        c = compare_variants(v["a"], v["b"], v["deals"], s.seed, s.policy, executor=ex)
+        c = compare_variants(v["a"], v["b"], v["deals"], s.seed, s.policy, executor=ex,
+                             **_two_level(s, v))
         if progress:
             progress(v["deals"])
         n += v["deals"]
@@ -291,14 +324,22 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
             "verdict": [verdict(lo, hi, "B higher", "B lower", 4) for lo, hi in
                         zip(t["diff_lo"], t["diff_hi"], strict=True)],
             "n": [f"{k:,}" for k in t["n_paired"]]})
+        if s.base is not None:  # two-level: the correction of each difference, and N / n
+            shown["correction of B − A [95% CI]"] = [
+                ci(d, lo, hi, 4, sign=True) for d, lo, hi in
+                zip(t["correction"], t["correction_lo"], t["correction_hi"], strict=True)]
+            shown["n"] = [f"{big:,.0f} / {small:,.0f}" for big, small in
+                          zip(t["n_base"], t["n_search"], strict=True)]
         part.table(f"comparison_{i + 1}", t, shown,
                    f"{label}: A = {c.a}, B = {c.b}; {c.provenance['shared_deals']:,} of "
-                   f"{v['deals']:,} deals played under both.")
+                   f"{v['deals']:,} deals played under both."
+                   + (" n: N cheap / n searched deals." if s.base is not None else ""))
         part.figure(f"comparison_{i + 1}", figures.paired_effects(t, label),
                     f"{label}: B − A per measure, paired 95% intervals.")
     part.tables = {"comparisons": pd.concat(frames, ignore_index=True)}
     return _stamp(part, s, s.rules, n, "deals", t0,
-                  variants=[(str(v["a"]), str(v["b"])) for v in tables])
+                  variants=[(str(v["a"]), str(v["b"])) for v in tables],
+                  **_estimator_stamp(s, [v["base_deals"] for v in tables]))
 
 
 # ---- the ladder: how much the card player matters -----------------------------------------
