@@ -52,7 +52,7 @@ from .games.common import SEATS, first_batch, parse_policies, policy_string, pro
 from .limits import Pace
 from .stats import Z95, PairedMoments, est_cols, wilson
 from .twolevel import ESTIMATOR as TWO_LEVEL
-from .twolevel import TwoLevelMoments
+from .twolevel import TwoLevelError, TwoLevelMoments, check_request
 
 RARE_HALF_WIDTH = 1.0 / 14  # too wide to read: a decision margin over ±1/14 of the points
 RARE_MIN_N = 100  # in a deal (±1 in Pedro, ±14 in Rook), or n < 100
@@ -200,7 +200,7 @@ class SeatChartAccumulator:
         cheap_codes, _, cheap = self.game.batch(seed, base_pols, first, n)
         # a hand's class reads the suit its policy names trump in: both must read it alike
         if any(not np.array_equal(codes[f], cheap_codes[f]) for f in self.by):
-            raise ChartError(
+            raise TwoLevelError(
                 "the two policies class some hands differently (they name another trump): a "
                 "two-level chart needs a --base that names trump as --policy does, as the "
                 "heuristic does for dd and pimc (they bid and name trump by it)")
@@ -491,17 +491,13 @@ def two_level_chart(rules, deals: int, base_deals: int | None, seed: int, pols, 
     them unchanged. A class with under two searched hands has no estimate and is left out
     (``provenance["classes_unsearched"]``). ``progress`` follows both parts' deals."""
     base_deals = deals if base_deals is None else base_deals
-    if policy_string(base_pols) == policy_string(pols):
-        raise ChartError("the base policy is the policy itself; a two-level estimate needs a "
-                         "cheaper one (e.g. --policy pimc:20 --base heuristic)")
-    if not 2 <= deals <= base_deals:
-        raise ChartError(f"need 2 <= --deals (n) <= --base-deals (N); got n={deals:,}, "
-                         f"N={base_deals:,}")
+    check_request(policy_string(pols), policy_string(base_pols), deals, base_deals)
     cheap, joint = SeatChartAccumulator(rules, by), SeatChartAccumulator(rules, by)
-    _play(lambda first, n: cheap.run(seed, base_pols, first, n), base_deals,
-          first_batch(base_pols), batch, progress)
+    # the paired deals first: their first batch shows at once a pair that classes apart
     _play(lambda first, n: joint.run_paired(seed, pols, base_pols, first, n), deals,
           first_batch(pols), batch, progress)
+    _play(lambda first, n: cheap.run(seed, base_pols, first, n), base_deals,
+          first_batch(base_pols), batch, progress)
     both = SeatChartAccumulator(rules, by)
     both.n_deals = base_deals
     for key, st in cheap.stats.items():

@@ -35,7 +35,7 @@ from .limits import Pace, require_time
 from .moments import Moments
 from .stats import PairedMoments
 from .twolevel import ESTIMATOR as TWO_LEVEL
-from .twolevel import TwoLevelError, TwoLevelMoments
+from .twolevel import TwoLevelMoments, check_request
 from .variants import RuleError
 
 
@@ -127,13 +127,8 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
     """:func:`compare_variants` with ``base``: N = ``base_deals`` cheap deals, the first n =
     ``deals`` of them played by ``pols`` as well."""
     base_pols = parse_policies(base)
-    if policy_string(base_pols) == policy_string(pols):
-        raise TwoLevelError("the base policy is the policy itself; a two-level estimate needs "
-                            "a cheaper one (e.g. --policy pimc:20 --base heuristic)")
     base_deals = deals if base_deals is None else base_deals
-    if not 2 <= deals <= base_deals:
-        raise TwoLevelError(f"need 2 <= --deals (n) <= --base-deals (N); got n={deals:,}, "
-                            f"N={base_deals:,}")
+    check_request(policy_string(pols), policy_string(base_pols), deals, base_deals)
     cheap: dict[str, PairedMoments] = {}
     joint: dict[str, PairedMoments] = {}
     shared = {}

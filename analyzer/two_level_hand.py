@@ -19,7 +19,7 @@ from typing import Any
 from .games.common import parse_policies, policy_string
 from .rollout import HandError, batch_for, run_two_level
 from .stats import PairedMoments
-from .twolevel import TwoLevelMoments
+from .twolevel import TwoLevelMoments, check_request
 
 
 @dataclass(frozen=True)
@@ -102,9 +102,7 @@ def two_level_hand(model: HandModel, rules, mask, offset, known, pols, base: str
     """Grow a two-level evaluation (:func:`analyzer.rollout.run_two_level`) of ``pols``
     over ``base``, a cheaper policy string; ``spread_with`` grows it on a cluster."""
     base_pols = parse_policies(base)
-    if policy_string(base_pols) == policy_string(pols):
-        raise HandError("the base policy is the policy itself; a two-level estimate needs a "
-                        "cheaper one (e.g. --policy pimc:20 --base heuristic)")
+    check_request(policy_string(pols), policy_string(base_pols))
     cheap = model.tally()
     k = model.ranked(cheap, rules).k
     paired = PairedTally(model, k)

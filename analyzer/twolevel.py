@@ -52,6 +52,20 @@ class TwoLevelError(ValueError):
     """Samples a two-level estimate cannot be made from."""
 
 
+def check_request(policy: str, base: str, deals: int | None = None,
+                  base_deals: int | None = None) -> None:
+    """Refuse a two-level run that cannot be made, in one line: a ``base`` policy that is
+    the searching ``policy`` itself (both canonical policy strings), or, when the sizes are
+    given, n = ``deals`` outside 2 .. N = ``base_deals`` (the searched deals are the first
+    of the cheap ones)."""
+    if policy == base:
+        raise TwoLevelError("the base policy is the policy itself; a two-level estimate needs "
+                            "a cheaper one (e.g. --policy pimc:20 --base heuristic)")
+    if deals is not None and base_deals is not None and not 2 <= deals <= base_deals:
+        raise TwoLevelError(f"need 2 <= --deals (n) <= --base-deals (N); got n={deals:,}, "
+                            f"N={base_deals:,}")
+
+
 @dataclass(frozen=True)
 class TwoLevel:
     """A two-level estimate: ``mean`` with its ``se`` and 95% interval, from the cheap

@@ -14,6 +14,7 @@ from analyzer.games import pedro
 from analyzer.games.pedro import outcomes
 from analyzer.games.pedro.chart import pedro_codes
 from analyzer.stats import Z95
+from analyzer.twolevel import TwoLevelError
 
 RULES = pedro.parse_rules("pedro")
 HEURISTIC = pedro.parse_policies("heuristic")
@@ -204,10 +205,10 @@ def test_a_two_level_chart_corrects_the_cheap_chart():
     # EV = the cheap mean over N + the correction over n, class by class and action by action
     assert np.allclose(t["ev"], c.loc[t.index, "ev"] + t["correction"])
     assert (t["n"] == c.loc[t.index, "n"]).all() and (t["n_paired"] < t["n"]).all()
-    with pytest.raises(ChartError, match="cheaper one"):
+    with pytest.raises(TwoLevelError, match="cheaper one"):
         bid_chart("pedro", deals=10, base="heuristic", base_deals=10)
-    with pytest.raises(ChartError, match="--base-deals"):
+    with pytest.raises(TwoLevelError, match="--base-deals"):
         bid_chart("pedro", deals=10, policy="dd", base="heuristic", base_deals=5)
     # random names another trump than the heuristic would: its hands fall in other classes
-    with pytest.raises(ChartError, match="names trump"):
+    with pytest.raises(TwoLevelError, match="names trump"):
         bid_chart("pedro", deals=200, policy="random", by=by, base="heuristic", base_deals=200)

@@ -85,3 +85,5 @@ def test_a_two_level_chart_says_its_estimator_and_refuses_what_it_cannot_do(tmp_
     assert_bad_input(run_cli("bid-chart", "pedro", "--base-deals", "10"), "--base")
     assert_bad_input(run_cli("bid-chart", "king", "--base", "heuristic", "--policy", "random",
                              "--deals", "10"), "--base")
+    assert_bad_input(run_cli("bid-chart", "pedro", "--base", "heuristic", "--policy", "random",
+                             "--deals", "50", "--base-deals", "100"), "names trump")
