@@ -129,27 +129,32 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
     base_pols = parse_policies(base)
     base_deals = deals if base_deals is None else base_deals
     check_request(policy_string(pols), policy_string(base_pols), deals, base_deals)
-    cheap: dict[str, PairedMoments] = {}
-    joint: dict[str, PairedMoments] = {}
-    shared = {}
-    plan = ((cheap, None, base_deals, default_chunk(base_deals, searches(base_pols))),
-            (joint, pols, deals, default_chunk(deals, True)))
-    for into, searching, n, size in plan:
+    sums: dict[str, dict[str, PairedMoments]] = {"cheap": {}, "joint": {}}
+    shared = {"cheap": 0, "joint": 0}
+    apart: dict[str, int] = {}  # per measure: deals it is defined on under one policy only
+    plan = (("cheap", None, base_deals, default_chunk(base_deals, searches(base_pols))),
+            ("joint", pols, deals, default_chunk(deals, True)))
+    for part_name, searching, n, size in plan:
+        into = sums[part_name]
         work = functools.partial(two_level_chunk, ra, rb, seed, base_pols, searching)
-        shared[id(into)] = 0
-        for part, chunk_shared in _played(work, n, batch or size, executor, progress):
-            shared[id(into)] += chunk_shared
+        for part, chunk_shared, chunk_apart in _played(work, n, batch or size, executor,
+                                                       progress):
+            shared[part_name] += chunk_shared
             for name, moments in part.items():
                 if name in into:
                     into[name].absorb(moments)
                 else:
                     into[name] = moments
+                apart[name] = apart.get(name, 0) + chunk_apart.get(name, 0)
+    cheap, joint = sums["cheap"], sums["joint"]
     rows = []
     for name, mh in cheap.items():
         mj = joint.get(name)
         row = {"measure": name}
-        if mj is None or mj.n < 2 or mh.n < mj.n:
-            rows.append(row)  # too few deals defined it under the searching player
+        # a measure of some deals only (contract deals) is estimated when both policies
+        # define it on the same deals (they bid alike, as pimc and dd bid by the heuristic)
+        if mj is None or mj.n < 2 or mh.n < mj.n or apart.get(name, 0):
+            rows.append({**row, "n_apart": apart.get(name, 0)})
             continue
         t = TwoLevelMoments(mh, mj)
         ea, eb, d, c = t.estimate(0), t.estimate(1), t.diff(1, 0), t.diff_correction(1, 0)
@@ -159,9 +164,9 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
                      "a_lo": ea.lo, "a_hi": ea.hi, "b_lo": eb.lo, "b_hi": eb.hi,
                      "base_a": t.base_estimate(0).mean, "base_b": t.base_estimate(1).mean,
                      "correction": c.mean, "correction_lo": c.lo, "correction_hi": c.hi,
-                     "n_base": mh.n, "n_search": mj.n})
+                     "n_base": mh.n, "n_search": mj.n, "n_apart": 0})
     prov.update(estimator=TWO_LEVEL, base_policy=policy_string(base_pols), n_base=base_deals,
-                shared_deals=shared[id(joint)], shared_base_deals=shared[id(cheap)])
+                shared_deals=shared["joint"], shared_base_deals=shared["cheap"])
     return Comparison(prov["a"], prov["b"], pd.DataFrame(rows), prov)
 
 
@@ -192,7 +197,8 @@ def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int):
     """Deals ``lo .. lo + n - 1`` for a two-level comparison: per measure the paired moments
     of (A, B) under the cheap policy ``base`` on the deals where both are defined, or with
     ``searching`` (a policy vector) those of (A, B searching, then A, B cheap) on the deals
-    where all four are; and the deals both variants played (under both policies)."""
+    where all four are; the deals both variants played (under both policies); and per
+    measure the deals it is defined on under one policy only (paired chunks)."""
     g = game(ra)
     frames = []
     same = np.ones(n, dtype=bool)
@@ -202,10 +208,13 @@ def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int):
         same &= both
     measures = [g.compare_measures(df[same], rules)
                 for df, rules in zip(frames, (ra, rb) * (len(frames) // 2), strict=True)]
-    out = {}
+    out, apart = {}, {}
     for name in measures[0]:
         values = np.vstack([m[name] for m in measures])
+        defined = ~np.isnan(values)
         moments = PairedMoments(len(measures))
-        moments.add_columns(values[:, ~np.isnan(values).any(axis=0)])
+        moments.add_columns(values[:, defined.all(axis=0)])
         out[name] = moments
-    return out, int(same.sum())
+        if searching is not None:  # rows 0, 1 searching; 2, 3 cheap
+            apart[name] = int((defined[:2] != defined[2:]).any(axis=0).sum())
+    return out, int(same.sum()), apart

@@ -110,3 +110,16 @@ def test_cli_two_level_compare_says_its_estimator_and_refuses_bad_sizes():
     assert_bad_input(run(*args[:-1], "50"), "--base-deals")
     assert_bad_input(run("compare", "pedro", LOW_TO_HOLDER, "--base", "heuristic",
                          "--deals", "10", "--base-deals", "10"), "cheaper one")
+
+
+def test_a_measure_the_two_policies_define_on_other_deals_is_not_estimated():
+    """With min_bid 7, random bids where the heuristic passes: "bid (contract deals)" is
+    of other deals under each, so a two-level figure of it would mix two populations."""
+    rules = "pedro(min_bid=7)"
+    c = compare_variants(rules, rules, deals=300, policy="random", base="heuristic",
+                         base_deals=300)
+    t = c.table.set_index("measure")
+    assert t.loc["bid (contract deals)", "n_apart"] > 0
+    assert np.isnan(t.loc["bid (contract deals)", "b_minus_a"])
+    assert t.loc["bidding side's points", "n_apart"] == 0
+    assert np.isfinite(t.loc["bidding side's points", "b_minus_a"])
