@@ -53,7 +53,7 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
                      policy: str = "heuristic", batch: int | None = None,
                      progress: Callable[[int], None] | None = None,
                      executor=None, base: str | None = None,
-                     base_deals: int | None = None) -> Comparison:
+                     base_deals: int | None = None, budget: float | None = None) -> Comparison:
     """Simulate the same ``deals`` deals under variants ``a`` and ``b`` (Rules or variant
     strings of one game family); paired differences. The deals go in chunks of ``batch``
     (by default at most a million), both variants a chunk, so memory holds one chunk;
@@ -68,7 +68,9 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
     deals it pairs (``n_paired``). With ``base``, a two-level comparison (module doc):
     ``deals`` is n, the deals ``policy`` plays, and the table adds the cheap policy's
     means (``base_a``, ``base_b``), the correction of the difference (``correction`` ..
-    ``correction_hi``), ``n_base`` (N) and ``n_search`` (n)."""
+    ``correction_hi``), ``n_base`` (N) and ``n_search`` (n). ``budget`` (seconds) chooses
+    N and n instead, to make the first measure's B − A narrowest
+    (:func:`analyzer.rollout.run_two_level`: a pilot, then the best split)."""
     ra = parse_game(a) if isinstance(a, str) else a
     rb = parse_game(b) if isinstance(b, str) else b
     g = game(ra)
@@ -79,7 +81,7 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
             "deals": deals}
     if base is not None:
         return _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress,
-                          executor, prov)
+                          executor, prov, budget)
     size = batch or default_chunk(deals, searches(pols))
     work = functools.partial(compare_chunk, ra, rb, seed, policy)
     stats: dict[str, list] = {}
@@ -102,50 +104,66 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
     return Comparison(str(ra), str(rb), pd.DataFrame(rows), {**prov, "shared_deals": shared})
 
 
-def _played(work, deals: int, size: int, executor, progress):
-    """``work(lo, n)`` over the deals in chunks of ``size``, in order, on ``executor`` when
-    given; the pace is checked (a run that would take over a day stops) and ``progress``
-    told of both variants' deals after each chunk."""
+def _played(work, deals: int, size: int, executor, progress, first: int = 0):
+    """``work(lo, n)`` over deals ``first`` .. ``first + deals - 1`` in chunks of ``size``,
+    in order, on ``executor`` when given; the pace is checked (a run that would take over a
+    day stops) and ``progress`` told of both variants' deals after each chunk."""
     pace = Pace(deals, "--deals") if executor is None else require_time(deals, "--deals")
 
     def ranges():  # one at a time: a run may have more chunks than memory holds
-        return ((lo, min(size, deals - lo)) for lo in range(0, deals, size))
+        return ((lo, min(size, first + deals - lo)) for lo in range(first, first + deals, size))
 
     parts = executor.map_ordered(work, ranges()) if executor is not None else (
         work(lo, n) for lo, n in ranges())
     done = 0
     for (_, n), part in zip(ranges(), parts, strict=True):
         done += n
-        if pace is not None:
+        if pace is not None and done <= deals:
             pace.step(done)
         if progress:
             progress(2 * n)
         yield part
 
 
-def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, executor, prov):
+def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, executor, prov,
+               budget=None):
     """:func:`compare_variants` with ``base``: N = ``base_deals`` cheap deals, the first n =
-    ``deals`` of them played by ``pols`` as well."""
+    ``deals`` of them played by ``pols`` as well (or as ``budget`` splits them)."""
+    from .rollout import run_two_level
+
     base_pols = parse_policies(base)
     base_deals = deals if base_deals is None else base_deals
-    check_request(policy_string(pols), policy_string(base_pols), deals, base_deals)
+    check_request(policy_string(pols), policy_string(base_pols),
+                  None if budget is not None else deals, base_deals)
     sums: dict[str, dict[str, PairedMoments]] = {"cheap": {}, "joint": {}}
     shared = {"cheap": 0, "joint": 0}
     apart: dict[str, int] = {}  # per measure: deals it is defined on under one policy only
-    plan = (("cheap", None, base_deals, default_chunk(base_deals, searches(base_pols))),
-            ("joint", pols, deals, default_chunk(deals, True)))
-    for part_name, searching, n, size in plan:
+
+    def grower(part_name: str, searching, size: int):
         into = sums[part_name]
         work = functools.partial(two_level_chunk, ra, rb, seed, base_pols, searching)
-        for part, chunk_shared, chunk_apart in _played(work, n, batch or size, executor,
-                                                       progress):
-            shared[part_name] += chunk_shared
-            for name, moments in part.items():
-                if name in into:
-                    into[name].absorb(moments)
-                else:
-                    into[name] = moments
-                apart[name] = apart.get(name, 0) + chunk_apart.get(name, 0)
+
+        def grow(first: int, n: int) -> None:
+            for part, chunk_shared, chunk_apart in _played(work, n, batch or size, executor,
+                                                           progress, first):
+                shared[part_name] += chunk_shared
+                for name, moments in part.items():
+                    if name in into:
+                        into[name].absorb(moments)
+                    else:
+                        into[name] = moments
+                    apart[name] = apart.get(name, 0) + chunk_apart.get(name, 0)
+        return grow
+
+    def headline() -> TwoLevelMoments:  # the first measure's B − A
+        name = next(iter(sums["joint"]))
+        return TwoLevelMoments(sums["cheap"][name], sums["joint"][name]).contrast([-1, 1])
+
+    paired_size = default_chunk(deals, True)
+    n, big, stopped_by = run_two_level(
+        grower("cheap", None, default_chunk(base_deals, searches(base_pols))),
+        grower("joint", pols, paired_size), headline, deals, base_deals, budget,
+        batch=batch or paired_size)
     cheap, joint = sums["cheap"], sums["joint"]
     rows = []
     for name, mh in cheap.items():
@@ -165,8 +183,9 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
                      "base_a": t.base_estimate(0).mean, "base_b": t.base_estimate(1).mean,
                      "correction": c.mean, "correction_lo": c.lo, "correction_hi": c.hi,
                      "n_base": mh.n, "n_search": mj.n, "n_apart": 0})
-    prov.update(estimator=TWO_LEVEL, base_policy=policy_string(base_pols), n_base=base_deals,
-                shared_deals=shared["joint"], shared_base_deals=shared["cheap"])
+    prov.update(deals=n, estimator=TWO_LEVEL, base_policy=policy_string(base_pols),
+                n_base=big, stopped_by=stopped_by, shared_deals=shared["joint"],
+                shared_base_deals=shared["cheap"])
     return Comparison(prov["a"], prov["b"], pd.DataFrame(rows), prov)
 
 

@@ -219,11 +219,12 @@ def run_two_level(grow_base, grow_paired, moments, deals: int, base_deals: int,
 
     Without ``budget``: n = ``deals`` and N = max(``base_deals``, n). With ``budget``
     (seconds): a pilot of paired deals (``batch``, doubled until it has taken a twentieth of
-    the budget) and BATCH cheap ones measures what a deal of each costs and the variances
-    of the leading alternative of ``moments()`` (the TwoLevelMoments so far), and
+    the budget) and BATCH cheap ones (at least as many as the pilot: the paired deals are
+    among them) measures what a deal of each costs and the variances of the leading
+    alternative of ``moments()`` (the TwoLevelMoments so far), and
     :func:`analyzer.twolevel.best_split` chooses the N and n that make its interval
-    narrowest in the whole budget. ``spread_*(first, n, progress)``
-    grow them on a cluster instead. Returns (n, N, stopped_by): "deals" or "budget".
+    narrowest in the whole budget. ``spread_*(first, n, progress)`` grow them on a cluster
+    instead. Returns (n, N, stopped_by): "deals" or "budget".
     """
     def grow(step, spread, first: int, n: int, report=None) -> None:
         if n > 0:
@@ -254,15 +255,16 @@ def run_two_level(grow_base, grow_paired, moments, deals: int, base_deals: int,
         pilot = max(batch, 2 * pilot)
     cost_paired = (time.perf_counter() - start) / pilot
     mark = time.perf_counter()
-    grow(grow_base, spread_base, 0, BATCH)
-    cost_base = (time.perf_counter() - mark) / BATCH
+    cheap = max(BATCH, pilot)  # the paired deals are among the cheap ones
+    grow(grow_base, spread_base, 0, cheap)
+    cost_base = (time.perf_counter() - mark) / cheap
     m = moments()
     lead = int(np.argmax(m.means()))
     split = best_split(*m.variances(lead), cost_base, cost_paired, budget)
     n = max(split.n_paired, pilot)
-    big = max(split.n_base, BATCH, n)
+    big = max(split.n_base, cheap, n)
     paired_to(pilot, n)
-    grow(grow_base, spread_base, BATCH, big - BATCH)
+    grow(grow_base, spread_base, cheap, big - cheap)
     return n, big, "budget"
 
 

@@ -307,6 +307,14 @@ class TwoLevelMoments:
         return (self.base.same(i, j) and self.joint.same(i, j)
                 and self.joint.same(self.k + i, self.k + j))
 
+    def contrast(self, weights) -> TwoLevelMoments:
+        """The two-level moments of one combination of the alternatives (weights: B − A is
+        [-1, 1]), as one alternative: what a time budget is split for."""
+        c = np.asarray(weights, dtype=np.float64)[None, :]
+        zero = np.zeros_like(c)
+        return TwoLevelMoments(self.base.linear(c),
+                               self.joint.linear(np.block([[c, zero], [zero, c]])))
+
     def subset(self, columns) -> TwoLevelMoments:
         columns = list(columns)
         return TwoLevelMoments(self.base.subset(columns),

@@ -123,3 +123,16 @@ def test_a_measure_the_two_policies_define_on_other_deals_is_not_estimated():
     assert np.isnan(t.loc["bid (contract deals)", "b_minus_a"])
     assert t.loc["bidding side's points", "n_apart"] == 0
     assert np.isfinite(t.loc["bidding side's points", "b_minus_a"])
+
+
+def test_a_budget_splits_the_time_between_the_two_players_and_says_so():
+    c = compare_variants("pedro", LOW_TO_HOLDER, seed=3, policy="random", base="heuristic",
+                         budget=3)
+    prov = c.provenance
+    assert prov["stopped_by"] == "budget"
+    assert 2 <= prov["deals"] <= prov["n_base"]
+    row = c.table.set_index("measure").loc["bidding side's points"]
+    assert (row["n_search"], row["n_base"]) == (prov["deals"], prov["n_base"])
+    assert_bad_input(run("compare", "pedro", LOW_TO_HOLDER, "--budget", "3"), "--base")
+    assert_bad_input(run("compare", "pedro", LOW_TO_HOLDER, "--base", "heuristic", "--policy",
+                         "random", "--budget", "3", "--deals", "100"), "--deals")

@@ -24,6 +24,7 @@ from .options import (
     base_options,
     check_base,
     check_game_hand,
+    clock_bar,
     contract_option,
     executor_options,
     explicit,
@@ -210,20 +211,6 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
 
         plotting.save_figure(g.hand_figure(ev), plot)
         click.echo(f"wrote {plot}", err=True)
-
-
-def clock_bar(update, started: float):
-    """A progress callback that moves the bar ``update`` by the tenths of a second gone since
-    ``started``, whatever the deals (a --time-budget run ends by the clock)."""
-    shown = [0]
-
-    def step(_deals: int) -> None:
-        now = int(10 * (time.perf_counter() - started))
-        if now > shown[0]:
-            update(now - shown[0])
-            shown[0] = now
-
-    return step
 
 
 def known_cards(pairs: tuple[str, ...]) -> dict[str, str]:

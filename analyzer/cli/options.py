@@ -15,6 +15,7 @@ never a command module.
 from __future__ import annotations
 
 import sys
+import time
 
 import click
 
@@ -294,6 +295,20 @@ def with_progress(show: bool | None, total: int, work, label: str = "simulating"
         return work(None)
     with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
         return work(bar.update)
+
+
+def clock_bar(update, started: float):
+    """A progress callback that moves the bar ``update`` by the tenths of a second gone since
+    ``started``, whatever the deals (a --time-budget run ends by the clock)."""
+    shown = [0]
+
+    def step(_deals: int) -> None:
+        now = int(10 * (time.perf_counter() - started))
+        if now > shown[0]:
+            update(now - shown[0])
+            shown[0] = now
+
+    return step
 
 
 def resolve_rules(variant, pairs: tuple[tuple[str, str], ...]):

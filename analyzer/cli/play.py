@@ -10,6 +10,8 @@ analysis layers (summary, compare, stats, io, text); never another command modul
 
 from __future__ import annotations
 
+import time
+
 import click
 import numpy as np
 
@@ -26,11 +28,14 @@ from .options import (
     INDEX,
     MAX_INDEX,
     Count,
+    Real,
     base_options,
     check_base,
     chunk_option,
+    clock_bar,
     contract_option,
     executor_options,
+    explicit,
     game_argument,
     json_option,
     out_option,
@@ -175,13 +180,16 @@ def merge_runs(run_dirs, out, as_json) -> None:
 @policy_option
 @rules_option("both A and B, after their own flags")
 @base_options("each figure")
+@click.option("--budget", type=Real(), default=None, metavar="SECONDS",
+              help="With --base: split about this many seconds between N and n so that the "
+                   "first measure's B − A is narrowest (a short pilot measures both costs).")
 @out_option("the table, one row per measure (A, B, the paired B − A, their 95% bounds and n)")
 @json_option
 @progress_option
 @executor_options
 @click.pass_context
-def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, rule_pairs, out,
-            as_json, progress, executor, scheduler, workers) -> None:
+def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, budget,
+            rule_pairs, out, as_json, progress, executor, scheduler, workers) -> None:
     """What a rule change does: variants A and B on identical deals, paired differences.
 
     Deal i of the seed is the same deal under every variant, so each measure's
@@ -195,6 +203,9 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, ru
     first --deals of them (n) too, and each figure is the cheap mean plus the
     searching player's mean correction over n, with an interval from both parts.
     The header says so; the table adds the correction of each difference.
+    --budget SECONDS chooses N and n instead (a pilot measures both players'
+    costs and the spread of the first measure's B − A, then the split that
+    makes that interval narrowest in the time).
 
     \b
     Examples:
@@ -210,15 +221,24 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, ru
     from ..compare import compare_variants
 
     variant_a, variant_b = (resolve_rules(v, rule_pairs) for v in (variant_a, variant_b))
-    deals = search_sized(ctx, "deals", deals, policy)
-    check_base(ctx, base)
-    two_level = {} if base is None else {"base": base, "base_deals": base_deals}
+    check_base(ctx, base, budget)
+    if budget is not None and "deals" in explicit(ctx):
+        raise click.UsageError("--budget chooses the deals; drop --deals")
+    if budget is None:  # a budget sizes the run itself
+        deals = search_sized(ctx, "deals", deals, policy)
+    two_level = {} if base is None else {"base": base, "base_deals": base_deals,
+                                         "budget": budget}
     work = 2 * (deals + (base_deals if base is not None else 0))
+    label = "simulating A and B"
+    if budget is not None:  # the bar follows the clock, in tenths of a second
+        work, label = max(1, round(10 * budget)), f"simulating A and B (about {budget:g} s)"
+    started = time.perf_counter()
     ex = runs.executor(executor, scheduler, workers)
     try:
         c = with_progress(progress, work, lambda bar: compare_variants(
-            variant_a, variant_b, deals, seed, policy, progress=bar,
-            executor=None if executor == "local" else ex, **two_level), "simulating A and B")
+            variant_a, variant_b, deals, seed, policy,
+            progress=bar if bar is None or budget is None else clock_bar(bar, started),
+            executor=None if executor == "local" else ex, **two_level), label)
     finally:
         ex.close()
     p = {**c.provenance, "rule": ",".join(f"{k}={v}" for k, v in rule_pairs)}
