@@ -163,8 +163,6 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
             raise click.UsageError("--base plays --deals and --base-deals, or splits "
                                    "--budget; not --target-ci, --time-budget or "
                                    "--until-decided")
-        if budget is not None and "deals" in explicit(ctx):
-            raise click.UsageError("--budget chooses the deals; drop --deals")
     if as_csv:
         g.require("bid_tables", "--csv")
     if plot is not None:

@@ -269,10 +269,13 @@ def explicit(ctx: click.Context) -> set[str]:
 
 
 def check_base(ctx: click.Context, base: str | None, budget: float | None = None) -> None:
-    """--base-deals (and --budget) only with --base: a usage error otherwise."""
+    """--base-deals (and --budget) only with --base, and --budget without --deals (it
+    chooses them): a usage error otherwise."""
     if base is None and (budget is not None or "base_deals" in explicit(ctx)):
         flags = "--budget and --base-deals go" if "budget" in ctx.params else "--base-deals goes"
         raise click.UsageError(f"{flags} with --base (a two-level estimate)")
+    if budget is not None and "deals" in explicit(ctx):
+        raise click.UsageError("--budget chooses the deals; drop --deals")
 
 
 progress_option = click.option(

@@ -35,7 +35,6 @@ from .options import (
     clock_bar,
     contract_option,
     executor_options,
-    explicit,
     game_argument,
     json_option,
     out_option,
@@ -222,8 +221,6 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
 
     variant_a, variant_b = (resolve_rules(v, rule_pairs) for v in (variant_a, variant_b))
     check_base(ctx, base, budget)
-    if budget is not None and "deals" in explicit(ctx):
-        raise click.UsageError("--budget chooses the deals; drop --deals")
     if budget is None:  # a budget sizes the run itself
         deals = search_sized(ctx, "deals", deals, policy)
     two_level = {} if base is None else {"base": base, "base_deals": base_deals,
