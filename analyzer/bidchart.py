@@ -32,8 +32,9 @@ first ``deals`` of them too, and each class's EVs are the cheap means plus the s
 player's mean corrections; the sole-bidder points and P(make) are the searching player's own
 over its deals.
 
-May import: the foundations, :mod:`.advice`, :mod:`.twolevel`, the games' registry and
-protocol and :mod:`.games.common`; never a game by name.
+May import: the foundations, :mod:`.advice`, :mod:`.twolevel` and :mod:`.rollout` (its
+two-level driver), the games' registry and protocol and :mod:`.games.common`; never a game
+by name.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from .games import game as game_of
 from .games import parse_game
 from .games.common import SEATS, first_batch, parse_policies, policy_string, provenance
 from .limits import Pace
+from .rollout import run_two_level
 from .stats import Z95, PairedMoments, est_cols, wilson
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelError, TwoLevelMoments, check_request
@@ -442,7 +444,7 @@ class SeatChartRun:
 
 def bid_chart(game, deals: int = 2_000_000, seed: int = 1, policy: str = "heuristic", by=None,
               progress=None, batch: int = BATCH, base: str | None = None,
-              base_deals: int | None = None) -> BidChart:
+              base_deals: int | None = None, budget: float | None = None) -> BidChart:
     """Play ``deals`` deals for every seat and action, in batches, and chart the
     seat-hands by the features in ``by``.
 
@@ -450,18 +452,19 @@ def bid_chart(game, deals: int = 2_000_000, seed: int = 1, policy: str = "heuris
     ``deals``; the deals, and so the chart, do not depend on ``batch``. ``progress(n)``
     follows each batch of n deals. A game whose charts are its own (King's danger and
     trump-right charts: ``Game.chart_by`` is None) draws them instead. With ``base``, a
-    two-level chart (module doc): ``deals`` is n, ``base_deals`` N.
+    two-level chart (module doc): ``deals`` is n, ``base_deals`` N, or ``budget`` seconds
+    split between them.
     """
     rules = parse_game(game) if isinstance(game, str) else game
     if game_of(rules).chart_by is None:
         return game_of(rules).bid_chart(rules, deals, seed, policy, by, progress,
-                                        base=base, base_deals=base_deals)
+                                        base=base, base_deals=base_deals, budget=budget)
     if deals < 1 or batch < 1:
         raise ChartError(f"need deals >= 1 and batch >= 1; got {deals}, {batch}")
     pols = parse_policies(policy)
     if base is not None:
         return two_level_chart(rules, deals, base_deals, seed, pols, parse_policies(base), by,
-                               progress, batch)
+                               progress, batch, budget)
     acc = SeatChartAccumulator(rules, by)
     _play(lambda first, n: acc.run(seed, pols, first, n), deals, first_batch(pols), batch,
           progress)
@@ -483,21 +486,57 @@ def _play(play, deals: int, first: int, batch: int, progress) -> None:
             progress(n)
 
 
+def chart_variances(cheap: SeatChartAccumulator,
+                    joint: SeatChartAccumulator) -> tuple[float, float, float]:
+    """(Var(h), Var(d), Cov(h, d)) a hand of each class's leading action, summed over the
+    classes with two or more paired hands: what a chart's budget is split for. A class
+    holding a share p of the hands has an EV variance of (Var(h) + 2 Cov) / (p N) +
+    Var(d) / (p n) (hands, not deals: four a deal), so its p-weighted sum over the classes,
+    the variance of a dealt hand's class EV on average, is these sums over N and n."""
+    total = np.zeros(3)
+    for key, st in cheap.stats.items():
+        paired = joint.stats.get(key)
+        if paired is not None and paired.moments.n >= 2:
+            total += TwoLevelMoments(st.moments, paired.moments).leading_variances()
+    return float(total[0]), float(total[1]), float(total[2])
+
+
 def two_level_chart(rules, deals: int, base_deals: int | None, seed: int, pols, base_pols, by,
-                    progress, batch: int = BATCH) -> BidChart:
+                    progress, batch: int = BATCH, budget: float | None = None) -> BidChart:
     """The bid chart of ``pols`` estimated two-level: ``base_pols`` on ``base_deals`` deals
     (N), ``pols`` on the first ``deals`` (n) as well; each class's actions are
     :class:`~analyzer.twolevel.TwoLevelMoments` of the two, so the decision rule runs on
     them unchanged. A class with under two searched hands has no estimate and is left out
-    (``provenance["classes_unsearched"]``). ``progress`` follows both parts' deals."""
+    (``provenance["classes_unsearched"]``). ``progress`` follows both parts' deals.
+
+    ``budget`` (seconds) chooses N and n instead (:func:`analyzer.rollout.run_two_level`: a
+    pilot, then the best split), for :func:`chart_variances`: the classes' leading EVs'
+    variance averaged over the hands dealt."""
     base_deals = deals if base_deals is None else base_deals
-    check_request(policy_string(pols), policy_string(base_pols), deals, base_deals)
+    check_request(policy_string(pols), policy_string(base_pols),
+                  None if budget is not None else deals, base_deals)
     cheap, joint = SeatChartAccumulator(rules, by), SeatChartAccumulator(rules, by)
-    # the paired deals first: their first batch shows at once a pair that classes apart
-    _play(lambda first, n: joint.run_paired(seed, pols, base_pols, first, n), deals,
-          first_batch(pols), batch, progress)
-    _play(lambda first, n: cheap.run(seed, base_pols, first, n), base_deals,
-          first_batch(base_pols), batch, progress)
+
+    def paired(first: int, n: int) -> None:
+        joint.run_paired(seed, pols, base_pols, first, n)
+
+    def cheap_from(first: int, n: int) -> None:
+        for start in range(first, first + n, batch):
+            size = min(batch, first + n - start)
+            cheap.run(seed, base_pols, start, size)
+            if progress:
+                progress(size)
+
+    if budget is None:
+        # the paired deals first: their first batch shows at once a pair that classes apart
+        _play(paired, deals, first_batch(pols), batch, progress)
+        _play(lambda first, n: cheap.run(seed, base_pols, first, n), base_deals,
+              first_batch(base_pols), batch, progress)
+        stopped_by = "deals"
+    else:
+        deals, base_deals, stopped_by = run_two_level(
+            cheap_from, paired, lambda: chart_variances(cheap, joint), deals, base_deals,
+            budget, progress, batch=first_batch(pols))
     both = SeatChartAccumulator(rules, by)
     both.n_deals = base_deals
     for key, st in cheap.stats.items():
@@ -507,5 +546,6 @@ def two_level_chart(rules, deals: int, base_deals: int | None, seed: int, pols, 
                                           paired.points)
     prov = {**provenance(rules, seed, pols, 0), "estimator": TWO_LEVEL,
             "base_policy": policy_string(base_pols), "n_base": base_deals,
-            "n_search": deals, "classes_unsearched": len(cheap.stats) - len(both.stats)}
+            "n_search": deals, "classes_unsearched": len(cheap.stats) - len(both.stats),
+            "stopped_by": stopped_by, **({"budget": budget} if budget is not None else {})}
     return both.chart(prov)

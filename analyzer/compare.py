@@ -162,7 +162,8 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
     paired_size = default_chunk(deals, True)
     n, big, stopped_by = run_two_level(
         grower("cheap", None, default_chunk(base_deals, searches(base_pols))),
-        grower("joint", pols, paired_size), headline, deals, base_deals, budget,
+        grower("joint", pols, paired_size), lambda: headline().variances(0), deals,
+        base_deals, budget,
         batch=batch or paired_size)
     cheap, joint = sums["cheap"], sums["joint"]
     rows = []

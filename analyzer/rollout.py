@@ -209,7 +209,7 @@ def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
             return done, "max-deals"
 
 
-def run_two_level(grow_base, grow_paired, moments, deals: int, base_deals: int,
+def run_two_level(grow_base, grow_paired, variances, deals: int, base_deals: int,
                   budget: float | None = None, progress=None, spread_base=None,
                   spread_paired=None, batch: int = SEARCH_BATCH) -> tuple[int, int, str]:
     """Grow the samples of a two-level estimate (:mod:`analyzer.twolevel`): the cheap
@@ -220,11 +220,11 @@ def run_two_level(grow_base, grow_paired, moments, deals: int, base_deals: int,
     Without ``budget``: n = ``deals`` and N = max(``base_deals``, n). With ``budget``
     (seconds): a pilot of paired deals (``batch``, doubled until it has taken a twentieth of
     the budget) and BATCH cheap ones (at least as many as the pilot: the paired deals are
-    among them) measures what a deal of each costs and the variances of the leading
-    alternative of ``moments()`` (the TwoLevelMoments so far), and
-    :func:`analyzer.twolevel.best_split` chooses the N and n that make its interval
-    narrowest in the whole budget. ``spread_*(first, n, progress)`` grow them on a cluster
-    instead. Returns (n, N, stopped_by): "deals" or "budget".
+    among them) measures what a deal of each costs, ``variances()`` gives (Var(h), Var(d),
+    Cov(h, d)) a deal of what the interval is to be narrow for, from the samples so far
+    (e.g. ``TwoLevelMoments.leading_variances``), and :func:`analyzer.twolevel.best_split`
+    chooses the N and n that make it narrowest in the whole budget. ``spread_*(first, n,
+    progress)`` grow them on a cluster instead. Returns (n, N, stopped_by): "deals" or "budget".
     """
     def grow(step, spread, first: int, n: int, report=None) -> None:
         if n > 0:
@@ -258,9 +258,7 @@ def run_two_level(grow_base, grow_paired, moments, deals: int, base_deals: int,
     cheap = max(BATCH, pilot)  # the paired deals are among the cheap ones
     grow(grow_base, spread_base, 0, cheap)
     cost_base = (time.perf_counter() - mark) / cheap
-    m = moments()
-    lead = int(np.argmax(m.means()))
-    split = best_split(*m.variances(lead), cost_base, cost_paired, budget)
+    split = best_split(*variances(), cost_base, cost_paired, budget)
     n = max(split.n_paired, pilot)
     big = max(split.n_base, cheap, n)
     paired_to(pilot, n)

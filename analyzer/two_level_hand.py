@@ -117,7 +117,8 @@ def two_level_hand(model: HandModel, rules, mask, offset, known, pols, base: str
 
     n, big, stopped_by = run_two_level(
         lambda first, size: grow_tally(cheap, *base_args, first, size),
-        lambda first, size: grow_paired(paired, *paired_args, first, size), moments, deals,
+        lambda first, size: grow_paired(paired, *paired_args, first, size),
+        lambda: moments().leading_variances(), deals,
         base_deals, budget, progress,
         spread(model.tally, grow_tally, base_args, cheap),
         spread(functools.partial(PairedTally, model, k), grow_paired, paired_args, paired),

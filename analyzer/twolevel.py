@@ -274,6 +274,11 @@ class TwoLevelMoments:
         cov_hd = joint[k + i, i] - joint[k + i, k + i]
         return float(self.base.covariance()[i, i]), float(var_d), float(cov_hd)
 
+    def leading_variances(self) -> tuple[float, float, float]:
+        """:meth:`variances` of the alternative with the highest estimate: what a budget is
+        split for."""
+        return self.variances(int(np.argmax(self.means())))
+
     def correlation(self, i: int) -> float:
         """The per-deal correlation of the two policies' outcomes of alternative ``i`` on the
         paired deals: what bounds the gain, 1 / sqrt(1 - rho^2) at most (NaN if either

@@ -192,6 +192,20 @@ def test_a_two_level_chart_with_every_deal_paired_is_the_plain_chart(game):
     assert (two.table["n_paired"] == two.table["n"]).all()
 
 
+def test_a_budget_chooses_the_sizes_and_plays_the_chart_they_give():
+    by = ("trumps", "seat")
+    timed = bid_chart("pedro", seed=5, policy="dd", by=by, base="heuristic", budget=4)
+    prov = timed.provenance
+    assert (prov["stopped_by"], prov["budget"]) == ("budget", 4)
+    n, big = prov["n_search"], prov["n_base"]
+    assert 50 <= n <= big and big >= 10_000  # at least the pilot's deals
+    # the same deals as the sizes it chose, given by hand: the same chart
+    sized = bid_chart("pedro", deals=n, base_deals=big, seed=5, policy="dd", by=by,
+                      base="heuristic")
+    assert sized.provenance["stopped_by"] == "deals"
+    pd.testing.assert_frame_equal(timed.table, sized.table)
+
+
 def test_a_two_level_chart_corrects_the_cheap_chart():
     by = ("trumps", "seat")
     cheap = bid_chart("pedro", deals=6000, seed=4, by=by)

@@ -87,3 +87,5 @@ def test_a_two_level_chart_says_its_estimator_and_refuses_what_it_cannot_do(tmp_
                              "--deals", "10"), "--base")
     assert_bad_input(run_cli("bid-chart", "pedro", "--base", "heuristic", "--policy", "random",
                              "--deals", "50", "--base-deals", "100"), "names trump")
+    assert_bad_input(run_cli("bid-chart", "pedro", "--budget", "3"), "--base")
+    assert_bad_input(run_cli(*args, "--budget", "3"), "--deals")

@@ -65,10 +65,7 @@ from .options import (
 @click.option("--max-deals", type=Count(1), default=1_000_000,
               help=f"Most deals --target-ci, --time-budget or --until-decided may play.  "
                    f"[default: 1,000,000; {SEARCH_MAX_DEALS:,} when a seat searches (dd, pimc)]")
-@base_options("each EV")
-@click.option("--budget", type=Real(), default=None, metavar="SECONDS",
-              help="With --base: split about this many seconds between N and n so that the "
-                   "leading EV's interval is narrowest (a short pilot measures both costs).")
+@base_options("each EV", "the leading EV's interval")
 @json_option
 @click.option("--csv", "as_csv", is_flag=True,
               help="Print the bids table as CSV with provenance columns.")

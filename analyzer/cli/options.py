@@ -246,10 +246,16 @@ def executor_options(command):
     return command
 
 
-def base_options(figures: str):
+def base_options(figures: str, narrowest: str | None = None):
     """``--base POLICY`` and ``--base-deals N``: a two-level estimate, where ``figures`` says
-    which numbers it makes (each EV, each figure)."""
+    which numbers it makes (each EV, each figure); with ``narrowest`` (what a time budget
+    makes narrowest), ``--budget SECONDS`` too."""
     def apply(command):
+        if narrowest is not None:
+            command = click.option(
+                "--budget", type=Real(), default=None, metavar="SECONDS",
+                help=f"With --base: split about this many seconds between N and n so that "
+                     f"{narrowest} is narrowest (a short pilot measures both costs).")(command)
         command = click.option(
             "--base-deals", type=Count(1), default=100_000, show_default=True,
             help="Deals the --base policy plays (N); --deals is n, the searched ones.")(command)

@@ -28,7 +28,6 @@ from .options import (
     INDEX,
     MAX_INDEX,
     Count,
-    Real,
     base_options,
     check_base,
     chunk_option,
@@ -178,10 +177,7 @@ def merge_runs(run_dirs, out, as_json) -> None:
 @seed_option
 @policy_option
 @rules_option("both A and B, after their own flags")
-@base_options("each figure")
-@click.option("--budget", type=Real(), default=None, metavar="SECONDS",
-              help="With --base: split about this many seconds between N and n so that the "
-                   "first measure's B − A is narrowest (a short pilot measures both costs).")
+@base_options("each figure", "the first measure's B − A")
 @out_option("the table, one row per measure (A, B, the paired B − A, their 95% bounds and n)")
 @json_option
 @progress_option

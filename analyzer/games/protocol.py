@@ -223,8 +223,9 @@ class Game:
     # ---- charts --------------------------------------------------------------------------------
 
     def bid_chart(self, rules, deals: int, seed: int, policy: str, by=None, progress=None,
-                  base=None, base_deals=None):
-        """The game's bid chart; with ``base``, two-level (``bidchart.two_level_chart``)."""
+                  base=None, base_deals=None, budget=None):
+        """The game's bid chart; with ``base``, two-level (``bidchart.two_level_chart``;
+        ``budget`` seconds split between n = ``deals`` and N = ``base_deals``)."""
         raise NotImplementedError
 
     def chart_run(self, rules, seed: int, policy: str, by=None):

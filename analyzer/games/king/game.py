@@ -131,7 +131,7 @@ class KingGame(Game):
         return king_hand_json(ev)
 
     def bid_chart(self, rules, deals, seed, policy, by=None, progress=None, base=None,
-                  base_deals=None):
+                  base_deals=None, budget=None):
         from .chart import king_chart
 
         if by is not None:

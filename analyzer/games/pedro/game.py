@@ -101,11 +101,11 @@ class PedroGame(Game):
         return chart_game(rules)
 
     def bid_chart(self, rules, deals, seed, policy, by=None, progress=None, base=None,
-                  base_deals=None):
+                  base_deals=None, budget=None):
         from ...bidchart import bid_chart
 
         return bid_chart(rules, deals, seed, policy, by, progress=progress, base=base,
-                         base_deals=base_deals)
+                         base_deals=base_deals, budget=budget)
 
     def scoring_method(self, rules):
         return rules.scoring
