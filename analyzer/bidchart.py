@@ -537,15 +537,55 @@ def two_level_chart(rules, deals: int, base_deals: int | None, seed: int, pols, 
         deals, base_deals, stopped_by = run_two_level(
             cheap_from, paired, lambda: chart_variances(cheap, joint), deals, base_deals,
             budget, progress, batch=first_batch(pols))
-    both = SeatChartAccumulator(rules, by)
-    both.n_deals = base_deals
+    return two_level_result(cheap, joint, seed, pols, base_pols, stopped_by=stopped_by,
+                            **({"budget": budget} if budget is not None else {}))
+
+
+def two_level_result(cheap: SeatChartAccumulator, joint: SeatChartAccumulator, seed: int, pols,
+                     base_pols, **extra) -> BidChart:
+    """The two-level chart of the sums ``cheap`` (``base_pols`` over N deals) and ``joint``
+    (both policies over the first n of them), ``extra`` added to its provenance."""
+    both = SeatChartAccumulator(cheap.rules, cheap.by)
+    both.n_deals = cheap.n_deals
     for key, st in cheap.stats.items():
         paired = joint.stats.get(key)
         if paired is not None and paired.moments.n >= 2:
             both.stats[key] = _ClassStats(TwoLevelMoments(st.moments, paired.moments),
                                           paired.points)
-    prov = {**provenance(rules, seed, pols, 0), "estimator": TWO_LEVEL,
-            "base_policy": policy_string(base_pols), "n_base": base_deals,
-            "n_search": deals, "classes_unsearched": len(cheap.stats) - len(both.stats),
-            "stopped_by": stopped_by, **({"budget": budget} if budget is not None else {})}
+    prov = {**provenance(cheap.rules, seed, pols, 0), "estimator": TWO_LEVEL,
+            "base_policy": policy_string(base_pols), "n_base": cheap.n_deals,
+            "n_search": joint.n_deals, "classes_unsearched": len(cheap.stats) - len(both.stats),
+            **extra}
     return both.chart(prov)
+
+
+class TwoLevelChartRun:
+    """A two-level seat chart played in ranges of deals, anywhere (the interface of
+    :class:`SeatChartRun`): ``play(first, n)`` plays the range under ``base`` and, where it
+    lies among the first ``search_deals`` deals, under both policies; the sums of both go
+    in one state, and ``result()`` is :func:`two_level_result` of them. What a run store and
+    a cluster play ``bid-chart --base`` with (:class:`analyzer.runs.Job`)."""
+
+    def __init__(self, rules, seed: int, policy: str, base: str, search_deals: int, by=None):
+        self.seed, self.search_deals = int(seed), int(search_deals)
+        self.pols, self.base_pols = parse_policies(policy), parse_policies(base)
+        check_request(policy_string(self.pols), policy_string(self.base_pols))
+        self.cheap = SeatChartAccumulator(rules, by)
+        self.joint = SeatChartAccumulator(rules, by)
+
+    def play(self, first: int, n: int) -> None:
+        paired = min(first + n, self.search_deals) - first
+        if paired > 0:  # first: a pair that classes hands apart is refused at once
+            self.joint.run_paired(self.seed, self.pols, self.base_pols, first, paired)
+        self.cheap.run(self.seed, self.base_pols, first, n)
+
+    def to_state(self) -> dict:
+        return {"cheap": self.cheap.to_state(), "joint": self.joint.to_state()}
+
+    def add_state(self, state: dict) -> None:
+        self.cheap.add_state(state["cheap"])
+        self.joint.add_state(state["joint"])
+
+    def result(self) -> BidChart:
+        return two_level_result(self.cheap, self.joint, self.seed, self.pols, self.base_pols,
+                                stopped_by="deals")

@@ -81,7 +81,10 @@ def test_a_two_level_chart_says_its_estimator_and_refuses_what_it_cannot_do(tmp_
     assert "estimator: two-level" in r.output
     doc = json.loads(run(*args, "--json").output)
     assert doc["provenance"]["n_base"] == 2000 and doc["provenance"]["n_search"] == 20
-    assert_bad_input(run_cli(*args, "--run-dir", str(tmp_path / "run")), "--run-dir")
+    assert_bad_input(run_cli("bid-chart", "king", "--base", "heuristic", "--policy", "random",
+                             "--deals", "10", "--run-dir", str(tmp_path / "run")), "--base")
+    assert_bad_input(run_cli(*args, "--executor", "dask-local", "--base-deals", "10"),
+                     "--base-deals")
     assert_bad_input(run_cli("bid-chart", "pedro", "--base-deals", "10"), "--base")
     assert_bad_input(run_cli("bid-chart", "king", "--base", "heuristic", "--policy", "random",
                              "--deals", "10"), "--base")

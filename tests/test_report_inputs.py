@@ -160,3 +160,32 @@ def test_a_two_level_scenario_says_its_estimator_in_every_section_it_moves(tmp_p
     page = (out / "report.md").read_text()
     assert page.count("Two-level estimates of dd") == 3
     assert "correction of B − A" in page and "estimator: two-level" in page
+
+
+def test_a_two_level_bid_guide_played_in_chunks_is_the_one_played_at_once(tmp_path):
+    """A report's executor plays a two-level [bid_chart] in a run's chunks (as a cluster
+    does): the same data files as the chart played in one process."""
+    from analyzer import runs
+    from analyzer.report import build
+    from analyzer.report.scenario import load_scenario
+
+    path = tmp_path / "two.toml"
+    path.write_text('game = "pedro"\npolicy = "dd"\nbase = "heuristic"\n'
+                    '[bid_chart]\ndeals = 20\nbase_deals = 2000\nby = "trumps,seat"\n')
+    s = load_scenario(str(path))
+    ex = runs.executor("local")
+    seen = []
+    try:
+        parts = {"once": build.run_sections(s, lambda line: None),
+                 "chunks": build.run_sections(s, lambda line: None, ex=ex,
+                                              bar=lambda total, label: seen.append)}
+    finally:
+        ex.close()
+    digests = {}
+    for where, sections in parts.items():
+        (tmp_path / where).mkdir()
+        for part in sections:
+            build._write_data(part, tmp_path / where)
+        digests[where] = {p.name: p.read_bytes() for p in (tmp_path / where).iterdir()}
+    assert any("bid" in name for name in digests["once"])
+    assert digests["chunks"] == digests["once"]

@@ -117,6 +117,32 @@ def test_a_killed_bid_chart_resumes_to_the_same_chart(tmp_path):
     assert json.loads(plain.stdout)["classes"] == json.loads(whole.stdout)["classes"]
 
 
+TWO_LEVEL_CHART = ["bid-chart", "pedro", "--policy", "dd", "--base", "heuristic", "--deals",
+                   "60", "--base-deals", "6000", "--by", "trumps,seat", "--seed", "4",
+                   "--json"]
+
+
+def test_a_two_level_chart_in_a_run_store_resumes_to_the_local_chart(tmp_path):
+    """bid-chart --base --run-dir: the searched deals in a searching run's chunks, the rest
+    in --chunk's; chunks lost (one of each) and played again by resume: the chart made in
+    one process."""
+    local = run(*TWO_LEVEL_CHART)
+    stored = run(*TWO_LEVEL_CHART, "--run-dir", str(tmp_path / "r"), "--chunk", "2000")
+    assert local.exit_code == stored.exit_code == 0, stored.stderr
+    assert json.loads(local.stdout)["provenance"]["n_search"] == 60
+    assert stored.stdout == local.stdout
+    chunks = sorted((tmp_path / "r" / "chunks").glob("*.json"))
+    sizes = [int(p.stem.split("+")[1]) for p in chunks]
+    assert sum(sizes) == 6000 and max(sizes) == 2000 and sizes[0] <= 60
+    for p in (chunks[0], chunks[-1]):
+        p.unlink()
+    resumed = run("resume", str(tmp_path / "r"), "--json")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert resumed.stdout == local.stdout
+    assert_bad_input(run("bid-chart", "pedro", "--policy", "dd", "--base", "heuristic",
+                         "--budget", "5", "--run-dir", str(tmp_path / "b")), "--run-dir")
+
+
 def test_rows_and_summary_equal_a_plain_run(tmp_path):
     """A run store's rows and summary are those of a run without one (any chunk size)."""
     plain = run("simulate", "rook", "--deals", "30000", "--out", str(tmp_path / "a.csv"))
@@ -237,7 +263,8 @@ def test_the_cluster_gives_the_local_numbers_and_rows(cluster, tmp_path):
         pd.read_parquet(tmp_path / "local.parquet"))
 
 
-@pytest.mark.parametrize("args", [["pedro", "--deals", "40000"], ["king", "--deals", "3000"]])
+@pytest.mark.parametrize("args", [["pedro", "--deals", "40000"], ["king", "--deals", "3000"],
+                                  TWO_LEVEL_CHART[1:-3]])
 def test_the_cluster_charts_what_the_local_run_charts(cluster, args):
     """Hand classes (Pedro) and King's own charts (danger, trump right, seats over whole
     games), from the chunks' exact sums on the workers: the local chart."""

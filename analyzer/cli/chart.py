@@ -1,8 +1,8 @@
 """``bidlab bid-chart``: what each bidding action is worth, by class of hand.
 
 May import: :mod:`.group`, :mod:`.options`, :mod:`.jobs`, the games' registry and protocol,
-the runs package, and :mod:`analyzer.bidchart` for its features; never another command
-module.
+the runs package, :mod:`analyzer.bidchart` for its features and :mod:`analyzer.twolevel`
+for its checks; never another command module.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import click
 
 from .. import runs
 from ..games import game as game_of
+from ..twolevel import check_request
 from .group import main
 from .jobs import run_job, show
 from .options import (
@@ -111,12 +112,12 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, base, base_dea
     two-level estimates of --policy's: the cheap --base policy plays
     --base-deals deals (N), --policy the first --deals of them (n) too, and each
     EV is the cheap mean plus the searching player's mean correction over n.
-    --budget SECONDS chooses N and n instead: a pilot measures both players'
-    costs and variances, and the split makes the classes' leading EVs
-    narrowest on average over the hands dealt.
     The header says so; the points as sole bidder and P(make) are the searching
-    player's own over its n deals. It runs in this process (not with --run-dir,
-    --chunk or --executor).
+    player's own over its n deals. --budget SECONDS chooses N and n instead: a
+    pilot measures both players' costs and variances, and the split makes the
+    classes' leading EVs narrowest on average over the hands dealt. With --run-dir, --chunk or --executor its
+    chunks are played there like a plain chart's (the first n deals in a
+    searching run's chunks), and bidlab resume goes on with it.
 
     \b
     Examples:
@@ -138,13 +139,19 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, base, base_dea
         deals = search_sized(ctx, "deals", deals, policy)
     two_level = {} if base is None else {"base": base, "base_deals": base_deals,
                                          "budget": budget}
-    if two_level and (run_dir is not None or chunk is not None or executor != "local"):
-        raise click.UsageError("--base runs in this process: not with --run-dir, --chunk or "
-                               "--executor")
     if run_dir is not None or chunk is not None or executor != "local":
-        job = runs.Job.of(rules, seed, policy, kind="bid-chart", by=by)
-        show(job, run_job(job, 0, deals, run_dir, chunk, (executor, scheduler, workers), None,
-                          progress), as_json, out_dir=out_dir)
+        if budget is not None:
+            raise click.UsageError("--budget splits a run in this process: not with "
+                                   "--run-dir, --chunk or --executor (give --deals and "
+                                   "--base-deals)")
+        # a two-level chart's run is its N cheap deals, the first n of them searched too
+        job = runs.Job.of(rules, seed, policy, kind="bid-chart", by=by, base=base,
+                          search_deals=deals)
+        if base is not None:
+            check_request(job.policy, job.base, deals, base_deals)
+        show(job, run_job(job, 0, deals if base is None else base_deals, run_dir, chunk,
+                          (executor, scheduler, workers), None, progress),
+             as_json, out_dir=out_dir)
         return
     work, label = deals + (base_deals if base is not None else 0), "simulating"
     if budget is not None:  # the bar follows the clock, in tenths of a second

@@ -222,11 +222,15 @@ def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
 
     t0 = time.perf_counter()
     g = game_of(s.rules)
-    if ex is not None and s.base is None:  # the chart's sums, chunk by chunk on the workers
+    if ex is not None:  # the chart's sums, chunk by chunk on the workers
         from .. import runs
 
-        job = runs.Job.of(s.rules, s.seed, s.policy, kind="bid-chart", by=cfg["by"])
-        chart = runs.play(job, 0, cfg["deals"], ex, progress=progress)
+        job = runs.Job.of(s.rules, s.seed, s.policy, kind="bid-chart", by=cfg["by"],
+                          base=s.base, search_deals=cfg["deals"])
+        chart = runs.play(job, 0, cfg["base_deals"] if s.base else cfg["deals"], ex,
+                          progress=progress)
+        if s.base and progress:  # the work counted the searched deals as well
+            progress(cfg["deals"])
     else:
         chart = bid_chart(s.rules, cfg["deals"], s.seed, s.policy, by=cfg["by"],
                           progress=progress, **_two_level(s, cfg))

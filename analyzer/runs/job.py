@@ -32,7 +32,9 @@ FAST_CHUNK, ROWS_CHUNK, default_chunk = common.FAST_CHUNK, common.ROWS_CHUNK, co
 @dataclass(frozen=True)
 class Job:
     """A run's rules (canonical string), seed, policy (canonical), King's ``contract``, and
-    whether the rows of its deals are kept (``rows``: for ``--out``)."""
+    whether the rows of its deals are kept (``rows``: for ``--out``). A two-level bid chart
+    (``base``, a cheap policy) plays its deals under ``base`` and its first
+    ``search_deals`` under ``policy`` too (:class:`analyzer.bidchart.TwoLevelChartRun`)."""
 
     rules: str
     seed: int
@@ -41,10 +43,13 @@ class Job:
     rows: bool = False
     kind: str = "simulate"  # or "bid-chart": every seat's hand played once per action
     by: str | None = None  # bid-chart: the features that class a hand, comma-separated
+    base: str | None = None  # bid-chart: the cheap policy of a two-level chart (canonical)
+    search_deals: int = 0  # its first deals, played by ``policy`` as well (n)
 
     @classmethod
     def of(cls, rules, seed: int, policy: str, contract: str | None = None,
-           rows: bool = False, kind: str = "simulate", by=None) -> Job:
+           rows: bool = False, kind: str = "simulate", by=None, base: str | None = None,
+           search_deals: int = 0) -> Job:
         """A job from a variant string or Rules and a policy in any spelling."""
         if kind not in KINDS:
             raise ValueError(f"unknown kind of run {kind!r}; one of {', '.join(KINDS)}")
@@ -55,8 +60,15 @@ class Job:
 
             by = ",".join(check_features(by or game(parsed).chart_game(parsed).default_by,
                                          parsed))
+        if base is not None:
+            if kind != "bid-chart":
+                raise ValueError("a base policy makes a two-level bid chart; a simulation "
+                                 "has none")
+            if game(parsed).chart_by is None:  # King's charts are by contract, not actions
+                raise game(parsed).refuse("--base", "chart_by")
+            base = common.policy_string(common.parse_policies(base))
         return cls(str(parsed), int(seed), common.policy_string(pols), contract, bool(rows),
-                   kind, by)
+                   kind, by, base, int(search_deals) if base is not None else 0)
 
     @property
     def searches(self) -> bool:
@@ -64,12 +76,26 @@ class Job:
         return common.searches(common.parse_policies(self.policy))
 
     def chunk_for(self, deals: int) -> int:
-        """Deals a chunk of a run of ``deals`` (:func:`default_chunk`)."""
+        """Deals a chunk of a run of ``deals`` (:func:`default_chunk`); a two-level chart's
+        cheap deals (its searched ones: :meth:`cuts`)."""
         if self.kind == "bid-chart":  # each deal played for every seat and action
             from ..bidchart import BATCH
 
-            return min(BATCH, default_chunk(deals, self.searches))
+            searching = self.searches and self.base is None
+            return min(BATCH, default_chunk(deals, searching))
         return default_chunk(deals, self.searches, self.rows)
+
+    def cuts(self, first: int, n: int, done: list[tuple[int, int]], chunk: int,
+             ) -> Iterator[tuple[int, int]]:
+        """The chunks of deals ``first .. first + n - 1`` not in ``done``
+        (:func:`remaining`). A two-level chart cuts its first ``search_deals`` (searched,
+        a tenth of a second or more a deal) into chunks of a searching run's size, and the
+        rest into ``chunk``."""
+        end = min(first + n, max(first, self.search_deals))
+        if end > first:
+            yield from remaining(first, end - first, done, default_chunk(self.search_deals,
+                                                                         True))
+        yield from remaining(end, first + n - end, done, chunk)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -102,9 +128,14 @@ class Job:
 
     def _chart(self, rules):
         """The game's chart played in ranges (:meth:`~analyzer.games.protocol.Game.
-        chart_run`): hand classes by ``by``, or King's own charts."""
-        return game(rules).chart_run(rules, self.seed, self.policy,
-                                     tuple(self.by.split(",")) if self.by else None)
+        chart_run`): hand classes by ``by``, or King's own charts; two-level with a base."""
+        by = tuple(self.by.split(",")) if self.by else None
+        if self.base is not None:
+            from ..bidchart import TwoLevelChartRun
+
+            return TwoLevelChartRun(rules, self.seed, self.policy, self.base, self.search_deals,
+                                    by)
+        return game(rules).chart_run(rules, self.seed, self.policy, by)
 
 
 @dataclass

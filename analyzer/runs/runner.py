@@ -23,7 +23,7 @@ from .. import io
 from ..games import common
 from ..limits import Pace, require_time
 from .executors import LocalExecutor, task_size
-from .job import Chunk, Job, remaining
+from .job import Chunk, Job
 from .store import RunStore
 
 
@@ -56,8 +56,7 @@ def play(job: Job, first: int, deals: int, executor=None, store: RunStore | None
     pace = Pace(left, "--deals") if not ex.measures else require_time(left, "--deals")
 
     def todo(size: int) -> Iterator[tuple[int, int]]:
-        return store.missing(size) if store is not None else remaining(first, deals, done,
-                                                                       size)
+        return store.missing(size) if store is not None else job.cuts(first, deals, done, size)
 
     def sized(size: int) -> None:  # the store keeps the size the cluster measured
         if store is not None:
@@ -99,7 +98,9 @@ def _played(job: Job, ex, todo: Callable[[int], Iterator], chunk: int | None, de
     """The chunks ``todo(size)`` names, played on ``ex``. A cluster that measures its pace
     plays a small chunk on each worker first, then sizes the rest from their time a deal
     (``sized(size)`` hears the size)."""
-    if chunk or not ex.measures:
+    # a two-level chart's chunks are not alike (its first deals are searched): its sizes
+    # are set, not measured
+    if chunk or not ex.measures or job.base is not None:
         yield from ex.play(job, todo(chunk or job.chunk_for(deals)))
         return
     # one small chunk a worker, side by side: the pace of the slowest sizes the rest

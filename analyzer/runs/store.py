@@ -31,7 +31,7 @@ import pandas as pd
 
 from .. import __version__, io
 from ..summary import Summary, merge
-from .job import Chunk, Job, remaining
+from .job import Chunk, Job
 
 FORMAT = "bidlab-run/1"
 MANIFEST = "manifest.json"
@@ -133,7 +133,7 @@ class RunStore:
     def missing(self, chunk: int | None = None) -> Iterator[tuple[int, int]]:
         """The chunks still to play, cut at the store's chunk boundaries (``chunk`` deals
         each from the first deal, or ``chunk`` when given)."""
-        return remaining(self.first, self.deals, self.done(), chunk or self.chunk)
+        return self.job.cuts(self.first, self.deals, self.done(), chunk or self.chunk)
 
     @property
     def n_done(self) -> int:
