@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 
 from .advice import decide
+from .documents import stamp
 from .games import game as game_of
 from .games import parse_game
 from .games.common import SEATS, first_batch, parse_policies, policy_string, provenance
@@ -160,6 +161,9 @@ class BidChart:
     violations: pd.DataFrame
     by: tuple[str, ...]
     provenance: dict
+
+    def __post_init__(self):
+        stamp(self, self.provenance)  # every table says how it was made
 
 
 @dataclass

@@ -16,7 +16,7 @@ With ``base`` (a cheap policy) the numbers are two-level estimates of ``policy``
 ``policy`` the first ``deals`` of them too, and each figure is the cheap mean plus the
 searching player's mean correction, with an interval from both parts.
 
-May import: the foundations (moments, stats, twolevel) and the games' registry, common
+May import: the foundations (documents, moments, stats, twolevel) and the games' registry, common
 module and protocol; never a game by name.
 """
 
@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .documents import stamp
 from .games import game, parse_game
 from .games.common import default_chunk, parse_policies, policy_string, searches
 from .limits import Pace, require_time
@@ -47,6 +48,9 @@ class Comparison:
     b: str
     table: pd.DataFrame
     provenance: dict
+
+    def __post_init__(self):
+        stamp(self, self.provenance)  # the table says how it was made
 
 
 def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,

@@ -61,6 +61,26 @@ def frames(obj) -> dict:
     return out
 
 
+def stamp(obj, meta: dict) -> None:
+    """Put ``meta`` (a result's provenance, made plain) in the ``attrs`` of every DataFrame
+    field of the dataclass ``obj``, so that a table taken out of its result still says how
+    its numbers were made: rules, seed, policy, n, and the estimator with N and n.
+
+    >>> @dataclasses.dataclass
+    ... class Result:
+    ...     table: pd.DataFrame
+    >>> r = Result(pd.DataFrame({"ev": [1.0]}))
+    >>> stamp(r, {"seed": np.int64(7), "estimator": "plain"})
+    >>> r.table.attrs
+    {'seed': 7, 'estimator': 'plain'}
+    """
+    meta = plain(meta)
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        if isinstance(value, pd.DataFrame):
+            value.attrs.update(meta)
+
+
 def provenance(meta: dict) -> dict:
     """The provenance of a document: ``meta`` with bidlab's version."""
     return plain({**meta, "bidlab_version": __version__})

@@ -26,6 +26,7 @@ import pandas as pd
 
 from .advice import Decision
 from .cards import JOKER, CardSet, parse_cards
+from .documents import stamp
 from .games.common import SEARCH_BATCH, SEAT_OFFSETS, clairvoyant, searches
 from .limits import Pace, require_time
 from .stats import PairedMoments, est_cols
@@ -69,6 +70,9 @@ class HandEvaluation:
     decision: Decision | None = None  # the rule behind ``recommended`` (analyzer.advice)
     base_policy: str | None = None  # two-level: the cheap policy of the N deals
     n_base: int | None = None  # two-level: N, the deals the cheap policy played
+
+    def __post_init__(self):
+        stamp(self, self.provenance)  # every table says how it was made
 
     @property
     def estimator(self) -> str:

@@ -190,3 +190,44 @@ def test_king_two_level_moves_the_means_toward_the_cheap_sample():
             "--base", "heuristic", "--deals", "200", "--base-deals", "4000")
     assert r.exit_code == 0, r.stderr
     assert "estimator: two-level" in r.stdout and "N = 4,000" in r.stdout
+
+
+def _frames(result) -> dict[str, pd.DataFrame]:
+    return {name: v for name, v in vars(result).items() if isinstance(v, pd.DataFrame)}
+
+
+@pytest.mark.parametrize("game, hand, extra", [
+    ("pedro", HAND, {}),
+    ("rook", ROOK_HAND, {}),
+    ("king", KING_HAND, {"contract": "no-hearts"}),
+])
+def test_every_table_of_an_evaluation_says_its_estimator_in_its_attrs(game, hand, extra):
+    two = evaluate_hand(game, hand, deals=30, seed=2, policy="random", base="heuristic",
+                        base_deals=600, **extra)
+    tables = _frames(two)
+    assert len(tables) >= 3
+    for name, df in tables.items():
+        assert df.attrs["estimator"] == "two-level (control variate)", name
+        assert (df.attrs["n"], df.attrs["n_base"], df.attrs["base_policy"]) == (
+            30, 600, "heuristic"), name
+        assert (df.attrs["seed"], df.attrs["policy"], df.attrs["rules"]) == (
+            2, two.policy, two.rules), name
+    plain = evaluate_hand(game, hand, deals=30, seed=2, **extra)
+    assert {df.attrs["estimator"] for df in _frames(plain).values()} == {"plain"}
+
+
+def test_a_chart_and_a_comparison_say_their_estimator_in_their_tables_attrs():
+    from analyzer.bidchart import bid_chart
+    from analyzer.compare import compare_variants
+
+    chart = bid_chart("pedro", deals=20, base_deals=2000, seed=3, policy="dd",
+                      by=("trumps", "seat"), base="heuristic")
+    for name in ("table", "classes", "guide", "violations"):
+        attrs = getattr(chart, name).attrs
+        assert (attrs["estimator"], attrs["n_base"], attrs["n_search"]) == (
+            "two-level (control variate)", 2000, 20), name
+    assert "pairs" in chart.violations.attrs  # its own attrs are kept
+    c = compare_variants("pedro", "pedro(low_to=holder)", 20, 3, "dd", base="heuristic",
+                         base_deals=2000)
+    assert (c.table.attrs["estimator"], c.table.attrs["n_base"], c.table.attrs["deals"]) \
+        == ("two-level (control variate)", 2000, 20)

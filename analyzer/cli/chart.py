@@ -115,9 +115,10 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, base, base_dea
     The header says so; the points as sole bidder and P(make) are the searching
     player's own over its n deals. --budget SECONDS chooses N and n instead: a
     pilot measures both players' costs and variances, and the split makes the
-    classes' leading EVs narrowest on average over the hands dealt. With --run-dir, --chunk or --executor its
-    chunks are played there like a plain chart's (the first n deals in a
-    searching run's chunks), and bidlab resume goes on with it.
+    classes' leading EVs narrowest on average over the hands dealt. With
+    --run-dir, --chunk or --executor its chunks are played there like a plain
+    chart's (the first n deals in a searching run's chunks), and bidlab resume
+    goes on with it.
 
     \b
     Examples:

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ...cards import SUIT_NAMES, CardSet
-from ...documents import dumps, records
+from ...documents import dumps, records, stamp
 from ...moments import Histogram
 from ...rollout import (
     HandError,
@@ -84,6 +84,9 @@ class KingEvaluation:
     trump_right: dict  # value of the trump right in tricks, with its CI, and the advice
     base_policy: str | None = None  # two-level: the cheap policy of the N deals
     n_base: int | None = None  # two-level: N
+
+    def __post_init__(self):
+        stamp(self, self.provenance)  # every table says how it was made
 
     @property
     def estimator(self) -> str:
