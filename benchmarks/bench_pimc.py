@@ -31,7 +31,7 @@ import pandas as pd
 from analyzer.games import family, parse_game
 from analyzer.games.common import parse_policies
 from analyzer.games.search import probe
-from analyzer.games.search.setup import P_PIMC_FULL, P_STATS
+from analyzer.games.search.setup import counted
 
 DEALS = {"pedro": 60, "rook": 12, "king": 12}
 KING_CONTRACT = "no-hearts"
@@ -40,10 +40,7 @@ KING_CONTRACT = "no-hearts"
 def run(name: str, deals: int, worlds: int, full: bool, seed: int) -> tuple[float, np.ndarray]:
     """(wall seconds, counter table) of one pass over the deals."""
     table = np.zeros((probe.STAT_ROWS, probe.NSTAT), dtype=np.uint64)
-    pols = np.zeros(P_STATS + 1, dtype=np.int64)
-    pols[:8] = parse_policies(f"pimc:{worlds}")
-    pols[P_PIMC_FULL] = int(full)
-    pols[P_STATS] = table.ctypes.data
+    pols = counted(parse_policies(f"pimc:{worlds}"), table, full)
     rules = parse_game(name)
     extra = {"contract": KING_CONTRACT} if name == "king" else {}
     c0 = probe.cycles()

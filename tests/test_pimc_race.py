@@ -13,7 +13,7 @@ from analyzer.bits import lsb
 from analyzer.games import pedro, rook
 from analyzer.games.common import parse_policies
 from analyzer.games.search import dd, params, pimc, probe
-from analyzer.games.search.setup import P_PIMC_FULL, P_STATS
+from analyzer.games.search.setup import counted
 from analyzer.solver import Scratch, _prepare, deal_position
 
 ONE = np.uint64(1)
@@ -96,10 +96,7 @@ def test_solving_some_cards_gives_their_values_of_solving_all():
 def _counted(module, name: str, deals: int, full: bool) -> np.ndarray:
     """The pimc counters (search.probe) of ``deals`` deals with pimc:8 on every seat."""
     table = np.zeros((probe.STAT_ROWS, probe.NSTAT), dtype=np.uint64)
-    pols = np.zeros(P_STATS + 1, dtype=np.int64)
-    pols[:8] = parse_policies("pimc:8")
-    pols[P_PIMC_FULL] = int(full)
-    pols[P_STATS] = table.ctypes.data
+    pols = counted(parse_policies("pimc:8"), table, full)
     threads = numba.get_num_threads()
     numba.set_num_threads(1)  # the counters are plain adds
     try:

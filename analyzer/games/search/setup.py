@@ -39,6 +39,18 @@ DEFAULT_DEPTH = 6  # Rook and King: a 13-trick points solve takes seconds here
 DEFAULT_NODES = 2_000_000
 
 
+def counted(pols: np.ndarray, table: np.ndarray, full: bool = False) -> np.ndarray:
+    """``pols`` (a policy vector) with the pimc benchmark's words: the address of ``table``
+    (:mod:`.probe`'s counters, STAT_ROWS x NSTAT uint64, which the caller keeps alive while
+    the run adds into it) and, with ``full``, pimc's search without its race (the
+    baseline)."""
+    out = np.zeros(P_STATS + 1, dtype=np.int64)
+    out[:len(pols)] = pols
+    out[P_PIMC_FULL] = int(full)
+    out[P_STATS] = table.ctypes.data
+    return out
+
+
 @njit(cache=True)
 def search_depth(pols):
     """Cards a hand at most before dd and pimc search (Rook, King)."""
