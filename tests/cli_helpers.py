@@ -22,3 +22,18 @@ def assert_bad_input(result, *expected: str):
     assert "Traceback" not in result.stderr + result.stdout
     for text in expected:
         assert text in lines[0], lines[0]
+
+
+def report_data(parts: dict, folder) -> dict:
+    """The data files of report sections, by run: ``parts`` maps a run's name to its
+    sections (``build.run_sections``); each run's files are written under ``folder/name``
+    and returned as {file name: bytes}."""
+    from analyzer.report import build
+
+    out = {}
+    for where, sections in parts.items():
+        (folder / where).mkdir()
+        for part in sections:
+            build._write_data(part, folder / where)
+        out[where] = {p.name: p.read_bytes() for p in (folder / where).iterdir()}
+    return out

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import assert_bad_input, run
+from cli_helpers import assert_bad_input, report_data, run
 
 GOOD = 'game = "pedro"\nseed = 1\n[bids]\ndeals = 1000\n'
 
@@ -174,18 +174,19 @@ def test_a_two_level_bid_guide_played_in_chunks_is_the_one_played_at_once(tmp_pa
                     '[bid_chart]\ndeals = 20\nbase_deals = 2000\nby = "trumps,seat"\n')
     s = load_scenario(str(path))
     ex = runs.executor("local")
-    seen = []
+    bars: dict[str, list[int]] = {}  # a section's title: [its work, the progress it made]
+
+    def bar(total: int, label: str):
+        bars[label] = [total, 0]
+        return lambda k: bars[label].__setitem__(1, bars[label][1] + k)
+
     try:
         parts = {"once": build.run_sections(s, lambda line: None),
-                 "chunks": build.run_sections(s, lambda line: None, ex=ex,
-                                              bar=lambda total, label: seen.append)}
+                 "chunks": build.run_sections(s, lambda line: None, bar, ex=ex)}
     finally:
         ex.close()
-    digests = {}
-    for where, sections in parts.items():
-        (tmp_path / where).mkdir()
-        for part in sections:
-            build._write_data(part, tmp_path / where)
-        digests[where] = {p.name: p.read_bytes() for p in (tmp_path / where).iterdir()}
+    digests = report_data(parts, tmp_path)
     assert any("bid" in name for name in digests["once"])
     assert digests["chunks"] == digests["once"]
+    guide = bars["the bid guide"]
+    assert guide == [2020, 2020]  # the bar ends full: N cheap deals and n searched ones

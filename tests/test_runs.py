@@ -14,7 +14,7 @@ import time
 
 import pandas as pd
 import pytest
-from cli_helpers import assert_bad_input, run
+from cli_helpers import assert_bad_input, report_data, run
 
 from analyzer import runs
 from analyzer.games import game
@@ -422,12 +422,7 @@ def test_the_cluster_writes_the_local_report_data(cluster, name, tmp_path):
     finally:
         ex.close()
     assert len(tasks.data) >= 5 * 2 * 2  # every section but the rules ran on the workers
-    digests = {}
-    for where, sections in parts.items():
-        (tmp_path / where).mkdir()
-        for part in sections:
-            build._write_data(part, tmp_path / where)
-        digests[where] = {p.name: p.read_bytes() for p in (tmp_path / where).iterdir()}
+    digests = report_data(parts, tmp_path)
     assert len(digests["local"]) > 10
     assert digests["remote"] == digests["local"]
 
