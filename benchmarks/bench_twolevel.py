@@ -25,23 +25,26 @@ import math
 import time
 
 from analyzer import evaluate_hand
+from analyzer.games import parse_game
 
 HANDS = {"pedro": "AS KS 5S 5C 2S 9H 3D JC 7H", "cinch": "AH KH QH 5D 2H 9C 3S JS 7C",
          "rook": "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C",
          "king": "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS"}
 
 
-def interval(ev, action: str) -> tuple[float, float]:
-    """(EV, 95% half-width) of ``action`` (a label of ``ev.actions``): what the tables that
-    rank it show."""
+def interval(ev, action: str, scoring: int) -> tuple[float, float]:
+    """(EV, 95% half-width) of ``action`` (a label of ``ev.actions``) under the rules'
+    scoring method (Pedro 1, Cinch 2): what the tables that rank it show, and the one a
+    two-level evaluation estimates two-level (the other method's is the searching
+    player's own over its n deals)."""
+    col = f"ev{scoring}_net"
     if action == "pass":
-        row, col = ev.pass_ev.iloc[0], "ev1_net" if "ev1_net" in ev.pass_ev else "ev_net"
+        row, col = ev.pass_ev.iloc[0], col if col in ev.pass_ev else "ev_net"
     elif ev.ceilings is not None:  # Rook: bid up to b
         row, col = ev.ceilings[ev.ceilings["bid"] == int(action.split()[-1])].iloc[0], "ev_net"
     else:
         bid, trump = action.split()[1], action.split()[-1]
         row = ev.bids[(ev.bids["trump"] == trump) & (ev.bids["bid"] == int(bid))].iloc[0]
-        col = "ev1_net"
     return row[col], (row[f"{col}_hi"] - row[f"{col}_lo"]) / 2
 
 
@@ -75,8 +78,9 @@ def main() -> None:
           f"{'at equal time':>14} {'rho':>6}")
     best = plain.actions[plain.actions["action"] != "pass"]["action"].iloc[0]
     rho = dict(zip(two.actions["action"], two.actions["rho"], strict=True))
+    scoring = getattr(parse_game(a.game), "scoring", 1)
     for action in (best, "pass"):
-        (m1, h1), (m2, h2) = interval(plain, action), interval(two, action)
+        (m1, h1), (m2, h2) = interval(plain, action, scoring), interval(two, action, scoring)
         print(f"{action:<22} {m1:>8.2f} ± {h1:<5.2f} {m2:>8.2f} ± {h2:<5.2f} "
               f"{h1 / h2:>8.2f}x {h1 / h2 * math.sqrt(t_plain / t_two):>13.2f}x "
               f"{rho.get(action, math.nan):>6.2f}")
