@@ -122,25 +122,30 @@ def leading_half_width(moments: PairedMoments) -> float:
     return max(moments.estimate(i).half_width for i in leading(moments))
 
 
+def two_level_cols(moments, i: int) -> dict:
+    """What a table adds for alternative ``i`` of two-level moments: n (``n_paired``), the
+    cheap policy's mean over N (``base``) and the correction over n, each with its
+    interval, and the per-deal correlation of the two policies (``rho``), which bounds what
+    the cheap deals gain; nothing for plain moments."""
+    if not isinstance(moments, TwoLevelMoments):
+        return {}
+    return {"n_paired": moments.n_paired, **est_cols("base", moments.base_estimate(i)),
+            **est_cols("correction", moments.correction(i)), "rho": moments.correlation(i)}
+
+
 def rank_alternatives(moments: PairedMoments, labels: list[tuple[str, str, int]],
                       seed: int) -> pd.DataFrame:
     """The leading alternatives (the paired moments of their per-deal net scores, labelled
     (action, trump, bid), the pass last) ranked by their estimate, with P(best) from the
     joint normal law of their paired means (they share the same deals) and each one's
-    paired gain over the pass. Two-level moments add each one's cheap-policy mean over N
-    deals (``base``), correction over n (``correction``), n (``n_paired``) and the per-deal
-    correlation of the two policies (``rho``), which bounds what the cheap deals gain."""
+    paired gain over the pass; two-level moments add :func:`two_level_cols`."""
     top = leading(moments)
     pb = moments.p_best(list(top), seed=seed)
     pass_index = moments.k - 1
-    two_level = isinstance(moments, TwoLevelMoments)
     rows = [{"action": labels[i][0], "trump": labels[i][1], "bid": labels[i][2],
              "n": moments.n, **est_cols("ev", moments.estimate(i)),
              **est_cols("gain", moments.diff(i, pass_index) if i != pass_index else None),
-             "p_best": pb[k],
-             **({"n_paired": moments.n_paired, **est_cols("base", moments.base_estimate(i)),
-                 **est_cols("correction", moments.correction(i)),
-                 "rho": moments.correlation(i)} if two_level else {})}
+             "p_best": pb[k], **two_level_cols(moments, i)}
             for k, i in enumerate(top)]
     return (pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable")
             .reset_index(drop=True))

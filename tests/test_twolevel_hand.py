@@ -186,10 +186,20 @@ def test_king_two_level_moves_the_means_toward_the_cheap_sample():
     want = (cheap.negative["points"].iloc[0] + search.negative["points"].iloc[0]
             - cheap_head.negative["points"].iloc[0])
     assert math.isclose(two.negative["points"].iloc[0], want, rel_tol=1e-9)
+    # the table shows both parts: the cheap mean over N and the correction over n
+    row = two.negative.iloc[0]
+    assert math.isclose(row["base"], cheap.negative["points"].iloc[0], rel_tol=1e-9)
+    assert math.isclose(row["correction"], search.negative["points"].iloc[0]
+                        - cheap_head.negative["points"].iloc[0], rel_tol=1e-9)
+    assert row["correction_lo"] < row["correction"] < row["correction_hi"]
+    assert row["n_paired"] == 200 and -1 <= row["rho"] <= 1
     r = run("hand", "king", KING_HAND, "--contract", "no-hearts", "--policy", "random",
             "--base", "heuristic", "--deals", "200", "--base-deals", "4000")
     assert r.exit_code == 0, r.stderr
     assert "estimator: two-level" in r.stdout and "N = 4,000" in r.stdout
+    assert "heuristic (N)" in r.stdout and "correction (n)" in r.stdout
+    plain = run("hand", "king", KING_HAND, "--contract", "no-hearts", "--deals", "200")
+    assert "correction (n)" not in plain.stdout
 
 
 def _frames(result) -> dict[str, pd.DataFrame]:

@@ -46,6 +46,7 @@ from ...rollout import (
     parse_dealt_hand,
     parse_known,
     run_stop_rule,
+    two_level_cols,
 )
 from ...stats import Estimate, PairedMoments, wilson
 from ...text import render_table
@@ -217,7 +218,8 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
         zero = wilson(counts.count(lambda p: p == 0), deals)
         neg_rows.append({"contract": contract_name(code), "n": deals,
                          **est_cols("points", moments.estimate(j)),
-                         "p_zero": zero.p, "p_zero_lo": zero.lo, "p_zero_hi": zero.hi})
+                         "p_zero": zero.p, "p_zero_lo": zero.lo, "p_zero_hi": zero.hi,
+                         **two_level_cols(moments, j)})
         (values,), shares = counts.table()
         dist_rows += [{"contract": contract_name(code), "points": int(v), "share": c / deals}
                       for v, c in zip(values, shares, strict=True)]
@@ -226,12 +228,15 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
         first = len(tally.codes)
         for t in range(tally.trumps):
             pos_rows.append({"choice": f"I name {TRUMP_LABELS[t]}", "n": deals,
-                             **est_cols("tricks", moments.estimate(first + t))})
+                             **est_cols("tricks", moments.estimate(first + t)),
+                             **two_level_cols(moments, first + t)})
         mine, other = first + tally.trumps, first + tally.trumps + 1
         pos_rows.append({"choice": "I name my policy's trump", "n": deals,
-                         **est_cols("tricks", moments.estimate(mine))})
+                         **est_cols("tricks", moments.estimate(mine)),
+                         **two_level_cols(moments, mine)})
         pos_rows.append({"choice": "another seat names trump", "n": deals,
-                         **est_cols("tricks", moments.estimate(other))})
+                         **est_cols("tricks", moments.estimate(other)),
+                         **two_level_cols(moments, other)})
         right = trump_right_advice(moments.diff(mine, other), moments.estimate(mine))
     return KingEvaluation(
         hand=str(CardSet(mask)), seat=seat, rules=str(rules), policy=policy_string(pols),
@@ -262,10 +267,21 @@ def trump_right_advice(value: Estimate, own_tricks: Estimate) -> dict:
             else "either"}
 
 
+def _two_level_cells(row, fmt: str) -> list[str]:
+    """A two-level row's cheap mean over N and correction over n, each ± its 95%
+    half-width (none for a plain row)."""
+    if "correction" not in row:
+        return []
+    return [f"{row['base']:{fmt}} ± {(row['base_hi'] - row['base_lo']) / 2:{fmt}}",
+            f"{row['correction']:+{fmt}} ± "
+            f"{(row['correction_hi'] - row['correction_lo']) / 2:{fmt}}"]
+
+
 def render_king_hand(ev: KingEvaluation) -> str:
     out = [f"hand {ev.hand} | seat {ev.seat} | rules {ev.rules} | "
            f"policy {policy_label(ev.policy)} | "
            f"seed {ev.seed} | n {ev.n:,} deals per contract", ""]
+    parts = [] if ev.base_policy is None else [f"{ev.base_policy} (N)", "correction (n)"]
     if ev.base_policy is not None:
         out[1:1] = [f"estimator: {ev.estimator}: {policy_label(ev.base_policy)} on N = "
                     f"{ev.n_base:,} deals, plus the correction ({ev.policy} minus it) on the "
@@ -275,10 +291,11 @@ def render_king_hand(ev: KingEvaluation) -> str:
     if len(ev.negative):
         out.append("Negative contracts: my points per hand (mean ± 95% CI) and P(no penalty)")
         out.append(render_table(
-            ["contract", "points", "P(0) %"],
+            ["contract", "points", *parts, "P(0) %"],
             [[r["contract"], f"{r['points']:.1f} ± {(r['points_hi'] - r['points_lo']) / 2:.1f}",
+              *_two_level_cells(r, ".1f"),
               f"{100 * r['p_zero']:.1f} [{100 * r['p_zero_lo']:.1f}, {100 * r['p_zero_hi']:.1f}]"]
-             for _, r in ev.negative.iterrows()], "lrr"))
+             for _, r in ev.negative.iterrows()], "lr" + "r" * len(parts) + "r"))
         out += ["", "Distribution of my points per hand, % of deals (all values: --json)"]
         for contract, rows in ev.distribution.groupby("contract", sort=False):
             rows = rows.sort_values("points", ascending=False)
@@ -289,9 +306,10 @@ def render_king_hand(ev: KingEvaluation) -> str:
     if len(ev.positive):
         out.append("Positive hand: my tricks (before any payment), mean ± 95% CI; no auction")
         out.append(render_table(
-            ["who names trump", "tricks"],
-            [[r["choice"], f"{r['tricks']:.2f} ± {(r['tricks_hi'] - r['tricks_lo']) / 2:.2f}"]
-             for _, r in ev.positive.iterrows()], "lr"))
+            ["who names trump", "tricks", *parts],
+            [[r["choice"], f"{r['tricks']:.2f} ± {(r['tricks_hi'] - r['tricks_lo']) / 2:.2f}",
+              *_two_level_cells(r, ".2f")]
+             for _, r in ev.positive.iterrows()], "lr" + "r" * len(parts)))
         r = ev.trump_right
         offer = (f"offer up to {r['offer_up_to']} trick(s) for it" if r["offer_up_to"] else
                  "it is not worth an offer of 1 trick beyond the noise: do not offer")
