@@ -3,6 +3,7 @@
 import json
 
 import numpy as np
+import pandas as pd
 from cli_helpers import assert_bad_input, run
 
 from analyzer.compare import compare_variants
@@ -133,6 +134,10 @@ def test_a_budget_splits_the_time_between_the_two_players_and_says_so():
     assert 2 <= prov["deals"] <= prov["n_base"]
     row = c.table.set_index("measure").loc["bidding side's points"]
     assert (row["n_search"], row["n_base"]) == (prov["deals"], prov["n_base"])
+    # the sizes it chose, given by hand, replay it
+    sized = compare_variants("pedro", LOW_TO_HOLDER, prov["deals"], seed=3, policy="random",
+                             base="heuristic", base_deals=prov["n_base"])
+    pd.testing.assert_frame_equal(sized.table, c.table)
     assert_bad_input(run("compare", "pedro", LOW_TO_HOLDER, "--budget", "3"), "--base")
     assert_bad_input(run("compare", "pedro", LOW_TO_HOLDER, "--base", "heuristic", "--policy",
                          "random", "--budget", "3", "--deals", "100"), "--deals")

@@ -125,6 +125,10 @@ def test_a_budget_splits_the_time_and_says_so():
     prov = json.loads(r.stdout)["provenance"]
     assert prov["stopped_by"] == "budget"
     assert 50 <= prov["n"] <= prov["n_base"]
+    # the sizes it chose, given by hand, replay it
+    sized = run("hand", "pedro", HAND, "--policy", "random", "--base", "heuristic", "--deals",
+                str(prov["n"]), "--base-deals", str(prov["n_base"]), "--json")
+    assert json.loads(sized.stdout)["actions"] == json.loads(r.stdout)["actions"]
 
 
 @pytest.mark.parametrize("args, expected", [

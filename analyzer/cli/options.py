@@ -255,7 +255,9 @@ def base_options(figures: str, narrowest: str | None = None):
             command = click.option(
                 "--budget", type=Real(), default=None, metavar="SECONDS",
                 help=f"With --base: split about this many seconds between N and n so that "
-                     f"{narrowest} is narrowest (a short pilot measures both costs).")(command)
+                     f"{narrowest} is narrowest (a short pilot measures both costs). The split "
+                     f"follows this machine's pace; the N and n it chose, shown with the "
+                     f"result, replay it exactly as --base-deals and --deals.")(command)
         command = click.option(
             "--base-deals", type=Count(1), default=100_000, show_default=True,
             help="Deals the --base policy plays (N); --deals is n, the searched ones.")(command)
