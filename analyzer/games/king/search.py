@@ -17,18 +17,15 @@ import numpy as np
 from numba import njit
 
 from ..._jit_cache import njit_on_first_call
-from ..search.pimc import dd_choose, pimc_choose
+from ..search.pimc import dd_choose, pimc_seat
 from ..search.setup import (
     KN_POOL,
-    P_WORLDS,
     POLICY_DD,
     WS_CPTS,
     WS_KN,
     WS_Q,
     WS_TV,
     node_budget,
-    pimc_full,
-    stats_address,
 )
 from .adapter import king_setup
 from .engine import CHUNK_SIG, GAMES_SIG, play_chunk, play_games, threaded_hand_kernels
@@ -47,9 +44,7 @@ def search_card(pols, seat, hands, leader, n_played, legal, ws, gen, contract, k
     if pols[seat] == POLICY_DD:
         return dd_choose(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen, nodes)
     kn[KN_POOL] = ~seen & ~hands[seat] & ALL_CARDS
-    return pimc_choose(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen,
-                       pols[P_WORLDS], nodes, prng, pimc_full(pols),
-                       stats_address(pols))
+    return pimc_seat(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen, pols, nodes, prng)
 
 
 @njit_on_first_call(CHUNK_SIG, nogil=True)

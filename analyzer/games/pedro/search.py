@@ -20,18 +20,15 @@ from numba import njit
 from ..._jit_cache import njit_on_first_call
 from ..kit.games import GAMES_CHUNK_SIG, threaded_games
 from ..kit.threads import threaded_kernels
-from ..search.pimc import dd_choose, pimc_choose
+from ..search.pimc import dd_choose, pimc_seat
 from ..search.setup import (
     KN_DISCARDS,
     KN_POOL,
-    P_WORLDS,
     POLICY_DD,
     WS_CPTS,
     WS_KN,
     WS_Q,
     WS_TV,
-    pimc_full,
-    stats_address,
 )
 from .engine import CHUNK_SIG, NLOGI, NLOGU, play_chunk
 from .games import play_game
@@ -51,9 +48,7 @@ def search_card(pols, seat, hands, leader, n_played, legal, ws, gen, nodes, prng
     if seat == dealer:
         pool &= ~stock_left
     kn[KN_POOL] = pool
-    return pimc_choose(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen,
-                       pols[P_WORLDS], nodes, prng, pimc_full(pols),
-                       stats_address(pols))
+    return pimc_seat(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen, pols, nodes, prng)
 
 
 @njit_on_first_call(CHUNK_SIG, nogil=True)

@@ -22,19 +22,16 @@ from ..._jit_cache import njit_on_first_call
 from ...bits import ONE, ZERO, bit, lsb
 from ..kit.games import GAMES_CHUNK_SIG, threaded_games
 from ..kit.threads import threaded_kernels
-from ..search.pimc import dd_choose, pimc_choose
+from ..search.pimc import dd_choose, pimc_seat
 from ..search.setup import (
     KN_KNOWN,
     KN_POOL,
-    P_WORLDS,
     POLICY_DD,
     WS_CPTS,
     WS_KN,
     WS_Q,
     WS_TV,
     node_budget,
-    pimc_full,
-    stats_address,
 )
 from .adapter import rook_from_search, rook_to_search
 from .engine import CHUNK_SIG, NLOGI, NLOGU, play_chunk
@@ -67,9 +64,7 @@ def search_card(pols, seat, hands, leader, n_played, legal, ws, gen, trump, rook
         if direction != 0:
             to = (seat + direction) % 4
             kn[KN_KNOWN + to] = rook_to_search(given[seat] & pool, trump, rook_pos)
-        c = pimc_choose(sh, seat, leader, n_played, legal_s, q, cpts, tv, ws, gen,
-                        pols[P_WORLDS], nodes, prng, pimc_full(pols),
-                       stats_address(pols))
+        c = pimc_seat(sh, seat, leader, n_played, legal_s, q, cpts, tv, ws, gen, pols, nodes, prng)
     if c < 0:
         return -1
     return lsb(rook_from_search(ONE << c, trump, rook_pos))

@@ -51,6 +51,7 @@ from .setup import (
     KN_MIN,
     KN_MIN_MASK,
     KN_POOL,
+    P_WORLDS,
     WS_ACC,
     WS_KN,
     WS_PAR,
@@ -60,6 +61,8 @@ from .setup import (
     WS_TT,
     WS_VALS,
     WS_WORLD,
+    pimc_full,
+    stats_address,
 )
 
 MAX_ATTEMPTS = 40  # worlds that break a soft constraint are redrawn this often, then relaxed
@@ -200,6 +203,16 @@ def pimc_choose(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen, 
     if solved == 0:
         return -1
     return _best(acc, alive, maximise)
+
+
+@njit(cache=True)
+def pimc_seat(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen, pols, max_nodes,
+              prng):
+    """:func:`pimc_choose` as a game's pimc seat calls it: the worlds, and the benchmark's
+    words (the full search, the counters' address), read from the policy vector ``pols``
+    here, so that no game decodes them."""
+    return pimc_choose(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen,
+                       pols[P_WORLDS], max_nodes, prng, pimc_full(pols), stats_address(pols))
 
 
 @njit(cache=True)
