@@ -445,31 +445,35 @@ def test_pext_everywhere_matches_naive(monkeypatch):
             assert int(loop(np.uint64(x), np.uint64(m))) == want, (hex(x), hex(m))
 
 
-def _naive_pdep(x: int, m: int) -> int:
-    return sum(1 << i for k, i in enumerate(_naive_bits(m)) if x >> k & 1)
-
-
 @njit
-def _jit_pdep(xs, ms, out):
+def _jit_pext_planned(xs, ms, out):
     for i in range(xs.shape[0]):
-        out[i] = bits.pdep(xs[i], ms[i])
+        out[i] = bits.pext_planned(xs[i], ms[i], bits.pext_plan(ms[i]))
 
 
-def test_pdep_everywhere_matches_naive_and_inverts_pext(monkeypatch):
-    """pdep in Python, compiled and the loop run as Python deposit the low bits of x at the
-    set bits of m in order; pdep(pext(x, m), m) is x under m."""
-    xs, ms = MASKS, np.roll(MASKS, 11)
+def test_pext_planned_everywhere_matches_naive(monkeypatch):
+    """pext_planned under pext_plan's plan packs the bits of x under m as pext does: in Python,
+    compiled (PEXT or the branch-free compress, whichever this CPU gets) and the compress
+    itself, run as Python, including the full and the empty mask."""
+    xs = np.concatenate([MASKS, np.array([2**64 - 1, 2**64 - 1, 0x8000_0000_0000_0001],
+                                         dtype=np.uint64)])
+    ms = np.concatenate([np.roll(MASKS, 5), np.array([2**64 - 1, 0, 2**64 - 1],
+                                                     dtype=np.uint64)])
     out = np.empty(len(xs), dtype=np.uint64)
-    _jit_pdep(xs, ms, out)
+    _jit_pext_planned(xs, ms, out)
     monkeypatch.setattr(bits, "FAST_PEXT", False)
-    loop = bits._pdep_jit(None, None)
+    for helper in ("_plan_stage", "_shift_moved"):  # the compress's steps, run as Python too
+        monkeypatch.setattr(bits, helper, getattr(bits, helper).py_func)
+    plan_loop = bits._pext_plan_jit(None)
+    compress = bits._pext_planned_jit(None, None, None)
     with np.errstate(over="ignore"):
         for i, (x, m) in enumerate(zip(xs.tolist(), ms.tolist(), strict=True)):
-            want = _naive_pdep(x, m)
-            assert bits.pdep(x, m) == want, (hex(x), hex(m))
+            want = _naive_pext(x, m)
+            assert bits.pext_planned(x, m, bits.pext_plan(m)) == want, (hex(x), hex(m))
             assert int(out[i]) == want, (hex(x), hex(m))
-            assert int(loop(np.uint64(x), np.uint64(m))) == want, (hex(x), hex(m))
-            assert bits.pdep(bits.pext(x, m), m) == x & m
+            plan = plan_loop(np.uint64(m))
+            assert tuple(int(v) for v in plan) == bits.pext_plan(m), hex(m)
+            assert int(compress(np.uint64(x), np.uint64(m), plan)) == want, (hex(x), hex(m))
 
 
 @njit  # not cached: inspect_asm has nothing to show for code loaded from the cache
