@@ -12,7 +12,7 @@ import pytest
 from analyzer.bits import lsb
 from analyzer.games import pedro, rook
 from analyzer.games.common import parse_policies
-from analyzer.games.search import dd, params, pimc, probe
+from analyzer.games.search import dd, params, pimc, probe, setup
 from analyzer.games.search.setup import counted
 from analyzer.solver import Scratch, _prepare, deal_position
 
@@ -82,7 +82,8 @@ def test_solving_some_cards_gives_their_values_of_solving_all():
         legal = [c for c in range(64) if every[c] > -params.INF]
         among = rng.sample(legal, max(1, len(legal) // 2))
         dd.solve_among(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv,
-                       sc.tt, sc.next_gen(), sc.par, 10**8, sc.res, some, _mask(*among))
+                       sc.tt, sc.next_gen(), sc.par, 10**8, sc.res, some, _mask(*among), -1,
+                       np.uint64(0), some)
         assert sc.res[params.RES_SOLVED] == 1
         assert some[min(among)] == every[min(among)]  # the lowest is always searched
         for c in among:
@@ -91,6 +92,137 @@ def test_solving_some_cards_gives_their_values_of_solving_all():
                 checked += 1
         assert all(some[c] <= -params.INF or c in among or every[c] == some[c] for c in legal)
     assert checked >= 80
+
+
+def test_a_leader_gets_its_value_and_the_other_cards_a_flattering_bound():
+    """With pimc's leader named, ``solve_among`` solves it exactly, and asks every other card
+    one question first: whether it beats the leader (the cards named in ``tied``), or whether
+    it is worse (the rest). A card the answer settles gets a bound (flag 0) between its value
+    and the leader's, on the side that flatters it (at or above its value for a maximiser, at
+    or below for a minimiser); the rest are solved exactly (flag 1). Asked whether it beats
+    the leader, a card is settled unless it does; asked whether it is worse, it is settled
+    when it is, and its bound then falls short of the leader's value. A card alike to the
+    leader takes its exact value, and a leader alike to a lower card is judged by that card.
+    Both sides and both questions occur, with ties and without."""
+    sc = Scratch(14)
+    every = np.zeros(64, dtype=np.int64)
+    some = np.zeros(64, dtype=np.int64)
+    flags = np.zeros(64, dtype=np.int64)
+    rng = random.Random(5)
+    kinds = set()
+    for i, p in enumerate(_start_positions(80)):
+        dd.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv,
+                       sc.tt, sc.next_gen(), sc.par, 10**8, sc.res, every)
+        mover = int(sc.res[params.RES_MOVER])
+        legal = [c for c in range(64) if every[c] > -params.INF]
+        if len(legal) < 2:
+            continue
+        q = p.q.copy()
+        if i % 2:  # the other side: the mover minimises
+            q[params.Q_SIDE] = np.uint64(int(q[params.Q_SIDE]) ^ 15)
+            dd.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, q, p.cpts, p.tv,
+                           sc.tt, sc.next_gen(), sc.par, 10**8, sc.res, every)
+        maximise = bool(int(q[params.Q_SIDE]) >> mover & 1)
+        lead = rng.choice(legal)
+        ask_beats = i % 4 >= 2  # one question for every card, as alike cards share answers
+        flags[:] = 1
+        dd.solve_among(p.hands, p.leader, p.cards, p.seats, p.n_played, q, p.cpts, p.tv,
+                       sc.tt, sc.next_gen(), sc.par, 10**8, sc.res, some, _mask(*legal), lead,
+                       _mask(*legal) if ask_beats else np.uint64(0), flags)
+        assert sc.res[params.RES_SOLVED] == 1
+        assert some[lead] == every[lead] and flags[lead] == 1
+        for c in legal:
+            if c == lead or some[c] <= -params.INF:
+                continue
+            beats = every[c] > every[lead] if maximise else every[c] < every[lead]
+            worse = every[c] < every[lead] if maximise else every[c] > every[lead]
+            settled = not beats if ask_beats else worse
+            if flags[c] == 1:  # exact (a card alike to the leader takes its value too)
+                assert some[c] == every[c], (c, some[c], every[c])
+                continue
+            assert settled, (c, every[c], every[lead], ask_beats)
+            flatters = some[c] >= every[c] if maximise else some[c] <= every[c]
+            lies_within = min(every[c], every[lead]) <= some[c] <= max(every[c], every[lead])
+            assert flatters and lies_within, (c, some[c], every[c], every[lead])
+            if not ask_beats:
+                assert some[c] != every[lead], (c, some[c], every[lead])
+            kinds.add((maximise, ask_beats, every[c] == every[lead]))
+    assert kinds == {(m, a, t) for m in (True, False) for a in (True, False)
+                     for t in (True, False)} - {(m, False, True) for m in (True, False)}
+
+
+def _worlds(p, seat: int, n: int, rng: random.Random) -> list[np.ndarray]:
+    """``n`` deals of the cards ``seat`` cannot see to the other seats, as many as each
+    holds (pimc's worlds, without its constraints)."""
+    hidden = [c for s in range(4) if s != seat for c in range(64) if int(p.hands[s]) >> c & 1]
+    out = []
+    for _ in range(n):
+        rng.shuffle(hidden)
+        world = p.hands.copy()
+        at = 0
+        for s in range(4):
+            if s != seat:
+                k = int(p.hands[s]).bit_count()
+                world[s] = _mask(*hidden[at:at + k])
+                at += k
+        out.append(world)
+    return out
+
+
+def test_the_leader_is_the_card_the_exact_values_choose():
+    """``pimc._leader`` takes worlds solved as pimc solves them after its first (the leader
+    exact, the other cards bounded where that settles them) and returns the card with the
+    best exact total, that total in ``acc``: the card every world solved exactly would
+    choose. The leader named in each world is any legal card, so the bounds flatter cards
+    that are behind, and the best by the totals first is not always the best."""
+    sc = Scratch(14)
+    ws = setup.make_workspace(14)
+    every = np.zeros(64, dtype=np.int64)
+    vals = np.zeros(64, dtype=np.int64)
+    flags = np.zeros(64, dtype=np.int64)
+    rng = random.Random(6)
+    bounded = changed = 0
+    for i, p in enumerate(_start_positions(24)):
+        dd.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv,
+                       sc.tt, sc.next_gen(), sc.par, 10**8, sc.res, every)
+        seat = int(sc.res[params.RES_MOVER])
+        legal = [c for c in range(64) if every[c] > -params.INF]
+        if len(legal) < 2:
+            continue
+        maximise = bool(int(p.q[params.Q_SIDE]) >> seat & 1)
+        worlds = _worlds(p, seat, 8, rng)
+        alive = _mask(*legal)
+        exact_totals = {c: 0 for c in legal}
+        seen = np.zeros((len(worlds), 64), dtype=np.int64)
+        exact = np.ones((len(worlds), 64), dtype=np.int64)
+        kept = np.array(worlds, dtype=np.uint64)
+        acc = np.zeros(64, dtype=np.int64)
+        gen = sc.next_gen()
+        for w, world in enumerate(worlds):
+            dd.solve_moves(world.copy(), p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts,
+                           p.tv, sc.tt, gen, sc.par, 10**8, sc.res, every)
+            named = rng.choice(legal)
+            for c in legal:
+                exact_totals[c] += int(every[c])
+            flags[:] = 1
+            dd.solve_among(world.copy(), p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts,
+                           p.tv, sc.tt, gen, sc.par, 10**8, sc.res, vals, alive, named,
+                           _mask(*legal) if i % 2 else np.uint64(0), flags)
+            for c in legal:
+                seen[w, c] = vals[c]
+                exact[w, c] = flags[c]
+                acc[c] += vals[c]
+                bounded += flags[c] == 0
+        first = pimc._best(acc, alive, np.uint64(maximise))
+        b = pimc._leader(kept, seen, exact, len(worlds), acc, alive, np.uint64(maximise),
+                         p.leader, p.n_played, p.q, p.cpts, p.tv, ws, gen, 10**8, 0,
+                         np.uint64(0))
+        best = max(legal, key=lambda c: (exact_totals[c] if maximise else -exact_totals[c],
+                                         -c))
+        assert b == best, (i, b, best, exact_totals)
+        assert acc[b] == exact_totals[b] and all(exact[:, b] == 1)
+        changed += b != first
+    assert bounded > 100 and changed > 0  # bounds were there to mislead, and did
 
 
 def _counted(module, name: str, deals: int, full: bool) -> np.ndarray:

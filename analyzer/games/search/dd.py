@@ -308,8 +308,10 @@ def prepare(q, cpts, tv, tt, gen, max_nodes, par):
 
 
 @njit(cache=True)
-def _fill_equivalents(hands, seat, trick_cards, n_played, q, cpts, out_vals):
-    """Give the root's cards skipped as equivalent the value of the card they touch."""
+def _fill_equivalents(hands, seat, trick_cards, n_played, q, cpts, out_vals, out_exact,
+                      bounded):
+    """Give the root's cards skipped as equivalent the value of the card they touch (and,
+    ``bounded``, its flag in ``out_exact``)."""
     tm = q[Q_TM]
     trick = ZERO
     for j in range(n_played):
@@ -328,6 +330,8 @@ def _fill_equivalents(hands, seat, trick_cards, n_played, q, cpts, out_vals):
         x = msb(below)
         if x >= 0 and cpts[x] == cpts[c] and between(x, c, suit_mask(c, tm)) & outside == ZERO:
             out_vals[c] = out_vals[x]
+            if bounded:
+                out_exact[c] = out_exact[x]
 
 
 @njit(cache=True, inline="always")
@@ -478,15 +482,28 @@ def solve_value(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
 def _bisect(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, guess):
     """:func:`solve_value`'s searches with ``par`` prepared; its node count and budget go on
     from where they are."""
-    need, k_max, lead, bseat, bpow, pts = trick_state(hands, leader, trick_cards, trick_seats,
-                                                      n_played, par[Q_TM], cpts)
+    lo, hi = _value_range(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par)
+    _bisect_within(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, lo, hi,
+                   guess, 0)
+    need = trick_state(hands, leader, trick_cards, trick_seats, n_played, par[Q_TM], cpts)[0]
+    res[RES_MOVER] = first_to_play(need, leader)
+
+
+@njit(cache=True)
+def _value_range(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par):
+    """(lo, hi): every value the position can have, from nothing to everything left."""
+    k_max = trick_state(hands, leader, trick_cards, trick_seats, n_played, par[Q_TM], cpts)[1]
     rem = remaining(hands, trick_cards, n_played, k_max, cpts, tv)
-    lo = min(rem, 0)
-    hi = max(rem, 0)
+    return min(rem, 0), max(rem, 0)
+
+
+@njit(cache=True)
+def _bisect_within(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, lo, hi,
+                   guess, probes):
+    """:func:`_bisect` from a value known to lie in [lo, hi], ``probes`` of the guess's two
+    already asked (``res``'s mover is not set)."""
     solved = 1
-    mover = first_to_play(need, leader)
     g = value_step(cpts, tv)
-    probes = 0
     while lo < hi:
         t = lo + g * (((hi - lo) // g + 1) // 2)  # values are multiples of g: bisect on them
         if guess != NO_GUESS and probes < 2:
@@ -508,7 +525,37 @@ def _bisect(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, re
     res[RES_VALUE] = lo
     res[RES_NODES] = np.int64(par[P_NODES])
     res[RES_SOLVED] = solved
-    res[RES_MOVER] = mover
+
+
+@njit(cache=True)
+def _worse_than(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, v_lead,
+                maximise):
+    """One null-window search of a card against the leader's value ``v_lead`` (same
+    position, same reward) from the seat to move's side: (True, a bound) when the card is
+    worse, the bound between its value and ``v_lead`` (above its value for a maximiser,
+    below for a minimiser), else (False, the bound that shows it is not)."""
+    g = value_step(cpts, tv)
+    t = v_lead if maximise else v_lead + g  # maximiser: below v_lead; minimiser: above it
+    par[P_SEARCHES] += ONE
+    search(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, t - 1, t, res)
+    v = res[RES_VALUE]
+    return (v < t) == maximise, v
+
+
+@njit(cache=True)
+def _beats(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, v_lead,
+           maximise):
+    """One null-window search of a card against the leader's value ``v_lead`` (same
+    position, same reward), from the seat to move's side: (True, a bound) when the card
+    beats the leader, else (False, a bound at least as good as the card's value and no
+    better than the leader's: above the value for a maximiser, below it for a
+    minimiser)."""
+    g = value_step(cpts, tv)
+    t = v_lead + g if maximise else v_lead  # maximiser: above v_lead; minimiser: below it
+    par[P_SEARCHES] += ONE
+    search(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, t - 1, t, res)
+    v = res[RES_VALUE]
+    return (v >= t) == maximise, v
 
 
 @njit(cache=True, nogil=True)
@@ -518,16 +565,24 @@ def solve_moves(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
     (-INF for cards it may not play); ``res`` as for :func:`solve_value`, with the best of
     them as the value. ``trick_cards``/``trick_seats`` need room for one more card."""
     solve_among(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, gen, par,
-                max_nodes, res, out_vals, ~ZERO)
+                max_nodes, res, out_vals, ~ZERO, -1, ZERO, out_vals)
 
 
 @njit(cache=True, nogil=True)
 def solve_among(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, tt, gen, par,
-                max_nodes, res, out_vals, among):
+                max_nodes, res, out_vals, among, lead_card, tied, out_exact):
     """:func:`solve_moves` for the legal cards in the mask ``among`` only (pimc's cards still
     in contention). A card of ``among`` alike to a lower one of ``among`` (touching, of one
     value) is not searched: it is -INF in ``out_vals`` unless :func:`_fill_equivalents`, which
-    takes the next lower legal card, gives it that one's value."""
+    takes the next lower legal card, gives it that one's value.
+
+    With a ``lead_card`` (-1: none), pimc's leader: it is solved first and exactly, and every
+    other card only as far as it is worse than that card. A card worse than it gets a bound
+    from one search, not its value (each card's value costs two searches or more), and 0 in
+    ``out_exact[card]``: for the mover's side the bound flatters the card (its value is no
+    higher for a maximiser, no lower for a minimiser). A card that ties or beats the leader
+    is solved exactly and gets 1. Without a leader every value is exact and ``out_exact`` is
+    not written (it may be ``out_vals`` itself)."""
     tm = q[Q_TM]
     side = q[Q_SIDE]
     for c in range(64):
@@ -555,9 +610,13 @@ def solve_among(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
     solved = 1
     guess = 0
     have = False
+    if lead_card >= 0 and moves & bit(lead_card) == ZERO:  # alike to a lower card here
+        lead_card = msb(moves & suit_mask(lead_card, tm) & (bit(lead_card) - ONE))
+    bounded = lead_card >= 0
+    v_lead = 0
     while moves != ZERO:
-        c = lsb(moves)
-        moves &= moves - ONE
+        c = lead_card if bounded and not have else lsb(moves)  # the leader first
+        moves &= ~bit(c)
         hands[seat] = h & ~bit(c)
         trick_cards[n_played] = c
         trick_seats[n_played] = seat
@@ -566,23 +625,59 @@ def solve_among(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
             pw = power(c, suit_mask(lc, tm), tm)
             win = seat if pw > bpow else bseat
             reward = pts + cpts[c] + tv[k_max] if (side >> np.uint64(win)) & ONE else 0
-            _bisect(hands, win, trick_cards, trick_seats, 0, cpts, tv, par, res,
-                    guess - reward if have else NO_GUESS)
+            at, played = win, 0
         else:
             reward = 0
-            _bisect(hands, leader, trick_cards, trick_seats, n_played + 1, cpts, tv, par, res,
-                    guess if have else NO_GUESS)
+            at, played = leader, n_played + 1
+        exact = 1
+        if bounded and have and tied & bit(c):  # so far a tie: does it beat the leader?
+            better, v = _beats(hands, at, trick_cards, trick_seats, played, cpts, tv, par, res,
+                               v_lead - reward, maximise != ZERO)
+            if not better:
+                res[RES_VALUE] = v
+                exact = 0
+            elif res[RES_SOLVED]:  # better: its value, from the bound just found
+                lo, hi = _value_range(hands, at, trick_cards, trick_seats, played, cpts, tv, par)
+                if maximise:
+                    lo = v
+                else:
+                    hi = v
+                _bisect_within(hands, at, trick_cards, trick_seats, played, cpts, tv, par, res,
+                               lo, hi, NO_GUESS, 2)
+        elif bounded and have:  # the leader's value is known: is this card worse?
+            worse, v = _worse_than(hands, at, trick_cards, trick_seats, played, cpts, tv, par,
+                                   res, v_lead - reward, maximise != ZERO)
+            if worse:
+                res[RES_VALUE] = v
+                exact = 0
+            elif res[RES_SOLVED]:  # as good: its value, from the bound just found
+                lo, hi = _value_range(hands, at, trick_cards, trick_seats, played, cpts, tv, par)
+                if maximise:
+                    lo = v
+                else:
+                    hi = v
+                _bisect_within(hands, at, trick_cards, trick_seats, played, cpts, tv, par, res,
+                               lo, hi, v_lead - reward, 1)
+        else:
+            _bisect(hands, at, trick_cards, trick_seats, played, cpts, tv, par, res,
+                    guess - reward if have else NO_GUESS)
         hands[seat] = h
         if res[RES_SOLVED] == 0:
             solved = 0
             break
         v = res[RES_VALUE] + reward
         out_vals[c] = v
-        best = max(best, v) if maximise else min(best, v)
+        if bounded:
+            out_exact[c] = exact
+        if exact:
+            best = max(best, v) if maximise else min(best, v)
+        if not have:
+            v_lead = v
         guess = best  # siblings are close: the best so far guesses the next
         have = True
     if solved:
-        _fill_equivalents(hands, seat, trick_cards, n_played, q, cpts, out_vals)
+        _fill_equivalents(hands, seat, trick_cards, n_played, q, cpts, out_vals, out_exact,
+                          bounded)
     res[RES_VALUE] = best
     res[RES_NODES] = np.int64(par[P_NODES])
     res[RES_SOLVED] = solved

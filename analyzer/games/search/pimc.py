@@ -165,6 +165,9 @@ def pimc_choose(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen, 
     for c in range(64):
         acc[c] = 0
     seen = np.empty((worlds, 64), dtype=np.int64)  # each world's value of each card in the race
+    exact = np.empty((worlds, 64), dtype=np.int64)  # 0 where ``seen`` holds a bound (_leader)
+    kept = np.empty((worlds, 4), dtype=np.uint64)  # the worlds solved, to solve a card again
+    flags = np.empty(64, dtype=np.int64)
     solved = 0
     for _ in range(worlds):
         relax = 0
@@ -174,8 +177,16 @@ def pimc_choose(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen, 
             attempts += 1
             relax = 0 if attempts < MAX_ATTEMPTS else (1 if attempts < 2 * MAX_ATTEMPTS else 2)
             ok = sample_world(hands, seat, kn, relax, prng, world)
+        lead = -1
+        tied = ZERO
+        if not full and solved > 0:
+            lead = _leader(kept, seen, exact, solved, acc, alive, maximise, leader, n_played, q,
+                           cpts, tv, ws, gen, max_nodes, held, stats)
+            tied = _tied(seen, solved, alive & ~bit(lead), lead)
+        for c in range(64):
+            flags[c] = 1
         solve_among(world, leader, tcards, tseats, n_played, q, cpts, tv, tt, gen, par,
-                    max_nodes, res, vals, alive)
+                    max_nodes, res, vals, alive, lead, tied, flags)
         if stats != ZERO:
             add_stat(stats, held, ST_SEARCHES, par[P_SEARCHES])
             add_stat(stats, held, ST_NODES, np.uint64(res[RES_NODES]))
@@ -189,13 +200,22 @@ def pimc_choose(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen, 
                 below = msb(alive & suit_mask(c, tm) & ((ONE << np.uint64(c)) - ONE))
                 if below >= 0:
                     vals[c] = vals[below]
+                    flags[c] = flags[below]
             acc[c] += vals[c]
             seen[solved, c] = vals[c]
+            exact[solved, c] = flags[c]
+        for s in range(4):
+            kept[solved, s] = world[s]
         solved += 1
         if not full and solved >= MIN_WORLDS and solved < worlds:
+            _leader(kept, seen, exact, solved, acc, alive, maximise, leader, n_played, q, cpts,
+                    tv, ws, gen, max_nodes, held, stats)  # the race measures from exact values
             alive = _race(seen, solved, worlds, acc, alive, maximise)
             if alive & (alive - ONE) == ZERO:
                 break
+    if not full and solved > 0:  # the card chosen has its exact value in every world
+        _leader(kept, seen, exact, solved, acc, alive, maximise, leader, n_played, q, cpts, tv,
+                ws, gen, max_nodes, held, stats)
     if stats != ZERO:
         add_stat(stats, held, ST_DECISIONS, 1)
         add_stat(stats, held, ST_WORLDS, solved)
@@ -203,6 +223,60 @@ def pimc_choose(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen, 
     if solved == 0:
         return -1
     return _best(acc, alive, maximise)
+
+
+@njit(cache=True)
+def _tied(seen, n, cards, b):
+    """The cards of ``cards`` whose values have equalled card ``b``'s in each of the ``n``
+    worlds so far."""
+    out = ZERO
+    rest = cards
+    while rest != ZERO:
+        c = lsb(rest)
+        rest &= rest - ONE
+        w = 0
+        while w < n and seen[w, c] == seen[w, b]:
+            w += 1
+        if w == n:
+            out |= bit(c)
+    return out
+
+
+@njit(cache=True)
+def _leader(kept, seen, exact, n, acc, alive, maximise, leader, n_played, q, cpts, tv, ws, gen,
+            max_nodes, held, stats):
+    """The best card of ``alive`` by its total over the ``n`` worlds so far, with its exact
+    value in each of them.
+
+    A card that was not the leader when a world was solved may hold only a bound there
+    (``solve_among``), one that flatters it: its total is then at least as good as its due.
+    So when the best by the totals has a bound somewhere, those worlds are solved again for
+    it alone, and the best is taken again, until the best is exact everywhere. Its totals
+    then beat every other card's, flattered or not: the card the exact values would choose.
+    """
+    tt, par, res, vals = ws[WS_TT], ws[WS_PAR], ws[WS_RES], ws[WS_VALS]
+    tcards, tseats = ws[WS_TCARDS], ws[WS_TSEATS]
+    world = np.empty(4, dtype=np.uint64)
+    while True:
+        b = _best(acc, alive, maximise)
+        redone = False
+        for w in range(n):
+            if exact[w, b]:
+                continue
+            for s in range(4):
+                world[s] = kept[w, s]
+            solve_among(world, leader, tcards, tseats, n_played, q, cpts, tv, tt, gen, par,
+                        max_nodes, res, vals, bit(b), -1, ZERO, vals)
+            if stats != ZERO:
+                add_stat(stats, held, ST_SEARCHES, par[P_SEARCHES])
+                add_stat(stats, held, ST_NODES, np.uint64(res[RES_NODES]))
+            exact[w, b] = 1  # over the node budget: the bound stands
+            if res[RES_SOLVED] and vals[b] > -INF:
+                acc[b] += vals[b] - seen[w, b]
+                seen[w, b] = vals[b]
+                redone = True
+        if not redone:
+            return b
 
 
 @njit(cache=True)
