@@ -323,13 +323,6 @@ def word(src, i):
     return load_word(src, i)
 
 
-def prefetch_word(addr, i):
-    """Ask the CPU to start loading word ``i`` at ``addr`` into the cache (a hint: no effect
-    on results, nothing in pure Python). The double-dummy search issues it for a
-    transposition-table row as soon as it knows which row it will read, and computes its
-    bounds while the line arrives."""
-
-
 def _word_pointer(builder, addr, i):
     base = builder.inttoptr(addr, ir.IntType(64).as_pointer())
     return builder.gep(base, [i])
@@ -352,20 +345,6 @@ def _store_word(typingctx, addr, i, value):
     return types.void(types.uint64, types.int64, types.uint64), codegen
 
 
-@intrinsic
-def _prefetch_word(typingctx, addr, i):
-    def codegen(context, builder, signature, args):
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fn = builder.module.declare_intrinsic(
-            "llvm.prefetch", [i8p], ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]))
-        ptr = builder.bitcast(_word_pointer(builder, *args), i8p)
-        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-
-    return types.void(types.uint64, types.int64), codegen
-
-
 @overload(load_word)
 def _load_word_jit(addr, i):
     return lambda addr, i: _load_word(np.uint64(addr), np.int64(i))
@@ -374,11 +353,6 @@ def _load_word_jit(addr, i):
 @overload(store_word)
 def _store_word_jit(addr, i, value):
     return lambda addr, i, value: _store_word(np.uint64(addr), np.int64(i), np.uint64(value))
-
-
-@overload(prefetch_word)
-def _prefetch_word_jit(addr, i):
-    return lambda addr, i: _prefetch_word(np.uint64(addr), np.int64(i))
 
 
 @overload(word)

@@ -476,10 +476,9 @@ def test_pext_planned_everywhere_matches_naive(monkeypatch):
             assert int(compress(np.uint64(x), np.uint64(m), plan)) == want, (hex(x), hex(m))
 
 
-@njit  # not cached: inspect_asm has nothing to show for code loaded from the cache
+@njit
 def _words_by_address(table, i, value):
     addr = np.uint64(table.ctypes.data)
-    bits.prefetch_word(addr, i)
     before = bits.load_word(addr, i)
     bits.store_word(addr, i, value)
     return before, bits.word(addr, i), bits.word(table, i)
@@ -487,17 +486,13 @@ def _words_by_address(table, i, value):
 
 def test_words_by_address_compiled_and_in_python():
     """load_word/store_word reach an array's words through its address, compiled and in
-    Python; word reads an array or an address alike; the prefetch is only a hint (the
-    compiled code holds the instruction, Python does nothing)."""
+    Python; word reads an array or an address alike."""
     table = np.arange(16, dtype=np.uint64) * np.uint64(3)
     assert [int(v) for v in _words_by_address(table, 5, np.uint64(2**63 + 1))] == [
         15, 2**63 + 1, 2**63 + 1]
     assert int(table[5]) == 2**63 + 1 and int(table[4]) == 12 and int(table[6]) == 18
     addr = table.ctypes.data
-    assert bits.prefetch_word(addr, 2) is None
     assert bits.load_word(addr, 7) == 21
     bits.store_word(addr, 7, 2**64 - 1)
     assert int(table[7]) == 2**64 - 1
     assert bits.word(addr, 7) == bits.word(table, 7) == 2**64 - 1
-    asm = _words_by_address.inspect_asm(_words_by_address.signatures[0])
-    assert "prefetch" in asm
