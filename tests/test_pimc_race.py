@@ -68,6 +68,17 @@ def _start_positions(n: int):
         yield _prepare(rules, pos["hands"], pos["trump"], pos["leader"], "", pos["side"], None)[2]
 
 
+def _choices(sc: Scratch, n: int, every: np.ndarray):
+    """(i, position, seat to move, its legal cards) of the first ``n`` start positions where
+    that seat has a choice, with ``every`` holding each card's exact value."""
+    for i, p in enumerate(_start_positions(n)):
+        dd.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv,
+                       sc.tt, sc.next_gen(), sc.par, 10**8, sc.res, every)
+        legal = [c for c in range(64) if every[c] > -params.INF]
+        if len(legal) >= 2:
+            yield i, p, int(sc.res[params.RES_MOVER]), legal
+
+
 def test_solving_some_cards_gives_their_values_of_solving_all():
     """``solve_among`` values the cards asked for as ``solve_moves`` does, skipping only cards
     alike to a lower one asked for (which then take that one's value in pimc)."""
@@ -110,13 +121,7 @@ def test_a_leader_gets_its_value_and_the_other_cards_a_flattering_bound():
     flags = np.zeros(64, dtype=np.int64)
     rng = random.Random(5)
     kinds = set()
-    for i, p in enumerate(_start_positions(80)):
-        dd.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv,
-                       sc.tt, sc.next_gen(), sc.par, 10**8, sc.res, every)
-        mover = int(sc.res[params.RES_MOVER])
-        legal = [c for c in range(64) if every[c] > -params.INF]
-        if len(legal) < 2:
-            continue
+    for i, p, mover, legal in _choices(sc, 80, every):
         q = p.q.copy()
         if i % 2:  # the other side: the mover minimises
             q[params.Q_SIDE] = np.uint64(int(q[params.Q_SIDE]) ^ 15)
@@ -182,13 +187,7 @@ def test_the_leader_is_the_card_the_exact_values_choose():
     flags = np.zeros(64, dtype=np.int64)
     rng = random.Random(6)
     bounded = changed = 0
-    for i, p in enumerate(_start_positions(24)):
-        dd.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv,
-                       sc.tt, sc.next_gen(), sc.par, 10**8, sc.res, every)
-        seat = int(sc.res[params.RES_MOVER])
-        legal = [c for c in range(64) if every[c] > -params.INF]
-        if len(legal) < 2:
-            continue
+    for i, p, seat, legal in _choices(sc, 24, every):
         maximise = bool(int(p.q[params.Q_SIDE]) >> seat & 1)
         worlds = _worlds(p, seat, 8, rng)
         alive = _mask(*legal)

@@ -529,34 +529,21 @@ def _bisect_within(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, 
 
 
 @njit(cache=True)
-def _worse_than(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, v_lead,
-                maximise):
+def _settles(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, v_lead,
+             maximise, ask_beats):
     """One null-window search of a card against the leader's value ``v_lead`` (same
-    position, same reward) from the seat to move's side: (True, a bound) when the card is
-    worse, the bound between its value and ``v_lead`` (above its value for a maximiser,
-    below for a minimiser), else (False, the bound that shows it is not)."""
+    position, same reward), from the side of the seat to move, asking whether the card beats
+    the leader (``ask_beats``) or whether it is worse. (True, a bound) when the answer
+    settles the card (it does not beat the leader; it is worse): a bound between its value
+    and ``v_lead`` that flatters it (at or above its value for a maximiser, at or below for
+    a minimiser), short of ``v_lead`` when asked whether it is worse. Else (False, the
+    bound that shows it is not settled)."""
     g = value_step(cpts, tv)
-    t = v_lead if maximise else v_lead + g  # maximiser: below v_lead; minimiser: above it
+    t = v_lead + g if ask_beats == maximise else v_lead
     par[P_SEARCHES] += ONE
     search(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, t - 1, t, res)
     v = res[RES_VALUE]
     return (v < t) == maximise, v
-
-
-@njit(cache=True)
-def _beats(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, v_lead,
-           maximise):
-    """One null-window search of a card against the leader's value ``v_lead`` (same
-    position, same reward), from the seat to move's side: (True, a bound) when the card
-    beats the leader, else (False, a bound at least as good as the card's value and no
-    better than the leader's: above the value for a maximiser, below it for a
-    minimiser)."""
-    g = value_step(cpts, tv)
-    t = v_lead + g if maximise else v_lead  # maximiser: above v_lead; minimiser: below it
-    par[P_SEARCHES] += ONE
-    search(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, t - 1, t, res)
-    v = res[RES_VALUE]
-    return (v >= t) == maximise, v
 
 
 @njit(cache=True, nogil=True)
@@ -578,12 +565,13 @@ def solve_among(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
     takes the next lower legal card, gives it that one's value.
 
     With a ``lead_card`` (-1: none), pimc's leader: it is solved first and exactly, and every
-    other card only as far as it is worse than that card. A card worse than it gets a bound
-    from one search, not its value (each card's value costs two searches or more), and 0 in
-    ``out_exact[card]``: for the mover's side the bound flatters the card (its value is no
-    higher for a maximiser, no lower for a minimiser). A card that ties or beats the leader
-    is solved exactly and gets 1. Without a leader every value is exact and ``out_exact`` is
-    not written (it may be ``out_vals`` itself)."""
+    other card is first asked one question by one search (:func:`_settles`): a card of the
+    mask ``tied`` whether it beats the leader, any other whether it is worse. A card the
+    answer settles keeps that search's bound, not its value (a value costs two searches or
+    more), and gets 0 in ``out_exact[card]``: the bound flatters the card (its value is no
+    higher for a maximiser, no lower for a minimiser). The others are solved exactly and get
+    1. A leader alike to a lower card here is judged by that card. Without a leader every
+    value is exact and ``out_exact`` is not written (it may be ``out_vals`` itself)."""
     tm = q[Q_TM]
     side = q[Q_SIDE]
     for c in range(64):
@@ -631,27 +619,13 @@ def solve_among(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
             reward = 0
             at, played = leader, n_played + 1
         exact = 1
-        if bounded and have and tied & bit(c):  # so far a tie: does it beat the leader?
-            better, v = _beats(hands, at, trick_cards, trick_seats, played, cpts, tv, par, res,
-                               v_lead - reward, maximise != ZERO)
-            if not better:
+        if bounded and have:  # the leader's value is known: one search settles most cards
+            settled, v = _settles(hands, at, trick_cards, trick_seats, played, cpts, tv, par,
+                                  res, v_lead - reward, maximise != ZERO, tied & bit(c) != ZERO)
+            if settled:
                 res[RES_VALUE] = v
                 exact = 0
-            elif res[RES_SOLVED]:  # better: its value, from the bound just found
-                lo, hi = _value_range(hands, at, trick_cards, trick_seats, played, cpts, tv, par)
-                if maximise:
-                    lo = v
-                else:
-                    hi = v
-                _bisect_within(hands, at, trick_cards, trick_seats, played, cpts, tv, par, res,
-                               lo, hi, NO_GUESS, 2)
-        elif bounded and have:  # the leader's value is known: is this card worse?
-            worse, v = _worse_than(hands, at, trick_cards, trick_seats, played, cpts, tv, par,
-                                   res, v_lead - reward, maximise != ZERO)
-            if worse:
-                res[RES_VALUE] = v
-                exact = 0
-            elif res[RES_SOLVED]:  # as good: its value, from the bound just found
+            elif res[RES_SOLVED]:  # its value, from the bound just found
                 lo, hi = _value_range(hands, at, trick_cards, trick_seats, played, cpts, tv, par)
                 if maximise:
                     lo = v
