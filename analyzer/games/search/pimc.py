@@ -15,8 +15,12 @@ every legal card is solved double dummy in every world, and the card with the
 best total wins. All moves are compared on the same worlds. The cards *race*: after a
 few worlds a card leaves once the rest of the W worlds are unlikely to put it ahead of
 the best so far, and sampling stops when one is left; a seat whose legal cards are all
-alike (touching, of one value) plays the lowest without a search.
-``benchmarks/bench_pimc.py`` measures both against solving all W worlds.
+alike (touching, of one value) plays the lowest without a search. After the first world
+the best card so far is solved exactly and every other card, where one search settles it,
+keeps that search's bound, which flatters it (``dd.solve_among``); the best card's bounded
+worlds are solved again before the race measures and before the choice (:func:`_leader`),
+so the card played is the one the exact values would choose.
+``benchmarks/bench_pimc.py`` measures all this against solving all W worlds.
 
 Values are for the search's maximising side (``q[Q_SIDE]``); a seat outside it
 minimises.
