@@ -313,11 +313,11 @@ def solve(game, hands, trump=None, leader=0, played: str = "", side=None, contra
     rules, sr, p, mover, side = _prepare(game, hands, trump, leader, played, side, contract)
     sc = scratch or _scratch(max(popcount(int(h)) for h in p.hands))
     vals = np.zeros(64, dtype=np.int64)
-    from .games.search import dd as dd  # here: importing the search compiles it (about a minute
+    from .games.search import dd_cards  # here: importing the search compiles it (about a minute
 
     t0 = time.perf_counter()
-    dd.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv, sc.tt,
-                   sc.next_gen(), sc.par, max_nodes, sc.res, vals)
+    dd_cards.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv,
+                         sc.tt, sc.next_gen(), sc.par, max_nodes, sc.res, vals)
     seconds = time.perf_counter() - t0
     if not sc.res[ddp.RES_SOLVED]:
         raise SolveBudgetError(f"position not solved within {max_nodes:,} nodes; a smaller "

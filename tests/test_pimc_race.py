@@ -12,7 +12,7 @@ import pytest
 from analyzer.bits import lsb
 from analyzer.games import pedro, rook
 from analyzer.games.common import parse_policies
-from analyzer.games.search import dd, params, pimc, probe, setup
+from analyzer.games.search import dd_cards, params, pimc, probe, setup
 from analyzer.games.search.setup import counted
 from analyzer.solver import Scratch, _prepare, deal_position
 
@@ -72,7 +72,7 @@ def _choices(sc: Scratch, n: int, every: np.ndarray):
     """(i, position, seat to move, its legal cards) of the first ``n`` start positions where
     that seat has a choice, with ``every`` holding each card's exact value."""
     for i, p in enumerate(_start_positions(n)):
-        dd.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv,
+        dd_cards.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv,
                        sc.tt, sc.next_gen(), sc.par, 10**8, sc.res, every)
         legal = [c for c in range(64) if every[c] > -params.INF]
         if len(legal) >= 2:
@@ -88,11 +88,11 @@ def test_solving_some_cards_gives_their_values_of_solving_all():
     rng = random.Random(4)
     checked = 0
     for p in _start_positions(40):
-        dd.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv,
+        dd_cards.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv,
                        sc.tt, sc.next_gen(), sc.par, 10**8, sc.res, every)
         legal = [c for c in range(64) if every[c] > -params.INF]
         among = rng.sample(legal, max(1, len(legal) // 2))
-        dd.solve_among(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv,
+        dd_cards.solve_among(p.hands, p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts, p.tv,
                        sc.tt, sc.next_gen(), sc.par, 10**8, sc.res, some, _mask(*among), -1,
                        np.uint64(0), some)
         assert sc.res[params.RES_SOLVED] == 1
@@ -125,13 +125,13 @@ def test_a_leader_gets_its_value_and_the_other_cards_a_flattering_bound():
         q = p.q.copy()
         if i % 2:  # the other side: the mover minimises
             q[params.Q_SIDE] = np.uint64(int(q[params.Q_SIDE]) ^ 15)
-            dd.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, q, p.cpts, p.tv,
+            dd_cards.solve_moves(p.hands, p.leader, p.cards, p.seats, p.n_played, q, p.cpts, p.tv,
                            sc.tt, sc.next_gen(), sc.par, 10**8, sc.res, every)
         maximise = bool(int(q[params.Q_SIDE]) >> mover & 1)
         lead = rng.choice(legal)
         ask_beats = i % 4 >= 2  # one question for every card, as alike cards share answers
         flags[:] = 1
-        dd.solve_among(p.hands, p.leader, p.cards, p.seats, p.n_played, q, p.cpts, p.tv,
+        dd_cards.solve_among(p.hands, p.leader, p.cards, p.seats, p.n_played, q, p.cpts, p.tv,
                        sc.tt, sc.next_gen(), sc.par, 10**8, sc.res, some, _mask(*legal), lead,
                        _mask(*legal) if ask_beats else np.uint64(0), flags)
         assert sc.res[params.RES_SOLVED] == 1
@@ -198,13 +198,13 @@ def test_the_leader_is_the_card_the_exact_values_choose():
         acc = np.zeros(64, dtype=np.int64)
         gen = sc.next_gen()
         for w, world in enumerate(worlds):
-            dd.solve_moves(world.copy(), p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts,
+            dd_cards.solve_moves(world.copy(), p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts,
                            p.tv, sc.tt, gen, sc.par, 10**8, sc.res, every)
             named = rng.choice(legal)
             for c in legal:
                 exact_totals[c] += int(every[c])
             flags[:] = 1
-            dd.solve_among(world.copy(), p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts,
+            dd_cards.solve_among(world.copy(), p.leader, p.cards, p.seats, p.n_played, p.q, p.cpts,
                            p.tv, sc.tt, gen, sc.par, 10**8, sc.res, vals, alive, named,
                            _mask(*legal) if i % 2 else np.uint64(0), flags)
             for c in legal:

@@ -17,7 +17,7 @@ few worlds a card leaves once the rest of the W worlds are unlikely to put it ah
 the best so far, and sampling stops when one is left; a seat whose legal cards are all
 alike (touching, of one value) plays the lowest without a search. After the first world
 the best card so far is solved exactly and every other card, where one search settles it,
-keeps that search's bound, which flatters it (``dd.solve_among``); the best card's bounded
+keeps that search's bound, which flatters it (``dd_cards.solve_among``); the best card's bounded
 worlds are solved again before the race measures and before the choice (:func:`_leader`),
 so the card played is the one the exact values would choose.
 ``benchmarks/bench_pimc.py`` measures all this against solving all W worlds.
@@ -26,7 +26,7 @@ Values are for the search's maximising side (``q[Q_SIDE]``); a seat outside it
 minimises.
 
 May import: :mod:`analyzer.bits`, ``games.kit``, :mod:`.params`, :mod:`.setup`,
-:mod:`.probe`, :mod:`.dd_moves` and :mod:`.dd`; never a game.
+:mod:`.probe`, :mod:`.dd_moves`, :mod:`.dd` and :mod:`.dd_cards`; never a game.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ from numba import njit
 
 from ...bits import ONE, ZERO, bit, lsb, msb, popcount
 from ..kit.choice import random_subset
-from .dd import prepare, solve_among, solve_moves
+from .dd import prepare
+from .dd_cards import solve_among, solve_moves
 from .dd_moves import distinct_moves
 from .params import INF, P_SEARCHES, Q_SIDE, Q_TM, RES_NODES, RES_SOLVED, suit_mask
 from .probe import (
