@@ -12,6 +12,12 @@ than the searching player's alone at equal time: the ceiling of any two-level es
 built on those controls. ``--base heuristic`` uses the plain difference (s - h), which
 reaches a little less (``diff`` column: Var(s) / Var(s - h)). A 4x narrower interval
 needs R^2 >= 15/16.
+
+It then plays the searching player again on the same deals with its worlds drawn from
+another stream (``setup.resampled``). Half the mean squared difference of the two plays is
+the share of the per-deal variance that pimc's own sampling decides (``noise``): no
+function of the deal, however costly, explains it, so no control variate that does not
+share pimc's worlds narrows the interval more than 1 / sqrt(noise) (``any control``).
 """
 
 from __future__ import annotations
@@ -25,17 +31,21 @@ import numpy as np
 from analyzer.cards import SUIT_NAMES
 from analyzer.games import pedro
 from analyzer.games.pedro import evaluate
+from analyzer.games.search.setup import resampled
 
 CONTROLS = ("heuristic", "dd")
+REPLICATE_SALT = 0x5A17  # any nonzero stream: the replicate's worlds
 
 
-def outcomes(policy: str, mask: int, deals: int, seed: int, rules):
+def outcomes(policy: str, mask: int, deals: int, seed: int, rules, salt: int = 0):
     """(nets [K, deals], points [4, deals]) of the hand at eldest under ``policy``: each
-    action's net score, and its side's points net of the other side's as maker per trump."""
+    action's net score, and its side's points net of the other side's as maker per trump;
+    ``salt``: pimc's worlds from that stream instead of the deal's."""
     model = evaluate._model(rules)
     batch = model.batch()
+    pols = pedro.parse_policies(policy)
     model.simulate(batch, rules, mask, pedro.SEAT_OFFSETS["eldest"], (),
-                   pedro.parse_policies(policy), seed, 0, deals)
+                   resampled(pols, salt) if salt else pols, seed, 0, deals)
     nets = np.array(model.nets(batch, rules), dtype=np.float64)
     points = np.array([np.concatenate(batch.maker_b[t]) - np.concatenate(batch.maker_o[t])
                        for t in range(4)], dtype=np.float64)
@@ -64,13 +74,14 @@ def main() -> None:
         played[policy] = outcomes(policy, mask, a.deals, a.seed, rules)
         seconds[policy] = time.perf_counter() - t0
     (h, hp), (d, dp), (s, sp) = (played[p] for p in (*CONTROLS, a.policy))
+    again, _ = outcomes(a.policy, mask, a.deals, a.seed, rules, salt=REPLICATE_SALT)
     labels = evaluate._action_list(rules)
     print(f"pedro hand {a.hand} at eldest, {a.deals:,} deals, seed {a.seed} "
           f"({time.strftime('%Y-%m-%d')})")
     print("seconds a deal: " + ", ".join(f"{p} {seconds[p] / a.deals * 1e3:.2f} ms"
                                          for p in played))
     print(f"{'action':<18} {'EV':>6} {'diff':>6} {'R2 h':>6} {'+dd':>6} {'+points':>8} "
-          f"{'ceiling':>8}")
+          f"{'ceiling':>8} {'noise':>6} {'any control':>12}")
     for k in np.argsort(-s.mean(axis=1))[:4]:
         trump, bid = labels[k]
         name = "pass" if trump < 0 else f"bid {bid} {SUIT_NAMES[trump]}"
@@ -78,8 +89,10 @@ def main() -> None:
         diff = y.var() / (y - h[k]).var()
         fits = [r_squared(y, [h[k]]), r_squared(y, [h[k], d[k]]),
                 r_squared(y, [h[k], d[k], *hp, *dp])]
+        noise = ((y - again[k]) ** 2).mean() / 2 / y.var()
         print(f"{name:<18} {y.mean():>6.2f} {math.sqrt(diff):>5.2f}x {fits[0]:>6.2f} "
-              f"{fits[1]:>6.2f} {fits[2]:>8.2f} {1 / math.sqrt(1 - fits[-1]):>7.2f}x")
+              f"{fits[1]:>6.2f} {fits[2]:>8.2f} {1 / math.sqrt(1 - fits[-1]):>7.2f}x "
+              f"{noise:>6.3f} {1 / math.sqrt(noise):>11.2f}x")
 
 
 if __name__ == "__main__":

@@ -277,3 +277,18 @@ def test_cards_all_alike_are_played_without_a_search():
         assert card == lsb(legal)
         assert table[:, probe.ST_WORLDS].sum() == searched
         assert table[:, probe.ST_UNSEARCHED].sum() == (0 if full else 1)
+
+
+def test_a_world_salt_replays_the_same_deals_with_other_worlds():
+    """control_ceiling.py's replicate: the deals and the auctions stay, pimc's worlds (and
+    so some of its plays) change, and the same salt gives the same plays."""
+    rules = pedro.parse_rules("pedro")
+    pols = parse_policies("pimc:4")
+    own = pedro.simulate(rules, 30, 2, pols)
+    salted = pedro.simulate(rules, 30, 2, setup.resampled(pols, 5))
+    assert salted.equals(pedro.simulate(rules, 30, 2, setup.resampled(pols, 5)))
+    dealt = ["hand0", "hand1", "hand2", "hand3", "dealer", "bidder", "bid", "trump"]
+    assert own[dealt].equals(salted[dealt])
+    assert (own["points0"] != salted["points0"]).sum() >= 5
+    with pytest.raises(ValueError, match="world salt"):
+        setup.resampled(pols, 0)

@@ -25,8 +25,8 @@ so the card played is the one the exact values would choose.
 Values are for the search's maximising side (``q[Q_SIDE]``); a seat outside it
 minimises.
 
-May import: :mod:`analyzer.bits`, ``games.kit``, :mod:`.params`, :mod:`.setup`,
-:mod:`.probe`, :mod:`.dd_moves`, :mod:`.dd` and :mod:`.dd_cards`; never a game.
+May import: :mod:`analyzer.bits`, :mod:`analyzer.rng`, ``games.kit``, :mod:`.params`,
+:mod:`.setup`, :mod:`.probe`, :mod:`.dd_moves`, :mod:`.dd` and :mod:`.dd_cards`; never a game.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit
 
 from ...bits import ONE, ZERO, bit, lsb, msb, popcount
+from ...rng import mix64
 from ..kit.choice import random_subset
 from .dd import prepare
 from .dd_cards import solve_among, solve_moves
@@ -68,6 +69,7 @@ from .setup import (
     WS_WORLD,
     pimc_full,
     stats_address,
+    world_salt,
 )
 
 MAX_ATTEMPTS = 40  # worlds that break a soft constraint are redrawn this often, then relaxed
@@ -288,8 +290,11 @@ def _leader(kept, seen, exact, n, acc, alive, maximise, leader, n_played, q, cpt
 def pimc_seat(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen, pols, max_nodes,
               prng):
     """:func:`pimc_choose` as a game's pimc seat calls it: the worlds, and the benchmark's
-    words (the full search, the counters' address), read from the policy vector ``pols``
-    here, so that no game decodes them."""
+    words (the full search, the counters' address, the world salt), read from the policy
+    vector ``pols`` here, so that no game decodes them."""
+    salt = world_salt(pols)
+    if salt != ZERO:  # a bijective rehash each decision: never undone by the next one
+        prng[0] = mix64(prng[0] ^ salt)
     return pimc_choose(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen,
                        pols[P_WORLDS], max_nodes, prng, pimc_full(pols), stats_address(pols))
 

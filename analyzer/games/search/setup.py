@@ -33,8 +33,10 @@ P_WORLDS, P_NODES, P_PLAY_ONLY, P_DEPTH = 4, 5, 6, 7
 # Words only the pimc benchmark sets (``parse_policies`` stops at P_DEPTH): P_PIMC_FULL 1
 # plays pimc as it was before its shortcuts (every world solved, each move's search guessed
 # from its sibling; the benchmark's baseline), and P_STATS the address of a counter table
-# (``search.probe``; 0: no counting).
-P_PIMC_FULL, P_STATS = 8, 9
+# (``search.probe``; 0: no counting). P_WORLD_SALT, when not 0, moves every pimc decision's
+# draws to another stream (the deals stay): ``benchmarks/control_ceiling.py`` plays the same
+# deals twice to measure how much of pimc's result its own sampled worlds decide.
+P_PIMC_FULL, P_STATS, P_WORLD_SALT = 8, 9, 10
 DEFAULT_DEPTH = 6  # Rook and King: a 13-trick points solve takes seconds here
 DEFAULT_NODES = 2_000_000
 
@@ -48,6 +50,17 @@ def counted(pols: np.ndarray, table: np.ndarray, full: bool = False) -> np.ndarr
     out[:len(pols)] = pols
     out[P_PIMC_FULL] = int(full)
     out[P_STATS] = table.ctypes.data
+    return out
+
+
+def resampled(pols: np.ndarray, salt: int) -> np.ndarray:
+    """``pols`` (a policy vector) whose pimc seats draw their worlds from the stream ``salt``
+    names (1 .. 2**63 - 1), on the same deals: a replicate of their play."""
+    if not 0 < salt < 2**63:
+        raise ValueError(f"a world salt is 1 .. 2**63 - 1; got {salt}")
+    out = np.zeros(P_WORLD_SALT + 1, dtype=np.int64)
+    out[:len(pols)] = pols
+    out[P_WORLD_SALT] = salt
     return out
 
 
@@ -70,6 +83,14 @@ def stats_address(pols):
     """The address of the pimc benchmark's counter table (0: none)."""
     if pols.shape[0] > P_STATS:
         return np.uint64(pols[P_STATS])
+    return ZERO
+
+
+@njit(cache=True)
+def world_salt(pols):
+    """P_WORLD_SALT: the stream pimc's worlds are moved to (0: the deal's own)."""
+    if pols.shape[0] > P_WORLD_SALT:
+        return np.uint64(pols[P_WORLD_SALT])
     return ZERO
 
 
