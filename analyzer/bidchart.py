@@ -55,7 +55,7 @@ from .limits import Pace
 from .rollout import run_two_level
 from .stats import Z95, PairedMoments, est_cols, wilson
 from .twolevel import ESTIMATOR as TWO_LEVEL
-from .twolevel import TwoLevelError, TwoLevelMoments, check_request
+from .twolevel import TwoLevelError, TwoLevelMoments, check_budget, check_request
 
 RARE_HALF_WIDTH = 1.0 / 14  # too wide to read: a decision margin over ±1/14 of the points
 RARE_MIN_N = 100  # in a deal (±1 in Pedro, ±14 in Rook), or n < 100
@@ -460,6 +460,7 @@ def bid_chart(game, deals: int = 2_000_000, seed: int = 1, policy: str = "heuris
     split between them.
     """
     rules = parse_game(game) if isinstance(game, str) else game
+    check_budget(base, budget)
     if game_of(rules).chart_by is None:
         return game_of(rules).bid_chart(rules, deals, seed, policy, by, progress,
                                         base=base, base_deals=base_deals, budget=budget)

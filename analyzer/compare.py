@@ -36,7 +36,7 @@ from .limits import Pace, require_time
 from .moments import Moments
 from .stats import PairedMoments
 from .twolevel import ESTIMATOR as TWO_LEVEL
-from .twolevel import TwoLevelMoments, check_request
+from .twolevel import TwoLevelMoments, check_budget, check_request
 from .variants import RuleError
 
 
@@ -81,6 +81,7 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
     if game(rb) is not g:
         raise RuleError(f"compare needs two variants of one game; got {ra.game} and {rb.game}")
     pols = parse_policies(policy)
+    check_budget(base, budget)
     prov = {"a": str(ra), "b": str(rb), "seed": seed, "policy": policy_string(pols),
             "deals": deals}
     if base is not None:

@@ -66,6 +66,18 @@ def check_request(policy: str, base: str, deals: int | None = None,
                             f"N={base_deals:,}")
 
 
+def check_budget(base: str | None, budget: float | None) -> None:
+    """Refuse, in one line, a ``budget`` that no two-level run would use (no ``base``
+    policy) or that is not a positive number of seconds."""
+    if budget is None:
+        return
+    if base is None:
+        raise TwoLevelError("a budget splits the time of a two-level estimate between its two "
+                            "policies: give a base policy too (e.g. base=\"heuristic\")")
+    if not (isinstance(budget, (int, float)) and math.isfinite(budget) and budget > 0):
+        raise TwoLevelError(f"a budget is a number of seconds above 0; got {budget!r}")
+
+
 @dataclass(frozen=True)
 class TwoLevel:
     """A two-level estimate: ``mean`` with its ``se`` and 95% interval, from the cheap

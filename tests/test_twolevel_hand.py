@@ -245,3 +245,26 @@ def test_a_chart_and_a_comparison_say_their_estimator_in_their_tables_attrs():
                          base_deals=2000)
     assert (c.table.attrs["estimator"], c.table.attrs["n_base"], c.table.attrs["deals"]) \
         == ("two-level (control variate)", 2000, 20)
+
+
+@pytest.mark.parametrize("call", ["pedro", "rook", "king", "chart", "compare"])
+@pytest.mark.parametrize("base, budget, expected", [
+    (None, 5.0, "give a base policy too"),
+    ("heuristic", 0.0, "seconds above 0; got 0.0"),
+    ("heuristic", float("nan"), "seconds above 0; got nan"),
+])
+def test_a_budget_no_two_level_run_would_use_is_refused(call, base, budget, expected):
+    """The library, like the command line, says so rather than ignore the budget."""
+    from analyzer.bidchart import bid_chart
+    from analyzer.compare import compare_variants
+    from analyzer.twolevel import TwoLevelError
+
+    two = {"base": base, "budget": budget}
+    calls = {"pedro": lambda: evaluate_hand("pedro", HAND, deals=10, policy="dd", **two),
+             "rook": lambda: evaluate_hand("rook", ROOK_HAND, deals=10, policy="dd", **two),
+             "king": lambda: evaluate_hand("king", KING_HAND, deals=10, policy="dd", **two),
+             "chart": lambda: bid_chart("pedro", deals=10, policy="dd", **two),
+             "compare": lambda: compare_variants("pedro", "pedro(low_to=holder)", 10, 3, "dd",
+                                                 **two)}
+    with pytest.raises(TwoLevelError, match=expected):
+        calls[call]()

@@ -51,6 +51,7 @@ from ...rollout import (
 from ...stats import Estimate, PairedMoments, wilson
 from ...text import render_table
 from ...two_level_hand import HandModel, grow_tally, two_level_hand
+from ...twolevel import check_budget
 from .. import king
 from ..common import SEAT_OFFSETS, parse_policies, policy_label, policy_string
 from .rules import CONTRACT_NAMES, POSITIVE, contract_name, parse_contract
@@ -200,6 +201,7 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
     runs = king_hand_work(rules, contract, 1)  # hands played for each deal
     counted = progress and (lambda n: progress(n * runs))
     two_level = {}
+    check_budget(base, budget)
     if base is not None:
         run = two_level_hand(model, rules, mask, offset, known_cards, pols, base, seed, deals,
                              base_deals, budget, counted, spread_with)

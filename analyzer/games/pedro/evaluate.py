@@ -70,6 +70,7 @@ from ...rollout import (
 )
 from ...stats import ColumnMoments, PairedMoments, wilson
 from ...two_level_hand import HandModel, check_two_level, grow_tally, two_level_hand
+from ...twolevel import check_budget
 from .. import parse_game, pedro
 from . import engine, outcomes
 
@@ -303,6 +304,7 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     known_cards = parse_known(known or {}, offset)
     pedro.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
     labels = _labels(rules)
+    check_budget(base, budget)
     if base is not None:
         check_two_level(target_ci, time_budget, until_decided)
         run = two_level_hand(_model(rules), rules, mask, offset, known_cards, pols, base, seed,

@@ -56,6 +56,7 @@ from ...rollout import (
 )
 from ...stats import ColumnMoments, PairedMoments, wilson
 from ...two_level_hand import HandModel, check_two_level, grow_tally, two_level_hand
+from ...twolevel import check_budget
 from .. import rook
 from ..common import SEAT_OFFSETS, SEATS, parse_policies, policy_string
 from . import outcomes
@@ -288,6 +289,7 @@ def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
     rook.Scenario(hand=mask, seat=offset, known=known_cards).vector(rules.hand_size)
     model = _model(rules)
     two_level = {}
+    check_budget(base, budget)
     if base is not None:
         check_two_level(target_ci, time_budget, until_decided)
         run = two_level_hand(model, rules, mask, offset, known_cards, pols, base, seed, deals,
