@@ -446,33 +446,39 @@ def solve_value(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
     the guess?" and then one step beyond it, which settles a good guess in two searches;
     otherwise, and after those, t bisects the range still open."""
     prepare(q, cpts, tv, tt, gen, max_nodes, par)
-    _bisect(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, guess)
+    bisect_value(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, guess)
 
 
 @njit(cache=True)
-def _bisect(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, guess):
+def bisect_value(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, guess):
     """:func:`solve_value`'s searches with ``par`` prepared; its node count and budget go on
     from where they are."""
-    lo, hi = _value_range(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par)
-    _bisect_within(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, lo, hi,
-                   guess, 0)
-    need = trick_state(hands, leader, trick_cards, trick_seats, n_played, par[Q_TM], cpts)[0]
+    need, k_max = trick_state(hands, leader, trick_cards, trick_seats, n_played, par[Q_TM],
+                              cpts)[:2]
+    lo, hi = _range_of(hands, trick_cards, n_played, k_max, cpts, tv)
+    bisect_within(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, lo, hi,
+                  guess, 0)
     res[RES_MOVER] = first_to_play(need, leader)
 
 
 @njit(cache=True)
-def _value_range(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par):
+def value_range(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par):
     """(lo, hi): every value the position can have, from nothing to everything left."""
     k_max = trick_state(hands, leader, trick_cards, trick_seats, n_played, par[Q_TM], cpts)[1]
+    return _range_of(hands, trick_cards, n_played, k_max, cpts, tv)
+
+
+@njit(cache=True, inline="always")
+def _range_of(hands, trick_cards, n_played, k_max, cpts, tv):
     rem = remaining(hands, trick_cards, n_played, k_max, cpts, tv)
     return min(rem, 0), max(rem, 0)
 
 
 @njit(cache=True)
-def _bisect_within(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, lo, hi,
-                   guess, probes):
-    """:func:`_bisect` from a value known to lie in [lo, hi], ``probes`` of the guess's two
-    already asked (``res``'s mover is not set)."""
+def bisect_within(hands, leader, trick_cards, trick_seats, n_played, cpts, tv, par, res, lo, hi,
+                  guess, probes):
+    """:func:`bisect_value` from a value known to lie in [lo, hi], ``probes`` of the guess's
+    two already asked (``res``'s mover is not set)."""
     solved = 1
     g = value_step(cpts, tv)
     while lo < hi:

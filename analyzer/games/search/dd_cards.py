@@ -14,13 +14,13 @@ from numba import njit
 
 from ...bits import ONE, ZERO, bit, lsb, msb
 from .dd import (
-    _bisect,
-    _bisect_within,
-    _value_range,
+    bisect_value,
+    bisect_within,
     first_to_play,
     prepare,
     search,
     trick_state,
+    value_range,
     value_step,
 )
 from .dd_moves import between, distinct_moves, power
@@ -166,16 +166,16 @@ def solve_among(hands, leader, trick_cards, trick_seats, n_played, q, cpts, tv, 
                 res[RES_VALUE] = v
                 exact = 0
             elif res[RES_SOLVED]:  # its value, from the bound just found
-                lo, hi = _value_range(hands, at, trick_cards, trick_seats, played, cpts, tv, par)
+                lo, hi = value_range(hands, at, trick_cards, trick_seats, played, cpts, tv, par)
                 if maximise:
                     lo = v
                 else:
                     hi = v
-                _bisect_within(hands, at, trick_cards, trick_seats, played, cpts, tv, par, res,
-                               lo, hi, v_lead - reward, 1)
+                bisect_within(hands, at, trick_cards, trick_seats, played, cpts, tv, par, res,
+                              lo, hi, v_lead - reward, 1)
         else:
-            _bisect(hands, at, trick_cards, trick_seats, played, cpts, tv, par, res,
-                    guess - reward if have else NO_GUESS)
+            bisect_value(hands, at, trick_cards, trick_seats, played, cpts, tv, par, res,
+                         guess - reward if have else NO_GUESS)
         hands[seat] = h
         if res[RES_SOLVED] == 0:
             solved = 0
