@@ -290,6 +290,8 @@ class SeatChartAccumulator:
             class_rows.append({
                 **cls, "label": label, "n": n, **est_cols("points", pts.estimate(0)),
                 **est_cols("ev_pass", m.estimate(0)),
+                **(est_cols("pass_correction", m.correction(0))
+                   if isinstance(m, TwoLevelMoments) else {}),
                 "recommended": d.action, "rec_bid": game.bids[d.index - 1] if d.index else 0,
                 **est_cols("rec_gain", d.gain),
                 "bid_up_to": game.bids[d.ceiling - 1] if d.ceiling else 0,

@@ -55,6 +55,7 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
     digits = digits if digits is not None else game(chart.provenance["rules"]).points_digits
     context = [f for f in chart.by if f in ("seat", "dealer")]
     out = [header(chart), chart.provenance["model"], ""]
+    two_level = "pass_correction" in chart.classes.columns
     groups = (chart.classes.groupby(context, observed=True, sort=True) if context
               else [((), chart.classes)])
     for ctx, group in groups:
@@ -64,21 +65,27 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
         rows = [[_without_context(c.label, ctx), f"{c.n:,}",
                  _pm(c.points, c.points_lo, c.points_hi, digits),
                  _pm(c.ev_pass, c.ev_pass_lo, c.ev_pass_hi, digits, True),
+                 *([_pm(c.pass_correction, c.pass_correction_lo, c.pass_correction_hi, digits,
+                        True)] if two_level else []),
                  c.recommended, _pm(c.rec_gain, c.rec_gain_lo, c.rec_gain_hi, digits, True),
                  c.bid_up_to or "-",
                  f"{c.best}{'' if c.best == c.recommended else ' *'}",
                  "rare" if c.rare else ("" if c.clear else "unclear")]
                 for c in group.iloc[::-1].itertuples()]
         out += [f"{name}: classes strongest first",
-                render_table(["class", "n", "points (sole)", "EV(pass)", "recommended",
+                render_table(["class", "n", "points (sole)", "EV(pass)",
+                              *(["of which correction"] if two_level else []), "recommended",
                               "gain over pass", "up to", "best EV", ""], rows,
-                             align="lrrrlrrll"), ""]
+                             align="lrrr" + ("r" if two_level else "") + "lrrll"), ""]
     out += ["points (sole) = the side's points when the seat is the only bidder; recommended: "
             "a bid only where it beats passing, and every lower bid, beyond the noise; gain "
             "over pass is paired (same deals); up to = highest bid that beats passing beyond "
             "the noise; best EV * = the highest estimate differs from the recommendation "
             "within the noise; unclear = the recommendation and its rival differ within the "
-            "noise; rare = under 100 hands or too wide to read.", ""]
+            "noise; rare = under 100 hands or too wide to read."
+            + (f" Of which correction = what {chart.provenance['policy']}'s play adds to the "
+               f"cheap player's EV(pass), over the n paired deals (each action's: "
+               f"chart.csv under --out-dir)." if two_level else ""), ""]
     if len(chart.guide):
         ctx_cols = [f for f in context if f in chart.guide.columns]
         rows = [[*(g[f] for f in ctx_cols),

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from analyzer.bidchart import ChartError, SeatChartAccumulator, bid_chart
+from analyzer.bidchart_view import render_bid_chart
 from analyzer.cards import cards_of, rank_of, suit_of
 from analyzer.games import pedro
 from analyzer.games.pedro import outcomes
@@ -219,6 +220,15 @@ def test_a_two_level_chart_corrects_the_cheap_chart():
     # EV = the cheap mean over N + the correction over n, class by class and action by action
     assert np.allclose(t["ev"], c.loc[t.index, "ev"] + t["correction"])
     assert (t["n"] == c.loc[t.index, "n"]).all() and (t["n_paired"] < t["n"]).all()
+    # each class says how much the searching player moves its EV(pass), in the text as well
+    passing = two.table[two.table["action"] == "pass"].set_index("label")
+    classes = two.classes.set_index("label")
+    assert np.allclose(classes["pass_correction"], passing.loc[classes.index, "correction"])
+    assert np.allclose(classes["pass_correction_hi"],
+                       passing.loc[classes.index, "correction_hi"])
+    assert "of which correction" in render_bid_chart(two)
+    assert "pass_correction" not in cheap.classes
+    assert "of which correction" not in render_bid_chart(cheap)
     with pytest.raises(TwoLevelError, match="cheaper one"):
         bid_chart("pedro", deals=10, base="heuristic", base_deals=10)
     with pytest.raises(TwoLevelError, match="--base-deals"):
