@@ -292,3 +292,10 @@ def test_a_world_salt_replays_the_same_deals_with_other_worlds():
     assert (own["points0"] != salted["points0"]).sum() >= 5
     with pytest.raises(ValueError, match="world salt"):
         setup.resampled(pols, 0)
+    # the benchmark words compose, in either order
+    table = np.zeros((probe.STAT_ROWS, probe.NSTAT), dtype=np.uint64)
+    for both in (counted(setup.resampled(pols, 5), table, True),
+                 setup.resampled(counted(pols, table, True), 5)):
+        assert setup.world_salt(both) == 5 and setup.pimc_full(both)
+        assert setup.stats_address(both) == table.ctypes.data
+        assert (both[:len(pols)] == pols).all()

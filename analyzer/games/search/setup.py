@@ -46,8 +46,7 @@ def counted(pols: np.ndarray, table: np.ndarray, full: bool = False) -> np.ndarr
     (:mod:`.probe`'s counters, STAT_ROWS x NSTAT uint64, which the caller keeps alive while
     the run adds into it) and, with ``full``, pimc's search without its race (the
     baseline)."""
-    out = np.zeros(P_STATS + 1, dtype=np.int64)
-    out[:len(pols)] = pols
+    out = _with_room(pols, P_STATS)
     out[P_PIMC_FULL] = int(full)
     out[P_STATS] = table.ctypes.data
     return out
@@ -58,9 +57,16 @@ def resampled(pols: np.ndarray, salt: int) -> np.ndarray:
     names (1 .. 2**63 - 1), on the same deals: a replicate of their play."""
     if not 0 < salt < 2**63:
         raise ValueError(f"a world salt is 1 .. 2**63 - 1; got {salt}")
-    out = np.zeros(P_WORLD_SALT + 1, dtype=np.int64)
-    out[:len(pols)] = pols
+    out = _with_room(pols, P_WORLD_SALT)
     out[P_WORLD_SALT] = salt
+    return out
+
+
+def _with_room(pols: np.ndarray, word: int) -> np.ndarray:
+    """A copy of ``pols`` long enough to hold ``word``, the words it lacked 0; a benchmark
+    word already set (``counted`` then ``resampled``, or the other way) is kept."""
+    out = np.zeros(max(len(pols), word + 1), dtype=np.int64)
+    out[:len(pols)] = pols
     return out
 
 
