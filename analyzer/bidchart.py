@@ -29,7 +29,7 @@ True
 With a cheap ``base`` policy the EVs, gains and recommendations are two-level estimates of
 ``policy``'s (:mod:`analyzer.twolevel`): ``base`` plays ``base_deals`` deals, ``policy`` the
 first ``deals`` of them too, and each class's EVs are the cheap means plus the searching
-player's mean corrections; the sole-bidder points and P(make) are the searching player's own
+player's fitted corrections; the sole-bidder points and P(make) are the searching player's own
 over its deals.
 
 May import: the foundations, :mod:`.advice`, :mod:`.twolevel` and :mod:`.rollout` (its

@@ -43,9 +43,9 @@ def header(chart) -> str:
     if "base_policy" not in p:
         return line
     return (f"{line}\nestimator: {p['estimator']}: {policy_label(p['base_policy'])} on "
-            f"N = {p['n_base']:,} deals, plus the correction ({p['policy']} minus it) on the "
-            f"first n = {p['n_search']:,}. EV(pass), the gains and the recommendations are "
-            f"these; points (sole) are {p['policy']}'s own over its n deals"
+            f"N = {p['n_base']:,} deals, plus the correction ({p['policy']} minus it) fitted "
+            f"on the first n = {p['n_search']:,}. EV(pass), the gains and the "
+            f"recommendations are these; points (sole) are {p['policy']}'s own over its n deals"
             + (f"; {p['classes_unsearched']} classes had under two searched hands and are "
                f"left out" if p["classes_unsearched"] else "") + ".")
 

@@ -14,7 +14,7 @@ share the deals that were not thrown in.
 With ``base`` (a cheap policy) the numbers are two-level estimates of ``policy``'s (see
 :mod:`analyzer.twolevel`): ``base`` plays ``base_deals`` deals under both variants,
 ``policy`` the first ``deals`` of them too, and each figure is the cheap mean plus the
-searching player's mean correction, with an interval from both parts.
+searching player's correction fitted on the first deals, with an interval from both parts.
 
 May import: the foundations (documents, moments, stats, twolevel) and the games' registry, common
 module and protocol; never a game by name.
@@ -160,14 +160,14 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
                     apart[name] = apart.get(name, 0) + chunk_apart.get(name, 0)
         return grow
 
-    def headline() -> TwoLevelMoments:  # the first measure's B − A
+    def headline() -> TwoLevelMoments:  # the first measure's (its B − A is split for)
         name = next(iter(sums["joint"]))
-        return TwoLevelMoments(sums["cheap"][name], sums["joint"][name]).contrast([-1, 1])
+        return TwoLevelMoments(sums["cheap"][name], sums["joint"][name])
 
     paired_size = default_chunk(deals, True)
     n, big, stopped_by = run_two_level(
         grower("cheap", None, default_chunk(base_deals, searches(base_pols))),
-        grower("joint", pols, paired_size), lambda: headline().variances(0), deals,
+        grower("joint", pols, paired_size), lambda: headline().variances([-1, 1]), deals,
         base_deals, budget,
         batch=batch or paired_size)
     cheap, joint = sums["cheap"], sums["joint"]

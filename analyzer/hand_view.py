@@ -68,9 +68,10 @@ def header(ev: HandEvaluation) -> str:
     if ev.base_policy is None:
         return line
     return (f"{line}\nestimator: {ev.estimator}: {policy_label(ev.base_policy)} on "
-            f"N = {ev.n_base:,} deals, plus the correction ({ev.policy} minus it) on the first "
-            f"n = {ev.n:,} of them. The net EVs under the rules' method, the ranking and the "
-            f"advice are these; the other figures are {ev.policy}'s own over its n deals.")
+            f"N = {ev.n_base:,} deals, plus the correction ({ev.policy} minus it) fitted on "
+            f"the first n = {ev.n:,} of them. The net EVs under the rules' "
+            f"method, the ranking and the advice are these; the other figures are "
+            f"{ev.policy}'s own over its n deals.")
 
 
 def _ranking(ev: HandEvaluation, digits: int) -> str:

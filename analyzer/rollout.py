@@ -124,13 +124,15 @@ def leading_half_width(moments: PairedMoments) -> float:
 
 def two_level_cols(moments, i: int) -> dict:
     """What a table adds for alternative ``i`` of two-level moments: n (``n_paired``), the
-    cheap policy's mean over N (``base``) and the correction over n, each with its
-    interval, and the per-deal correlation of the two policies (``rho``), which bounds what
-    the cheap deals gain; nothing for plain moments."""
+    cheap policy's mean over N (``base``) and the correction the n paired deals estimate,
+    each with its interval, the slope they fit (``beta``) and the per-deal correlation of
+    the two policies (``rho``), which bounds what the cheap deals gain; nothing for plain
+    moments."""
     if not isinstance(moments, TwoLevelMoments):
         return {}
     return {"n_paired": moments.n_paired, **est_cols("base", moments.base_estimate(i)),
-            **est_cols("correction", moments.correction(i)), "rho": moments.correlation(i)}
+            **est_cols("correction", moments.correction(i)), "beta": moments.betas()[i],
+            "rho": moments.correlation(i)}
 
 
 def rank_alternatives(moments: PairedMoments, labels: list[tuple[str, str, int]],
@@ -229,9 +231,9 @@ def run_two_level(grow_base, grow_paired, variances, deals: int, base_deals: int
     Without ``budget``: n = ``deals`` and N = max(``base_deals``, n). With ``budget``
     (seconds): a pilot of paired deals (``batch``, doubled until it has taken a twentieth of
     the budget) and BATCH cheap ones (at least as many as the pilot: the paired deals are
-    among them) measures what a deal of each costs, ``variances()`` gives (Var(h), Var(d),
-    Cov(h, d)) a deal of what the interval is to be narrow for, from the samples so far
-    (e.g. ``TwoLevelMoments.leading_variances``), and :func:`analyzer.twolevel.best_split`
+    among them) measures what a deal of each costs, ``variances()`` gives a deal's variances
+    of what the interval is to be narrow for, as :func:`analyzer.twolevel.best_split` takes
+    them, from the samples so far (e.g. ``TwoLevelMoments.leading_variances``), and it
     chooses the N and n that make it narrowest in the whole budget. ``spread_*(first, n,
     progress)`` grow them on a cluster instead. Returns (n, N, stopped_by): "deals" or "budget".
     """

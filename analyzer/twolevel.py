@@ -3,29 +3,35 @@ of what a cheap one makes.
 
 A cheap policy (the heuristic) plays N deals; the searching one (pimc, or dd) plays the
 first n of the same deals as well (the counter-based streams deal them alike). With h a
-deal's outcome under the cheap policy and d = s - h the searching policy's correction on
-the same deal,
+deal's outcome under the cheap policy and s under the searching one,
 
-    EV(search) = mean over the N deals of h + mean over the first n of d
+    EV(search) = mean over the n deals of s − β (mean over the n of h − mean over the N of h):
 
-is unbiased (each mean is). The n deals are the first of the N, so the two means are
-correlated, and its variance is
+the searching player's own mean, moved by as much as the cheap player's mean over those n
+deals strays from its mean over all N (the regression estimator of two-phase sampling).
+Each mean is unbiased, so the estimate is, for any β. The n deals are the first of the N,
+so the means are correlated, and with r = s − β h its variance is
 
-    Var(h) / N + Var(d) / n + 2 Cov(h, d) / N,
+    Var(r) / n + (β² Var(h) + 2 β Cov(h, r)) / N,
 
-every term estimated from the samples (``Cov`` on the n paired deals). When n = N it is the
-plain mean of s, interval and all. The correction is small and varies little where the
-two players agree on most deals, so n can be a small share of N: for a time budget the
-split that minimises the variance gives N and n in proportion to the square roots of
-(Var(h) + 2 Cov(h, d)) / cost(h) and Var(d) / cost(s) (two-phase sampling;
-:func:`best_split`).
+every term estimated from the samples (``Cov`` on the n paired deals). The slope that makes
+it least, for any n and N, is β = Cov(s, h) / Var(h) (then Cov(h, r) = 0), fitted on the
+paired deals; fitting it costs a bias of order 1/n, small beside an interval of order
+1/sqrt(n). With under MIN_FITTED paired deals a fitted slope would be noise, and β is 1:
+the difference estimator, the cheap mean over N plus the mean of s − h over n. Either
+way the estimate is the cheap mean over N plus a correction, what the searching player's
+play adds. When n = N it is the plain mean of s, interval and all. The correction varies
+little where the two players agree on most deals, so n can be a small share of N: for a
+time budget the split that minimises the variance gives N and n in proportion to the
+square roots of (β² Var(h) + 2 β Cov(h, r)) / cost(h) and Var(r) / cost(s) (two-phase
+sampling; :func:`best_split`).
 
 >>> import numpy as np
 >>> h = np.array([3, 1, 4, 1, 5, 9, 2, 6])
 >>> s = np.array([4, 1, 5])              # the searching player on the first three deals
 >>> t = two_level(h, s)
->>> (t.n_base, t.n_paired, round(t.mean, 3))
-(8, 3, 4.542)
+>>> (t.n_base, t.n_paired, round(t.mean, 3), t.beta)
+(8, 3, 4.542, 1.0)
 >>> round(t.correction.mean, 3)
 0.667
 
@@ -45,7 +51,8 @@ import numpy as np
 
 from .stats import Z95, Estimate, PairedMoments, mean_ci, p_best_of
 
-ESTIMATOR = "two-level (control variate)"
+ESTIMATOR = "two-level (regression control variate)"
+MIN_FITTED = 50  # paired deals below which each slope is 1 (the plain difference)
 
 
 class TwoLevelError(ValueError):
@@ -80,9 +87,9 @@ def check_budget(base: str | None, budget: float | None) -> None:
 
 @dataclass(frozen=True)
 class TwoLevel:
-    """A two-level estimate: ``mean`` with its ``se`` and 95% interval, from the cheap
-    policy's ``base`` mean over ``n_base`` deals and the ``correction`` (searching minus
-    cheap) over the first ``n_paired`` of them."""
+    """A two-level estimate: ``mean`` with its ``se`` and 95% interval, the cheap policy's
+    ``base`` mean over ``n_base`` deals plus the ``correction`` (what the searching player
+    adds), which the first ``n_paired`` of them estimate with slope ``beta``."""
 
     mean: float
     se: float
@@ -92,6 +99,7 @@ class TwoLevel:
     n_paired: int
     base: Estimate
     correction: Estimate
+    beta: float
 
     @property
     def half_width(self) -> float:
@@ -100,19 +108,20 @@ class TwoLevel:
     def format(self, digits: int = 3) -> str:
         return (f"{self.mean:.{digits}f} ± {self.half_width:.{digits}f} "
                 f"(N={self.n_base:,}, n={self.n_paired:,}; correction "
-                f"{self.correction.mean:+.{digits}f} ± {self.correction.half_width:.{digits}f})")
+                f"{self.correction.mean:+.{digits}f} ± {self.correction.half_width:.{digits}f}, "
+                f"beta {self.beta:.2f})")
 
     def __str__(self) -> str:
         return self.format()
 
     def to_dict(self) -> dict:
         """What a table, a JSON document or a report shows of it: the estimator, N, n, the
-        correction and every interval."""
+        correction, the slope and every interval."""
         return {"estimator": ESTIMATOR, "mean": self.mean, "se": self.se, "lo": self.lo,
                 "hi": self.hi, "n_base": self.n_base, "n_paired": self.n_paired,
                 "base": self.base.mean, "base_lo": self.base.lo, "base_hi": self.base.hi,
                 "correction": self.correction.mean, "correction_lo": self.correction.lo,
-                "correction_hi": self.correction.hi}
+                "correction_hi": self.correction.hi, "beta": self.beta}
 
 
 def two_level(base, paired, z: float = Z95) -> TwoLevel:
@@ -127,14 +136,10 @@ def two_level(base, paired, z: float = Z95) -> TwoLevel:
                             f"n={small:,}, N={big:,}")
     if not (np.isfinite(h).all() and np.isfinite(s).all()):
         raise TwoLevelError("outcomes must be finite numbers (no NaN or infinity)")
-    d = s - h[:small]
-    var_h = h.var(ddof=1) if big > 1 else 0.0
-    cov_hd = float(np.cov(h[:small], d, ddof=1)[0, 1])
-    variance = var_h / big + d.var(ddof=1) / small + 2 * cov_hd / big
-    se = math.sqrt(max(variance, 0.0))
-    mean = float(h.mean() + d.mean())
-    return TwoLevel(mean, se, mean - z * se, mean + z * se, big, small, mean_ci(h, z=z),
-                    mean_ci(d, z=z))
+    m = TwoLevelMoments.of(h[None], s[None])
+    e = m.estimate(0, z)
+    return TwoLevel(e.mean, e.se, e.lo, e.hi, big, small, mean_ci(h, z=z),
+                    m.correction(0, z), float(m.betas()[0]))
 
 
 @dataclass(frozen=True)
@@ -158,8 +163,10 @@ def best_split(var_h: float, var_d: float, cov_hd: float, cost_h: float, cost_s:
                seconds: float) -> Split:
     """The N and n that minimise the two-level variance for ``seconds`` of work, where the
     cheap policy costs ``cost_h`` seconds a deal and the searching one ``cost_s`` (the
-    paired deals cost both). Variances and covariance as :func:`two_level` estimates them,
-    from a pilot run."""
+    paired deals cost both). ``var_h``, ``var_d`` and ``cov_hd``: a deal's variance of the
+    base mean's part (β h), of the paired part (r = s − β h) and their covariance, as
+    :meth:`TwoLevelMoments.variances` estimates them from a pilot run (with β = 1: Var(h),
+    Var(s − h), Cov(h, s − h))."""
     if min(cost_h, cost_s, seconds) <= 0:
         raise TwoLevelError("costs and the budget must be positive seconds")
     var_s = max(var_h + var_d + 2 * cov_hd, 0.0)
@@ -188,12 +195,16 @@ class TwoLevelMoments:
     moments of the K outcomes over N deals, and ``joint``, the moments of the searching
     policy's K outcomes then the cheap policy's K on the first n of them (2K columns).
 
-    The estimate of any contrast c (one alternative, or the difference of two) is
-    c·mean_N(h) + c·mean_n(s − h), with variance c'Σ_h c / N + Var(c·d) / n
-    + 2 Cov(c·h, c·d) / N (:func:`two_level`, column by column). It has the interface of
+    Alternative i's estimate is mean_n(s_i) − β_i (mean_n(h_i) − mean_N(h_i)) with its own
+    slope (:meth:`betas`); the covariance of the K estimates, and so the interval of any
+    contrast of them (one alternative, or the difference of two), follows from the
+    module's formula column by column (:meth:`mean_covariance`). It has the interface of
     :class:`analyzer.stats.PairedMoments` (``k``, ``n``, ``estimate``, ``diff``, ``means``,
     ``p_best``, ``same``, ``subset``), so the ranking and the decision rule use it as they
     are; ``n`` is N, ``n_paired`` is n.
+
+    With under MIN_FITTED paired deals each slope is 1, so the difference of two
+    alternatives is the two-level estimate of their difference:
 
     >>> import numpy as np
     >>> h = np.array([[3, 1, 4, 1, 5, 9, 2, 6], [2, 2, 3, 1, 4, 8, 1, 5]])
@@ -238,53 +249,96 @@ class TwoLevelMoments:
     def n_paired(self) -> int:
         return self.joint.n
 
-    def _contrast(self, c: np.ndarray, z: float) -> Estimate:
-        k, big, small = self.k, self.n, self.n_paired
-        if small < 2:
-            raise TwoLevelError(f"need at least 2 paired deals; got {small}")
+    def betas(self) -> np.ndarray:
+        """Each alternative's slope β = Cov(s, h) / Var(h) on the paired deals: 1 (the plain
+        difference) with under MIN_FITTED of them, or where the cheap outcome never varies."""
+        k = self.k
+        if self.n_paired < MIN_FITTED:
+            return np.ones(k)
         joint = self.joint.covariance()
-        d = np.r_[c, -c]  # s - h on the joint columns
-        var_h = c @ self.base.covariance() @ c
-        var_d = d @ joint @ d
-        cov_hd = np.r_[np.zeros(k), c] @ joint @ d
-        se = math.sqrt(max(var_h / big + var_d / small + 2 * cov_hd / big, 0.0))
-        mean = float(c @ self.means())
-        return Estimate(mean, se, mean - z * se, mean + z * se, big)
+        var_h, cov_sh = np.diag(joint)[k:], np.diag(joint[:k, k:])
+        return np.where(var_h > 0, cov_sh / np.where(var_h > 0, var_h, 1.0), 1.0)
+
+    def means(self) -> np.ndarray:
+        joint = self.joint.means()
+        return joint[:self.k] - self.betas() * (joint[self.k:] - self.base.means())
+
+    def _parts(self):
+        """(β, Var of the residuals r = s − β h on the paired deals, Var(h) on the N deals,
+        Cov(h_i, r_j) on the paired deals), K x K each but β."""
+        k = self.k
+        joint = self.joint.covariance()
+        beta = self.betas()
+        to_r = np.hstack([np.eye(k), -np.diag(beta)])
+        return beta, to_r @ joint @ to_r.T, self.base.covariance(), joint[k:, :] @ to_r.T
+
+    def _covariance(self, weights: np.ndarray) -> np.ndarray:
+        """The covariance of mean_n(r) + w mean_N(h) (w: ``weights``, one per alternative):
+        the estimates with w = β, the corrections with w = β − 1."""
+        _, var_r, var_h, cov_hr = self._parts()
+        w = np.diag(weights)
+        cross = w @ cov_hr
+        return (var_r * self._fitting_penalty() / self.n_paired
+                + (w @ var_h @ w + cross + cross.T) / self.n)
+
+    def _fitting_penalty(self) -> float:
+        """What fitting the slopes adds to the paired part's variance: the residuals'
+        variance on n - 2 degrees of freedom, not n - 1, and the slope's own error, 1 / (n - 3)
+        of it (the regression estimator's small-sample variance): their sum of squares over
+        n - 3. In proportion to the share of the N deals not paired, since with n = N the
+        slope moves nothing and the estimate is the plain mean; 1 unfitted."""
+        n = self.n_paired
+        if n < MIN_FITTED:
+            return 1.0
+        return 1 + (1 - n / self.n) * ((n - 1) / (n - 3) - 1)
+
+    def mean_covariance(self) -> np.ndarray | None:
+        """The covariance of the K two-level means (None with under two paired deals)."""
+        return self._covariance(self.betas()) if self.n_paired >= 2 else None
+
+    def _contrast(self, c: np.ndarray, mean: float, cov: np.ndarray, n: int,
+                  z: float) -> Estimate:
+        se = math.sqrt(max(float(c @ cov @ c), 0.0))
+        return Estimate(mean, se, mean - z * se, mean + z * se, n)
+
+    def _check(self) -> None:
+        if self.n_paired < 2:
+            raise TwoLevelError(f"need at least 2 paired deals; got {self.n_paired}")
 
     def estimate(self, i: int, z: float = Z95) -> Estimate:
         """The two-level estimate of alternative ``i``, with its interval (n: N)."""
-        return self._contrast(np.eye(self.k)[i], z)
+        return self.diff(i, None, z)
 
-    def diff(self, i: int, j: int, z: float = Z95) -> Estimate:
-        """The two-level estimate of alternative ``i`` minus ``j`` (paired), with its interval."""
-        c = np.zeros(self.k)
-        c[i] += 1
-        c[j] -= 1
-        return self._contrast(c, z)
+    def diff(self, i: int, j: int | None, z: float = Z95) -> Estimate:
+        """The two-level estimate of alternative ``i`` minus ``j`` (paired; None: nothing),
+        with its interval (n: N)."""
+        self._check()
+        c = _contrast_of(self.k, i, j)
+        return self._contrast(c, float(c @ self.means()), self.mean_covariance(), self.n, z)
 
     def correction(self, i: int, z: float = Z95) -> Estimate:
-        """Mean of (searching − cheap) for alternative ``i`` over the n paired deals."""
-        return self.joint.diff(i, self.k + i, z)
+        """How far the searching player moves alternative ``i`` from the cheap policy's mean
+        over N: its estimate minus that mean, with its interval (n: the paired deals)."""
+        return self.diff_correction(i, None, z)
 
-    def diff_correction(self, i: int, j: int, z: float = Z95) -> Estimate:
-        """Mean of (searching − cheap) for alternative ``i`` minus ``j`` over the n paired
-        deals: how far the searching player moves their difference."""
-        c = np.zeros(self.k)
-        c[i] += 1
-        c[j] -= 1
-        d = np.r_[c, -c]
-        mean = float(d @ self.joint.means())
-        se = math.sqrt(max(d @ self.joint.covariance() @ d, 0.0) / self.n_paired)
-        return Estimate(mean, se, mean - z * se, mean + z * se, self.n_paired)
+    def diff_correction(self, i: int, j: int | None, z: float = Z95) -> Estimate:
+        """How far the searching player moves alternative ``i`` minus ``j`` (the two-level
+        estimate minus the cheap policy's mean over N), with its interval (n: the paired
+        deals)."""
+        self._check()
+        c = _contrast_of(self.k, i, j)
+        mean = float(c @ (self.means() - self.base.means()))
+        return self._contrast(c, mean, self._covariance(self.betas() - 1), self.n_paired, z)
 
-    def variances(self, i: int) -> tuple[float, float, float]:
-        """Var(h), Var(d) and Cov(h, d) of alternative ``i`` (h: the cheap policy's outcome,
-        d: the searching one's minus it), as :func:`best_split` takes them."""
-        joint = self.joint.covariance()
-        k = self.k
-        var_d = joint[i, i] + joint[k + i, k + i] - 2 * joint[i, k + i]
-        cov_hd = joint[k + i, i] - joint[k + i, k + i]
-        return float(self.base.covariance()[i, i]), float(var_d), float(cov_hd)
+    def variances(self, weights) -> tuple[float, float, float]:
+        """What :func:`best_split` takes for a contrast of the alternatives (``weights``: one
+        per alternative, or an alternative's index): the variance a deal of the base mean's
+        part (β h), of the paired part (r = s − β h) and their covariance."""
+        c = (np.eye(self.k)[weights] if np.ndim(weights) == 0
+             else np.asarray(weights, dtype=np.float64))
+        beta, var_r, var_h, cov_hr = self._parts()
+        bc = beta * c
+        return float(bc @ var_h @ bc), float(c @ var_r @ c), float(bc @ cov_hr @ c)
 
     def leading_variances(self) -> tuple[float, float, float]:
         """:meth:`variances` of the alternative with the highest estimate: what a budget is
@@ -304,33 +358,10 @@ class TwoLevelMoments:
         """The cheap policy's mean of alternative ``i`` over the N deals."""
         return self.base.estimate(i, z)
 
-    def means(self) -> np.ndarray:
-        joint = self.joint.means()
-        return self.base.means() + joint[:self.k] - joint[self.k:]
-
-    def mean_covariance(self) -> np.ndarray | None:
-        """The covariance of the K two-level means (None with under two paired deals)."""
-        if self.n_paired < 2:
-            return None
-        k, big, small = self.k, self.n, self.n_paired
-        joint = self.joint.covariance()
-        to_d = np.hstack([np.eye(k), -np.eye(k)])  # s - h
-        var_d = to_d @ joint @ to_d.T
-        cov_hd = joint[k:, :] @ to_d.T  # Cov(h_i, d_j)
-        return self.base.covariance() / big + var_d / small + (cov_hd + cov_hd.T) / big
-
     def same(self, i: int, j: int) -> bool:
         """Whether alternatives ``i`` and ``j`` were equal on every deal, under both policies."""
         return (self.base.same(i, j) and self.joint.same(i, j)
                 and self.joint.same(self.k + i, self.k + j))
-
-    def contrast(self, weights) -> TwoLevelMoments:
-        """The two-level moments of one combination of the alternatives (weights: B − A is
-        [-1, 1]), as one alternative: what a time budget is split for."""
-        c = np.asarray(weights, dtype=np.float64)[None, :]
-        zero = np.zeros_like(c)
-        return TwoLevelMoments(self.base.linear(c),
-                               self.joint.linear(np.block([[c, zero], [zero, c]])))
 
     def subset(self, columns) -> TwoLevelMoments:
         columns = list(columns)
@@ -339,3 +370,12 @@ class TwoLevelMoments:
 
     def p_best(self, columns, draws: int = 20_000, seed: int = 0) -> np.ndarray:
         return p_best_of(self, columns, draws, seed)
+
+
+def _contrast_of(k: int, i: int, j: int | None) -> np.ndarray:
+    """The weights of alternative ``i`` minus ``j`` (None: ``i`` alone) among ``k``."""
+    c = np.zeros(k)
+    c[i] += 1
+    if j is not None:
+        c[j] -= 1
+    return c

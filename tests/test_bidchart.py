@@ -15,7 +15,7 @@ from analyzer.games import pedro
 from analyzer.games.pedro import outcomes
 from analyzer.games.pedro.chart import pedro_codes
 from analyzer.stats import Z95
-from analyzer.twolevel import TwoLevelError
+from analyzer.twolevel import ESTIMATOR, TwoLevelError
 
 RULES = pedro.parse_rules("pedro")
 HEURISTIC = pedro.parse_policies("heuristic")
@@ -214,7 +214,7 @@ def test_a_two_level_chart_corrects_the_cheap_chart():
                     base_deals=6000)
     prov = two.provenance
     assert (prov["estimator"], prov["base_policy"], prov["n_base"], prov["n_search"]) == (
-        "two-level (control variate)", "heuristic", 6000, 60)
+        ESTIMATOR, "heuristic", 6000, 60)
     t, c = two.table.set_index(["label", "action"]), cheap.table.set_index(["label", "action"])
     t = t.loc[c.index.intersection(t.index)]
     # EV = the cheap mean over N + the correction over n, class by class and action by action

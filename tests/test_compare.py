@@ -8,6 +8,7 @@ from cli_helpers import assert_bad_input, run
 
 from analyzer.compare import compare_variants
 from analyzer.games import pedro
+from analyzer.twolevel import ESTIMATOR
 
 
 def test_a_variant_against_itself_differs_by_nothing():
@@ -95,7 +96,7 @@ def test_two_level_moves_the_cheap_means_by_the_correction():
     assert (row["n_base"], row["n_search"]) == (20_000, 300)
     prov = two.provenance
     assert (prov["estimator"], prov["base_policy"], prov["n_base"], prov["deals"]) == (
-        "two-level (control variate)", "heuristic", 20_000, 300)
+        ESTIMATOR, "heuristic", 20_000, 300)
 
 
 def test_cli_two_level_compare_says_its_estimator_and_refuses_bad_sizes():

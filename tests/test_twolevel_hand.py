@@ -17,6 +17,7 @@ import pytest
 from cli_helpers import assert_bad_input, run
 
 from analyzer import evaluate_hand
+from analyzer.twolevel import ESTIMATOR
 
 HAND = "AS KS 5S 5C 2S 9H 3D JC 7H"
 
@@ -89,7 +90,7 @@ def test_the_json_and_the_table_say_which_estimator_made_each_number():
     assert r.exit_code == 0, r.stderr
     doc = json.loads(r.stdout)
     prov = doc["provenance"]
-    assert prov["estimator"] == "two-level (control variate)"
+    assert prov["estimator"] == ESTIMATOR
     assert (prov["base_policy"], prov["n_base"], prov["n"]) == ("heuristic", 5000, 200)
     top = doc["actions"][0]
     assert {"base", "correction", "correction_lo", "correction_hi", "n_paired"} <= set(top)
@@ -110,7 +111,7 @@ def test_a_clairvoyant_two_level_estimate_is_labelled_an_upper_bound(game, hand,
     args = ("hand", game, hand, *extra, "--policy", "dd", "--base", "heuristic", "--deals", "8",
             "--base-deals", "200")
     prov = json.loads(run(*args, "--json").stdout)["provenance"]
-    assert prov["estimator"] == "two-level (control variate)"
+    assert prov["estimator"] == ESTIMATOR
     assert prov["bound"].startswith("upper: dd is clairvoyant")
     text = run(*args).stdout
     assert "an upper bound on play" in text.splitlines()[0]
@@ -178,23 +179,24 @@ def test_king_with_n_equal_to_n_base_is_the_plain_evaluation():
 
 
 def test_king_two_level_moves_the_means_toward_the_cheap_sample():
-    """With N > n the means are the heuristic's over N plus the correction over n: a King
-    no-hearts penalty estimate differs from the plain one on n deals, its interval is from
-    both parts, and the text says so."""
+    """With N > n the means are the searching player's over n, moved by beta times the
+    heuristic's stray over those deals from its mean over N: a King no-hearts penalty
+    estimate differs from the plain one on n deals, it is the cheap mean over N plus a
+    correction, its interval is from both parts, and the text says so."""
     two = evaluate_hand("king", KING_HAND, contract="no-hearts", deals=200, seed=4,
                         policy="random", base="heuristic", base_deals=4000)
     cheap = evaluate_hand("king", KING_HAND, contract="no-hearts", deals=4000, seed=4)
     search = evaluate_hand("king", KING_HAND, contract="no-hearts", deals=200, seed=4,
                            policy="random")
     cheap_head = evaluate_hand("king", KING_HAND, contract="no-hearts", deals=200, seed=4)
-    want = (cheap.negative["points"].iloc[0] + search.negative["points"].iloc[0]
-            - cheap_head.negative["points"].iloc[0])
-    assert math.isclose(two.negative["points"].iloc[0], want, rel_tol=1e-9)
-    # the table shows both parts: the cheap mean over N and the correction over n
     row = two.negative.iloc[0]
+    assert 0 < row["beta"] < 2 and row["beta"] != 1  # fitted on the n = 200 paired deals
+    stray = cheap_head.negative["points"].iloc[0] - cheap.negative["points"].iloc[0]
+    want = search.negative["points"].iloc[0] - row["beta"] * stray
+    assert math.isclose(row["points"], want, rel_tol=1e-9)
+    # the table shows both parts: the cheap mean over N and the correction
     assert math.isclose(row["base"], cheap.negative["points"].iloc[0], rel_tol=1e-9)
-    assert math.isclose(row["correction"], search.negative["points"].iloc[0]
-                        - cheap_head.negative["points"].iloc[0], rel_tol=1e-9)
+    assert math.isclose(row["base"] + row["correction"], row["points"], rel_tol=1e-9)
     assert row["correction_lo"] < row["correction"] < row["correction_hi"]
     assert row["n_paired"] == 200 and -1 <= row["rho"] <= 1
     r = run("hand", "king", KING_HAND, "--contract", "no-hearts", "--policy", "random",
@@ -221,7 +223,7 @@ def test_every_table_of_an_evaluation_says_its_estimator_in_its_attrs(game, hand
     tables = _frames(two)
     assert len(tables) >= 3
     for name, df in tables.items():
-        assert df.attrs["estimator"] == "two-level (control variate)", name
+        assert df.attrs["estimator"] == ESTIMATOR, name
         assert (df.attrs["n"], df.attrs["n_base"], df.attrs["base_policy"]) == (
             30, 600, "heuristic"), name
         assert (df.attrs["seed"], df.attrs["policy"], df.attrs["rules"]) == (
@@ -239,12 +241,12 @@ def test_a_chart_and_a_comparison_say_their_estimator_in_their_tables_attrs():
     for name in ("table", "classes", "guide", "violations"):
         attrs = getattr(chart, name).attrs
         assert (attrs["estimator"], attrs["n_base"], attrs["n_search"]) == (
-            "two-level (control variate)", 2000, 20), name
+            ESTIMATOR, 2000, 20), name
     assert "pairs" in chart.violations.attrs  # its own attrs are kept
     c = compare_variants("pedro", "pedro(low_to=holder)", 20, 3, "dd", base="heuristic",
                          base_deals=2000)
     assert (c.table.attrs["estimator"], c.table.attrs["n_base"], c.table.attrs["deals"]) \
-        == ("two-level (control variate)", 2000, 20)
+        == (ESTIMATOR, 2000, 20)
 
 
 @pytest.mark.parametrize("call", ["pedro", "rook", "king", "chart", "compare"])

@@ -111,7 +111,7 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, base, base_dea
     With --base (Pedro, Cinch, Rook), the EVs, gains and recommendations are
     two-level estimates of --policy's: the cheap --base policy plays
     --base-deals deals (N), --policy the first --deals of them (n) too, and each
-    EV is the cheap mean plus the searching player's mean correction over n.
+    EV is the cheap mean plus the searching player's correction fitted on n.
     The header says so; the points as sole bidder and P(make) are the searching
     player's own over its n deals. --budget SECONDS chooses N and n instead: a
     pilot measures both players' costs and variances, and the split makes the

@@ -265,8 +265,9 @@ def base_options(figures: str, narrowest: str | None = None):
             "--base", type=POLICY, default=None, metavar="POLICY",
             help=f"Two-level estimate: this cheap policy (e.g. heuristic) plays --base-deals "
                  f"deals, --policy the first --deals of them too, and {figures} is the cheap "
-                 f"mean plus the searching player's mean correction, with an interval from "
-                 f"both: a searching player's numbers at near the cheap one's cost.")(command)
+                 f"mean plus the searching player's correction fitted on the n, with an "
+                 f"interval from both: a searching player's numbers at near the cheap one's "
+                 f"cost.")(command)
     return apply
 
 

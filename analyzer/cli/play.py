@@ -196,7 +196,7 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
     With --base, every figure is a two-level estimate of --policy's: the cheap
     --base policy plays --base-deals deals (N) under both variants, --policy the
     first --deals of them (n) too, and each figure is the cheap mean plus the
-    searching player's mean correction over n, with an interval from both parts.
+    searching player's correction fitted on the n, with an interval from both parts.
     The header says so; the table adds the correction of each difference.
     --budget SECONDS chooses N and n instead (a pilot measures both players'
     costs and the spread of the first measure's B − A, then the split that
@@ -252,7 +252,7 @@ def paired_table(c) -> str:
     if "base_policy" in p:
         head += (f"estimator: {p['estimator']}: {policy_label(p['base_policy'])} on "
                  f"N = {p['n_base']:,} deals ({p['shared_base_deals']:,} shared), plus the "
-                 f"correction ({p['policy']} minus it) on the first n = {p['deals']:,}; "
+                 f"correction ({p['policy']} minus it) fitted on the first n = {p['deals']:,}; "
                  f"every figure is an estimate of {p['policy']}'s\n")
 
     def fmt(v, hw):

@@ -61,8 +61,8 @@ def _estimator_words(s: Scenario, cfg: dict | None) -> str:
     big, small = (f"N = {cfg['base_deals']:,}", f"n = {cfg['deals']:,}") if cfg else ("N", "n")
     return (f" Two-level estimates of {_policy(s)}'s numbers: {policy_label(s.base)} plays "
             f"{big} deals and {s.policy} the first {small} of them too; each figure is the "
-            f"cheap mean over N plus {s.policy}'s mean correction over n, its interval from "
-            f"both.")
+            f"cheap mean over N plus {s.policy}'s correction fitted on the n (regression), its "
+            f"interval from both.")
 
 
 def _estimator_stamp(s: Scenario, n_base) -> dict:

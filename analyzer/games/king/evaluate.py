@@ -286,10 +286,10 @@ def render_king_hand(ev: KingEvaluation) -> str:
     parts = [] if ev.base_policy is None else [f"{ev.base_policy} (N)", "correction (n)"]
     if ev.base_policy is not None:
         out[1:1] = [f"estimator: {ev.estimator}: {policy_label(ev.base_policy)} on N = "
-                    f"{ev.n_base:,} deals, plus the correction ({ev.policy} minus it) on the "
-                    f"first n = {ev.n:,} of them. The means, their intervals and the trump "
-                    f"right are these; P(0) and the distribution are {ev.policy}'s own over "
-                    f"its n deals."]
+                    f"{ev.n_base:,} deals, plus the correction ({ev.policy} minus it) fitted "
+                    f"on the first n = {ev.n:,} of them. The means, their "
+                    f"intervals and the trump right are these; P(0) and the distribution are "
+                    f"{ev.policy}'s own over its n deals."]
     if len(ev.negative):
         out.append("Negative contracts: my points per hand (mean ± 95% CI) and P(no penalty)")
         out.append(render_table(

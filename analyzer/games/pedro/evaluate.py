@@ -286,7 +286,7 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     ``base`` (a cheap policy, e.g. "heuristic") makes the EVs that rank and decide
     two-level estimates (:mod:`analyzer.twolevel`): ``base`` plays ``base_deals`` deals,
     ``policy`` the first ``deals`` of them as well, and each EV is the cheap mean plus the
-    mean correction, with an interval from both; or ``budget`` seconds split between them
+    fitted correction, with an interval from both; or ``budget`` seconds split between them
     to make the leading EV's interval narrowest. The other figures are ``policy``'s own
     over its ``deals``.
     """
