@@ -9,9 +9,10 @@ actions prints the share of its variance that cheaper outcomes of the same deals
 with dd as well, and with both players' points under every trump too. With R^2 explained
 and cheap deals free, a control variate's interval is 1 / sqrt(1 - R^2) times narrower
 than the searching player's alone at equal time: the ceiling of any two-level estimate
-built on those controls. ``--base heuristic`` uses the plain difference (s - h), which
-reaches a little less (``diff`` column: Var(s) / Var(s - h)). A 4x narrower interval
-needs R^2 >= 15/16.
+built on those controls. ``--base heuristic`` fits the slope on the heuristic alone, so
+it reaches the ``R2 h`` ceiling (up to the noise of fitting); the plain difference (s - h,
+slope 1) reaches a little less (``diff`` column: Var(s) / Var(s - h)). A 4x narrower
+interval needs R^2 >= 15/16.
 
 It then plays the searching player again on the same deals with its worlds drawn from
 another stream (``setup.resampled``). Half the mean squared difference of the two plays is
