@@ -104,7 +104,8 @@ def test_the_fitted_slope_narrows_the_interval_where_the_players_scale_apart():
     assert t.se < 0.75 * math.sqrt(_difference_variance(h, s[:500]))
 
 
-@pytest.mark.parametrize("slope, paired", [(1.0, 100), (0.5, 100), (0.5, MIN_FITTED)])
+@pytest.mark.parametrize("slope, paired", [(1.0, 100), (0.5, 100), (1.0, MIN_FITTED),
+                                           (0.5, MIN_FITTED)])
 def test_the_interval_covers_the_truth_ninety_five_times_in_a_hundred(slope, paired):
     """400 repetitions of N = 2,000 and n paired deals: the share of intervals that hold the
     true mean is 0.95 within three binomial standard errors (0.033), with the slope fitted

@@ -17,7 +17,7 @@ import pytest
 from cli_helpers import assert_bad_input, run
 
 from analyzer import evaluate_hand
-from analyzer.twolevel import ESTIMATOR
+from analyzer.twolevel import ESTIMATOR, MIN_FITTED
 
 HAND = "AS KS 5S 5C 2S 9H 3D JC 7H"
 
@@ -64,16 +64,17 @@ def interval(ev, action) -> tuple[float, float, float]:
 
 
 def test_the_interval_covers_the_truth_about_95_percent_of_the_time():
-    """200 seeds of a small two-level evaluation (n = 100 random-play deals, N = 4,000
-    heuristic ones) against the EV of random play measured on 200,000 deals: coverage of
-    EV(pass) and of the best bid within three binomial standard errors of 95%."""
+    """200 seeds of a small two-level evaluation (n = MIN_FITTED random-play deals, the
+    fewest that fit the slope, N = 4,000 heuristic ones) against the EV of random play
+    measured on 200,000 deals: coverage of EV(pass) and of the best bid within three
+    binomial standard errors of 95%."""
     truth = evaluate_hand("pedro", HAND, deals=200_000, seed=10_000, policy="random")
     assert max(truth.actions["ev_se"]) < 0.05  # ten times sharper than one repetition
     watched = [truth.actions.iloc[0], truth.actions[truth.actions["action"] == "pass"].iloc[0]]
     assert watched[0]["action"] != "pass"
     hits = [[], []]
     for seed in range(200):
-        ev = evaluate_hand("pedro", HAND, deals=100, seed=seed, policy="random",
+        ev = evaluate_hand("pedro", HAND, deals=MIN_FITTED, seed=seed, policy="random",
                            base="heuristic", base_deals=4_000)
         for k, action in enumerate(watched):
             _, lo, hi = interval(ev, action)
