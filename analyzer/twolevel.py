@@ -252,14 +252,22 @@ class TwoLevelMoments:
     def n_paired(self) -> int:
         return self.joint.n
 
+    @property
+    def fitted(self) -> bool:
+        """Whether the slopes are fitted: at least MIN_FITTED paired deals."""
+        return self.n_paired >= MIN_FITTED
+
     def betas(self, fit: bool | None = None) -> np.ndarray:
         """Each alternative's slope β = Cov(s, h) / Var(h) on the paired deals: 1 (the plain
-        difference) with under MIN_FITTED of them (``fit`` True: fitted all the same), or
-        where the cheap outcome never varies."""
+        difference) unless :attr:`fitted` (``fit`` True: fitted all the same), or where the
+        cheap outcome never varies."""
+        return self._slopes(self.joint.covariance(), fit)
+
+    def _slopes(self, joint: np.ndarray, fit: bool | None) -> np.ndarray:
+        """:meth:`betas` from the paired deals' covariance ``joint``."""
         k = self.k
-        if not (self.n_paired >= MIN_FITTED if fit is None else fit):
+        if not (self.fitted if fit is None else fit):
             return np.ones(k)
-        joint = self.joint.covariance()
         var_h, cov_sh = np.diag(joint)[k:], np.diag(joint[:k, k:])
         return np.where(var_h > 0, cov_sh / np.where(var_h > 0, var_h, 1.0), 1.0)
 
@@ -272,15 +280,15 @@ class TwoLevelMoments:
         Cov(h_i, r_j) on the paired deals), K x K each but β (``fit``: as :meth:`betas`)."""
         k = self.k
         joint = self.joint.covariance()
-        beta = self.betas(fit)
+        beta = self._slopes(joint, fit)
         to_r = np.hstack([np.eye(k), -np.diag(beta)])
         return beta, to_r @ joint @ to_r.T, self.base.covariance(), joint[k:, :] @ to_r.T
 
-    def _covariance(self, weights: np.ndarray) -> np.ndarray:
-        """The covariance of mean_n(r) + w mean_N(h) (w: ``weights``, one per alternative):
-        the estimates with w = β, the corrections with w = β − 1."""
-        _, var_r, var_h, cov_hr = self._parts()
-        w = np.diag(weights)
+    def _covariance(self, shift: float) -> np.ndarray:
+        """The covariance of mean_n(r) + w mean_N(h), w = β + ``shift`` for each
+        alternative: the estimates with shift 0, the corrections (minus mean_N(h)) with −1."""
+        beta, var_r, var_h, cov_hr = self._parts()
+        w = np.diag(beta + shift)
         cross = w @ cov_hr
         return (var_r * self._fitting_penalty() / self.n_paired
                 + (w @ var_h @ w + cross + cross.T) / self.n)
@@ -291,14 +299,14 @@ class TwoLevelMoments:
         of it (the regression estimator's small-sample variance): their sum of squares over
         n - 3. In proportion to the share of the N deals not paired, since with n = N the
         slope moves nothing and the estimate is the plain mean; 1 unfitted."""
-        n = self.n_paired
-        if n < MIN_FITTED:
+        if not self.fitted:
             return 1.0
+        n = self.n_paired
         return 1 + (1 - n / self.n) * ((n - 1) / (n - 3) - 1)
 
     def mean_covariance(self) -> np.ndarray | None:
         """The covariance of the K two-level means (None with under two paired deals)."""
-        return self._covariance(self.betas()) if self.n_paired >= 2 else None
+        return self._covariance(0.0) if self.n_paired >= 2 else None
 
     def _contrast(self, c: np.ndarray, mean: float, cov: np.ndarray, n: int,
                   z: float) -> Estimate:
@@ -332,7 +340,7 @@ class TwoLevelMoments:
         self._check()
         c = _contrast_of(self.k, i, j)
         mean = float(c @ (self.means() - self.base.means()))
-        return self._contrast(c, mean, self._covariance(self.betas() - 1), self.n_paired, z)
+        return self._contrast(c, mean, self._covariance(-1.0), self.n_paired, z)
 
     def variances(self, weights) -> tuple[float, float, float]:
         """What :func:`best_split` takes for a contrast of the alternatives (``weights``: one
