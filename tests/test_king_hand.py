@@ -42,6 +42,8 @@ def test_the_trump_right_is_worth_tricks_to_the_long_suit(hearts, low):
     assert r["accept_offers_above"] >= r["value_hi"] - 1
     assert r["decline"] == "play"
     assert low.trump_right["decline"] == "decline"  # a hand of 2s, 3s and 4s takes no tricks
+    # ... so selling for 1 (1 + its few tricks under another's trump) loses to declining for 4
+    assert low.trump_right["accept_offers_above"] >= 1
 
 
 def test_means_are_the_mean_of_the_simulated_penalties():

@@ -18,7 +18,8 @@ the number of deals and the chart does not depend on ``batch``.
   tricks with a paired interval. From it, advice that respects the noise
   (:func:`analyzer.games.king.evaluate.trump_right_advice`): offer up to k tricks only while
   the value exceeds k beyond the noise, and as the benefited accept only offers above its
-  upper bound. This is the model of ``bidlab hand king``, charted.
+  upper bound (an offer of 1 only where it also beats the decline it forgoes). This is
+  the model of ``bidlab hand king``, charted.
 * **The benefited in the auction** (positive hands, secondary): the dealer's dealt hand,
   every deal, by its longest suit and high cards: its score in tricks after the auction
   the heuristic plays (points / 25: tricks taken, plus the price when it sold, or the 4 of
@@ -474,7 +475,7 @@ class KingChartAccumulator:
             m = PairedMoments(2)
             m.add_sums(n, s[:2], np.array([[s[2], s[4]], [s[4], s[3]]]))
             own, other, value = m.estimate(0), m.estimate(1), m.diff(0, 1)
-            advice = trump_right_advice(value, own)
+            advice = trump_right_advice(value, own, other)
             right_rows.append({**cls, "label": _label(cls, RIGHT_BY), "n": n,
                                **est_cols("own_tricks", own), **est_cols("other_tricks", other),
                                **est_cols("value", value),

@@ -13,8 +13,9 @@ the differences are paired.
   another seat names trump] (each of the other three in turn, by its policy),
   with no auction and no payment. Their paired difference is the trump right's
   value in tricks: worth offering up to that many tricks, and as the benefited
-  an offer is worth accepting when it exceeds it. The 4-3-3-3 decline is
-  worth taking when the seat expects fewer than 4 tricks naming trump.
+  an offer is worth accepting when it exceeds it (an offer of 1 only when it
+  also beats the decline it forgoes). The 4-3-3-3 decline is worth taking
+  when the seat expects fewer than 4 tricks naming trump.
 
 >>> from analyzer.games.king.rules import parse_rules
 >>> ev = evaluate_king_hand(parse_rules("king"), "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS",
@@ -239,30 +240,50 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
         pos_rows.append({"choice": "another seat names trump", "n": deals,
                          **est_cols("tricks", moments.estimate(other)),
                          **two_level_cols(moments, other)})
-        right = trump_right_advice(moments.diff(mine, other), moments.estimate(mine))
+        right = trump_right_advice(moments.diff(mine, other), moments.estimate(mine),
+                                   moments.estimate(other))
     return KingEvaluation(
         hand=str(CardSet(mask)), seat=seat, rules=str(rules), policy=policy_string(pols),
         seed=seed, n=deals, negative=pd.DataFrame(neg_rows), distribution=pd.DataFrame(dist_rows),
         positive=pd.DataFrame(pos_rows), trump_right=right, **two_level)
 
 
-def trump_right_advice(value: Estimate, own_tricks: Estimate) -> dict:
+def trump_right_advice(value: Estimate, own_tricks: Estimate, other_tricks: Estimate) -> dict:
     """What the trump right's value says, only as far as the noise allows (the rule of
     analyzer.advice): offer k tricks only while the value exceeds k beyond the noise (its
-    95% lower bound), accept an offer as the benefited only above the value's upper bound,
-    and decline (4-3-3-3) only when naming trump is expected to take fewer than 4 tricks
-    beyond the noise; "either" otherwise. With no interval (one deal) it offers nothing
-    and names no offer worth accepting (None).
+    95% lower bound), and decline (4-3-3-3) only when naming trump is expected to take
+    fewer than 4 tricks beyond the noise; "either" otherwise.
+
+    As the benefited, selling for k gives k + the tricks taken when another seat names
+    trump (``other_tricks``). An offer of 2 or more is worth accepting above the value's
+    upper bound, since refusing it means playing the hand. An offer of 1 must also beat
+    the decline it forgoes (refused, it leaves the benefited free to decline for 4):
+    it is accepted only if, beyond the noise, 1 + other_tricks beats both naming trump
+    and 4 tricks. With no interval (one deal) it offers nothing and names no offer worth
+    accepting (None).
 
     >>> from analyzer.stats import Estimate
-    >>> a = trump_right_advice(Estimate(1.6, 0.05, 1.5, 1.7, 900), Estimate(5.1, .1, 4.9, 5.3, 900))
+    >>> a = trump_right_advice(Estimate(1.6, 0.05, 1.5, 1.7, 900), Estimate(5.1, .1, 4.9, 5.3, 900),
+    ...                        Estimate(3.5, .1, 3.3, 3.7, 900))
     >>> a["offer_up_to"], a["accept_offers_above"], a["decline"]
     (1, 1, 'play')
+
+    A weak hand worth 0.2 tricks as trump maker still refuses 1: it takes about 2 tricks
+    when another names trump, so 1 + 2 falls short of the 4 its decline gives.
+
+    >>> weak = trump_right_advice(Estimate(0.2, .01, .18, .22, 900),
+    ...                           Estimate(2.2, .01, 2.18, 2.22, 900),
+    ...                           Estimate(2.0, .01, 1.98, 2.02, 900))
+    >>> weak["accept_offers_above"], weak["decline"]
+    (1, 'decline')
     """
     known = math.isfinite(value.lo) and math.isfinite(value.hi)  # n = 1 leaves it open
+    accept_above = max(0, math.floor(value.hi)) if known else None
+    if accept_above == 0 and not (other_tricks.lo > 3):  # 1 + other must beat the decline's 4
+        accept_above = 1
     return {"value": value.mean, "value_lo": value.lo, "value_hi": value.hi, "n": value.n,
             "offer_up_to": max(0, math.ceil(value.lo) - 1) if known else 0,
-            "accept_offers_above": max(0, math.floor(value.hi)) if known else None,
+            "accept_offers_above": accept_above,
             "own_tricks": own_tricks.mean, "own_tricks_lo": own_tricks.lo,
             "own_tricks_hi": own_tricks.hi,
             "decline": "decline" if own_tricks.hi < 4 else "play" if own_tricks.lo > 4
