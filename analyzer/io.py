@@ -58,6 +58,9 @@ class TableFormatError(ValueError):
 def table_format(path: str | os.PathLike) -> str:
     """``"parquet"`` or ``"csv"`` from the suffix; TableFormatError otherwise."""
     suffix = Path(path).suffix.lower()
+    if Path(path).is_dir():
+        raise TableFormatError(f"{str(path)!r} is a directory; give a file name ending in "
+                               f"{' or '.join(SUFFIXES)}")
     if suffix not in SUFFIXES:
         shown = repr(suffix) if suffix else "no suffix"
         raise TableFormatError(

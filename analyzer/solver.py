@@ -320,8 +320,9 @@ def solve(game, hands, trump=None, leader=0, played: str = "", side=None, contra
                          sc.tt, sc.next_gen(), sc.par, max_nodes, sc.res, vals)
     seconds = time.perf_counter() - t0
     if not sc.res[ddp.RES_SOLVED]:
-        raise SolveBudgetError(f"position not solved within {max_nodes:,} nodes; a smaller "
-                               "position (fewer cards) solves faster")
+        raise SolveBudgetError(f"position not solved within {max_nodes:,} nodes; raise "
+                               "--max-nodes, or give fewer cards a hand (--hands, --played): "
+                               "a whole 13-card deal is often out of reach")
     card_values = {format_card(p.from_search(c)): int(vals[c])
                    for c in range(64) if vals[c] > -ddp.INF}
     return Solution(game=str(rules),

@@ -102,7 +102,8 @@ def two_level_hand(model: HandModel, rules, mask, offset, known, pols, base: str
     """Grow a two-level evaluation (:func:`analyzer.rollout.run_two_level`) of ``pols``
     over ``base``, a cheaper policy string; ``spread_with`` grows it on a cluster."""
     base_pols = parse_policies(base)
-    check_request(policy_string(pols), policy_string(base_pols))
+    check_request(policy_string(pols), policy_string(base_pols),
+                  None if budget is not None else deals, base_deals)  # as compare and charts
     cheap = model.tally()
     k = model.ranked(cheap, rules).k
     paired = PairedTally(model, k)

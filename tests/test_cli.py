@@ -250,6 +250,9 @@ def test_unwritable_out(tmp_path):
     (tmp_path / "dir.csv").mkdir()
     assert_bad_input(run("simulate", "pedro", "--deals", "10", "--out",
                          str(tmp_path / "dir.csv")), "directory")
+    # a folder with no suffix: said to be a folder, not a missing suffix
+    assert_bad_input(run("simulate", "pedro", "--deals", "10", "--out", str(tmp_path)),
+                     "is a directory; give a file name ending in .parquet or .csv")
 
 
 def test_bad_input_leaves_existing_file_untouched(tmp_path):

@@ -96,6 +96,9 @@ def test_solve_bad_positions_other_games():
                          "--hands", "AS KD/KS/5H/QH QC", "--played", "2H 3C"),
                      "could not play 3C")
     assert_bad_input(run("solve", "pedro"), "--hands")
+    # seed 1's positive hand 4 was declined 4-3-3-3 in its auction: nothing was played
+    assert_bad_input(run("solve", "king", "--from-deal", "4", "--seed", "1", "--contract",
+                         "positive"), "declined")
 
 
 def test_solve_node_budget():
@@ -149,7 +152,11 @@ def test_ladder_king(tmp_path):
 
 
 def test_ladder_bad_input():
-    assert_bad_input(run("ladder", "pedro", "--rungs", "random,genius"), "bad policy")
+    assert_bad_input(run("ladder", "pedro", "--rungs", "random,genius"),
+                     "bad rung 'genius'; give one of random, heuristic, dd, pimc")
+    # one policy plays the other side: a policy a seat was once spliced into every seat
+    assert_bad_input(run("ladder", "pedro", "--deals", "5", "--opponents",
+                         "random,heuristic,random,heuristic"), "one policy plays the whole side")
     assert_bad_input(run("ladder", "king", "--deals", "5", "--duplicate"), "partnerships")
     assert_bad_input(run("ladder", "king", "--contract", "no-spades"), "contracts:")
     assert_bad_input(run("ladder", "rook", "--contract", "positive"),

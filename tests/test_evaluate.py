@@ -396,3 +396,11 @@ def test_impossible_known_cards_are_refused(known):
     hand = CardSet("AS KS 5S 5C 2S 9H 3D JC 7H").mask
     with pytest.raises(pedro.ScenarioError):
         pedro.Scenario(hand=hand, seat=1, known=known).vector()
+
+
+def test_a_card_given_to_two_seats_names_both():
+    from analyzer.cards import CardSet
+
+    hand = CardSet("AS KS 5S 5C 2S 9H 3D JC 7H").mask
+    with pytest.raises(pedro.ScenarioError, match="AS given to two seats: eldest and second"):
+        pedro.Scenario(hand=hand, seat=1, known=((2, CardSet("AS 2H").mask),)).vector()

@@ -143,6 +143,9 @@ def test_a_budget_splits_the_time_and_says_so():
      "--target-ci"),
     (["hand", "pedro", HAND, "--policy", "random", "--base", "heuristic", "--budget", "5",
       "--deals", "100"], "--deals"),
+    # more searched deals than cheap ones: refused as compare and bid-chart refuse it
+    (["hand", "pedro", HAND, "--policy", "random", "--base", "heuristic", "--deals", "30",
+      "--base-deals", "20"], "need 2 <= --deals (n) <= --base-deals (N)"),
 ])
 def test_bad_two_level_requests_get_one_line(args, expected):
     assert_bad_input(run(*args), expected)

@@ -14,7 +14,7 @@ import click
 from ..documents import dumps, provenance
 from ..text import render_table
 from .group import main
-from .options import GAME, POLICY, Count, json_option, progress_option, with_progress
+from .options import GAME, POLICY, Count, json_listing, json_option, progress_option, with_progress
 
 
 @main.command()
@@ -79,7 +79,7 @@ def bench(games_, policies, deals, repeats, as_json, progress) -> None:
 @click.option("--search", is_flag=True,
               help="Also compile the kernels with the search behind dd and pimc seats (a "
                    "few minutes more).")
-@json_option
+@json_listing("each game's compile time")
 def warmup(games_, search, as_json) -> None:
     """Compile the kernels of GAME (default: every game) now, and say how long it took.
 

@@ -129,7 +129,7 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, base, base_dea
       bidlab bid-chart king --deals 50000 --out-dir king-chart
       bidlab bid-chart pedro --deals 2000 --json --out-dir small-chart
       bidlab bid-chart rook --deals 100000 --run-dir rook-chart-run
-      bidlab bid-chart pedro --policy pimc:20 --base heuristic --deals 10 \
+      bidlab bid-chart pedro --policy pimc:20 --base heuristic --deals 10 \\
           --base-deals 50000 --by trumps,seat
     """
     rules = resolve_rules(game, rule_pairs)

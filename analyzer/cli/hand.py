@@ -125,7 +125,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --seat eldest --deals 20000
       bidlab hand cinch "AH KH QH 5D 2H 9C 3S JS 7C" --seat dealer --seed 7
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --target-ci 0.05 --max-deals 500000
-      bidlab hand pedro "2H 3D 4C 6S 7H 8D 9C 3S 4D" --seat dealer --until-decided \
+      bidlab hand pedro "2H 3D 4C 6S 7H 8D 9C 3S 4D" --seat dealer --until-decided \\
           --time-budget 60
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --json > hand.json
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --csv --plot hand.png
@@ -133,7 +133,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
       bidlab hand rook "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C" --seat dealer
       bidlab hand king "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS" --contract no-hearts
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --executor dask-local --workers 2
-      bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --policy pimc:20 --base heuristic \
+      bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --policy pimc:20 --base heuristic \\
           --deals 20 --base-deals 100000
     """
     if as_json and as_csv:
@@ -172,7 +172,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
         options.update(target_ci=target_ci, time_budget=time_budget, max_deals=max_deals,
                        until_decided=until_decided)
         work, label = max_deals, "simulating (until the stop rule, at most --max-deals)"
-    else:
+    elif budget is None:  # a --budget chooses n itself
         options["deals"] = deals = search_sized(ctx, "deals", deals, policy)
         work, label = g.hand_work(rules, deals, contract), "simulating"
     if two_level:
@@ -200,7 +200,8 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
         click.echo(g.hand_csv(ev), nl=False)
     else:
         click.echo(g.render_hand(ev))
-    report_time(g.hand_work(rules, ev.n, contract), time.perf_counter() - started, policy)
+    report_time(g.hand_work(rules, ev.n, contract) if base is None else ev.n,
+                time.perf_counter() - started, policy, None if base is None else ev.n_base)
     if plot is not None:
         from .. import plotting
 
@@ -222,11 +223,15 @@ def known_cards(pairs: tuple[str, ...]) -> dict[str, str]:
     return known
 
 
-def report_time(n: int, seconds: float, policy: str) -> None:
-    """The run time on stderr, with sizing advice when a searching player made it slow."""
+def report_time(n: int, seconds: float, policy: str, n_base: int | None = None) -> None:
+    """The run time on stderr, with sizing advice when a searching player made it slow
+    (a two-level run, ``n_base`` cheap deals beside, is sized by --budget instead)."""
     per = 1000 * seconds / max(n, 1)
     line = f"{n:,} deals in {seconds:.1f} s ({per:.2f} ms a deal, policy {policy_label(policy)})"
-    if "pimc" in policy or "dd" in policy:
+    if n_base is not None:
+        line = (f"{n:,} searched deals and {n_base:,} cheap ones in {seconds:.1f} s; size the "
+                "run with --deals and --base-deals, or --budget SECONDS")
+    elif "pimc" in policy or "dd" in policy:
         per_minute = int(60 / max(seconds / max(n, 1), 1e-9))
         line += (f"; searching players cost milliseconds per card: about {per_minute:,} deals "
                  "a minute here, so size --deals (or --time-budget) to your time, or search "

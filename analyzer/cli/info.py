@@ -17,11 +17,11 @@ from ..games import game as game_of
 from ..text import render_table
 from ..variants import describe_allowed, flag_fields
 from .group import main
-from .options import card_set, game_argument, json_option, resolve_rules, rule_option
+from .options import card_set, game_argument, json_listing, resolve_rules, rule_option
 
 
 @main.command()
-@json_option
+@json_listing("the games, presets and rules strings")
 def games(as_json) -> None:
     """List the games and presets with their canonical rules strings.
 
@@ -57,7 +57,7 @@ def games(as_json) -> None:
 @main.command("rules")
 @game_argument
 @rule_option
-@json_option
+@json_listing("every flag with its value, default, allowed values and meaning")
 def rules_cmd(game, rule_pairs, as_json) -> None:
     """Every rule flag of GAME: value, preset default, allowed values and meaning.
 
@@ -102,7 +102,7 @@ def rules_in_words(rules) -> str:
 
 @main.command()
 @click.argument("hand", nargs=-1, required=True, callback=card_set)
-@json_option
+@json_listing("the cards as bidlab reads them")
 def cards(hand: CardSet, as_json) -> None:
     """Read a hand string the way bidlab does and print it sorted, by suit.
 

@@ -120,13 +120,17 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
         echo(f"{result.provenance['declined']:,} hands declined 4-3-3-3 (not played) "
              "are left out")
     echo("")
-    rows = [[r.rung, r.n, f"{r.points:.3f}", f"[{r.points_lo:.3f}, {r.points_hi:.3f}]",
-             *((f"{100 * r.p_make:.1f}%", f"[{100 * r.p_make_lo:.1f}, {100 * r.p_make_hi:.1f}]")
+    def interval(lo, hi, fmt=".3f") -> str:  # one deal leaves it unknown
+        return f"[{lo:{fmt}}, {hi:{fmt}}]" if np.isfinite(lo) and np.isfinite(hi) else "n/a"
+
+    rows = [[r.rung, r.n, f"{r.points:.3f}", interval(r.points_lo, r.points_hi),
+             *((f"{100 * r.p_make:.1f}%",
+                f"[{100 * r.p_make_lo:.1f}%, {100 * r.p_make_hi:.1f}%]")
                if r.contracts else ("n/a", "")),
-             f"{r.diff:+.3f} [{r.diff_lo:+.3f}, {r.diff_hi:+.3f}]" if "diff" in summ else "",
-             f"{r.seconds:.1f}"] for r in summ.itertuples()]
+             f"{r.diff:+z.3f} {interval(r.diff_lo, r.diff_hi, '+z.3f')}" if "diff" in summ
+             else "", f"{r.seconds:.1f}"] for r in summ.itertuples()]
     echo(render_table(["rung", "n", result.measure, "95% CI", "P(make)", "95% CI",
-                       "vs heuristic (paired)", "s"], rows))
+                       "vs heuristic (paired)", "seconds"], rows))
     if len(by_bid):
         echo("")
         echo(f"by bid level: {result.measure} (± 95% half-width) and P(make)")

@@ -196,6 +196,12 @@ json_option = click.option(
          "string, seed, policy, n) and every number the tables show, with its n and 95% "
          "bounds.")
 
+
+def json_listing(what: str):
+    """``--json`` of a command that lists rather than estimates: ``what`` it prints."""
+    return click.option("--json", "as_json", is_flag=True,
+                        help=f"Print {what} as one JSON document on stdout instead of text.")
+
 game_argument = click.argument("game", type=GAME, metavar="GAME")
 
 

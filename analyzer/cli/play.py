@@ -210,7 +210,7 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
       bidlab compare rook "rook(pass_cycle=none)" --deals 500000
       bidlab compare pedro "pedro(low_to=holder)" --deals 5000 --rule min_bid=7 --out cmp.csv
       bidlab compare pedro cinch --deals 2000000 --executor dask-local --workers 2
-      bidlab compare pedro "pedro(low_to=holder)" --policy pimc:20 --base heuristic \
+      bidlab compare pedro "pedro(low_to=holder)" --policy pimc:20 --base heuristic \\
           --deals 40 --base-deals 100000
     """
     from ..compare import compare_variants
@@ -247,8 +247,9 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
 def paired_table(c) -> str:
     """The header line and the table of a comparison, as `compare` prints them."""
     p = c.provenance
+    unit = game_of(p["a"]).compare_unit  # King compares whole games
     head = (f"A = {p['a']}   B = {p['b']}   policy {policy_label(p['policy'])}, "
-            f"seed {p['seed']}, {p['shared_deals']:,} of {p['deals']:,} deals shared\n")
+            f"seed {p['seed']}, {p['shared_deals']:,} of {p['deals']:,} {unit}s shared\n")
     if "base_policy" in p:
         head += (f"estimator: {p['estimator']}: {policy_label(p['base_policy'])} on "
                  f"N = {p['n_base']:,} deals ({p['shared_base_deals']:,} shared), plus the "
@@ -271,7 +272,7 @@ def paired_table(c) -> str:
         else:
             row.append(r.n_paired)
         rows.append(row)
-    names = ["measure (per deal)", "A", "B", "B − A", "95% CI (paired)"]
+    names = [f"measure (per {unit})", "A", "B", "B − A", "95% CI (paired)"]
     names += ["correction of B − A (n)", "N / n"] if two_level else ["n"]
     return head + "\n" + render_table(names, rows, align="l" + "r" * (len(names) - 1))
 

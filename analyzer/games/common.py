@@ -178,8 +178,9 @@ def known_by_seat(hand: int, seat: int, known: tuple[tuple[int, int], ...],
             raise ScenarioError(f"{SEATS[off]} can hold {hand_size} cards, "
                                 f"{mask.bit_count()} given")
         if total & mask:
+            first = next(SEATS[o] for o in range(off) if by_seat[o] & total & mask)
             raise ScenarioError(f"{' '.join(format_card(c) for c in cards_of(total & mask))}"
-                                " given to two seats")
+                                f" given to two seats: {first} and {SEATS[off]}")
         total |= mask
     return by_seat
 

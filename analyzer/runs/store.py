@@ -54,8 +54,9 @@ class RunStore:
                                 f"one with simulate --run-dir {folder}")
         try:
             m = json.loads(path.read_text(encoding="utf-8"))
-            if m.get("format") != FORMAT:
-                raise ValueError(f"format {m.get('format')!r}")
+            if m.get("format") != FORMAT:  # another command's folder: a chart, a report
+                raise ValueError(f"its format is {m.get('format')!r}, not {FORMAT!r}: a "
+                                 "folder made by --run-dir is needed")
             self.job = Job(**m["job"])
             self.first, self.deals, self.chunk = int(m["first"]), int(m["deals"]), int(m["chunk"])
             self.out = m.get("out")

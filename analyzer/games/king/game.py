@@ -18,6 +18,7 @@ class KingGame(Game):
     title = "King"
     sources = {"king": "King (Brazilian 10-hand game), seed 003, docs/rules.md §3"}
     hand_cards = 13
+    compare_unit = "game"  # its whole 10-hand games
     contracts = CONTRACT_OPTIONS
     partnerships = False
     text_columns = {**Game.text_columns, "buyer": "seat", "chooser": "seat", "leader": "seat",
@@ -178,6 +179,9 @@ class KingGame(Game):
         if contract is None:
             raise PositionError("King needs --contract with --from-deal")
         log = self.play_logged(rules, seed, index, policy, contract)[0]
+        if log["leader"] is None:  # a positive hand declined 4-3-3-3 is never played
+            raise PositionError(f"deal {index} of seed {seed} was declined 4-3-3-3 in the "
+                                "auction: no play to solve; try another --from-deal")
         return log["hands"], log["trump"], log["leader"], log["leader"], log.get("contract")
 
 
