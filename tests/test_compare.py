@@ -142,3 +142,14 @@ def test_a_budget_splits_the_time_between_the_two_players_and_says_so():
     assert_bad_input(run("compare", "pedro", LOW_TO_HOLDER, "--budget", "3"), "--base")
     assert_bad_input(run("compare", "pedro", LOW_TO_HOLDER, "--base", "heuristic", "--policy",
                          "random", "--budget", "3", "--deals", "100"), "--deals")
+
+
+def test_a_settlement_rule_shows_in_the_net_score_though_the_points_stay():
+    """Cinch's m2_diff_to changes who scores method 2's difference, not the play: the
+    bidding side's points are the same on every deal, its net settled score is not."""
+    t = compare_variants("cinch", "cinch(m2_diff_to=bidder_only)", deals=5_000,
+                         seed=3).table.set_index("measure")
+    assert t.loc["bidding side's points", "diff_lo"] == t.loc["bidding side's points",
+                                                                "diff_hi"] == 0
+    assert t.loc["bidding side's net score (method 2)", "diff_lo"] > 0
+

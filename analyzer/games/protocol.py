@@ -51,6 +51,7 @@ class Game:
     title = ""  # for people
     sources: dict[str, str] = {}  # preset -> where its rules come from (docs/rules.md)
     hand_cards = 0  # cards in a dealt hand (a HAND argument)
+    compare_unit = "deal"  # what one row of ``compare_measures`` is, for people
     # Capabilities: what a game offers beyond playing deals. A refusal names the presets
     # that offer it (:meth:`refuse`), so no message lists games by hand.
     contracts: tuple[str, ...] = ()  # single hands of one contract may be asked for

@@ -3,7 +3,7 @@ position's share of the contracts and its side's result, and whole games' winner
 lengths. Generic: the game says which columns to read (:class:`~.protocol.Game`).
 
 Seat positions count from the dealer clockwise: "eldest" (dealer + 1, who bids first),
-"dealer + 2", "dealer + 3", "dealer". Partners sit two apart, so positions 1 and 3, and 2
+"second" (dealer + 2), "third" (dealer + 3), "dealer": the names of ``bidlab hand --seat``. Partners sit two apart, so positions 1 and 3, and 2
 and 4, share a team's score; the table shows all four because who names trump differs.
 
 >>> import pandas as pd
@@ -22,7 +22,7 @@ import pandas as pd
 
 from ..stats import mean_ci, wilson
 
-POSITIONS = ("eldest (dealer + 1)", "dealer + 2", "dealer + 3", "dealer")
+POSITIONS = ("eldest (dealer + 1)", "second (dealer + 2)", "third (dealer + 3)", "dealer")
 
 
 def _rate(k: int, n: int) -> dict:

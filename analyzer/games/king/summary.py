@@ -39,7 +39,8 @@ def summarize(df: pd.DataFrame) -> Summary:
     rows = {f"seat {s}": (f"points_seat{s}", df[f"points{s}"]) for s in range(4)}
     d = df["dealer"].to_numpy()
     pts = np.stack([df[f"points{s}"].to_numpy(np.float64) for s in range(4)], axis=1)
-    for k, name in enumerate(("dealer", "eldest (dealer + 1)", "dealer + 2", "dealer + 3")):
+    for k, name in enumerate(("dealer", "eldest (dealer + 1)", "second (dealer + 2)",
+                              "third (dealer + 3)")):
         rows[name] = (f"points_pos{k}", pts[np.arange(n), (d + k) % 4])
     sections = [Section("points", f"Points per hand ({what})", e.means(rows), "mean")]
     if what == "positive":

@@ -35,6 +35,7 @@ def summarize(df: pd.DataFrame) -> Summary:
     n = len(df)
     dealer_team = df["dealer"].to_numpy() & 1
     maker_team = df["maker"].to_numpy() & 1
+    maker_team = df["maker"].to_numpy() & 1
     shares = _frame(
         {
             "no contract (all passed)": e.rate("no_contract", int((~contract).sum()), n),
@@ -69,10 +70,15 @@ def compare_measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
     method = rules.scoring
     contract = df["bid"].to_numpy() > 0
     dealer_team = df["dealer"].to_numpy() & 1
+    maker_team = df["maker"].to_numpy() & 1
     t0 = df[f"score{method}_team0"].to_numpy().astype(float)
     t1 = df[f"score{method}_team1"].to_numpy().astype(float)
     return {
         "bidding side's points": df["bid_points"].to_numpy().astype(float),
+        # what a settlement rule changes (who scores method 2's difference) and the points
+        # do not: the bidding side's settled score less the other side's
+        f"bidding side's net score (method {method})": np.where(
+            contract, np.where(maker_team == 0, t0 - t1, t1 - t0), np.nan),
         "bid (contract deals)": np.where(contract, df["bid"], np.nan),
         "bidder makes (contract deals)": np.where(contract, df["made"] == 1, np.nan),
         "no contract": (~contract).astype(float),
