@@ -75,7 +75,7 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
         out += [f"{name}: classes strongest first",
                 render_table(["class", "n", "points (sole)", "EV(pass)",
                               *(["of which correction"] if two_level else []), "recommended",
-                              "gain over pass", "up to", "best EV", ""], rows,
+                              "gain over pass", "up to", "best EV", "note"], rows,
                              align="lrrr" + ("r" if two_level else "") + "lrrll"), ""]
     out += ["points (sole) = the side's points when the seat is the only bidder; recommended: "
             "a bid only where it beats passing, and every lower bid, beyond the noise; gain "

@@ -33,7 +33,7 @@ DECISION_NOTE = ("A bid is recommended over passing, or over a lower bid, only w
 
 
 def _num(x: float, digits: int = 2) -> str:
-    return "n/a" if x is None or math.isnan(x) else f"{x:.{digits}f}"
+    return "n/a" if x is None or math.isnan(x) else f"{x:z.{digits}f}"  # z: no "-0.00"
 
 
 def _pm(mean: float, lo: float, hi: float, digits: int = 2) -> str:
@@ -81,14 +81,15 @@ def _ranking(ev: HandEvaluation, digits: int) -> str:
 
     two_level = "correction" in ev.actions.columns
     return render_table(
-        ["rank", "action", "EV", "95% CI", "vs pass (paired)", "P(best)", "n",
+        ["rank", "action", "EV", "95% CI", "vs pass (paired 95%, one comparison)", "P(best)",
+         "n",
          *(["cheap (N)", "correction (n)", "n paired"] if two_level else [])],
         [[k + 1, r["action"], num(r["ev"]), f"[{num(r['ev_lo'])}, {num(r['ev_hi'])}]",
-          "-" if r["action"] == "pass" else f"{r['gain']:+.{digits}f} ± "
+          "-" if r["action"] == "pass" else f"{r['gain']:+z.{digits}f} ± "
           f"{num((r['gain_hi'] - r['gain_lo']) / 2)}",
           f"{100 * r['p_best']:.1f}%", int(r["n"]),
           *([_pm(r["base"], r["base_lo"], r["base_hi"], digits),
-             f"{r['correction']:+.{digits}f} ± "
+             f"{r['correction']:+z.{digits}f} ± "
              f"{num((r['correction_hi'] - r['correction_lo']) / 2)}", int(r["n_paired"])]
             if two_level else [])]
          for k, r in ev.actions.iterrows()],

@@ -201,7 +201,8 @@ def bid_heatmap(table: pd.DataFrame, classes: pd.DataFrame, title: str | None = 
     ax.set_yticks(range(len(classes)),
                   [f"{c.label}  (n={c.n:,})" + ("  rare" if c.rare else "")
                    for c in classes.itertuples()], fontsize=6)
-    ax.set_xlabel("action: pass, or bid b (≤b: raise up to b)")
+    ceilings = any(a.startswith("bid up to ") for a in actions)  # Rook's actions
+    ax.set_xlabel("action: pass, or bid b" + (" (≤b: raise up to b)" if ceilings else ""))
     ax.set_title(title or "EV(action) − EV(pass); box = recommended", fontsize=9)
     fig.colorbar(im, ax=ax, label="gain over passing per deal (own − opponents)")
     fig.tight_layout()

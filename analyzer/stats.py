@@ -73,7 +73,8 @@ def plus_minus(mean: float, half_width: float, digits: int = 2, sign: bool = Fal
     """
     while digits < 4 and 0 < half_width < 0.5 * 10 ** -digits:
         digits += 1
-    return f"{mean:{'+' if sign else ''}.{digits}f} ± {half_width:.{digits}f}"
+    hw = f"{half_width:.{digits}f}" if math.isfinite(half_width) else "n/a"  # one trial
+    return f"{mean:{'+' if sign else ''}z.{digits}f} ± {hw}"  # z: no "-0.00"
 
 
 def est_cols(prefix: str, e: Estimate | None) -> dict:

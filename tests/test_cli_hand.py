@@ -71,8 +71,8 @@ def test_pass_alternatives_recommendation_and_model_note(text_run):
     ev_pass = section(text_run, "EV(pass)")
     assert [line.split()[0] for line in ev_pass[3:]] == ["1", "2"]
     best = section(text_run, "Best alternatives")
-    assert best[1].split() == ["rank", "action", "EV", "95%", "CI", "vs", "pass", "(paired)",
-                               "P(best)", "n"]
+    assert best[1].split() == ["rank", "action", "EV", "95%", "CI", "vs", "pass", "(paired",
+                               "95%,", "one", "comparison)", "P(best)", "n"]
     assert any(" pass " in line for line in best[3:])
     assert all(line.rstrip().endswith("5000") for line in best[3:])
     assert re.search(r"^recommended: (pass|bid \d+ naming \w+)", text_run, re.M)

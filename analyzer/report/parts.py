@@ -74,10 +74,19 @@ def _ok(*xs) -> bool:
     return all(x is not None and not (isinstance(x, float) and math.isnan(x)) for x in xs)
 
 
+# Under this many deals a row shows no estimate: a normal-theory interval on two or four
+# deals says nothing (four made bids of 13 read "+14.00 [+14.00, +14.00]").
+FEW = 30
+
+
+def too_few(n: int) -> str:
+    return f"too few to estimate (n = {n:,})"
+
+
 def num(x, digits: int = 2, sign: bool = False) -> str:
     if not _ok(x):
         return "-"
-    return f"{x:+,.{digits}f}" if sign else f"{x:,.{digits}f}"
+    return f"{x:+z,.{digits}f}" if sign else f"{x:z,.{digits}f}"  # z: no "-0.00"
 
 
 def ci(mean, lo, hi, digits: int = 2, sign: bool = False) -> str:

@@ -29,7 +29,7 @@ from ..stats import mean_ci
 from ..twolevel import ESTIMATOR as TWO_LEVEL
 from ..variants import describe_allowed, flag_fields
 from . import figures
-from .parts import Block, Part, ci, num, pct, verdict
+from .parts import FEW, Block, Part, ci, pct, too_few, verdict
 from .scenario import Scenario
 
 Progress = Callable[[int], None] | None
@@ -146,16 +146,22 @@ def bids_part(s: Scenario, cfg: dict, cache: dict, progress: Progress, ex=None) 
     shown = pd.DataFrame({
         "bid": levels["bid"], "n": [f"{n:,}" for n in levels["n"]],
         "made": [f"{k:,}" for k in levels["made"]],
-        "make rate [95% CI]": [pct(p, lo, hi) for p, lo, hi in
-                               zip(levels["rate"], levels["rate_lo"], levels["rate_hi"],
-                                   strict=True)],
-        "EV of the bidding side [95% CI]": [ci(m, lo, hi, 2, sign=True) for m, lo, hi in
-                                            zip(levels["ev"], levels["ev_lo"], levels["ev_hi"],
-                                                strict=True)]})
+        "make rate [95% CI]": [pct(p, lo, hi) if n >= FEW else too_few(n)
+                               for p, lo, hi, n in zip(levels["rate"], levels["rate_lo"],
+                                                       levels["rate_hi"], levels["n"],
+                                                       strict=True)],
+        "EV of the bidding side [95% CI]": [ci(m, lo, hi, 2, sign=True) if n >= FEW else "-"
+                                            for m, lo, hi, n in zip(levels["ev"], levels["ev_lo"],
+                                                                    levels["ev_hi"], levels["n"],
+                                                                    strict=True)]})
     part.table("levels", levels, shown, "Each bid level: how often the contract was made, and "
-               "the bidding side's mean score change (its settlement).", anchor="bid-levels")
-    part.figure("bid_levels", figures.bid_levels(levels, str(s.rules), _policy(s)),
-                "Make rate and EV by bid level, with 95% intervals.")
+               "the bidding side's mean score change (its settlement); a level won on fewer "
+               f"than {FEW} deals shows its count only.", anchor="bid-levels")
+    if (levels["n"] >= FEW).any():
+        part.figure("bid_levels", figures.bid_levels(levels[levels["n"] >= FEW], str(s.rules),
+                                                     _policy(s)),
+                    f"Make rate and EV by bid level (levels of {FEW} deals or more), with 95% "
+                    "intervals.")
     return _stamp(part, s, s.rules, len(df), summary.unit, t0)
 
 
@@ -164,11 +170,17 @@ def seats_part(s: Scenario, cfg: dict, cache: dict, progress: Progress, ex=None)
     g = game_of(s.rules)
     df, summary = simulated(s, cfg["deals"], cache, progress, ex)
     seats = g.seat_positions(df, s.rules)
+    teams = "advantage" in seats
+    per = summary.unit[:-1]  # deal, or a Rook hand
     part = Part("seats", "Dealer and seat-position advantage",
-                f"Every seat plays {_policy(s)}; positions count clockwise from the dealer, "
-                "and an advantage is what that position's side gains per deal over the "
-                "others, which the deal's rotation evens out over a game.")
-    if "advantage" in seats:  # partnerships: share of contracts and the team's edge
+                f"Every seat plays {_policy(s)}; " + (
+                    "positions count clockwise from the dealer, and an advantage is what "
+                    f"that position's side gains per {per} over the others, which the deal's "
+                    "rotation evens out over a game." if teams else
+                    "positions count clockwise from the first dealer of a whole game, and a "
+                    "position's advantage is its mean final score per game (the scores sum "
+                    "to zero, so 0 is an even seat)."))
+    if teams:  # partnerships: share of contracts and the team's edge
         shown = pd.DataFrame({
             "position": seats["position"],
             "names trump [95% CI]": [pct(p, lo, hi) for p, lo, hi in
@@ -177,28 +189,43 @@ def seats_part(s: Scenario, cfg: dict, cache: dict, progress: Progress, ex=None)
             "make rate [95% CI]": [pct(p, lo, hi) for p, lo, hi in
                                    zip(seats["make_rate"], seats["make_lo"], seats["make_hi"],
                                        strict=True)],
-            "team's edge per deal [95% CI]": [
+            f"team's edge per {per} [95% CI]": [
                 ci(m, lo, hi, 2, sign=True) for m, lo, hi in
                 zip(seats["advantage"], seats["advantage_lo"], seats["advantage_hi"],
                     strict=True)]})
         edge = seats.iloc[-1]
-        part.text("The dealer's team: " + verdict(
-            edge["advantage_lo"], edge["advantage_hi"],
-            f"gains {num(edge['advantage'])} points a deal over the other team, beyond the "
-            "noise", f"loses {num(-edge['advantage'])} points a deal to the other team, "
-            "beyond the noise") + ". Partners sit two apart, so they share the edge.")
+        a, lo, hi = edge["advantage"], edge["advantage_lo"], edge["advantage_hi"]
+        part.text("The dealer's team " + verdict(
+            lo, hi, f"gains {ci(a, lo, hi)} points a {per} over the other team, beyond the "
+            "noise", f"loses {ci(-a, -hi, -lo)} points a {per} to the other team, beyond the "
+            "noise").replace("no difference", "shows no difference", 1)
+            + ". Partners sit two apart, so they share the edge.")
         part.figure("seats", figures.seat_edges(seats["position"], seats["advantage"],
                                                 seats["advantage_lo"], seats["advantage_hi"],
-                                                "team's edge per deal (points)"),
-                    "Each position's team edge per deal, with 95% intervals.")
+                                                f"team's edge per {per} (points)"),
+                    f"Each position's team edge per {per}, with 95% intervals.")
     else:  # one score per seat: the final score and the share of wins
         shown = _side_table(seats)
+        part.text(_uneven_seats(seats))
         part.figure("seats", figures.seat_edges(seats["side"], seats["score"],
                                                 seats["score_lo"], seats["score_hi"],
                                                 "final score per game"),
                     "Each position's mean final score, with 95% intervals.")
     part.table("positions", seats, shown, "By seat position.", anchor="seat-positions")
     return _stamp(part, s, s.rules, len(df), summary.unit, t0)
+
+
+def _uneven_seats(sides: pd.DataFrame) -> str:
+    """Which positions end a game ahead or behind beyond the noise, in one sentence."""
+    ahead = [f"{r.side} gains {ci(r.score, r.score_lo, r.score_hi, 1, sign=True)}"
+             for r in sides.itertuples() if r.score_lo > 0]
+    behind = [f"{r.side} loses {ci(-r.score, -r.score_hi, -r.score_lo, 1)}"
+              for r in sides.itertuples() if r.score_hi < 0]
+    if not ahead and not behind:
+        return ("No position ends a game ahead or behind beyond the noise (every 95% "
+                "interval holds 0).")
+    return ("Beyond the noise, per game: " + "; ".join(ahead + behind) + " points; any other "
+            "position's interval holds 0.")
 
 
 def _side_table(sides: pd.DataFrame) -> pd.DataFrame:
@@ -215,6 +242,18 @@ def _side_table(sides: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---- the bid guide ------------------------------------------------------------------------
+
+
+GUIDE_CAPTIONS = {
+    "guide": "The bid guide: for each seat, the weakest class of hand that should make each "
+             "bid (gain over passing, own minus opponents' points per deal, 95% CI). A "
+             "stronger class may still pass where its own interval holds zero: the heatmap "
+             "below has every class.",
+    "trump_right": "The trump right by class of hand: its value in tricks (naming trump minus "
+             "another seat naming it, on the same deals, 95% CI), the most worth offering "
+             "for it, the offers the benefited should accept, and whether it should decline "
+             "the hand (4 tricks to it, 3 to each other seat) rather than name trump.",
+}
 
 
 def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
@@ -242,9 +281,8 @@ def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     if not len(shown):
         part.text(f"No class of hand gains from any bid beyond the noise on {cfg['deals']:,} "
                   "deals: the guide is empty at this size; more deals narrow the intervals.")
-    part.table(guide, tables[guide], shown, "The bid guide: for each seat, the weakest class "
-               "of hand that should make each bid (gain over passing, own minus opponents' "
-               "points per deal, 95% CI).", anchor="bid-guide")
+    part.table(guide, tables[guide], shown, GUIDE_CAPTIONS.get(guide, GUIDE_CAPTIONS["guide"]),
+               anchor="bid-guide")
     for name, df in tables.items():
         if name != guide:
             part.tables[name] = df.reset_index(drop=True)
@@ -290,6 +328,7 @@ def hands_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     part.tables["hands"] = pd.DataFrame(rows)
     shown = pd.DataFrame(rows).drop(columns=[c for c in ("model", "decision_rule")
                                              if c in rows[0]])
+    shown["deals"] = [f"{n:,}" for n in shown["deals"]]
     part.blocks.insert(0, Block("table", text="The hands and the advice.", frame=shown,
                                 name="hands", anchor="example-hands"))
     return _stamp(part, s, s.rules, cfg["deals"] * len(cfg["cards"]), "deals", t0,
@@ -303,9 +342,10 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
     from ..compare import compare_variants
 
     t0 = time.perf_counter()
+    unit = game_of(s.rules).compare_unit
     part = Part("variants", "What the rule changes do",
-                f"Variants A and B play the same deals with every seat as {_policy(s)}; "
-                "B − A is taken deal by deal, so an effect beyond the noise is the rule "
+                f"Variants A and B play the same {unit}s with every seat as {_policy(s)}; "
+                f"B − A is taken {unit} by {unit}, so an effect beyond the noise is the rule "
                 "change's, for players who play this way."
                 + _estimator_words(s, None))
     frames, n = [], 0
@@ -319,7 +359,7 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
         frames.append(t)
         label = v["label"] or f"{c.a} → {c.b}"
         shown = pd.DataFrame({
-            "measure (per deal)": t["measure"],
+            f"measure (per {unit})": t["measure"],
             "A": [ci(m, m - hw, m + hw, 3) for m, hw in zip(t["a"], t["a_hw"], strict=True)],
             "B": [ci(m, m - hw, m + hw, 3) for m, hw in zip(t["b"], t["b_hw"], strict=True)],
             "B − A [paired 95% CI]": [ci(d, lo, hi, 4, sign=True) for d, lo, hi in
@@ -336,12 +376,12 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
                           zip(t["n_base"], t["n_search"], strict=True)]
         part.table(f"comparison_{i + 1}", t, shown,
                    f"{label}: A = {c.a}, B = {c.b}; {c.provenance['shared_deals']:,} of "
-                   f"{v['deals']:,} deals played under both."
+                   f"{v['deals']:,} {unit}s played under both."
                    + (" n: N cheap / n searched deals." if s.base is not None else ""))
         part.figure(f"comparison_{i + 1}", figures.paired_effects(t, label),
                     f"{label}: B − A per measure, paired 95% intervals.")
     part.tables = {"comparisons": pd.concat(frames, ignore_index=True)}
-    return _stamp(part, s, s.rules, n, "deals", t0,
+    return _stamp(part, s, s.rules, n, f"{unit}s", t0,
                   variants=[(str(v["a"]), str(v["b"])) for v in tables],
                   **_estimator_stamp(s, [v["base_deals"] for v in tables]))
 
@@ -362,7 +402,7 @@ def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
                 f"The heuristic bids for everyone, so every rung plays the same contracts; "
                 f"the maker's side plays its cards as each rung in turn against "
                 f"{policy_label(cfg['opponents'])}: the gap is what better card play is worth "
-                f"on {cfg['deals']:,} deals.")
+                f"on {cfg['deals']:,} deals" + _played_out(int(summary["n"].iloc[0]), cfg["deals"]))
     shown = pd.DataFrame({
         "card player": summary["rung"], "n": [f"{n:,}" for n in summary["n"]],
         f"{lad.measure} [95% CI]": [ci(m, lo, hi) for m, lo, hi in
@@ -383,15 +423,23 @@ def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
                anchor="ladder")
     if len(by_bid):
         bias = _bias_by_bid(lad, base)
-        part.table("by_bid", by_bid, bias, "The bias per bid level: each rung's "
-                   f"{lad.measure} minus {label(base)}'s on the same deals.")
+        part.table("by_bid", by_bid, bias, "What better card play adds at each bid level: "
+                   f"each rung's {lad.measure} minus {label(base)}'s on the same deals (a "
+                   f"level of fewer than {FEW} deals shows its count only).")
         from ..plotting import ladder_by_bid
 
-        part.figure("ladder", ladder_by_bid(by_bid, measure=lad.measure),
-                    f"{lad.measure} by bid level for each card player, 95% intervals.")
+        if (by_bid["n"] >= FEW).any():
+            part.figure("ladder", ladder_by_bid(by_bid[by_bid["n"] >= FEW],
+                                                measure=lad.measure),
+                        f"{lad.measure} by bid level for each card player (levels of {FEW} "
+                        "deals or more), 95% intervals.")
     return _stamp(part, s, s.rules, cfg["deals"], "deals", t0, rungs=list(cfg["rungs"]),
                   opponents=cfg["opponents"],
                   seconds_by_rung={label(r): round(t, 3) for r, t in lad.seconds.items()})
+
+
+def _played_out(n: int, deals: int) -> str:
+    return "." if n == deals else f" ({n:,} of them played out; a declined King hand is not)."
 
 
 def _bias_by_bid(lad, base: str) -> pd.DataFrame:
@@ -405,12 +453,11 @@ def _bias_by_bid(lad, base: str) -> pd.DataFrame:
         for r in lad.rungs:
             if r == base:
                 continue
-            if len(grp) > 1:
+            if len(grp) >= FEW:
                 d = paired_diff(grp[f"points_{r}"], grp[f"points_{base}"])
                 row[f"{label(r)} − {label(base)}"] = ci(d.mean, d.lo, d.hi, 2, sign=True)
             else:
-                row[f"{label(r)} − {label(base)}"] = num(
-                    float(grp[f"points_{r}"].iloc[0] - grp[f"points_{base}"].iloc[0]), 2, True)
+                row[f"{label(r)} − {label(base)}"] = too_few(len(grp))
         rows.append(row)
     return pd.DataFrame(rows)
 

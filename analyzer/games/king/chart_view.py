@@ -38,7 +38,7 @@ def _pm(mean: float, lo: float, hi: float, digits: int = 1) -> str:
     if not np.isfinite(mean):
         return "-"
     hw = (hi - lo) / 2
-    return f"{mean:.{digits}f} ± {hw:.{digits}f}" if np.isfinite(hw) else f"{mean:.{digits}f}"
+    return f"{mean:z.{digits}f} ± {hw:.{digits}f}" if np.isfinite(hw) else f"{mean:z.{digits}f}"
 
 
 def _grid(rows: pd.DataFrame, by: tuple[str, ...]) -> tuple[list[str], list[str], dict]:
@@ -124,8 +124,10 @@ def render_right(chart: KingChart) -> str:
     return ("Trump right by hand class, every seat's hand (4 a deal): its tricks when it names "
             "trump and when another seat does, on the same deals; value = the difference "
             "(95% CI, paired). Offer up to k tricks only while the value exceeds k beyond the "
-            "noise; as the benefited accept offers above the value's upper bound; the 4-3-3-3 "
-            "decline only where naming trump takes fewer than 4 tricks beyond the noise.\n"
+            "noise; as the benefited accept offers above the value's upper bound, and an offer "
+            "of 1 only where 1 + the tricks when another names beats 4 (the decline it "
+            "forgoes); the 4-3-3-3 decline only where naming trump takes fewer than 4 tricks "
+            "beyond the noise.\n"
             + render_table(["class (its hand)", "n", "naming trump", "another names", "value",
                             "offer up to", "accept above", "decline?"], rows,
                            align="lrrrrrrl"))
@@ -209,7 +211,9 @@ def king_chart_contents(chart: KingChart) -> tuple[dict, dict, str, pd.DataFrame
         "value of the right (tricks)": [
             "-" if not np.isfinite(m) else f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]"
             for m, lo, hi in zip(r["value"], r["value_lo"], r["value_hi"], strict=True)],
-        "offer up to": r["offer_up_to"], "decline": r["decline"],
+        "offer up to": r["offer_up_to"],
+        "accept offers above": ["-" if pd.isna(a) else int(a) for a in r["accept_offers_above"]],
+        "decline": r["decline"],
         "rare": ["rare" if x else "" for x in r["rare"]]})
     return tables, figures, "trump_right", shown
 
