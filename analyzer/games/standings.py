@@ -3,8 +3,9 @@ position's share of the contracts and its side's result, and whole games' winner
 lengths. Generic: the game says which columns to read (:class:`~.protocol.Game`).
 
 Seat positions count from the dealer clockwise: "eldest" (dealer + 1, who bids first),
-"second" (dealer + 2), "third" (dealer + 3), "dealer": the names of ``bidlab hand --seat``. Partners sit two apart, so positions 1 and 3, and 2
-and 4, share a team's score; the table shows all four because who names trump differs.
+"second" (dealer + 2), "third" (dealer + 3), "dealer": the names of ``bidlab hand
+--seat``. Partners sit two apart, so positions 1 and 3, and 2 and 4, share a team's
+score; the table shows all four because who names trump differs.
 
 >>> import pandas as pd
 >>> rows = pd.DataFrame({"bid": [5, 5, 6, 0], "made": [1, 0, 1, 0],

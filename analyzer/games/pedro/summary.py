@@ -35,7 +35,6 @@ def summarize(df: pd.DataFrame) -> Summary:
     n = len(df)
     dealer_team = df["dealer"].to_numpy() & 1
     maker_team = df["maker"].to_numpy() & 1
-    maker_team = df["maker"].to_numpy() & 1
     shares = _frame(
         {
             "no contract (all passed)": e.rate("no_contract", int((~contract).sum()), n),
