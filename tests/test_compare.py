@@ -41,6 +41,9 @@ def test_cli_compare_prints_paired_table_and_rejects_bad_variants():
     assert r.exit_code == 0, r.output
     assert "95% CI (paired)" in r.stdout and "bidding side's points" in r.stdout
     assert_bad_input(run("compare", "pedro", "pedro(low_to=sideways)"), "low_to")
+    assert "same rules" not in r.stderr
+    same = run("compare", "pedro", "pedro", "--deals", "500")  # an A/A run: allowed, noted
+    assert same.exit_code == 0 and "A and B are the same rules (pedro)" in same.stderr
 
 
 def test_rook_variants_compare_on_identical_hands():

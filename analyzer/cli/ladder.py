@@ -35,7 +35,7 @@ from .options import (
 
 @main.command()
 @game_argument
-@click.option("--deals", type=Count(1), default=2000, show_default=True,
+@click.option("--deals", type=Count(1), default=2000, show_default="2,000",
               help="Deals, the same ones for every rung. Refused with one line when they would "
                    "not fit in free memory or finish within 24 hours.")
 @seed_option

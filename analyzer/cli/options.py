@@ -265,7 +265,7 @@ def base_options(figures: str, narrowest: str | None = None):
                      f"follows this machine's pace; the N and n it chose, shown with the "
                      f"result, replay it exactly as --base-deals and --deals.")(command)
         command = click.option(
-            "--base-deals", type=Count(1), default=100_000, show_default=True,
+            "--base-deals", type=Count(1), default=100_000, show_default="100,000",
             help="Deals the --base policy plays (N); --deals is n, the searched ones.")(command)
         return click.option(
             "--base", type=POLICY, default=None, metavar="POLICY",

@@ -47,7 +47,7 @@ from .options import (
 @seed_option
 @policy_option
 @click.option("--max-nodes", "max_nodes", type=Count(1),
-              default=DEFAULT_MAX_NODES, show_default=True, metavar="N",
+              default=DEFAULT_MAX_NODES, show_default=f"{DEFAULT_MAX_NODES:,}", metavar="N",
               help="Node budget: a position not solved within it is an error rather than a "
                    "wait of unknown length (about 20 M nodes a second). Six-trick Pedro "
                    "positions need thousands; Rook and King needs grow steeply with the "

@@ -176,10 +176,10 @@ def parse_scenario(text: str, path: str | Path = "<scenario>", quick: bool = Fal
     except tomllib.TOMLDecodeError as e:
         raise ScenarioFileError(f"{where}: not valid TOML: {e}") from None
     top = _check_table(raw, TOP, where, "", extra=set(SECTIONS))
+    rules = _parse_rules(top["game"], top["rules"], where)  # the game first: all hangs on it
     if not any(s in raw for s in SECTIONS):
         raise ScenarioFileError(f"{where}: no section; add at least one of "
                                 f"{', '.join(f'[{s}]' for s in ORDER)}")
-    rules = _parse_rules(top["game"], top["rules"], where)
     _check_policy(top["policy"], where, "policy")
     if top["base"] is not None:
         _check_policy(top["base"], where, "base")
