@@ -224,8 +224,9 @@ def _uneven_seats(sides: pd.DataFrame) -> str:
     if not ahead and not behind:
         return ("No position ends a game ahead or behind beyond the noise (every 95% "
                 "interval holds 0).")
-    return ("Beyond the noise, per game: " + "; ".join(ahead + behind) + " points; any other "
-            "position's interval holds 0.")
+    rest = ("." if len(ahead) + len(behind) == len(sides) else
+            "; any other position's interval holds 0.")
+    return "Beyond the noise, per game: " + "; ".join(ahead + behind) + " points" + rest
 
 
 def _side_table(sides: pd.DataFrame) -> pd.DataFrame:
