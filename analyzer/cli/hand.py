@@ -200,8 +200,8 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
         click.echo(g.hand_csv(ev), nl=False)
     else:
         click.echo(g.render_hand(ev))
-    report_time(g.hand_work(rules, ev.n, contract) if base is None else ev.n,
-                time.perf_counter() - started, policy, None if base is None else ev.n_base)
+    report_time(ev.n, time.perf_counter() - started, policy,
+                None if base is None else ev.n_base, g.hand_work(rules, ev.n, contract))
     if plot is not None:
         from .. import plotting
 
@@ -223,11 +223,16 @@ def known_cards(pairs: tuple[str, ...]) -> dict[str, str]:
     return known
 
 
-def report_time(n: int, seconds: float, policy: str, n_base: int | None = None) -> None:
-    """The run time on stderr, with sizing advice when a searching player made it slow
-    (a two-level run, ``n_base`` cheap deals beside, is sized by --budget instead)."""
+def report_time(n: int, seconds: float, policy: str, n_base: int | None = None,
+                played: int | None = None) -> None:
+    """The run time of ``n`` deals (--deals counts them) on stderr, with sizing advice when a
+    searching player made it slow (a two-level run, ``n_base`` cheap deals beside, is sized
+    by --budget instead); ``played``: the hands that took, when not one a deal (King plays
+    each deal once a contract)."""
     per = 1000 * seconds / max(n, 1)
-    line = f"{n:,} deals in {seconds:.1f} s ({per:.2f} ms a deal, policy {policy_label(policy)})"
+    hands = f" ({played:,} hands played, one a contract)" if played and played != n else ""
+    line = (f"{n:,} deals{hands} in {seconds:.1f} s ({per:.2f} ms a deal, policy "
+            f"{policy_label(policy)})")
     if n_base is not None:
         line = (f"{n:,} searched deals and {n_base:,} cheap ones in {seconds:.1f} s; size the "
                 "run with --deals and --base-deals, or --budget SECONDS")
