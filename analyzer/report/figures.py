@@ -54,19 +54,24 @@ def seat_edges(labels, mean, lo, hi, what: str):
 
 
 @styled
-def paired_effects(table: pd.DataFrame, title: str):
+def paired_effects(table: pd.DataFrame, title: str, unit: str = "deal"):
+    """B − A of each measure with its paired 95% interval, one row a measure on its own
+    axis: the measures mix points and rates, and one shared axis hid the small ones."""
     fig = new_figure()
-    fig.set_size_inches(7.5, 0.9 + 0.42 * len(table))
-    ax = fig.add_subplot()
-    y = np.arange(len(table))
-    d = table["b_minus_a"].to_numpy(dtype=np.float64)
-    ax.errorbar(d, y, xerr=_errors(d, table["diff_lo"], table["diff_hi"]), fmt="o", capsize=3,
-                color="#CC3311")
-    ax.axvline(0, color="0.4", lw=0.8)
-    ax.set_yticks(y, list(table["measure"]), fontsize=8)
-    ax.invert_yaxis()
-    ax.set_xlabel("B − A per deal (paired 95% CI)")
-    ax.set_title(title, fontsize=9)
+    fig.set_size_inches(7.5, 0.9 + 0.55 * len(table))
+    axes = np.atleast_1d(fig.subplots(len(table), 1))
+    for ax, r in zip(axes, table.itertuples(), strict=True):
+        d, lo, hi = float(r.b_minus_a), float(r.diff_lo), float(r.diff_hi)
+        if np.isfinite(d):
+            err = [[d - lo], [hi - d]] if np.isfinite(lo) and np.isfinite(hi) else None
+            ax.errorbar([d], [0], xerr=err, fmt="o", capsize=3, color="#CC3311")
+            reach = max(abs(x) for x in (d, lo, hi) if np.isfinite(x)) or 1.0
+            ax.set_xlim(-1.15 * reach, 1.15 * reach)  # zero in the middle of every row
+        ax.axvline(0, color="0.4", lw=0.8)
+        ax.set_yticks([0], [r.measure], fontsize=8)
+        ax.tick_params(axis="x", labelsize=7)
+    axes[0].set_title(title, fontsize=9)
+    axes[-1].set_xlabel(f"B − A per {unit}, each row on its own scale (paired 95% CI)")
     fig.tight_layout()
     return fig
 

@@ -379,8 +379,9 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
                    f"{label}: A = {c.a}, B = {c.b}; {c.provenance['shared_deals']:,} of "
                    f"{v['deals']:,} {unit}s played under both."
                    + (" n: N cheap / n searched deals." if s.base is not None else ""))
-        part.figure(f"comparison_{i + 1}", figures.paired_effects(t, label),
-                    f"{label}: B − A per measure, paired 95% intervals.")
+        part.figure(f"comparison_{i + 1}", figures.paired_effects(t, label, unit),
+                    f"{label}: B − A per measure, each on its own scale, paired 95% "
+                    "intervals.")
     part.tables = {"comparisons": pd.concat(frames, ignore_index=True)}
     return _stamp(part, s, s.rules, n, f"{unit}s", t0,
                   variants=[(str(v["a"]), str(v["b"])) for v in tables],
@@ -403,7 +404,8 @@ def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
                 f"The heuristic bids for everyone, so every rung plays the same contracts; "
                 f"the maker's side plays its cards as each rung in turn against "
                 f"{policy_label(cfg['opponents'])}: the gap is what better card play is worth "
-                f"on {cfg['deals']:,} deals" + _played_out(int(summary["n"].iloc[0]), cfg["deals"]))
+                f"on {cfg['deals']:,} deals" + _played_out(int(summary["n"].iloc[0]), cfg["deals"])
+                + _player_words(cfg["rungs"]))
     shown = pd.DataFrame({
         "card player": summary["rung"], "n": [f"{n:,}" for n in summary["n"]],
         f"{lad.measure} [95% CI]": [ci(m, lo, hi) for m, lo, hi in
@@ -437,6 +439,22 @@ def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     return _stamp(part, s, s.rules, cfg["deals"], "deals", t0, rungs=list(cfg["rungs"]),
                   opponents=cfg["opponents"],
                   seconds_by_rung={label(r): round(t, 3) for r, t in lad.seconds.items()})
+
+
+PLAYER_WORDS = {  # each card player a rung may be, in a sentence a player can follow
+    "random": "random plays any legal card",
+    "heuristic": "heuristic plays by fixed rules of thumb",
+    "pimc": "pimc:W deals the unseen cards W ways consistent with the play so far, solves "
+            "each deal with every hand open, and plays the card that does best over them "
+            "(Rook and King search their last 6 tricks and play the heuristic before)",
+    "dd": "dd sees every hand and plays the solved best card (an upper bound, not a "
+          "legal player)",
+}
+
+
+def _player_words(rungs) -> str:
+    names = dict.fromkeys(r.partition(":")[0] for r in rungs)
+    return " " + "; ".join(PLAYER_WORDS[n] for n in names if n in PLAYER_WORDS) + "."
 
 
 def _played_out(n: int, deals: int) -> str:

@@ -126,7 +126,8 @@ def render_right(chart: KingChart) -> str:
             "(95% CI, paired). Offer up to k tricks only while the value exceeds k beyond the "
             "noise; as the benefited accept offers above the value's upper bound, and an offer "
             "of 1 only where 1 + the tricks when another names beats 4 (the decline it "
-            "forgoes); the 4-3-3-3 decline only where naming trump takes fewer than 4 tricks "
+            "forgoes); declining the hand (it is not played: 4 tricks to the benefited, 3 to "
+            "each other seat, 4-3-3-3) only where naming trump takes fewer than 4 tricks "
             "beyond the noise.\n"
             + render_table(["class (its hand)", "n", "naming trump", "another names", "value",
                             "offer up to", "accept above", "decline?"], rows,
