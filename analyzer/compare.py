@@ -9,7 +9,7 @@ share the deals that were not thrown in.
 >>> from analyzer.compare import compare_variants
 >>> result = compare_variants("pedro", "pedro(low_to=holder)", deals=20_000)
 >>> list(result.table.columns[:3]), len(result.table)
-(['measure', 'a', 'a_hw'], 7)
+(['measure', 'a', 'a_hw'], 8)
 
 With ``base`` (a cheap policy) the numbers are two-level estimates of ``policy``'s (see
 :mod:`analyzer.twolevel`): ``base`` plays ``base_deals`` deals under both variants,

@@ -58,7 +58,7 @@ class TableFormatError(ValueError):
 def table_format(path: str | os.PathLike) -> str:
     """``"parquet"`` or ``"csv"`` from the suffix; TableFormatError otherwise."""
     suffix = Path(path).suffix.lower()
-    if Path(path).is_dir():
+    if suffix not in SUFFIXES and Path(path).is_dir():  # a folder named .csv: check_writable
         raise TableFormatError(f"{str(path)!r} is a directory; give a file name ending in "
                                f"{' or '.join(SUFFIXES)}")
     if suffix not in SUFFIXES:

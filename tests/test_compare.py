@@ -154,5 +154,5 @@ def test_a_settlement_rule_shows_in_the_net_score_though_the_points_stay():
                          seed=3).table.set_index("measure")
     assert t.loc["bidding side's points", "diff_lo"] == t.loc["bidding side's points",
                                                                 "diff_hi"] == 0
-    assert t.loc["bidding side's net score (method 2)", "diff_lo"] > 0
+    assert t.loc["bidding side's net score (own method)", "diff_lo"] > 0
 

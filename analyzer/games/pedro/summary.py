@@ -76,7 +76,7 @@ def compare_measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
         "bidding side's points": df["bid_points"].to_numpy().astype(float),
         # what a settlement rule changes (who scores method 2's difference) and the points
         # do not: the bidding side's settled score less the other side's
-        f"bidding side's net score (method {method})": np.where(
+        "bidding side's net score (own method)": np.where(
             contract, np.where(maker_team == 0, t0 - t1, t1 - t0), np.nan),
         "bid (contract deals)": np.where(contract, df["bid"], np.nan),
         "bidder makes (contract deals)": np.where(contract, df["made"] == 1, np.nan),
