@@ -454,7 +454,7 @@ PLAYER_WORDS = {  # each card player a rung may be, in a sentence a player can f
 
 def _player_words(rungs) -> str:
     names = dict.fromkeys(r.partition(":")[0] for r in rungs)
-    return " " + "; ".join(PLAYER_WORDS[n] for n in names if n in PLAYER_WORDS) + "."
+    return " The players: " + "; ".join(PLAYER_WORDS[n] for n in names if n in PLAYER_WORDS) + "."
 
 
 def _played_out(n: int, deals: int) -> str:
