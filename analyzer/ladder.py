@@ -133,20 +133,20 @@ def _play_rungs(out: pd.DataFrame, rungs, opponents: str, groups, play, progress
 
 
 def one_policy(text: str, what: str) -> str:
-    """``text`` if it names one policy, which the ladder gives a whole side; else one line
-    naming ``what`` (a rung, the opponents) and the policies accepted."""
+    """The canonical policy string of ``text`` if it names one policy, which the ladder
+    gives a whole side; else one line naming ``what`` (a rung, the opponents) and the
+    policies accepted."""
     names = ", ".join(common.POLICY_NAMES)
     if "," in text:
         raise common.PolicyError(f"{what} {text!r}: one policy plays the whole side, not one "
                                  f"a seat; give one of {names} (pimc:W for W worlds)")
     try:
-        common.parse_policies(text)
+        return common.policy_string(common.parse_policies(text))
     except common.PolicyError as e:
         if not str(e).startswith("bad policy"):  # a reason of its own: pimc's worlds
             raise
         raise common.PolicyError(f"bad {what} {text!r}; give one of {names} (pimc:W for W "
                                  "worlds)") from None
-    return text
 
 
 def check_rungs(rungs) -> tuple[str, ...]:
@@ -156,8 +156,7 @@ def check_rungs(rungs) -> tuple[str, ...]:
     if not names or not all(names):
         raise common.PolicyError(f"no rungs given; give policies separated by commas, e.g. "
                                  f"{','.join(RUNGS)}")
-    canonical = [common.policy_string(common.parse_policies(one_policy(r, "rung")))
-                 for r in names]
+    canonical = [one_policy(r, "rung") for r in names]
     twice = sorted({r for r in canonical if canonical.count(r) > 1})
     if twice:
         raise common.PolicyError(f"rung {', '.join(twice)} given more than once; give each "

@@ -325,14 +325,6 @@ class PairedMoments:
         return bool(self.cross[i, i] + self.cross[j, j] - 2 * self.cross[i, j] == 0
                     and self.sums[i] == self.sums[j])
 
-    def linear(self, rows) -> PairedMoments:
-        """The moments of the combinations ``rows @ x`` of the outcomes (a row of weights
-        each): B − A of two outcomes is the row [-1, 1]."""
-        t = np.asarray(rows, dtype=np.float64)
-        out = PairedMoments(len(t))
-        out.add_sums(self.n, t @ self.sums, t @ self.cross @ t.T)
-        return out
-
     def subset(self, columns) -> PairedMoments:
         """The moments of outcomes ``columns`` alone, in that order."""
         idx = np.asarray(columns, dtype=np.int64)

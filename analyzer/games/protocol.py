@@ -52,6 +52,11 @@ class Game:
     sources: dict[str, str] = {}  # preset -> where its rules come from (docs/rules.md)
     hand_cards = 0  # cards in a dealt hand (a HAND argument)
     compare_unit = "deal"  # what one row of ``compare_measures`` is, for people
+    # the caption of a report's bid guide, the table chart_contents names
+    guide_caption = ("The bid guide: for each seat, the weakest class of hand that should "
+                     "make each bid (gain over passing, own minus opponents' points per deal, "
+                     "95% CI). A stronger class may still pass where its own interval holds "
+                     "zero: the heatmap below has every class.")
     # Capabilities: what a game offers beyond playing deals. A refusal names the presets
     # that offer it (:meth:`refuse`), so no message lists games by hand.
     contracts: tuple[str, ...] = ()  # single hands of one contract may be asked for

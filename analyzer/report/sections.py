@@ -245,18 +245,6 @@ def _side_table(sides: pd.DataFrame) -> pd.DataFrame:
 # ---- the bid guide ------------------------------------------------------------------------
 
 
-GUIDE_CAPTIONS = {
-    "guide": "The bid guide: for each seat, the weakest class of hand that should make each "
-             "bid (gain over passing, own minus opponents' points per deal, 95% CI). A "
-             "stronger class may still pass where its own interval holds zero: the heatmap "
-             "below has every class.",
-    "trump_right": "The trump right by class of hand: its value in tricks (naming trump minus "
-             "another seat naming it, on the same deals, 95% CI), the most worth offering "
-             "for it, the offers the benefited should accept, and whether it should decline "
-             "the hand (4 tricks to it, 3 to each other seat) rather than name trump.",
-}
-
-
 def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     from ..bidchart import bid_chart
 
@@ -282,8 +270,7 @@ def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     if not len(shown):
         part.text(f"No class of hand gains from any bid beyond the noise on {cfg['deals']:,} "
                   "deals: the guide is empty at this size; more deals narrow the intervals.")
-    part.table(guide, tables[guide], shown, GUIDE_CAPTIONS.get(guide, GUIDE_CAPTIONS["guide"]),
-               anchor="bid-guide")
+    part.table(guide, tables[guide], shown, g.guide_caption, anchor="bid-guide")
     for name, df in tables.items():
         if name != guide:
             part.tables[name] = df.reset_index(drop=True)
@@ -404,7 +391,8 @@ def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
                 f"The heuristic bids for everyone, so every rung plays the same contracts; "
                 f"the maker's side plays its cards as each rung in turn against "
                 f"{policy_label(cfg['opponents'])}: the gap is what better card play is worth "
-                f"on {cfg['deals']:,} deals" + _played_out(int(summary["n"].iloc[0]), cfg["deals"])
+                f"on {cfg['deals']:,} deals" + _played_out(int(summary["n"].iloc[0]),
+                                                             lad.provenance.get("declined"))
                 + _player_words(cfg["rungs"]))
     shown = pd.DataFrame({
         "card player": summary["rung"], "n": [f"{n:,}" for n in summary["n"]],
@@ -457,8 +445,10 @@ def _player_words(rungs) -> str:
     return " The players: " + "; ".join(PLAYER_WORDS[n] for n in names if n in PLAYER_WORDS) + "."
 
 
-def _played_out(n: int, deals: int) -> str:
-    return "." if n == deals else f" ({n:,} of them played out; a declined King hand is not)."
+def _played_out(n: int, declined: int | None) -> str:
+    """What the ladder's provenance says of hands declined before play (King's)."""
+    return (f" ({n:,} of them played out; the {declined:,} hands declined before play are "
+            "not)." if declined else ".")
 
 
 def _bias_by_bid(lad, base: str) -> pd.DataFrame:

@@ -19,6 +19,11 @@ class KingGame(Game):
     sources = {"king": "King (Brazilian 10-hand game), seed 003, docs/rules.md §3"}
     hand_cards = 13
     compare_unit = "game"  # its whole 10-hand games
+    guide_caption = ("The trump right by class of hand: its value in tricks (naming trump "
+                     "minus another seat naming it, on the same deals, 95% CI), the most worth "
+                     "offering for it, the offers the benefited should accept, and whether it "
+                     "should decline the hand (4 tricks to it, 3 to each other seat) rather "
+                     "than name trump.")
     contracts = CONTRACT_OPTIONS
     partnerships = False
     text_columns = {**Game.text_columns, "buyer": "seat", "chooser": "seat", "leader": "seat",
