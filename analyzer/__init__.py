@@ -4,9 +4,10 @@ The notebook API returns DataFrames::
 
     import analyzer
     ev = analyzer.evaluate_hand("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", seat="eldest")
-    chart = analyzer.bid_chart("cinch", deals=2_000_000)
+    chart = analyzer.bid_chart("cinch", deals=200_000)
+    change = analyzer.compare_variants("pedro", "pedro(low_to=holder)", deals=200_000)
 
-Both are imported on first use, so ``import analyzer`` stays cheap.
+They are imported on first use, so ``import analyzer`` stays cheap.
 
 May import: any module of the package: it is the public Python API.
 """
@@ -14,7 +15,7 @@ May import: any module of the package: it is the public Python API.
 import sys as _sys
 
 __version__ = "0.1.0"
-__all__ = ["evaluate_hand", "bid_chart", "solve", "__version__"]
+__all__ = ["evaluate_hand", "bid_chart", "compare_variants", "solve", "__version__"]
 
 try:
     import importlib
@@ -42,6 +43,10 @@ def __getattr__(name: str):
         from .bidchart import bid_chart
 
         return bid_chart
+    if name == "compare_variants":
+        from .compare import compare_variants
+
+        return compare_variants
     if name == "solve":
         from .solver import solve
 

@@ -51,7 +51,7 @@ from .documents import stamp
 from .games import game as game_of
 from .games import parse_game
 from .games.common import SEATS, first_batch, parse_policies, policy_string, provenance
-from .limits import Pace
+from .limits import Pace, check_counts, check_seed
 from .rollout import run_two_level
 from .stats import Z95, PairedMoments, est_cols, wilson
 from .twolevel import ESTIMATOR as TWO_LEVEL
@@ -118,13 +118,15 @@ class ChartGame:
 
 
 def check_features(by, rules) -> tuple[str, ...]:
-    """The --by features of ``rules``' game as a tuple; ChartError names the known ones."""
+    """The --by features (a sequence, or "trumps,seat") as a tuple; ChartError otherwise."""
     from .games import game
 
     chart_by = game(rules).chart_by
     if chart_by is None:
         raise ChartError(f"{rules.game} charts choose their own features; --by is for "
                          f"the bidding games")
+    if isinstance(by, str):
+        by = [f.strip() for f in by.split(",")]
     by, known = tuple(by), chart_by[0]
     bad = [f for f in by if f not in known]
     if bad or not by:
@@ -463,11 +465,11 @@ def bid_chart(game, deals: int = 2_000_000, seed: int = 1, policy: str = "heuris
     """
     rules = parse_game(game) if isinstance(game, str) else game
     check_budget(base, budget)
+    check_seed(seed)
+    check_counts(deals=deals, batch=batch, base_deals=base_deals)
     if game_of(rules).chart_by is None:
         return game_of(rules).bid_chart(rules, deals, seed, policy, by, progress,
                                         base=base, base_deals=base_deals, budget=budget)
-    if deals < 1 or batch < 1:
-        raise ChartError(f"need deals >= 1 and batch >= 1; got {deals}, {batch}")
     pols = parse_policies(policy)
     if base is not None:
         return two_level_chart(rules, deals, base_deals, seed, pols, parse_policies(base), by,

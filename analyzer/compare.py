@@ -3,8 +3,10 @@
 Deal ``i`` of a seed is the same deal under every variant (the cards come from
 the deal stream alone), so the two variants are played on the same cards and
 every difference is paired, deal by deal: its interval is far narrower than
-that of two independent runs. Variants that redeal (``redeal`` flags) only
-share the deals that were not thrown in.
+that of two independent runs. A variant that throws a deal in (a ``redeal`` flag) plays
+the deal's redeal instead, the next cards of the deal's own stream; every deal counts
+under both variants, so the rule's effect is in the figures, and a row says how often
+each variant threw a deal in.
 
 >>> from analyzer.compare import compare_variants
 >>> result = compare_variants("pedro", "pedro(low_to=holder)", deals=20_000)
@@ -23,6 +25,7 @@ module and protocol; never a game by name.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -32,9 +35,9 @@ import pandas as pd
 from .documents import stamp
 from .games import game, parse_game
 from .games.common import default_chunk, parse_policies, policy_string, searches
-from .limits import Pace, require_time
+from .limits import Pace, check_counts, check_seed, require_time
 from .moments import Moments
-from .stats import PairedMoments
+from .stats import Z95, Estimate, PairedMoments
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelMoments, check_budget, check_request
 from .variants import RuleError
@@ -51,6 +54,13 @@ class Comparison:
 
     def __post_init__(self):
         stamp(self, self.provenance)  # the table says how it was made
+
+    def deals_line(self, unit: str = "deal") -> str:
+        """How many ``unit``s were compared, and how many of them a variant threw in."""
+        p = self.provenance
+        thrown = p["deals"] - p["shared_deals"]
+        return (f"{p['deals']:,} {unit}s" + (f" ({thrown:,} thrown in and redealt under A or "
+                                             "B, counted as redealt)" if thrown else ""))
 
 
 def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
@@ -82,6 +92,8 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
         raise RuleError(f"compare needs two variants of one game; got {ra.game} and {rb.game}")
     pols = parse_policies(policy)
     check_budget(base, budget)
+    check_seed(seed)
+    check_counts(deals=deals, base_deals=base_deals, batch=batch)
     prov = {"a": str(ra), "b": str(rb), "seed": seed, "policy": policy_string(pols),
             "deals": deals}
     if base is not None:
@@ -97,16 +109,36 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
             stats[name] = ([m + o for m, o in zip(stats[name], moments, strict=True)]
                            if name in stats else list(moments))
     rows = []
-    for name, (ma, mb, md) in stats.items():
+    for name, (ma, mb, md, mr) in stats.items():
         ea, eb = ma.estimate(), mb.estimate()
-        d = md.estimate() if md.n > 1 else None
+        d = _difference(md, mr)
         rows.append({"measure": name, "a": ea.mean, "a_hw": ea.half_width, "n_a": ea.n,
                      "b": eb.mean, "b_hw": eb.half_width, "n_b": eb.n,
                      "b_minus_a": d.mean if d else np.nan,
                      "diff_lo": d.lo if d else np.nan, "diff_hi": d.hi if d else np.nan,
-                     "n_paired": md.n,
+                     "n_paired": d.n if d else md.n,
                      "a_lo": ea.lo, "a_hi": ea.hi, "b_lo": eb.lo, "b_hi": eb.hi})
     return Comparison(str(ra), str(rb), pd.DataFrame(rows), {**prov, "shared_deals": shared})
+
+
+def _difference(both: Moments, defined: PairedMoments) -> Estimate | None:
+    """B − A of a measure. Where the variants define it on the same deals (every deal, or
+    the same contract deals), the paired difference on those deals (``both``). Where a rule
+    change moves deals in or out of it (a contract only under B), B's mean over its deals
+    minus A's over its own: ratio estimators over every deal, Σ value / Σ defined, paired
+    deal by deal, with the delta method's interval (``defined``: the moments of A's value
+    where defined else 0, A's defined, then B's two). Pairing only the deals both define
+    would compare what neither mean is about, and hide the change."""
+    if defined.same(1, 3):
+        return both.estimate() if both.n > 1 else None
+    if defined.n < 2 or 0 in (defined.sums[1], defined.sums[3]):
+        return None
+    value_a, share_a, value_b, share_b = defined.means()
+    mean = value_b / share_b - value_a / share_a
+    gradient = np.array([-1 / share_a, value_a / share_a ** 2, 1 / share_b,
+                         -value_b / share_b ** 2])
+    se = math.sqrt(max(gradient @ defined.mean_covariance() @ gradient, 0.0))
+    return Estimate(mean, se, mean - Z95 * se, mean + Z95 * se, defined.n)
 
 
 def _played(work, deals: int, size: int, executor, progress, first: int = 0):
@@ -195,26 +227,42 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
     return Comparison(prov["a"], prov["b"], pd.DataFrame(rows), prov)
 
 
+THROWN_IN = "thrown in and redealt"
+
+
 def _frames(g, ra, rb, seed, policy, lo, n):
     """Deals ``lo .. lo + n - 1`` under both variants and ``policy``: the two frames (a row a
-    deal) and the rows both played (a redeal throws a deal in)."""
+    deal, a thrown-in deal's row its redeal's) and the rows played on the same cards."""
     da = g.simulate(ra, n, seed, policy, lo)
     db = g.simulate(rb, n, seed, policy, lo)
     return da, db, g.shared_rows(da, db)
 
 
+def _measures(g, df: pd.DataFrame, rules, redealing: bool) -> dict[str, np.ndarray]:
+    """The game's compare measures of ``df``, and where either variant may redeal, whether
+    each deal was thrown in (the rule's effect that the played deals alone would hide)."""
+    measures = g.compare_measures(df, rules)
+    if redealing:
+        measures[THROWN_IN] = (df["redeals"].to_numpy() > 0).astype(float)
+    return measures
+
+
 def compare_chunk(ra, rb, seed: int, policy: str, lo: int, n: int):
     """Deals ``lo .. lo + n - 1`` under both variants: for each measure the exact sums of its
-    values under A, under B and of the paired B − A, and the deals both played."""
+    values under A, under B, of the paired B − A where both define it, and of where each
+    defines it (:func:`_difference`); and the deals played on the same cards."""
     g = game(ra)
     da, db, same = _frames(g, ra, rb, seed, policy, lo, n)
-    ma, mb = g.compare_measures(da[same], ra), g.compare_measures(db[same], rb)
+    redealing = g.redeals(ra) or g.redeals(rb)
+    ma, mb = _measures(g, da, ra, redealing), _measures(g, db, rb, redealing)
     out = {}
     for name in ma:
         x, y = ma[name], mb[name]
-        both = ~np.isnan(x) & ~np.isnan(y)
-        out[name] = (Moments.of(x[~np.isnan(x)]), Moments.of(y[~np.isnan(y)]),
-                     Moments.of(y[both] - x[both]))
+        has_x, has_y = ~np.isnan(x), ~np.isnan(y)
+        both = has_x & has_y
+        out[name] = (Moments.of(x[has_x]), Moments.of(y[has_y]), Moments.of(y[both] - x[both]),
+                     PairedMoments.of_columns([np.where(has_x, x, 0.0), has_x.astype(float),
+                                               np.where(has_y, y, 0.0), has_y.astype(float)]))
     return out, int(same.sum())
 
 
@@ -222,16 +270,17 @@ def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int):
     """Deals ``lo .. lo + n - 1`` for a two-level comparison: per measure the paired moments
     of (A, B) under the cheap policy ``base`` on the deals where both are defined, or with
     ``searching`` (a policy vector) those of (A, B searching, then A, B cheap) on the deals
-    where all four are; the deals both variants played (under both policies); and per
+    where all four are; the deals played on the same cards (under both policies); and per
     measure the deals it is defined on under one policy only (paired chunks)."""
     g = game(ra)
+    redealing = g.redeals(ra) or g.redeals(rb)
     frames = []
     same = np.ones(n, dtype=bool)
     for policy in ((searching, base) if searching is not None else (base,)):
         da, db, both = _frames(g, ra, rb, seed, policy, lo, n)
         frames += [da, db]
         same &= both
-    measures = [g.compare_measures(df[same], rules)
+    measures = [_measures(g, df, rules, redealing)
                 for df, rules in zip(frames, (ra, rb) * (len(frames) // 2), strict=True)]
     out, apart = {}, {}
     for name in measures[0]:

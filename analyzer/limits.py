@@ -1,6 +1,9 @@
 """How large a run may be, said before the work and not after an hour of it.
 
-Two limits, both stated in the size options' ``--help``:
+The library's sizes and seeds are checked first (:func:`check_count`, :func:`check_seed`):
+one ValueError naming the argument and what it takes, before any kernel sees a float, a
+negative count or a seed beyond its 64 bits. Then two limits, both stated in the size
+options' ``--help``:
 
 * **Memory.** Commands that keep one row per deal (``simulate``, ``compare``, ``match``,
   ``bench``, a hand evaluation's paired samples) are refused up front when that would
@@ -21,16 +24,63 @@ May import: the standard library only.
 
 from __future__ import annotations
 
+import numbers
 import os
 import time
 
 TIME_LIMIT = 24 * 3600.0  # seconds: a longer run is refused
 FASTEST_PER_SECOND = 1e8  # deals a second no machine reaches (about 50x this VM's best)
 MEMORY_SHARE = 0.8  # of the free memory a run may plan to use
+MAX_SEED = 2**63 - 1  # seeds and deal indices are int64 in the kernels
 
 
 class SizeError(ValueError):
     """A run too large to finish: beyond the memory free or the time limit."""
+
+
+class ArgumentError(ValueError):
+    """A size, seed or tolerance the library cannot run with."""
+
+
+def _whole(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def check_count(name: str, value, minimum: int = 1) -> int:
+    """``value`` as an int when it is a whole number >= ``minimum``; ArgumentError otherwise.
+
+    >>> check_count("deals", 1.5)
+    Traceback (most recent call last):
+    ...
+    analyzer.limits.ArgumentError: deals must be a whole number >= 1; got 1.5
+    """
+    if not _whole(value) or value < minimum:
+        raise ArgumentError(f"{name} must be a whole number >= {minimum:,}; got {value!r}")
+    return int(value)
+
+
+def check_counts(**sizes) -> None:
+    """:func:`check_count` (at least 1) of each size given that is not None."""
+    for name, value in sizes.items():
+        if value is not None:
+            check_count(name, value)
+
+
+def check_seed(seed) -> int:
+    """``seed`` as an int when it is 0 .. 2**63-1; ArgumentError otherwise."""
+    if not _whole(seed) or not 0 <= seed <= MAX_SEED:
+        raise ArgumentError(f"seed must be a whole number 0 .. 2**63-1; got {seed!r}")
+    return int(seed)
+
+
+def check_positive(name: str, value) -> float | None:
+    """``value`` (a tolerance or seconds) when None or a number above 0; ArgumentError
+    otherwise."""
+    if value is None:
+        return None
+    if not isinstance(value, numbers.Real) or isinstance(value, bool) or not value > 0:
+        raise ArgumentError(f"{name} must be a number above 0; got {value!r}")
+    return value
 
 
 def free_memory() -> int | None:

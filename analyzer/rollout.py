@@ -28,7 +28,7 @@ from .advice import Decision
 from .cards import JOKER, CardSet, parse_cards
 from .documents import stamp
 from .games.common import SEARCH_BATCH, SEAT_OFFSETS, clairvoyant, searches
-from .limits import Pace, require_time
+from .limits import ArgumentError, Pace, check_counts, check_positive, check_seed, require_time
 from .stats import PairedMoments, est_cols
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelMoments, best_split
@@ -323,4 +323,18 @@ def evaluate_hand(game, hand: str, seat: str = "eldest", **options):
     from .games import parse_game
 
     rules = parse_game(game) if isinstance(game, str) else game
+    if not isinstance(hand, str):
+        raise ArgumentError(f"hand must be a string of cards such as \"AS KS 5S\"; got "
+                            f"{hand!r}")
+    check_options(options)
     return game_of(rules).evaluate_hand(rules, hand, seat, **options)
+
+
+def check_options(options: dict) -> None:
+    """ArgumentError for a size, seed or tolerance among a hand evaluation's ``options``
+    that cannot make a run."""
+    check_counts(**{name: options.get(name) for name in ("deals", "max_deals", "base_deals")})
+    if "seed" in options:
+        check_seed(options["seed"])
+    for name in ("target_ci", "time_budget"):
+        check_positive(name, options.get(name))

@@ -319,6 +319,12 @@ class PairedMoments:
         """Add the trials of ``other`` (the same K outcomes, summed elsewhere)."""
         self.add_sums(other.n, other.sums, other.cross)
 
+    def __add__(self, other: PairedMoments) -> PairedMoments:
+        out = PairedMoments(self.k)
+        out.absorb(self)
+        out.absorb(other)
+        return out
+
     def same(self, i: int, j: int) -> bool:
         """Whether outcomes ``i`` and ``j`` were equal on every trial: Σ(xᵢ − xⱼ)² = 0,
         exact for whole-number outcomes."""

@@ -238,7 +238,10 @@ def merge(parts: Sequence[Summary]) -> Summary:
 def merged_provenance(parts: Sequence[dict]) -> dict:
     """The provenance of the union of runs: ``n`` in all; ``first`` (and one ``seed``) when
     their deals make one unbroken range, and ``ranges`` ([seed, first, n] each) otherwise.
-    ValueError when two runs share deals."""
+    ValueError when two runs share deals, or one is a selection (no range to join)."""
+    if any("selected_from" in p for p in parts):
+        raise ValueError("cannot merge a summary of selected deals (a filtered frame): "
+                         "summarize the selection as one frame instead")
     ranges = sorted((p["seed"], p["first"], p["n"]) for p in parts)
     for (s0, f0, n0), (s1, f1, _) in itertools.pairwise(ranges):
         if s0 == s1 and f1 < f0 + n0:
@@ -259,7 +262,11 @@ def merged_provenance(parts: Sequence[dict]) -> dict:
 
 
 def _deal_ranges(p: dict) -> str:
-    """Which deals a run played: "0..1999 of seed 1", or each range of a merged run."""
+    """Which deals a run played: "0..1999 of seed 1", each range of a merged run, or "a
+    selection from 0..49999 of seed 1" (a frame filtered by the caller)."""
+    if "selected_from" in p:
+        lo, hi = p["selected_from"]
+        return f"a selection from {lo}..{hi} of seed {p['seed']}"
     ranges = p.get("ranges") or [[p["seed"], p["first"], p["n"]]]
     return "; ".join(f"{first}..{first + n - 1} of seed {seed}" for seed, first, n in ranges)
 
@@ -290,16 +297,23 @@ def _rate_table(df: pd.DataFrame) -> str:
     return render_table(["", "n", "k", "rate", "95% CI"], rows, "lrrrl", indent="  ")
 
 
+INDEX_COLUMNS = ("deal", "game")  # a frame's first column numbers its rows' deals or games
+
+
 def _provenance(df: pd.DataFrame) -> dict:
+    """Seed, rules, policy and which deals: read from the rows' own numbers where the frame
+    has them (its attrs' ``first`` outlives a slice or a filter), with ``selected_from``
+    (lowest, highest) when they are not one unbroken range."""
     a = df.attrs
-    first = a["first"] if "first" in a else int(df.iloc[0, 0]) if len(df) else 0
-    return {
-        "n": len(df),
-        "seed": a.get("seed", "?"),
-        "rules": a.get("rules", a.get("game", "?")),
-        "policy": a.get("policy", "?"),
-        "first": int(first),
-    }
+    out = {"n": len(df), "seed": a.get("seed", "?"), "rules": a.get("rules", a.get("game", "?")),
+           "policy": a.get("policy", "?"), "first": int(a.get("first", 0))}
+    if len(df) and df.columns[0] in INDEX_COLUMNS:
+        numbers = df.iloc[:, 0].to_numpy()
+        lo, hi = int(numbers.min()), int(numbers.max())
+        out["first"] = lo
+        if hi - lo + 1 != len(df) or len(np.unique(numbers)) != len(df):
+            out["selected_from"] = [lo, hi]
+    return out
 
 
 class _Estimates:

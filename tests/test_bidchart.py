@@ -236,3 +236,12 @@ def test_a_two_level_chart_corrects_the_cheap_chart():
     # random names another trump than the heuristic would: its hands fall in other classes
     with pytest.raises(TwoLevelError, match="names trump"):
         bid_chart("pedro", deals=200, policy="random", by=by, base="heuristic", base_deals=200)
+
+
+def test_features_may_be_given_as_the_string_the_provenance_keeps():
+    from analyzer.bidchart import check_features
+
+    rules = pedro.parse_rules("pedro")
+    assert check_features("trumps, seat", rules) == check_features(("trumps", "seat"), rules)
+    with pytest.raises(ChartError, match="bad --by feature.*tramps"):  # not split to letters
+        check_features("tramps,seat", rules)

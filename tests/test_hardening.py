@@ -19,7 +19,7 @@ from cli_helpers import assert_bad_input, run
 from analyzer import io
 from analyzer.cards import CardParseError, CardSet, parse_card
 from analyzer.games import parse_game
-from analyzer.limits import SizeError, require_memory, require_time
+from analyzer.limits import ArgumentError, SizeError, require_memory, require_time
 from analyzer.parsing import QUOTE_LIMIT
 from analyzer.variants import RuleError
 
@@ -79,6 +79,32 @@ def test_the_api_refuses_what_the_cli_refuses():
     with pytest.raises(RuleError, match="one line"):
         parse_game("pedro\n(low_to=holder)")
     assert str(CardSet(1 << 63)) == "JK"
+
+
+def _library_calls():
+    import analyzer
+    from analyzer.compare import compare_variants
+    from analyzer.games import pedro
+
+    rules = pedro.parse_rules("pedro")
+    return [
+        (lambda: analyzer.evaluate_hand("pedro", HAND, seed=-1), "seed must be"),
+        (lambda: analyzer.evaluate_hand("pedro", HAND, deals=1.5), "deals must be"),
+        (lambda: analyzer.evaluate_hand("pedro", HAND.split()), "hand must be a string"),
+        (lambda: analyzer.evaluate_hand("pedro", HAND, target_ci=0), "target_ci must be"),
+        (lambda: pedro.simulate(rules, 10, batch=0), "batch must be"),  # it looped forever
+        (lambda: pedro.simulate(rules, 10, seed=2**63), "seed must be"),
+        (lambda: compare_variants("pedro", "cinch", deals=0), "deals must be"),
+        (lambda: analyzer.bid_chart("king", deals=10, seed=None), "seed must be"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(8))
+def test_the_library_refuses_a_size_or_seed_it_cannot_run_in_one_line(case):
+    # before any kernel: a float, a negative count or a 65-bit seed reached numpy or numba
+    call, message = _library_calls()[case]
+    with pytest.raises(ArgumentError, match=message):
+        call()
 
 
 def test_error_lines_quote_at_most_about_80_characters_of_the_input():

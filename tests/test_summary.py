@@ -6,7 +6,7 @@ import pytest
 
 from analyzer.games import pedro
 from analyzer.stats import mean_ci, wilson
-from analyzer.summary import summarize
+from analyzer.summary import merge, summarize
 
 
 def tiny() -> pd.DataFrame:
@@ -77,3 +77,17 @@ def test_empty_frame_raises():
     df = pedro.simulate(pedro.parse_rules("pedro"), 0)
     with pytest.raises(ValueError, match="empty"):
         summarize(df)
+
+
+def test_a_slice_or_a_filter_names_the_deals_it_holds():
+    # the attrs' first=0 outlives a slice: the rows' own deal numbers say which they are
+    df = pedro.simulate(pedro.parse_rules("pedro"), 3000, seed=9)
+    head = summarize(df.iloc[1000:2000]).to_text().splitlines()[0]
+    assert head == "pedro: n=1000 deals (1000..1999 of seed 9), policy heuristic"
+    picked = df[df["bid"] > 7]
+    s = summarize(picked)
+    assert s.provenance["selected_from"] == [int(picked["deal"].min()),
+                                             int(picked["deal"].max())]
+    assert f"n={len(picked)} deals (a selection from " in s.to_text()
+    with pytest.raises(ValueError, match="selected deals"):
+        merge([s, summarize(df.iloc[:10])])

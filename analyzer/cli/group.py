@@ -67,7 +67,7 @@ def input_errors() -> tuple[type[Exception], ...]:
     from ..cards import CardParseError
     from ..games import common
     from ..games.protocol import NotOffered
-    from ..limits import SizeError
+    from ..limits import ArgumentError, SizeError
     from ..parsing import NumberError
     from ..report.scenario import ScenarioFileError
     from ..rollout import HandError
@@ -77,7 +77,7 @@ def input_errors() -> tuple[type[Exception], ...]:
     from ..variants import RuleError
     return (RuleError, TwoLevelError, ScenarioFileError, common.PolicyError, common.ScenarioError,
             CardParseError, HandError, io.TableFormatError, PositionError, SolveBudgetError,
-            NumberError, SizeError, NotOffered, RunStoreError, ExecutorError)
+            NumberError, SizeError, ArgumentError, NotOffered, RunStoreError, ExecutorError)
 
 
 def fail(message: object) -> NoReturn:

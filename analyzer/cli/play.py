@@ -189,9 +189,11 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
 
     Deal i of the seed is the same deal under every variant, so each measure's
     difference B − A is taken deal by deal, with a 95% interval far narrower
-    than two independent runs would give. Deals a redeal flag threw in under
-    either variant are left out of both. --rule sets a flag in both A and B
-    (the same flag in A's or B's own string is overridden).
+    than two independent runs would give. A deal that a redeal flag throws in
+    counts as its redeal (the next cards of that deal's stream), so the rule's
+    effect shows, with a row of how often each variant threw deals in. --rule
+    sets a flag in both A and B (the same flag in A's or B's own string is
+    overridden).
 
     With --base, every figure is a two-level estimate of --policy's: the cheap
     --base policy plays --base-deals deals (N) under both variants, --policy the
@@ -252,10 +254,13 @@ def paired_table(c) -> str:
     p = c.provenance
     unit = game_of(p["a"]).compare_unit  # King compares whole games
     head = (f"A = {p['a']}   B = {p['b']}   policy {policy_label(p['policy'])}, "
-            f"seed {p['seed']}, {p['shared_deals']:,} of {p['deals']:,} {unit}s shared\n")
+            f"seed {p['seed']}, {c.deals_line(unit)}\n")
     if "base_policy" in p:
+        thrown = p["n_base"] - p["shared_base_deals"]
         head += (f"estimator: {p['estimator']}: {policy_label(p['base_policy'])} on "
-                 f"N = {p['n_base']:,} deals ({p['shared_base_deals']:,} shared), plus the "
+                 f"N = {p['n_base']:,} deals"
+                 + (f" ({thrown:,} thrown in and redealt under A or B)" if thrown else "")
+                 + ", plus the "
                  f"correction ({p['policy']} minus it) fitted on the first n = {p['deals']:,}; "
                  f"every figure is an estimate of {p['policy']}'s\n")
 

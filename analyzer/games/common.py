@@ -14,7 +14,7 @@ from types import ModuleType
 import numpy as np
 import pandas as pd
 
-from ..limits import Pace, require_memory
+from ..limits import Pace, check_count, check_seed, require_memory
 from ..parsing import NumberError, parse_int, plain_ascii, quoted
 
 POLICY_NAMES = ("random", "heuristic", "dd", "pimc")  # kernel codes 0..3 (search.setup)
@@ -213,8 +213,10 @@ def simulate_batches(run_batch: Callable, rules, n_deals: int, seed: int, pols: 
     rows would not fit in free memory is refused before any work, and one that would
     take more than a day is stopped after its first, small batch (analyzer.limits).
     """
-    if n_deals < 0:
-        raise ValueError(f"n_deals must be >= 0, got {n_deals}")
+    check_count("n_deals", n_deals, 0)
+    check_count("batch", batch)
+    check_count("first", first, 0)
+    check_seed(seed)
     width, dtype = rec_shape
     # rows as records and hands, then as the frame built from them, with derived columns
     require_memory(n_deals, 3 * (width * np.dtype(dtype).itemsize + 8 * n_hands) + 40,

@@ -193,10 +193,15 @@ class Game:
         raise NotImplementedError
 
     def shared_rows(self, da: pd.DataFrame, db: pd.DataFrame) -> np.ndarray:
-        """The rows two variants both played (a redeal throws a deal in)."""
+        """The rows two variants played on the same cards: neither threw its deal in (a
+        redeal deals the next cards of the deal's own stream)."""
         if "redeals" in da:
             return (da["redeals"].to_numpy() == 0) & (db["redeals"].to_numpy() == 0)
         return np.ones(len(da), dtype=bool)
+
+    def redeals(self, rules) -> bool:
+        """Whether ``rules`` may throw a deal in and redeal it (a flag set to "redeal")."""
+        return "redeal" in rules.as_dict().values()
 
     # ---- a hand ------------------------------------------------------------------------------
 

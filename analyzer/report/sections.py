@@ -363,8 +363,7 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
             shown["n"] = [f"{big:,.0f} / {small:,.0f}" for big, small in
                           zip(t["n_base"], t["n_search"], strict=True)]
         part.table(f"comparison_{i + 1}", t, shown,
-                   f"{label}: A = {c.a}, B = {c.b}; {c.provenance['shared_deals']:,} of "
-                   f"{v['deals']:,} {unit}s played under both."
+                   f"{label}: A = {c.a}, B = {c.b}; {c.deals_line(unit)} under both."
                    + (" n: N cheap / n searched deals." if s.base is not None else ""))
         part.figure(f"comparison_{i + 1}", figures.paired_effects(t, label, unit),
                     f"{label}: B − A per measure, each on its own scale, paired 95% "

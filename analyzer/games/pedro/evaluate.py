@@ -270,9 +270,10 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
 
     Without a stop rule, ``deals`` deals are played. With ``target_ci`` (a 95%
     half-width for the leading alternatives' EVs) or ``time_budget`` (seconds)
-    it plays batches until the rule is met or ``max_deals``: 10,000 deals, or 50 when a
-    seat searches (dd, pimc). ``until_decided`` plays batches until the recommendation is
-    clear (:class:`analyzer.advice.Decision`), within ``time_budget`` and ``max_deals``.
+    it plays batches (of 10,000 deals, or 50 when a seat searches: dd, pimc) until the rule
+    is met or ``max_deals`` deals are played. ``until_decided`` plays batches until the
+    recommendation is clear (:class:`analyzer.advice.Decision`), within ``time_budget`` and
+    ``max_deals``.
     ``progress(n)`` is called after each batch of n deals. ``spread_with(factory, grow,
     args, samples)`` makes a cluster's ``spread`` (:func:`analyzer.runs.executors.spreader`):
     the deals are then grown on its workers, with the same result.
