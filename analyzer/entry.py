@@ -18,6 +18,16 @@ def environment_problem() -> str | None:
                                     and 1 <= int(threads) <= 4096):
         return (f"NUMBA_NUM_THREADS={threads[:40]!r}: give a whole number of threads from 1 "
                 f"to 4096, or unset it (all cores)")
+    layer = os.environ.get("NUMBA_THREADING_LAYER")
+    if layer is not None:  # rare: worth loading numba early to try it (--help included)
+        import numba
+
+        try:
+            numba.get_num_threads()  # starts the threading layer
+        except ValueError as e:
+            reason = str(e).strip().splitlines()[0]
+            return (f"NUMBA_THREADING_LAYER={layer[:40]!r}: {reason[:120]} Give one that "
+                    "this installation has (workqueue always is), or unset it")
     return None
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import hashlib
 import json
 import os
 import re
@@ -47,6 +48,8 @@ from . import __version__
 SUFFIXES = (".parquet", ".csv")
 META_KEY = b"bidlab"
 SIDECAR = ".json"  # a CSV's provenance: ``run.csv`` -> ``run.csv.json``
+CSV_BLOCK = 100_000  # rows formatted at a time: the digest sees the bytes as written
+CSV_DIGEST = "csv_sha256"  # the sidecar's digest of its CSV
 _CSV_TAG = "# bidlab "  # the provenance line of CSVs from before the sidecar (still read)
 _on_replace: Callable[[str], None] | None = None
 
@@ -80,6 +83,29 @@ def check_writable(path: str | os.PathLike) -> Path:
     if table_format(p) == "csv":
         check_directory(sidecar(p))
     return check_directory(p)
+
+
+def check_out_table(path: str | os.PathLike) -> Path:
+    """:func:`check_writable` for a table a user names (``--out``), which must not be inside
+    a run store: a chunk's file replaced there would corrupt the run."""
+    store = _run_store_above(Path(path))
+    if store is not None:
+        raise FileExistsError(17, f"is inside the run store {store} (its chunks are the "
+                              "run); write the table elsewhere", str(path))
+    return check_writable(path)
+
+
+def _run_store_above(path: Path) -> Path | None:
+    """The run store (a folder whose manifest says so) that holds ``path``, if any."""
+    for folder in list(path.absolute().parents)[:3]:  # DIR/chunks/<chunk> at the deepest
+        try:
+            manifest = json.loads((folder / "manifest.json").read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(manifest, dict) and \
+                str(manifest.get("format", "")).startswith(RUN_STORE_FORMAT):
+            return folder
+    return None
 
 
 def sidecar(path: str | os.PathLike) -> Path:
@@ -137,6 +163,21 @@ def _temporary_name(p: Path, kind: str = "tmp") -> Path:
     return p.with_name(f".{p.name}.{os.getpid()}.{secrets.token_hex(4)}.{kind}")
 
 
+_IN_FLIGHT: set[Path] = set()  # this process's temporaries, until moved into place
+
+
+def remove_in_flight() -> None:
+    """Remove the temporaries this process is writing: Ctrl-C ends the process at once
+    (``os._exit``), and no ``finally`` runs to do it."""
+    for tmp in list(_IN_FLIGHT):
+        if tmp.is_dir():
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+    _IN_FLIGHT.clear()
+
+
 _TEMPORARY_EXTRA = len(".") + 20 + len(".") + 8 + len(".tmp") + 1  # pid up to 20 digits
 
 
@@ -192,9 +233,10 @@ def check_out_dir(path: str | os.PathLike) -> Path:
 
     The folder may not exist yet (writers create it): then its nearest existing ancestor
     must be a writable directory. An existing folder is replaced whole (:func:`atomic_dir`),
-    so it must be empty or an earlier output of bidlab (its ``manifest.json`` says so): a
-    folder of other files is refused, never emptied. Nothing is created here, so a run
-    that fails before writing leaves nothing behind.
+    so it must be empty or an earlier output of bidlab holding only the files its
+    ``manifest.json`` lists: a folder of other files (a note, a scenario put beside the
+    report) or a run store (its chunks are a run's only copy) is refused, never emptied.
+    Nothing is created here, so a run that fails before writing leaves nothing behind.
     """
     p = _named(path)
     probe = p
@@ -207,18 +249,38 @@ def check_out_dir(path: str | os.PathLike) -> Path:
     _require_writable(probe)
     if p.is_dir():
         _require_writable(p.resolve().parent)
-        if any(p.iterdir()) and not _is_output_set(p):
-            raise FileExistsError(17, "holds files bidlab did not write (no bidlab "
-                                  "manifest.json); give a new or empty folder", str(p))
+        if any(p.iterdir()):
+            _require_output_set(p)
     _require_room_for_temporary(p.resolve())
     return p
 
 
-def _is_output_set(folder: Path) -> bool:
+RUN_STORE_FORMAT = "bidlab-run/"  # the start of a run store's manifest "format"
+
+
+def _require_output_set(folder: Path) -> None:
+    """FileExistsError unless ``folder`` is an earlier output of bidlab (a manifest with
+    its version) that holds only the files the manifest lists, and not a run store."""
     try:
-        return "bidlab_version" in json.loads((folder / "manifest.json").read_text())
-    except (OSError, ValueError, TypeError):
-        return False
+        manifest = json.loads((folder / "manifest.json").read_text())
+    except (OSError, ValueError):
+        manifest = None
+    if not isinstance(manifest, dict) or "bidlab_version" not in manifest:
+        raise FileExistsError(17, "holds files bidlab did not write (no bidlab "
+                              "manifest.json); give a new or empty folder", str(folder))
+    if str(manifest.get("format", "")).startswith(RUN_STORE_FORMAT):
+        raise FileExistsError(17, "is a run store (its chunks are the run; `bidlab resume` "
+                              "reads them); give the outputs another folder", str(folder))
+    listed = manifest.get("files")
+    known = {"manifest.json", *(listed if isinstance(listed, (list, dict)) else ())}
+    strays = sorted(str(f.relative_to(folder)) for f in folder.rglob("*")
+                    if f.is_file() and str(f.relative_to(folder)) not in known)
+    if strays:
+        shown = ", ".join(strays[:3]) + (f" and {len(strays) - 3} more" if len(strays) > 3
+                                         else "")
+        raise FileExistsError(17, f"holds files bidlab did not write ({shown}), which "
+                              "replacing it would delete; move them or give another "
+                              "folder", str(folder))
 
 
 @contextlib.contextmanager
@@ -240,10 +302,13 @@ def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
     remove_stale_temporaries(p)
     tmp = _temporary_name(p)
     tmp.mkdir()
+    _IN_FLIGHT.add(tmp)
     try:
         yield tmp
         _fsync_folder(tmp)
         existed = p.is_dir()
+        if existed and any(p.iterdir()):  # what the folder became while the run played
+            _require_output_set(p)
         if existed and _exchange(tmp, p):
             shutil.rmtree(tmp)  # the old folder, now under the temporary name
         else:
@@ -258,6 +323,8 @@ def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    finally:
+        _IN_FLIGHT.discard(tmp)
     if existed:
         _replaced(shown)
 
@@ -324,12 +391,29 @@ def _write_parquet(frames: Iterable[pd.DataFrame], f, meta: dict) -> None:
 
 def _write_csv(frames: Iterable[pd.DataFrame], f, meta: dict, p: Path) -> None:
     """The header and the rows; the provenance to the sidecar, moved into place when the
-    CSV's data is written and just before the CSV itself."""
-    text = json.dumps(meta, sort_keys=True, indent=2) + "\n"
-    for k, df in enumerate(frames):
-        df.to_csv(f, index=False, header=k == 0, lineterminator="\n")
+    CSV's data is written and just before the CSV itself. Two files cannot be swapped in
+    one step, so the sidecar carries the CSV's digest: a kill between the two renames
+    leaves a pair :func:`read_table` refuses, never new provenance on old rows."""
+    digest = hashlib.sha256()
+    header = True
+    for df in frames:
+        for lo in range(0, max(len(df), 1) if header else len(df), CSV_BLOCK):
+            block = df.iloc[lo:lo + CSV_BLOCK].to_csv(index=False, header=header,
+                                                      lineterminator="\n").encode()
+            header = False
+            digest.update(block)
+            f.write(block)
+    text = json.dumps({**meta, CSV_DIGEST: digest.hexdigest()}, sort_keys=True, indent=2)
     with atomic_open(sidecar(p), say=False) as s:
-        s.write(text.encode())
+        s.write((text + "\n").encode())
+
+
+def _file_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def write_table(df: pd.DataFrame, path: str | os.PathLike, metadata: dict) -> Path:
@@ -379,6 +463,7 @@ def atomic_open(path: str | os.PathLike, say: bool = True,
     # permissions an ordinary open() would give it (mkstemp would force 0o600)
     tmp = _temporary_name(p)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    _IN_FLIGHT.add(tmp)
     try:
         with os.fdopen(fd, "wb") as f:
             yield f
@@ -396,6 +481,8 @@ def atomic_open(path: str | os.PathLike, say: bool = True,
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    finally:
+        _IN_FLIGHT.discard(tmp)
     if existed and say:
         _replaced(str(path) if shown is None else shown)
 
@@ -421,5 +508,10 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
         df = pd.read_csv(p, skiprows=1 if old else 0)
         if sidecar(p).is_file():
             meta = json.loads(sidecar(p).read_text(encoding="utf-8"))
+            digest = meta.pop(CSV_DIGEST, None)  # older sidecars have none
+            if digest is not None and digest != _file_digest(p):
+                raise TableFormatError(f"{p}: its provenance {sidecar(p).name} is not of "
+                                       "these rows (a write stopped between the two files); "
+                                       "write the table again")
     df.attrs = meta
     return df

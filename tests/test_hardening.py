@@ -136,8 +136,9 @@ def test_the_limits_are_stated_in_help():
 
 def test_an_output_folder_is_replaced_whole_or_not_at_all(tmp_path):
     out = tmp_path / "chart"
-    with io.atomic_dir(out) as d:
-        (d / "manifest.json").write_text(json.dumps({"bidlab_version": "old"}))
+    with io.atomic_dir(out) as d:  # an output set: its manifest lists its files
+        (d / "manifest.json").write_text(json.dumps({"bidlab_version": "old",
+                                                     "files": ["old_only.csv"]}))
         (d / "old_only.csv").write_text("old")
     with pytest.raises(RuntimeError), io.atomic_dir(out) as d:
         (d / "manifest.json").write_text(json.dumps({"bidlab_version": "new"}))
@@ -241,10 +242,12 @@ def test_ctrl_c_stops_at_once_from_the_first_moment(delay, args, tmp_path):
             (p.returncode, err.decode()[-300:])
 
 
-def test_numba_threads_of_zero_is_one_line():
+@pytest.mark.parametrize("name, value", [("NUMBA_NUM_THREADS", "0"),
+                                         ("NUMBA_THREADING_LAYER", "bogus")])
+def test_a_numba_setting_it_cannot_run_with_is_one_line(name, value):
     r = subprocess.run([*BIDLAB, "games"], capture_output=True, text=True,
-                       env={**os.environ, "NUMBA_NUM_THREADS": "0"})
-    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "NUMBA_NUM_THREADS" in r.stderr
+                       env={**os.environ, name: value})
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and name in r.stderr, r.stderr
 
 
 def _check_set(out: Path, old: dict | None) -> str:

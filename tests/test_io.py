@@ -54,12 +54,15 @@ def test_csv_is_readable_by_pandas_as_it_is(tmp_path):
 
 
 def test_sidecar_provenance_restored_and_optional(tmp_path):
+    import hashlib
     import json
 
     path = io.write_table(frame(4), tmp_path / "run.csv", META)
     side = tmp_path / "run.csv.json"
-    assert json.loads(side.read_text()) == {**META, "n": 4, "bidlab_version": __version__}
-    assert io.read_table(path).attrs["rules"] == "pedro(low_to=holder)"
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()  # ties the sidecar to these rows
+    assert json.loads(side.read_text()) == {**META, "n": 4, "bidlab_version": __version__,
+                                            io.CSV_DIGEST: digest}
+    assert io.read_table(path).attrs == {**META, "n": 4, "bidlab_version": __version__}
     side.unlink()  # a CSV without its sidecar still reads, with no provenance
     back = io.read_table(path)
     assert len(back) == 4 and back.attrs == {}

@@ -145,13 +145,17 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, base, base_dea
             raise click.UsageError("--budget splits a run in this process: not with "
                                    "--run-dir, --chunk or --executor (give --deals and "
                                    "--base-deals)")
+        if run_dir is not None and out_dir is not None and \
+                Path(run_dir).resolve() == Path(out_dir).resolve():
+            raise click.UsageError(f"--run-dir and --out-dir are both {run_dir}: the chart "
+                                   "would replace the run's chunks; give them two folders")
         # a two-level chart's run is its N cheap deals, the first n of them searched too
         job = runs.Job.of(rules, seed, policy, kind="bid-chart", by=by, base=base,
                           search_deals=deals)
         if base is not None:
             check_request(job.policy, job.base, deals, base_deals)
         show(job, run_job(job, 0, deals if base is None else base_deals, run_dir, chunk,
-                          (executor, scheduler, workers), None, progress),
+                          (executor, scheduler, workers), None, progress, out_dir=out_dir),
              as_json, out_dir=out_dir)
         return
     work, label = deals + (base_deals if base is not None else 0), "simulating"

@@ -180,6 +180,12 @@ def abort_now() -> NoReturn:
     """Ctrl-C: say so and end the process now, whatever the worker thread is computing."""
     with contextlib.suppress(Exception):
         sys.stdout.flush()
+    io = sys.modules.get("analyzer.io")  # loaded by any command that writes
+    if io is not None:
+        with contextlib.suppress(Exception):
+            io.remove_in_flight()  # no finally runs after os._exit: no hidden half-files
+    if sys.stderr.isatty():
+        sys.stderr.write("\x1b[?25h")  # the progress bar hid the cursor
     sys.stderr.write("\nAborted!\n")
     sys.stderr.flush()
     os._exit(1)

@@ -16,25 +16,37 @@ import click
 from .. import runs
 from ..documents import dumps
 from ..games import game as game_of
+from ..limits import SizeError, require_time
 from .options import with_progress
 
 
 def run_job(job: runs.Job, first: int, deals: int, run_dir, chunk, where: tuple, out,
-            progress, extend: int = 0):
+            progress, extend: int = 0, out_dir=None):
     """Play ``job`` (in the run store ``run_dir``, if any, ``extend`` more deals there) on
-    the executor ``where`` names (executor, scheduler, workers): what it made."""
+    the executor ``where`` names (executor, scheduler, workers): what it made. The store
+    keeps ``out`` (the rows' table) and ``out_dir`` (a chart's folder) for ``resume``."""
     ex = runs.executor(*where)
     try:
         store = None
         if run_dir is not None:
             store = runs.RunStore.open(run_dir, job, first, deals, chunk or job.chunk_for(deals),
-                                       None if out is None else os.path.abspath(out))
+                                       None if out is None else os.path.abspath(out),
+                                       None if out_dir is None else os.path.abspath(out_dir))
             if extend:
                 store.extend(extend)
             job, first, deals = store.job, store.first, store.deals
         with store.lock() if store is not None else contextlib.nullcontext():
-            return with_progress(progress, deals, lambda bar: runs.play(
-                job, first, deals, ex, store, chunk, bar, out))
+            try:
+                if store is not None:  # checked before the store is changed, under its lock
+                    require_time(deals - store.n_done, f"--extend {extend:,} makes {deals:,} "
+                                 "deals; playing" if extend else "--deals")
+                    store.save()
+                return with_progress(progress, deals, lambda bar: runs.play(
+                    job, first, deals, ex, store, chunk, bar, out))
+            except SizeError:
+                if store is not None:
+                    store.rollback()
+                raise
     finally:
         ex.close()
 

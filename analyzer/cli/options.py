@@ -97,7 +97,7 @@ class OutPathType(_WritablePathType):
     format_errors = (io.TableFormatError,)
 
     def check(self, value):
-        return io.check_writable(value)
+        return io.check_out_table(value)
 
 
 class PlotPathType(_WritablePathType):

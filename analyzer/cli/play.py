@@ -119,7 +119,8 @@ def resume(run_dir, extend, out, as_json, progress, executor, scheduler, workers
 
     After a kill or a crash it plays the chunks the run is missing; --extend N adds N
     deals. It prints the summary of the whole run: the same numbers as one uninterrupted
-    run, bit for bit.
+    run, bit for bit, and writes the rows (--out) or the chart's folder (bid-chart
+    --out-dir) the run was started with.
 
     \b
     Examples:
@@ -134,7 +135,7 @@ def resume(run_dir, extend, out, as_json, progress, executor, scheduler, workers
                                  "again with --out to have them")
     result = run_job(store.job, store.first, store.deals, run_dir, None,
                      (executor, scheduler, workers), out, progress, extend or 0)
-    show(store.job, result, as_json, out)
+    show(store.job, result, as_json, out, store.out_dir)  # a chart's folder, as first asked
 
 
 @main.command("merge")

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..limits import MAX_SEED
+
 REQUIRED = object()  # a key without a default
 
 
@@ -262,6 +264,9 @@ def _check_value(v: Any, k: Key, where: str, label: str) -> Any:
     if k.kind == "int" and k.least is not None and v < k.least:
         raise ScenarioFileError(f"{where}: {label}{k.name} must be at least {k.least:,}; "
                                 f"got {v}")
+    if k.kind == "int" and v > MAX_SEED:  # seeds and deal indices are 64-bit in the kernels
+        raise ScenarioFileError(f"{where}: {label}{k.name} must be at most 2**63-1; "
+                                f"got {v}"[:300])
     return v
 
 

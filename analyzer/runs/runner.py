@@ -88,9 +88,10 @@ def play(job: Job, first: int, deals: int, executor=None, store: RunStore | None
             pass
     if store is None:
         return job.result([states[lo] for lo in sorted(states)], attrs)
+    result = store.result()  # a damaged chunk is refused before --out is touched
     if out is not None:
         io.write_table_parts(store.row_parts(), out, store.attrs())
-    return store.result()
+    return result
 
 
 def _played(job: Job, ex, todo: Callable[[int], Iterator], chunk: int | None, deals: int,

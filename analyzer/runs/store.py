@@ -5,14 +5,19 @@ Layout of ``DIR``::
 
     manifest.json              what the run plays (job: rules, seed, policy, contract, rows),
                                its first deal, the deals asked for, the chunk size, the deal
-                               ranges done, and where its rows go (``out``)
+                               ranges done, and where its rows go (``out``) or its chart
+                               (``out_dir``, a bid chart's folder)
     chunks/<lo>+<n>.json       a finished chunk's summary statistics (exact integers)
     chunks/<lo>+<n>.parquet    its rows, when the run keeps them
 
 Every file is written atomically (a temporary name, then a rename), the rows before the
 statistics, so a chunk whose ``.json`` exists is whole; a kill loses at most the chunks
 being played. The chunk files are the truth; the manifest's ``done`` list follows them.
-One process at a time plays into a store (a lock on ``DIR/.lock``).
+One process at a time plays into a store (a lock on ``DIR/.lock``). What a command asks of
+a store (a new run, more deals, another ``out``) stays in memory until it holds the lock
+and its size has been checked (:meth:`RunStore.save`), and is undone if the run is refused
+after its first chunk (:meth:`RunStore.rollback`): a refused or locked-out command leaves
+the store as it was.
 
 May import: the foundations (io, summary), :mod:`.job`.
 """
@@ -24,6 +29,7 @@ import fcntl
 import json
 import os
 import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,8 +39,10 @@ from .. import __version__, io
 from ..summary import Summary, merge
 from .job import Chunk, Job
 
-FORMAT = "bidlab-run/1"
+FORMAT = io.RUN_STORE_FORMAT + "1"  # a run store: never replaced as an output folder
 MANIFEST = "manifest.json"
+_REPLAY = ("delete that chunk's .json and .parquet and run bidlab resume to play it again "
+           "(the same deals)")
 _CHUNK_NAME = re.compile(r"^(\d{19})\+(\d+)\.json$")
 
 
@@ -59,41 +67,68 @@ class RunStore:
                                  "folder made by --run-dir is needed")
             self.job = Job(**m["job"])
             self.first, self.deals, self.chunk = int(m["first"]), int(m["deals"]), int(m["chunk"])
-            self.out = m.get("out")
-        except (ValueError, KeyError, TypeError) as e:
+            self.out, self.out_dir = m.get("out"), m.get("out_dir")
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
             raise RunStoreError(f"{path} is not a bidlab run manifest ({e})") from None
+        self.saved: tuple | None = (self.deals, self.out, self.out_dir)  # as on disk
 
     # ---- making one ------------------------------------------------------------------------
 
     @classmethod
     def open(cls, folder: str | os.PathLike, job: Job, first: int, deals: int, chunk: int,
-             out: str | None = None) -> RunStore:
+             out: str | None = None, out_dir: str | None = None) -> RunStore:
         """The store in ``folder`` for ``job``: a new one (the folder missing or empty), or
         the existing one when it plays the same job from the same first deal (then it is
         resumed, and ``deals`` above its size extends it). RunStoreError for a folder of
-        other files or a store of another run, naming what differs."""
+        other files or a store of another run, naming what differs. Nothing is written
+        until :meth:`save`."""
         p = Path(folder)
         if p.exists() and not p.is_dir():
             raise RunStoreError(f"--run-dir {folder} is a file, not a folder")
-        if p.is_dir() and any(p.iterdir()):
+        if p.is_dir() and any(f.name != ".lock" for f in p.iterdir()):
             store = cls(p)
             store.require(job, first)
             if deals < store.deals:
                 raise RunStoreError(
                     f"{folder} holds a run of {store.deals:,} deals; --deals {deals:,} would "
                     f"shrink it (give {store.deals:,} or more, or another --run-dir)")
-            if deals > store.deals:
-                store.extend(deals - store.deals)
-            if out is not None and out != store.out:
+            store.deals = deals
+            if out is not None:
                 store.out = out
-                store._write_manifest()
+            if out_dir is not None:
+                store.out_dir = out_dir
             return store
-        p.mkdir(parents=True, exist_ok=True)
-        (p / "chunks").mkdir(exist_ok=True)
-        _write_json(p / MANIFEST, {"format": FORMAT, "bidlab_version": __version__,
-                                   "job": job.to_dict(), "first": first, "deals": deals,
-                                   "chunk": chunk, "out": out, "done": []})
-        return cls(p)
+        store = cls.__new__(cls)
+        store.folder, store.chunks = p, p / "chunks"
+        store.job, store.first, store.deals, store.chunk, store.out, store.out_dir = (
+            job, int(first), int(deals), int(chunk), out, out_dir)
+        store.saved = None  # a new store: nothing on disk yet
+        return store
+
+    def save(self) -> None:
+        """Write what was asked of the store (its folder, when new, and its manifest): call
+        it holding :meth:`lock`, once the run's size is checked."""
+        self.chunks.mkdir(parents=True, exist_ok=True)
+        self._write_manifest()
+
+    def rollback(self) -> None:
+        """Undo :meth:`save` for a run refused after its first chunk (too slow to finish):
+        the manifest as it was, without the chunks played beyond it; a new store goes."""
+        if self.saved is None:
+            shutil.rmtree(self.chunks, ignore_errors=True)
+            for name in (MANIFEST, ".lock"):
+                with contextlib.suppress(OSError):
+                    (self.folder / name).unlink()
+            with contextlib.suppress(OSError):
+                self.folder.rmdir()  # only if nothing else is in it
+            return
+        self.deals, self.out, self.out_dir = self.saved
+        for lo, n in self.done():
+            if lo + n > self.first + self.deals:
+                for suffix in (".json", ".parquet"):
+                    with contextlib.suppress(OSError):
+                        (self.chunks / f"{lo:019d}+{n}{suffix}").unlink()
+        self._write_manifest()
 
     def require(self, job: Job, first: int | None = None) -> None:
         """RunStoreError unless this store plays ``job`` (from ``first``), naming the first
@@ -112,11 +147,11 @@ class RunStore:
                                 f"--first {first:,}")
 
     def extend(self, more: int) -> None:
-        """``more`` deals after the ones asked for so far, continuing the same stream."""
+        """``more`` deals after the ones asked for so far, continuing the same stream
+        (written by :meth:`save`)."""
         if more < 1:
             raise RunStoreError(f"--extend needs at least 1 deal, got {more}")
         self.deals += more
-        self._write_manifest()
 
     def set_chunk(self, size: int) -> None:
         """Cut the chunks still to play ``size`` deals each (a resumed run cuts them so too)."""
@@ -157,8 +192,18 @@ class RunStore:
         done = self.done()
         if not done:
             raise RunStoreError(f"{self.folder} has no finished chunk yet")
-        return self.job.result([self._chunk_json(lo, n)["state"] for lo, n in done],
-                               self.attrs())
+        states = [self._chunk_json(lo, n)["state"] for lo, n in done]
+        damage = (KeyError, TypeError, ValueError, IndexError)
+        try:
+            return self.job.result(states, self.attrs())
+        except damage:
+            for (lo, n), state in zip(done, states, strict=True):  # which chunk: one at a time
+                try:
+                    self.job.result([state], self.attrs())
+                except damage as e:
+                    raise RunStoreError(f"{self.chunks / f'{lo:019d}+{n}.json'} is damaged "
+                                        f"({type(e).__name__}: {e}); {_REPLAY}") from None
+            raise
 
     def attrs(self) -> dict:
         """The rows' provenance for the whole run (the first chunk's, spanning them all)."""
@@ -170,7 +215,14 @@ class RunStore:
         if not self.job.rows:
             raise RunStoreError(f"{self.folder} kept no rows (its run had no --out)")
         for lo, n in self.done():
-            df = io.read_table(self.chunks / f"{lo:019d}+{n}.parquet")
+            path = self.chunks / f"{lo:019d}+{n}.parquet"
+            try:
+                df = io.read_table(path)
+            except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
+                raise RunStoreError(f"{path} is missing or damaged ({type(e).__name__}); "
+                                    f"{_REPLAY}") from None
+            if len(df) != n:
+                raise RunStoreError(f"{path} holds {len(df):,} rows, not its {n:,}; {_REPLAY}")
             df.attrs = {}
             yield df
 
@@ -180,6 +232,7 @@ class RunStore:
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
         """Hold the store for this process; RunStoreError when another one plays into it."""
+        self.folder.mkdir(parents=True, exist_ok=True)
         with open(self.folder / ".lock", "a+") as f:
             try:
                 fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -194,13 +247,20 @@ class RunStore:
     # ---- helpers -------------------------------------------------------------------------
 
     def _chunk_json(self, lo: int, n: int) -> dict:
-        return json.loads((self.chunks / f"{lo:019d}+{n}.json").read_text(encoding="utf-8"))
+        path = self.chunks / f"{lo:019d}+{n}.json"
+        try:
+            chunk = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise RunStoreError(f"{path} is damaged ({e}); {_REPLAY}") from None
+        if not isinstance(chunk, dict) or not {"attrs", "state"} <= chunk.keys():
+            raise RunStoreError(f"{path} is damaged (no attrs and state); {_REPLAY}")
+        return chunk
 
     def _write_manifest(self) -> None:
         _write_json(self.folder / MANIFEST, {
             "format": FORMAT, "bidlab_version": __version__, "job": self.job.to_dict(),
             "first": self.first, "deals": self.deals, "chunk": self.chunk, "out": self.out,
-            "done": [list(r) for r in _joined(self.done())]})
+            "out_dir": self.out_dir, "done": [list(r) for r in _joined(self.done())]})
 
 
 def _joined(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:

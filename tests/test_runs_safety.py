@@ -1,0 +1,134 @@
+"""Nothing lost: what a review of long runs and their files found, each with its input.
+
+A run store's chunks are a run's only copy and a user's files in an output folder are not
+bidlab's: neither is replaced. A command refused (too large, or the store in use) leaves the
+store as it was. A damaged chunk is named in one line before any output is written.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from cli_helpers import assert_bad_input, run
+
+from analyzer import io, runs
+
+SMALL = ["simulate", "pedro", "--deals", "4000", "--chunk", "1000", "--seed", "3"]
+
+
+@pytest.fixture
+def store(tmp_path):
+    """A finished run store of 4 chunks that keeps its rows, and its manifest's text."""
+    d = tmp_path / "run"
+    r = run(*SMALL, "--run-dir", str(d), "--out", str(tmp_path / "rows.parquet"))
+    assert r.exit_code == 0, r.stderr
+    return d
+
+
+def test_an_output_folder_that_is_a_run_store_is_refused(store, tmp_path):
+    chunks = sorted(p.name for p in (store / "chunks").iterdir())
+    assert_bad_input(run("bid-chart", "pedro", "--deals", "100", "--out-dir", str(store)),
+                     "is a run store")
+    assert sorted(p.name for p in (store / "chunks").iterdir()) == chunks
+    assert_bad_input(run("bid-chart", "pedro", "--deals", "2000", "--chunk", "500",
+                         "--run-dir", str(tmp_path / "same"), "--out-dir",
+                         str(tmp_path / "same")), "--run-dir and --out-dir")
+
+
+def test_a_table_inside_a_run_store_is_refused(store):
+    chunk = next((store / "chunks").glob("*.parquet"))
+    before = chunk.read_bytes()
+    assert_bad_input(run("merge", str(store), "--out", str(chunk)), "inside the run store")
+    assert chunk.read_bytes() == before
+
+
+def test_files_bidlab_did_not_write_keep_an_output_folder_from_being_replaced(tmp_path):
+    out = tmp_path / "chart"
+    assert run("bid-chart", "pedro", "--deals", "500", "--out-dir", str(out)).exit_code == 0
+    (out / "NOTES.txt").write_text("mine")
+    assert_bad_input(run("bid-chart", "pedro", "--deals", "500", "--out-dir", str(out)),
+                     "NOTES.txt")
+    assert (out / "NOTES.txt").read_text() == "mine"
+    (out / "NOTES.txt").unlink()  # only bidlab's own files: replaced, as before
+    assert run("bid-chart", "pedro", "--deals", "500", "--out-dir", str(out)).exit_code == 0
+
+
+def test_a_refused_extension_leaves_the_store_as_it_was(store):
+    manifest = (store / "manifest.json").read_text()
+    assert_bad_input(run("resume", str(store), "--extend", str(2**63 - 1)), "--extend")
+    assert (store / "manifest.json").read_text() == manifest
+    with runs.RunStore(store).lock():  # another process plays into it: refused, unchanged
+        assert_bad_input(run("resume", str(store), "--extend", "1000"), "in use")
+    assert (store / "manifest.json").read_text() == manifest
+    assert run("resume", str(store), "--extend", "1000").exit_code == 0
+    assert runs.RunStore(store).deals == 5000
+
+
+def test_a_new_store_refused_for_its_size_is_not_left_behind(tmp_path):
+    d = tmp_path / "huge"
+    assert_bad_input(run("simulate", "pedro", "--deals", str(10**15), "--run-dir", str(d)),
+                     "would take")
+    assert not d.exists()
+
+
+@pytest.mark.parametrize("damage, expected", [
+    ("truncated json", "is damaged"), ("no stats", "is damaged"),
+    ("truncated parquet", "missing or damaged"), ("missing parquet", "missing or damaged"),
+    ("list manifest", "not a bidlab run manifest")])
+def test_a_damaged_store_is_one_line_and_writes_no_output(store, tmp_path, damage, expected):
+    chunk = sorted((store / "chunks").glob("*.json"))[1]
+    rows = chunk.with_suffix(".parquet")
+    if damage == "truncated json":
+        chunk.write_text(chunk.read_text()[:200])
+    elif damage == "no stats":
+        chunk.write_text(json.dumps({"attrs": {}, "state": {}}))
+    elif damage == "truncated parquet":
+        rows.write_bytes(rows.read_bytes()[:2000])
+    elif damage == "missing parquet":
+        rows.unlink()
+    else:
+        (store / "manifest.json").write_text("[]")
+    out = tmp_path / "again.parquet"
+    assert_bad_input(run("resume", str(store), "--out", str(out)), expected)
+    assert not out.exists()
+    if damage != "list manifest":  # the advice works: the chunk is played again
+        chunk.unlink()
+        rows.unlink(missing_ok=True)
+        assert run("resume", str(store), "--out", str(out)).exit_code == 0
+        assert io.read_table(out).equals(io.read_table(tmp_path / "rows.parquet"))
+
+
+def test_resume_writes_the_chart_folder_the_run_was_started_with(tmp_path):
+    d, out = tmp_path / "run", tmp_path / "chart"
+    args = ["bid-chart", "pedro", "--deals", "2000", "--chunk", "500", "--seed", "2"]
+    assert run(*args, "--run-dir", str(d), "--out-dir", str(out)).exit_code == 0
+    (out / "chart.csv").unlink()  # as if the first run had been killed before writing it
+    for p in sorted((d / "chunks").iterdir())[-2:]:
+        p.unlink()
+    assert run("resume", str(d)).exit_code == 0
+    assert (out / "chart.csv").is_file()
+
+
+def test_a_csv_whose_provenance_is_of_other_rows_is_refused(tmp_path):
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    for seed, path in (("1", a), ("2", b)):
+        assert run("simulate", "pedro", "--deals", "300", "--seed", seed, "--out",
+                   str(path)).exit_code == 0
+    assert io.read_table(a).attrs["seed"] == 1
+    # a kill between the two renames: seed 2's provenance beside seed 1's rows
+    io.sidecar(a).write_bytes(io.sidecar(b).read_bytes())
+    with pytest.raises(io.TableFormatError, match="not of these rows"):
+        io.read_table(a)
+
+
+def test_ctrl_c_leaves_no_temporary_behind(tmp_path):
+    # abort_now ends the process with os._exit, so no finally removes the half-file; it
+    # calls remove_in_flight first (here the block's own rename then fails: in the real
+    # abort the process is gone by then)
+    with pytest.raises(OSError), io.atomic_open(tmp_path / "rows.bin") as f:
+        f.write(b"half")
+        assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".rows.bin")]
+        io.remove_in_flight()
+        assert not list(tmp_path.iterdir())
+    assert not list(tmp_path.iterdir())
