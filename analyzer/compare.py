@@ -82,7 +82,9 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
     deals it pairs (``n_paired``). With ``base``, a two-level comparison (module doc):
     ``deals`` is n, the deals ``policy`` plays, and the table adds the cheap policy's
     means (``base_a``, ``base_b``), the correction of the difference (``correction`` ..
-    ``correction_hi``), ``n_base`` (N) and ``n_search`` (n). ``budget`` (seconds) chooses
+    ``correction_hi``), ``n_base`` (N) and ``n_search`` (n); there a measure of some deals
+    only is estimated on the deals where both variants and both players define it (A, B
+    and B − A alike). ``budget`` (seconds) chooses
     N and n instead, to make the first measure's B − A narrowest
     (:func:`analyzer.rollout.run_two_level`: a pilot, then the best split)."""
     ra = parse_game(a) if isinstance(a, str) else a
