@@ -26,13 +26,17 @@ C_SOURCE = Path(__file__).parent / "c" / "pedro_playout.c"
 
 def compile_c(source: Path, folder: str, flags: tuple[str, ...] = ()) -> Path | None:
     """``source`` compiled (-O2 -march=native, then ``flags``) into ``folder``; None
-    without a C compiler."""
+    without a C compiler. Where the kernels deal without PDEP (it is microcode on this
+    CPU: ``analyzer.bits.FAST_PEXT``), the C does too (-DSLOW_PDEP): the same work."""
+    from analyzer import bits
+
     cc = shutil.which("cc") or shutil.which("gcc")
     if cc is None:
         return None
     exe = Path(folder) / source.stem
-    subprocess.run([cc, "-O2", "-march=native", *flags, "-o", str(exe), str(source)],
-                   check=True)
+    same_work = () if bits.FAST_PEXT else ("-DSLOW_PDEP",)
+    subprocess.run([cc, "-O2", "-march=native", *same_work, *flags, "-o", str(exe),
+                    str(source)], check=True)
     return exe
 
 

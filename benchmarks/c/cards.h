@@ -40,7 +40,9 @@ static inline uint32_t draw16(uint64_t chunk, uint32_t n, uint64_t *ctr) { /* rn
 }
 static inline int popc(uint64_t m) { return __builtin_popcountll(m); }
 static inline int lsb(uint64_t m) { return __builtin_ctzll(m); }
-#ifdef __BMI2__
+/* PDEP where it is fast; the loop where it is microcode (AMD before Zen 3: build with
+ * -DSLOW_PDEP), as analyzer/bits.py chooses for the kernels: the same work on each CPU. */
+#if defined(__BMI2__) && !defined(SLOW_PDEP)
 static inline uint64_t nth(uint64_t m, int k) { return _pdep_u64(1ull << k, m); }
 #else
 static inline uint64_t nth(uint64_t m, int k) { while (k--) m &= m - 1; return m & -m; }
