@@ -453,8 +453,7 @@ class SeatChartRun:
 def bid_chart(game, deals: int = 2_000_000, seed: int = 1, policy: str = "heuristic", by=None,
               progress=None, batch: int = BATCH, base: str | None = None,
               base_deals: int | None = None, budget: float | None = None) -> BidChart:
-    """Play ``deals`` deals for every seat and action, in batches, and chart the
-    seat-hands by the features in ``by``.
+    """Play ``deals`` deals for every seat and action and chart the hands by ``by``.
 
     Only per-class sums are kept between batches, so memory does not grow with
     ``deals``; the deals, and so the chart, do not depend on ``batch``. ``progress(n)``
@@ -466,7 +465,7 @@ def bid_chart(game, deals: int = 2_000_000, seed: int = 1, policy: str = "heuris
     rules = parse_game(game) if isinstance(game, str) else game
     check_budget(base, budget)
     check_seed(seed)
-    check_counts(deals=deals, batch=batch, base_deals=base_deals)
+    check_counts(deals=deals, batch=batch, base_deals=base_deals, optional=("base_deals",))
     if game_of(rules).chart_by is None:
         return game_of(rules).bid_chart(rules, deals, seed, policy, by, progress,
                                         base=base, base_deals=base_deals, budget=budget)

@@ -83,8 +83,9 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
     ``deals`` is n, the deals ``policy`` plays, and the table adds the cheap policy's
     means (``base_a``, ``base_b``), the correction of the difference (``correction`` ..
     ``correction_hi``), ``n_base`` (N) and ``n_search`` (n); there a measure of some deals
-    only is estimated on the deals where both variants and both players define it (A, B
-    and B − A alike). ``budget`` (seconds) chooses
+    only is estimated where both variants and both players define it on the same deals,
+    and left blank, its ``n_apart`` deals counted, where they do not. ``budget`` (seconds)
+    chooses
     N and n instead, to make the first measure's B − A narrowest
     (:func:`analyzer.rollout.run_two_level`: a pilot, then the best split)."""
     ra = parse_game(a) if isinstance(a, str) else a
@@ -95,7 +96,8 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
     pols = parse_policies(policy)
     check_budget(base, budget)
     check_seed(seed)
-    check_counts(deals=deals, base_deals=base_deals, batch=batch)
+    check_counts(deals=deals, base_deals=base_deals, batch=batch,
+                 optional=("base_deals", "batch"))
     prov = {"a": str(ra), "b": str(rb), "seed": seed, "policy": policy_string(pols),
             "deals": deals}
     if base is not None:
@@ -112,7 +114,7 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
                            if name in stats else list(moments))
     rows = []
     for name, (ma, mb, md, mr) in stats.items():
-        ea, eb = ma.estimate(), mb.estimate()
+        ea, eb = _level(ma), _level(mb)
         d = _difference(md, mr)
         rows.append({"measure": name, "a": ea.mean, "a_hw": ea.half_width, "n_a": ea.n,
                      "b": eb.mean, "b_hw": eb.half_width, "n_b": eb.n,
@@ -121,6 +123,11 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
                      "n_paired": d.n if d else md.n,
                      "a_lo": ea.lo, "a_hi": ea.hi, "b_lo": eb.lo, "b_hi": eb.hi})
     return Comparison(str(ra), str(rb), pd.DataFrame(rows), {**prov, "shared_deals": shared})
+
+
+def _level(m: Moments) -> Estimate:
+    """A measure's mean under one variant; NaN where it defines the measure on no deal."""
+    return m.estimate() if m.n else Estimate(math.nan, math.nan, math.nan, math.nan, 0)
 
 
 def _difference(both: Moments, defined: PairedMoments) -> Estimate | None:
@@ -133,8 +140,8 @@ def _difference(both: Moments, defined: PairedMoments) -> Estimate | None:
     would compare what neither mean is about, and hide the change."""
     if defined.same(1, 3):
         return both.estimate() if both.n > 1 else None
-    if defined.n < 2 or 0 in (defined.sums[1], defined.sums[3]):
-        return None
+    if defined.n < 2 or min(defined.sums[1], defined.sums[3]) < 2:
+        return None  # a variant's mean of one deal has no spread to count
     value_a, share_a, value_b, share_b = defined.means()
     mean = value_b / share_b - value_a / share_a
     gradient = np.array([-1 / share_a, value_a / share_a ** 2, 1 / share_b,
@@ -176,7 +183,7 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
                   None if budget is not None else deals, base_deals)
     sums: dict[str, dict[str, PairedMoments]] = {"cheap": {}, "joint": {}}
     shared = {"cheap": 0, "joint": 0}
-    apart: dict[str, int] = {}  # per measure: deals it is defined on under one policy only
+    apart: dict[str, int] = {}  # per measure: deals one policy or variant defines it on
 
     def grower(part_name: str, searching, size: int):
         into = sums[part_name]
@@ -273,7 +280,7 @@ def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int):
     of (A, B) under the cheap policy ``base`` on the deals where both are defined, or with
     ``searching`` (a policy vector) those of (A, B searching, then A, B cheap) on the deals
     where all four are; the deals played on the same cards (under both policies); and per
-    measure the deals it is defined on under one policy only (paired chunks)."""
+    measure the deals it is defined on under one policy, or one variant, only."""
     g = game(ra)
     redealing = g.redeals(ra) or g.redeals(rb)
     frames = []
@@ -291,6 +298,11 @@ def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int):
         moments = PairedMoments(len(measures))
         moments.add_columns(values[:, defined.all(axis=0)])
         out[name] = moments
-        if searching is not None:  # rows 0, 1 searching; 2, 3 cheap
-            apart[name] = int((defined[:2] != defined[2:]).any(axis=0).sum())
+        # deals defined under one policy only (rows 0, 1 searching; 2, 3 cheap), or under
+        # one variant only: pairing the rest would compare what neither mean is about and
+        # read 0 +/- 0 where a rule moves deals in or out of the measure
+        differ = defined[0::2] != defined[1::2]
+        if searching is not None:
+            differ = np.vstack([differ, defined[:2] != defined[2:]])
+        apart[name] = int(differ.any(axis=0).sum())
     return out, int(same.sum()), apart

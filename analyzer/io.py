@@ -511,7 +511,8 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
             digest = meta.pop(CSV_DIGEST, None)  # older sidecars have none
             if digest is not None and digest != _file_digest(p):
                 raise TableFormatError(f"{p}: its provenance {sidecar(p).name} is not of "
-                                       "these rows (a write stopped between the two files); "
-                                       "write the table again")
+                                       "these rows (they changed since bidlab wrote them, or "
+                                       "a write stopped between the two files); write the "
+                                       "table again")
     df.attrs = meta
     return df

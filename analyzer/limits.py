@@ -38,6 +38,12 @@ class SizeError(ValueError):
     """A run too large to finish: beyond the memory free or the time limit."""
 
 
+class TimeLimitError(SizeError):
+    """A run refused for its time: no machine could play it, or its first batch's pace says
+    this one would take over the limit. Unlike a lack of memory, the same run is refused
+    again, so a run store undoes what the run asked of it."""
+
+
 class ArgumentError(ValueError):
     """A size, seed or tolerance the library cannot run with."""
 
@@ -59,10 +65,11 @@ def check_count(name: str, value, minimum: int = 1) -> int:
     return int(value)
 
 
-def check_counts(**sizes) -> None:
-    """:func:`check_count` (at least 1) of each size given that is not None."""
+def check_counts(optional: tuple[str, ...] = (), **sizes) -> None:
+    """:func:`check_count` (at least 1) of each size, but those named ``optional`` that
+    are None (a default the callee sets)."""
     for name, value in sizes.items():
-        if value is not None:
+        if not (value is None and name in optional):
             check_count(name, value)
 
 
@@ -128,7 +135,7 @@ def require_memory(n: int, bytes_each: float, what: str, unit: str = "deals") ->
 def require_time(n: int, what: str, unit: str = "deals") -> None:
     """SizeError when even the fastest machine could not play ``n`` within the limit."""
     if n / FASTEST_PER_SECOND > TIME_LIMIT:
-        raise SizeError(f"{what} {n:,} would take more than {_duration(TIME_LIMIT)} on any "
+        raise TimeLimitError(f"{what} {n:,} would take more than {_duration(TIME_LIMIT)} on any "
                         f"machine (over {FASTEST_PER_SECOND:,.0f} {unit} a second); the "
                         f"limit is {_duration(TIME_LIMIT)} a run")
 
@@ -151,7 +158,7 @@ class Pace:
         per = (time.perf_counter() - self.start) / done
         projected = per * self.total
         if projected > TIME_LIMIT:
-            raise SizeError(
+            raise TimeLimitError(
                 f"{self.what} {self.total:,} would take about {_duration(projected)} at the "
                 f"pace of its first {done:,} {self.unit} ({1 / per:,.0f} a second here); the "
                 f"limit is {_duration(TIME_LIMIT)} a run: at most about "

@@ -333,7 +333,8 @@ def evaluate_hand(game, hand: str, seat: str = "eldest", **options):
 def check_options(options: dict) -> None:
     """ArgumentError for a size, seed or tolerance among a hand evaluation's ``options``
     that cannot make a run."""
-    check_counts(**{name: options.get(name) for name in ("deals", "max_deals", "base_deals")})
+    sizes = ("deals", "max_deals", "base_deals")  # each absent one: the game's default
+    check_counts(optional=sizes, **{name: options.get(name) for name in sizes})
     if "seed" in options:
         check_seed(options["seed"])
     for name in ("target_ci", "time_budget"):

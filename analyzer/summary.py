@@ -306,7 +306,10 @@ def _provenance(df: pd.DataFrame) -> dict:
     (lowest, highest) when they are not one unbroken range."""
     a = df.attrs
     out = {"n": len(df), "seed": a.get("seed", "?"), "rules": a.get("rules", a.get("game", "?")),
-           "policy": a.get("policy", "?"), "first": int(a.get("first", 0))}
+           "policy": a.get("policy", "?"), "first": int(a.get("first") or 0)}
+    ranges = a.get("ranges")  # rows of merged runs (`bidlab merge --out`), when all there
+    if ranges and len(df) == sum(n for _, _, n in ranges):
+        return {**out, "seed": None, "first": None, "ranges": ranges}
     if len(df) and df.columns[0] in INDEX_COLUMNS:
         numbers = df.iloc[:, 0].to_numpy()
         lo, hi = int(numbers.min()), int(numbers.max())

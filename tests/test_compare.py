@@ -186,3 +186,25 @@ def test_a_settlement_rule_shows_in_the_net_score_though_the_points_stay():
                                                                 "diff_hi"] == 0
     assert t.loc["bidding side's net score (own method)", "diff_lo"] > 0
 
+
+
+def test_a_two_level_comparison_leaves_blank_a_measure_the_variants_define_apart():
+    # under B every all-pass deal is a contract: pairing the deals both define read 0 +/- 0
+    c = compare_variants("pedro(min_bid=7)", "pedro(min_bid=7,all_pass=dealer_forced_min_bid)",
+                         deals=20, seed=5, policy="dd", base="heuristic", base_deals=2000)
+    t = c.table.set_index("measure")
+    assert np.isnan(t.loc["bid (contract deals)", "b_minus_a"])
+    assert t.loc["bid (contract deals)", "n_apart"] > 0
+    assert t.loc["no contract", "diff_hi"] < 0  # a measure of every deal is estimated
+
+
+def test_a_variant_with_one_deal_of_a_measure_gives_no_interval():
+    from analyzer.compare import _difference
+    from analyzer.moments import Moments
+    from analyzer.stats import PairedMoments
+
+    x, y = np.array([1.0, np.nan, np.nan]), np.array([np.nan, 2.0, 4.0])
+    has_x, has_y = ~np.isnan(x), ~np.isnan(y)
+    defined = PairedMoments.of_columns([np.where(has_x, x, 0), has_x.astype(float),
+                                        np.where(has_y, y, 0), has_y.astype(float)])
+    assert _difference(Moments.of([]), defined) is None  # A's one deal has no spread

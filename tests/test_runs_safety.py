@@ -33,7 +33,7 @@ def test_an_output_folder_that_is_a_run_store_is_refused(store, tmp_path):
     assert sorted(p.name for p in (store / "chunks").iterdir()) == chunks
     assert_bad_input(run("bid-chart", "pedro", "--deals", "2000", "--chunk", "500",
                          "--run-dir", str(tmp_path / "same"), "--out-dir",
-                         str(tmp_path / "same")), "--run-dir and --out-dir")
+                         str(tmp_path / "same")), "overlap")
 
 
 def test_a_table_inside_a_run_store_is_refused(store):
@@ -132,3 +132,45 @@ def test_ctrl_c_leaves_no_temporary_behind(tmp_path):
         io.remove_in_flight()
         assert not list(tmp_path.iterdir())
     assert not list(tmp_path.iterdir())
+
+
+def test_a_run_out_of_memory_midway_keeps_its_chunks(tmp_path, monkeypatch):
+    # only a refusal for time undoes a run (the same run would be refused again); memory
+    # running short at a later chunk leaves the finished ones, and resume plays the rest
+    from analyzer.games import common
+    from analyzer.limits import SizeError
+
+    real, calls = common.require_memory, []
+
+    def short_from_the_third(*args, **kwargs):
+        calls.append(1)
+        if len(calls) >= 3:
+            raise SizeError("--deals 1,000 needs more memory than is free")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(common, "require_memory", short_from_the_third)
+    d = tmp_path / "run"
+    assert_bad_input(run(*SMALL, "--run-dir", str(d)), "memory")
+    assert len(runs.RunStore(d).done()) == 2
+    monkeypatch.setattr(common, "require_memory", real)
+    assert run("resume", str(d)).exit_code == 0 and runs.RunStore(d).complete()
+
+
+def test_run_and_chart_folders_that_overlap_are_refused_up_front(tmp_path):
+    args = ["bid-chart", "pedro", "--deals", "2000", "--chunk", "500"]
+    for store, chart in (("x/run", "x"), ("y", "y/chart")):
+        assert_bad_input(run(*args, "--run-dir", str(tmp_path / store), "--out-dir",
+                             str(tmp_path / chart)), "overlap")
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_rows_of_merged_runs_summarize_as_their_ranges(tmp_path):
+    from analyzer.summary import summarize
+
+    for name, first in (("a", "0"), ("b", "2000")):
+        assert run("simulate", "pedro", "--deals", "500", "--first", first, "--run-dir",
+                   str(tmp_path / name), "--out", str(tmp_path / f"{name}.parquet")).exit_code == 0
+    both = tmp_path / "both.parquet"
+    assert run("merge", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(both)).exit_code == 0
+    head = summarize(io.read_table(both)).to_text().splitlines()[0]
+    assert head == "pedro: n=1000 deals (0..499 of seed 1; 2000..2499 of seed 1), policy heuristic"

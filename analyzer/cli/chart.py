@@ -145,10 +145,12 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, base, base_dea
             raise click.UsageError("--budget splits a run in this process: not with "
                                    "--run-dir, --chunk or --executor (give --deals and "
                                    "--base-deals)")
-        if run_dir is not None and out_dir is not None and \
-                Path(run_dir).resolve() == Path(out_dir).resolve():
-            raise click.UsageError(f"--run-dir and --out-dir are both {run_dir}: the chart "
-                                   "would replace the run's chunks; give them two folders")
+        if run_dir is not None and out_dir is not None:
+            store, chart = Path(run_dir).resolve(), Path(out_dir).resolve()
+            if store.is_relative_to(chart) or chart.is_relative_to(store):
+                raise click.UsageError(f"--run-dir {run_dir} and --out-dir {out_dir} overlap: "
+                                       "the chart would replace the run's chunks, or the "
+                                       "run the chart's folder; give two separate folders")
         # a two-level chart's run is its N cheap deals, the first n of them searched too
         job = runs.Job.of(rules, seed, policy, kind="bid-chart", by=by, base=base,
                           search_deals=deals)

@@ -16,7 +16,7 @@ import click
 from .. import runs
 from ..documents import dumps
 from ..games import game as game_of
-from ..limits import SizeError, require_time
+from ..limits import TimeLimitError, require_time
 from .options import with_progress
 
 
@@ -35,18 +35,23 @@ def run_job(job: runs.Job, first: int, deals: int, run_dir, chunk, where: tuple,
             if extend:
                 store.extend(extend)
             job, first, deals = store.job, store.first, store.deals
-        with store.lock() if store is not None else contextlib.nullcontext():
-            try:
-                if store is not None:  # checked before the store is changed, under its lock
-                    require_time(deals - store.n_done, f"--extend {extend:,} makes {deals:,} "
-                                 "deals; playing" if extend else "--deals")
-                    store.save()
-                return with_progress(progress, deals, lambda bar: runs.play(
-                    job, first, deals, ex, store, chunk, bar, out))
-            except SizeError:
+            # checked before the store is touched (a refused new store leaves no folder)
+            require_time(deals - store.n_done, f"--extend {extend:,} makes {deals:,} deals; "
+                         "playing" if extend else "--deals")
+        try:
+            with store.lock() if store is not None else contextlib.nullcontext():
                 if store is not None:
-                    store.rollback()
-                raise
+                    store.save()
+                try:
+                    return with_progress(progress, deals, lambda bar: runs.play(
+                        job, first, deals, ex, store, chunk, bar, out))
+                except TimeLimitError:  # the same run would be refused again: undo it
+                    if store is not None:
+                        store.rollback()
+                    raise
+        finally:
+            if store is not None:
+                store.drop_if_empty()
     finally:
         ex.close()
 

@@ -283,7 +283,12 @@ def paired_table(c) -> str:
         rows.append(row)
     names = [f"measure (per {unit})", "A", "B", "B − A", "95% CI (paired)"]
     names += ["correction of B − A (n)", "N / n"] if two_level else ["n"]
-    return head + "\n" + render_table(names, rows, align="l" + "r" * (len(names) - 1))
+    table = render_table(names, rows, align="l" + "r" * (len(names) - 1))
+    if two_level and (c.table["n_apart"] > 0).any():
+        table += ("\n- : a measure of some deals that the two players or the two variants "
+                  "define on different deals is not estimated two-level; compare without "
+                  "--base for it")
+    return head + "\n" + table
 
 
 @main.command()

@@ -107,20 +107,26 @@ class RunStore:
 
     def save(self) -> None:
         """Write what was asked of the store (its folder, when new, and its manifest): call
-        it holding :meth:`lock`, once the run's size is checked."""
+        it holding :meth:`lock`, once the run's size is checked. The manifest is read again
+        first: another process may have made or extended the store since :meth:`open`."""
+        if (self.folder / MANIFEST).is_file():
+            disk = RunStore(self.folder)
+            disk.require(self.job, self.first)
+            self.saved = (disk.deals, disk.out, disk.out_dir)
+            self.deals, self.chunk = max(self.deals, disk.deals), disk.chunk
+        else:
+            self.saved = None
         self.chunks.mkdir(parents=True, exist_ok=True)
         self._write_manifest()
 
     def rollback(self) -> None:
-        """Undo :meth:`save` for a run refused after its first chunk (too slow to finish):
-        the manifest as it was, without the chunks played beyond it; a new store goes."""
+        """Undo :meth:`save` for a run refused for its time after its first chunk: the
+        manifest as it was, without the chunks played beyond it; a new store's files go
+        (its folder too, by :meth:`drop_if_empty` once the lock is released)."""
         if self.saved is None:
             shutil.rmtree(self.chunks, ignore_errors=True)
-            for name in (MANIFEST, ".lock"):
-                with contextlib.suppress(OSError):
-                    (self.folder / name).unlink()
             with contextlib.suppress(OSError):
-                self.folder.rmdir()  # only if nothing else is in it
+                (self.folder / MANIFEST).unlink()
             return
         self.deals, self.out, self.out_dir = self.saved
         for lo, n in self.done():
@@ -228,6 +234,14 @@ class RunStore:
 
     def complete(self) -> bool:
         return next(self.missing(), None) is None
+
+    def drop_if_empty(self) -> None:
+        """Remove the folder when it holds nothing but its lock file (a new store undone, or
+        never written); call it after the lock is released."""
+        with contextlib.suppress(OSError):
+            if [p.name for p in self.folder.iterdir()] == [".lock"]:
+                (self.folder / ".lock").unlink()
+                self.folder.rmdir()
 
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
