@@ -16,8 +16,8 @@ being played. The chunk files are the truth; the manifest's ``done`` list follow
 One process at a time plays into a store (a lock on ``DIR/.lock``). What a command asks of
 a store (a new run, more deals, another ``out``) stays in memory until it holds the lock
 and its size has been checked (:meth:`RunStore.save`), and is undone if the run is refused
-after its first chunk (:meth:`RunStore.rollback`): a refused or locked-out command leaves
-the store as it was.
+for its time after its first chunk (:meth:`RunStore.rollback`): a refused or locked-out
+command leaves the store as it was.
 
 May import: the foundations (io, summary), :mod:`.job`.
 """
