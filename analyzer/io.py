@@ -98,14 +98,22 @@ def check_out_table(path: str | os.PathLike) -> Path:
 def _run_store_above(path: Path) -> Path | None:
     """The run store (a folder whose manifest says so) that holds ``path``, if any."""
     for folder in list(path.absolute().parents)[:3]:  # DIR/chunks/<chunk> at the deepest
-        try:
-            manifest = json.loads((folder / "manifest.json").read_text())
-        except (OSError, ValueError):
-            continue
-        if isinstance(manifest, dict) and \
-                str(manifest.get("format", "")).startswith(RUN_STORE_FORMAT):
+        if _is_run_store(_manifest_of(folder)):
             return folder
     return None
+
+
+def _manifest_of(folder: Path) -> dict | None:
+    """``folder``'s manifest.json as a dict; None when there is none or it is not one."""
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return manifest if isinstance(manifest, dict) else None
+
+
+def _is_run_store(manifest: dict | None) -> bool:
+    return manifest is not None and str(manifest.get("format", "")).startswith(RUN_STORE_FORMAT)
 
 
 def sidecar(path: str | os.PathLike) -> Path:
@@ -261,14 +269,11 @@ RUN_STORE_FORMAT = "bidlab-run/"  # the start of a run store's manifest "format"
 def _require_output_set(folder: Path) -> None:
     """FileExistsError unless ``folder`` is an earlier output of bidlab (a manifest with
     its version) that holds only the files the manifest lists, and not a run store."""
-    try:
-        manifest = json.loads((folder / "manifest.json").read_text())
-    except (OSError, ValueError):
-        manifest = None
-    if not isinstance(manifest, dict) or "bidlab_version" not in manifest:
+    manifest = _manifest_of(folder)
+    if manifest is None or "bidlab_version" not in manifest:
         raise FileExistsError(17, "holds files bidlab did not write (no bidlab "
                               "manifest.json); give a new or empty folder", str(folder))
-    if str(manifest.get("format", "")).startswith(RUN_STORE_FORMAT):
+    if _is_run_store(manifest):
         raise FileExistsError(17, "is a run store (its chunks are the run; `bidlab resume` "
                               "reads them); give the outputs another folder", str(folder))
     listed = manifest.get("files")
@@ -408,14 +413,6 @@ def _write_csv(frames: Iterable[pd.DataFrame], f, meta: dict, p: Path) -> None:
         s.write((text + "\n").encode())
 
 
-def _file_digest(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def write_table(df: pd.DataFrame, path: str | os.PathLike, metadata: dict) -> Path:
     """Write ``df`` to ``path`` (.parquet or .csv) atomically with ``metadata``.
 
@@ -509,10 +506,12 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
         if sidecar(p).is_file():
             meta = json.loads(sidecar(p).read_text(encoding="utf-8"))
             digest = meta.pop(CSV_DIGEST, None)  # older sidecars have none
-            if digest is not None and digest != _file_digest(p):
-                raise TableFormatError(f"{p}: its provenance {sidecar(p).name} is not of "
-                                       "these rows (they changed since bidlab wrote them, or "
-                                       "a write stopped between the two files); write the "
-                                       "table again")
+            if digest is not None:
+                with open(p, "rb") as f:
+                    if hashlib.file_digest(f, "sha256").hexdigest() != digest:
+                        raise TableFormatError(
+                            f"{p}: its provenance {sidecar(p).name} is not of these rows "
+                            "(they changed since bidlab wrote them, or a write stopped "
+                            "between the two files); write the table again")
     df.attrs = meta
     return df

@@ -135,9 +135,9 @@ def require_memory(n: int, bytes_each: float, what: str, unit: str = "deals") ->
 def require_time(n: int, what: str, unit: str = "deals") -> None:
     """SizeError when even the fastest machine could not play ``n`` within the limit."""
     if n / FASTEST_PER_SECOND > TIME_LIMIT:
-        raise TimeLimitError(f"{what} {n:,} would take more than {_duration(TIME_LIMIT)} on any "
-                        f"machine (over {FASTEST_PER_SECOND:,.0f} {unit} a second); the "
-                        f"limit is {_duration(TIME_LIMIT)} a run")
+        raise TimeLimitError(f"{what} {n:,} would take more than {_duration(TIME_LIMIT)} on "
+                             f"any machine (over {FASTEST_PER_SECOND:,.0f} {unit} a second); "
+                             f"the limit is {_duration(TIME_LIMIT)} a run")
 
 
 class Pace:

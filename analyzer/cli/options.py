@@ -23,11 +23,12 @@ from .. import io
 from ..cards import CardParseError, CardSet, parse_cards
 from ..games import PRESET_NAMES, common, family, game, parse_game
 from ..games.common import policy_label
+from ..limits import MAX_SEED
 from ..parsing import NumberError, parse_float, parse_int
 from ..rollout import HandError
 from ..variants import RuleError, pairs_once, parse_rule_option
 
-MAX_INDEX = 2**63 - 1  # seeds and deal indices are int64 in the kernels
+MAX_INDEX = MAX_SEED  # seeds and deal indices are int64 in the kernels
 GAME_MAX_DEALS = 2**22  # pedro.games.MAX_DEALS, without importing the kernels for --help
 
 

@@ -133,7 +133,7 @@ class RunStore:
             if lo + n > self.first + self.deals:
                 for suffix in (".json", ".parquet"):
                     with contextlib.suppress(OSError):
-                        (self.chunks / f"{lo:019d}+{n}{suffix}").unlink()
+                        self._chunk_file(lo, n, suffix).unlink()
         self._write_manifest()
 
     def require(self, job: Job, first: int | None = None) -> None:
@@ -184,12 +184,11 @@ class RunStore:
     def record(self, c: Chunk) -> None:
         """Keep a finished chunk: its rows, then its statistics (the chunk counts as done
         once they are there), then the manifest's list of what is done."""
-        name = f"{c.lo:019d}+{c.n}"
         if self.job.rows:
             if c.rows is None:
                 raise ValueError("this run keeps its rows; the chunk has none")
-            io.write_table(c.rows, self.chunks / f"{name}.parquet", c.attrs)
-        _write_json(self.chunks / f"{name}.json", {"attrs": c.attrs, "state": c.state})
+            io.write_table(c.rows, self._chunk_file(c.lo, c.n, ".parquet"), c.attrs)
+        _write_json(self._chunk_file(c.lo, c.n, ".json"), {"attrs": c.attrs, "state": c.state})
         self._write_manifest()
 
     def result(self):
@@ -207,7 +206,7 @@ class RunStore:
                 try:
                     self.job.result([state], self.attrs())
                 except damage as e:
-                    raise RunStoreError(f"{self.chunks / f'{lo:019d}+{n}.json'} is damaged "
+                    raise RunStoreError(f"{self._chunk_file(lo, n, '.json')} is damaged "
                                         f"({type(e).__name__}: {e}); {_REPLAY}") from None
             raise
 
@@ -221,7 +220,7 @@ class RunStore:
         if not self.job.rows:
             raise RunStoreError(f"{self.folder} kept no rows (its run had no --out)")
         for lo, n in self.done():
-            path = self.chunks / f"{lo:019d}+{n}.parquet"
+            path = self._chunk_file(lo, n, ".parquet")
             try:
                 df = io.read_table(path)
             except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
@@ -260,8 +259,11 @@ class RunStore:
 
     # ---- helpers -------------------------------------------------------------------------
 
+    def _chunk_file(self, lo: int, n: int, suffix: str) -> Path:
+        return self.chunks / f"{lo:019d}+{n}{suffix}"
+
     def _chunk_json(self, lo: int, n: int) -> dict:
-        path = self.chunks / f"{lo:019d}+{n}.json"
+        path = self._chunk_file(lo, n, ".json")
         try:
             chunk = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
