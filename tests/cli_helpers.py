@@ -14,7 +14,8 @@ def run(*args: str):
 
 
 def assert_bad_input(result, *expected: str):
-    """Exit 2, exactly one line on stderr starting "bidlab: error:", no traceback."""
+    """Exit 2, exactly one line on stderr starting "bidlab: error:", no traceback: the
+    line."""
     assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
     lines = result.stderr.splitlines()
     assert len(lines) == 1, result.stderr
@@ -22,6 +23,7 @@ def assert_bad_input(result, *expected: str):
     assert "Traceback" not in result.stderr + result.stdout
     for text in expected:
         assert text in lines[0], lines[0]
+    return lines[0]
 
 
 def report_data(parts: dict, folder) -> dict:

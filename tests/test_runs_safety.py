@@ -65,6 +65,21 @@ def test_a_refused_extension_leaves_the_store_as_it_was(store):
     assert runs.RunStore(store).deals == 5000
 
 
+def test_an_extension_refused_at_its_measured_pace_names_extend_and_is_undone(
+        store, monkeypatch):
+    """The run is refused after its first chunk, at this machine's pace: the line names the
+    option that asked for the deals, and the store is as it was."""
+    from analyzer import limits
+
+    manifest = (store / "manifest.json").read_text()
+    monkeypatch.setattr(limits, "FASTEST_PER_SECOND", 1e30)  # passes the up-front check
+    monkeypatch.setattr(limits, "TIME_LIMIT", 1e-9)  # no machine here is that fast
+    line = assert_bad_input(run("resume", str(store), "--extend", "4000"), "at the pace")
+    assert "--extend 4,000 makes 8,000 deals" in line, line
+    assert (store / "manifest.json").read_text() == manifest
+    assert runs.RunStore(store).deals == 4000
+
+
 def test_a_new_store_refused_for_its_size_is_not_left_behind(tmp_path):
     d = tmp_path / "huge"
     assert_bad_input(run("simulate", "pedro", "--deals", str(10**15), "--run-dir", str(d)),

@@ -26,6 +26,7 @@ def run_job(job: runs.Job, first: int, deals: int, run_dir, chunk, where: tuple,
     the executor ``where`` names (executor, scheduler, workers): what it made. The store
     keeps ``out`` (the rows' table) and ``out_dir`` (a chart's folder) for ``resume``."""
     ex = runs.executor(*where)
+    what = "--deals"  # what a refusal for the run's time names
     try:
         store = None
         if run_dir is not None:
@@ -36,15 +37,18 @@ def run_job(job: runs.Job, first: int, deals: int, run_dir, chunk, where: tuple,
                 store.extend(extend)
             job, first, deals = store.job, store.first, store.deals
             # checked before the store is touched (a refused new store leaves no folder)
-            require_time(deals - store.n_done, f"--extend {extend:,} makes {deals:,} deals; "
-                         "playing" if extend else "--deals")
+            if extend:
+                what = f"--extend {extend:,} makes {deals:,} deals; playing the"
+            elif store.n_done:
+                what = "resuming the run, its deals left:"
+            require_time(deals - store.n_done, what)
         try:
             with store.lock() if store is not None else contextlib.nullcontext():
                 if store is not None:
                     store.save()
                 try:
                     return with_progress(progress, deals, lambda bar: runs.play(
-                        job, first, deals, ex, store, chunk, bar, out))
+                        job, first, deals, ex, store, chunk, bar, out, what))
                 except TimeLimitError:  # the same run would be refused again: undo it
                     if store is not None:
                         store.rollback()

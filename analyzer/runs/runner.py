@@ -29,7 +29,7 @@ from .store import RunStore
 
 def play(job: Job, first: int, deals: int, executor=None, store: RunStore | None = None,
          chunk: int | None = None, progress: Callable[[int], None] | None = None,
-         out: str | None = None):
+         out: str | None = None, what: str = "--deals"):
     """Play deals ``first .. first + deals - 1`` of ``job`` on ``executor`` (here by
     default): what they make (:meth:`Job.result`: a Summary, or a BidChart).
 
@@ -37,7 +37,8 @@ def play(job: Job, first: int, deals: int, executor=None, store: RunStore | None
     deal and size then rule); ``out`` receives the rows (``job.rows`` must be set), written
     atomically once the run is whole. ``chunk``: deals a chunk (by default about a
     hundredth of the run, or sized by the cluster's measured pace); the numbers never
-    depend on it, nor on the executor. ``progress(k)`` follows each chunk.
+    depend on it, nor on the executor. ``progress(k)`` follows each chunk. A refusal for
+    the run's time names the deals left ``what`` (the option that asked for them).
     """
     ex = executor or LocalExecutor()
     if store is not None:
@@ -53,7 +54,7 @@ def play(job: Job, first: int, deals: int, executor=None, store: RunStore | None
         progress(sum(n for _, n in done))
     left = deals - sum(n for _, n in done)
     # a cluster's pace is not this machine's: only the limit no machine can beat applies
-    pace = Pace(left, "--deals") if not ex.measures else require_time(left, "--deals")
+    pace = Pace(left, what) if not ex.measures else require_time(left, what)
 
     def todo(size: int) -> Iterator[tuple[int, int]]:
         return store.missing(size) if store is not None else job.cuts(first, deals, done, size)
