@@ -250,6 +250,21 @@ def test_a_numba_setting_it_cannot_run_with_is_one_line(name, value):
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and name in r.stderr, r.stderr
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("stdout, expected", [("closed", "standard output is closed"),
+                                              ("full", "cannot write to standard output")])
+def test_output_that_cannot_be_written_is_one_line_naming_stdout(stdout, expected):
+    """`bidlab games >&-` had exited 0 having printed nothing; `> /dev/full` said "cannot
+    write" without saying where."""
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([*BIDLAB, "games"], stderr=subprocess.PIPE, text=True,
+                           stdout=full if stdout == "full" else None,
+                           # a child's fd 1 closed, as the shell's >&- leaves it
+                           preexec_fn=(lambda: os.close(1)) if stdout == "closed" else None)
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert r.stderr.count("\n") == 1 and expected in r.stderr, r.stderr
+
+
 def _check_set(out: Path, old: dict | None) -> str:
     """The folder is the old set untouched, or a complete new one: never a mix."""
     if not out.exists():

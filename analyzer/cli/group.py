@@ -19,6 +19,7 @@ import os
 import re
 import sys
 import threading
+import traceback
 from typing import NoReturn
 
 import click
@@ -102,6 +103,8 @@ class BidlabGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        if sys.stdout is None:  # started with stdout closed (`>&-`): click would print nothing
+            fail("standard output is closed: send it to a file or to /dev/null")
         outcome: dict = {}
 
         def work():
@@ -166,7 +169,8 @@ class BidlabGroup(click.Group):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(1)
         except OSError as e:
-            where = f" {e.filename}" if e.filename else ""
+            where = f" {e.filename}" if e.filename else (
+                " to standard output" if _raised_by_echo(e) else "")
             fail(f"cannot write{where}: {e.strerror or e}")
         except (click.Abort, KeyboardInterrupt):
             click.echo("Aborted!", err=True)
@@ -174,6 +178,13 @@ class BidlabGroup(click.Group):
         except MemoryError:
             fail("out of memory: ask for fewer deals (or games) at once")
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _raised_by_echo(e: BaseException) -> bool:
+    """Whether ``e`` came from click.echo: a command's output to stdout (a full disk or a
+    closed pipe there names no file; stderr failing could not be reported anyway)."""
+    return any(frame.name == "echo" and f"{os.sep}click{os.sep}" in frame.filename
+               for frame in traceback.extract_tb(e.__traceback__))
 
 
 def abort_now() -> NoReturn:
