@@ -4,13 +4,16 @@ executor on a real LocalCluster bound to 127.0.0.1, each against one uninterrupt
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
+import warnings
 
 import pandas as pd
 import pytest
@@ -469,14 +472,23 @@ def _descendants(root: int) -> set[int]:
 @pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads Linux's /proc")
 def test_dask_local_listens_on_loopback_only():
     """--executor dask-local: the scheduler, the workers and their nannies listen on
-    127.0.0.1 only (nothing on every interface, nothing another machine reaches)."""
+    127.0.0.1 only (nothing on every interface, nothing another machine reaches), and
+    quietly where Dask's usual port 8787 is taken (it had warned on stderr)."""
     pytest.importorskip("distributed")
-    ex = runs.executor("dask-local", workers=2)
+    with contextlib.ExitStack() as held:
+        taken = held.enter_context(socket.socket())
+        with contextlib.suppress(OSError):  # already taken by another program: as good
+            taken.bind(("127.0.0.1", 8787))
+            taken.listen()
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            ex = runs.executor("dask-local", workers=2)
     try:
         addresses = _listening_addresses(_descendants(os.getpid()))
     finally:
         ex.close()
     loopback = {"0100007F", "00000000000000000000000001000000"}  # 127.0.0.1, ::1
+    assert not [str(w.message) for w in said if "Port" in str(w.message)]
     assert len(addresses) >= 1
     assert addresses <= loopback, addresses
 

@@ -100,8 +100,12 @@ class DaskExecutor:
                 n = workers or max(1, (os.cpu_count() or 1))
                 # numba's threads split the cores among the workers, one task each
                 self.threads = max(1, (os.cpu_count() or 1) // n)
+                # no dashboard; the scheduler's own HTTP routes on a free port, not on
+                # 8787 (taken, it warned on stderr)
                 self.cluster = LocalCluster(n_workers=n, threads_per_worker=1,
                                             host="127.0.0.1", dashboard_address=None,
+                                            scheduler_kwargs={"dashboard_address":
+                                                              "127.0.0.1:0"},
                                             silence_logs=logging.ERROR)
                 self.client = Client(self.cluster)
                 self.name = f"dask-local ({n} workers on 127.0.0.1)"
