@@ -53,7 +53,7 @@ from .games import parse_game
 from .games.common import SEATS, first_batch, parse_policies, policy_string, provenance
 from .limits import Pace, check_counts, check_seed
 from .rollout import run_two_level
-from .stats import Z95, PairedMoments, est_cols, wilson
+from .stats import Z95, PairedMoments, bounded, est_cols, wilson
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelError, TwoLevelMoments, check_budget, check_request
 
@@ -261,6 +261,7 @@ class SeatChartAccumulator:
 
     def chart(self, provenance: dict) -> BidChart:
         game, by = self.game, self.by
+        span = 4 * game.total_points  # a gain's bound where no deal showed one (nets: ±2T)
         rows, class_rows, decisions = [], [], {}
         for key in sorted(self.stats):
             st = self.stats[key]
@@ -277,9 +278,9 @@ class SeatChartAccumulator:
                          np.array([[levels ** 2 @ st.points]]))
             for k, action in enumerate(game.action_labels):
                 bid = game.bids[k - 1] if k else 0
-                ev = m.estimate(k)
+                gain = bounded(m.diff(k, 0), -span, span) if k else None
                 row = {**cls, "label": label, "action": action, "bid": bid, "n": n,
-                       **est_cols("ev", ev), **est_cols("gain", m.diff(k, 0) if k else None),
+                       **est_cols("ev", m.estimate(k)), **est_cols("gain", gain),
                        "recommended": k == d.index, "best": k == d.best}
                 if isinstance(m, TwoLevelMoments):
                     row.update(n_paired=m.n_paired, **est_cols("correction", m.correction(k)))

@@ -37,7 +37,7 @@ from .games import game, parse_game
 from .games.common import default_chunk, parse_policies, policy_string, searches
 from .limits import Pace, check_counts, check_seed, require_time
 from .moments import Moments
-from .stats import Z95, Estimate, PairedMoments
+from .stats import Z95, Estimate, PairedMoments, bounded, wilson
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelMoments, check_budget, check_request
 from .variants import RuleError
@@ -113,9 +113,12 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
             stats[name] = ([m + o for m, o in zip(stats[name], moments, strict=True)]
                            if name in stats else list(moments))
     rows = []
+    spans = _bounds(g, ra, rb)
     for name, (ma, mb, md, mr) in stats.items():
-        ea, eb = _level(ma), _level(mb)
+        ea, eb = _level(ma, spans[name]), _level(mb, spans[name])
         d = _difference(md, mr)
+        if d is not None and str(ra) != str(rb):  # A/A: equal by construction, exactly 0 ± 0
+            d = _bounded_difference(d, spans[name])
         rows.append({"measure": name, "a": ea.mean, "a_hw": ea.half_width, "n_a": ea.n,
                      "b": eb.mean, "b_hw": eb.half_width, "n_b": eb.n,
                      "b_minus_a": d.mean if d else np.nan,
@@ -125,9 +128,29 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
     return Comparison(str(ra), str(rb), pd.DataFrame(rows), {**prov, "shared_deals": shared})
 
 
-def _level(m: Moments) -> Estimate:
-    """A measure's mean under one variant; NaN where it defines the measure on no deal."""
-    return m.estimate() if m.n else Estimate(math.nan, math.nan, math.nan, math.nan, 0)
+def _bounds(g, ra, rb) -> dict[str, tuple[float, float]]:
+    """Each measure's range under either variant (a flag may change a game's points)."""
+    a, b = g.compare_bounds(ra), g.compare_bounds(rb)
+    return {THROWN_IN: RATE, **{name: (min(lo, b[name][0]), max(hi, b[name][1]))
+                                for name, (lo, hi) in a.items()}}
+
+
+def _level(m: Moments, span: tuple[float, float]) -> Estimate:
+    """A measure's mean under one variant, with its interval: Wilson's for a share of deals
+    (as ``simulate`` gives it), else the normal one, or the measure's range allows where
+    every deal read the same (``span``); NaN where it defines the measure on no deal."""
+    if not m.n:
+        return Estimate(math.nan, math.nan, math.nan, math.nan, 0)
+    if span == RATE and m.exact and m.total == m.squares:  # every value 0 or 1
+        return wilson(m.total, m.n)
+    return bounded(m.estimate(), *span)
+
+
+def _bounded_difference(d: Estimate, span: tuple[float, float]) -> Estimate:
+    """B − A where no deal differed: the interval a difference within the measure's range
+    allows, not a width of 0 (a rule that alters 1 deal in 5,000 shows none in 100)."""
+    lo, hi = span
+    return bounded(d, lo - hi, hi - lo)
 
 
 def _difference(both: Moments, defined: PairedMoments) -> Estimate | None:
@@ -212,6 +235,7 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
         base_deals, budget,
         batch=batch or paired_size)
     cheap, joint = sums["cheap"], sums["joint"]
+    spans = _bounds(game(ra), ra, rb)
     rows = []
     for name, mh in cheap.items():
         mj = joint.get(name)
@@ -222,7 +246,10 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
             rows.append({**row, "n_apart": apart.get(name, 0)})
             continue
         t = TwoLevelMoments(mh, mj)
-        ea, eb, d, c = t.estimate(0), t.estimate(1), t.diff(1, 0), t.diff_correction(1, 0)
+        ea, eb = bounded(t.estimate(0), *spans[name]), bounded(t.estimate(1), *spans[name])
+        d, c = t.diff(1, 0), t.diff_correction(1, 0)
+        if str(ra) != str(rb):
+            d = _bounded_difference(d, spans[name])
         rows.append({**row, "a": ea.mean, "a_hw": ea.half_width, "n_a": ea.n,
                      "b": eb.mean, "b_hw": eb.half_width, "n_b": eb.n,
                      "b_minus_a": d.mean, "diff_lo": d.lo, "diff_hi": d.hi, "n_paired": d.n,
@@ -237,6 +264,7 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
 
 
 THROWN_IN = "thrown in and redealt"
+RATE = (0.0, 1.0)  # the range of a share of deals
 
 
 def _frames(g, ra, rb, seed, policy, lo, n):

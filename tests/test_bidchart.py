@@ -107,6 +107,34 @@ def test_every_seat_hand_counts_and_the_sums_match_the_outcomes(seat_batch):
             assert row["p_make"] == pytest.approx((sole.ravel()[sel] >= row["bid"]).mean())
 
 
+def test_a_gain_no_hand_showed_gets_the_interval_the_scores_allow(seat_batch):
+    """Bidding 1 or passing often settle alike on every hand of a small class: its gain is
+    not known to be 0, only to be within 4 x 14 points on the few hands a class of n may
+    hide (Wilson at 0 of n), where the interval had been 0 ± 0."""
+    hands, trumps, sole, values = seat_batch
+    acc = SeatChartAccumulator(RULES, ("trumps", "ace", "seat"))
+    n = 1_500
+    codes = pedro_codes(hands[:n].ravel(), trumps[:n].ravel(), np.tile(np.arange(4), n))
+    acc.add(codes, sole[:n].ravel(), values[:n].reshape(4 * n, -1))
+    acc.n_deals = n
+    table = acc.chart({"rules": "pedro", "seed": 3, "policy": "heuristic"}).table
+    flat = values[:n].reshape(4 * n, -1)
+    unseen = 0
+    for _, row in table[table["action"] != "pass"].iterrows():
+        sel = ((codes["trumps"] == ["<=2", "3", "4", "5", "6+"].index(row["trumps"]))
+               & (codes["ace"] == int(row["ace"]))
+               & (codes["seat"] == ["dealer", "eldest", "second", "third"].index(row["seat"])))
+        k = row["bid"] - RULES.min_bid + 1
+        if np.all(flat[sel, k] == flat[sel, 0]):
+            unseen += 1
+            bound = 56 * Z95 ** 2 / (sel.sum() + Z95 ** 2)
+            assert row["gain"] == 0 and row["gain_hi"] == pytest.approx(bound)
+            assert row["gain_lo"] == pytest.approx(-bound)
+        else:
+            assert row["gain_lo"] < row["gain_hi"]
+    assert unseen > 0, "the check needs a class where no hand showed a gain"
+
+
 def test_recommendations_follow_the_decision_rule():
     """Beyond the noise of the whole ladder: 14 bids compared, so z = 2.91 (Bonferroni)."""
     chart = bid_chart("pedro", deals=20_000, seed=2)

@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 from cli_helpers import assert_bad_input, run
 
 from analyzer.compare import compare_variants
@@ -77,12 +78,23 @@ def test_cli_compare_prints_paired_table_and_rejects_bad_variants():
 
 
 def test_rook_variants_compare_on_identical_hands():
-    c = compare_variants("rook", "rook(drop_points_to=last_trick_winner)", deals=20_000, seed=5)
+    """A random declarer drops counters: the dropped card no longer scores for his side
+    unless it takes the last trick. The heuristic drops its least valuable card, never a
+    counter, so the rule changes no hand of its: B − A is 0, known only to be small."""
+    from analyzer.stats import wilson
+
+    rule = "rook(drop_points_to=last_trick_winner)"
+    c = compare_variants("rook", rule, deals=20_000, seed=5, policy="random")
     t = c.table.set_index("measure")
     assert t.loc["bid", "b_minus_a"] == 0  # the auction happens before the drop
-    # The dropped card no longer scores for the declarer unless his side takes the last trick.
-    assert t.loc["declaring side's points", "diff_hi"] <= 0
+    assert t.loc["declaring side's points", "diff_hi"] < 0
     assert c.provenance["shared_deals"] == 20_000
+    t = compare_variants("rook", rule, deals=2_000, seed=5).table.set_index("measure")
+    points = t.loc["declaring side's points"]
+    assert points["b_minus_a"] == 0
+    # no hand differed: at most Wilson's bound at 0 of n may, each by up to 200 points
+    assert points["diff_hi"] == pytest.approx(200 * wilson(0, 2_000).hi)
+    assert points["diff_lo"] == -points["diff_hi"]
 
 
 def test_compare_refuses_two_games():
@@ -180,12 +192,37 @@ def test_a_budget_splits_the_time_between_the_two_players_and_says_so():
 def test_a_settlement_rule_shows_in_the_net_score_though_the_points_stay():
     """Cinch's m2_diff_to changes who scores method 2's difference, not the play: the
     bidding side's points are the same on every deal, its net settled score is not."""
+    from analyzer.stats import wilson
+
     t = compare_variants("cinch", "cinch(m2_diff_to=bidder_only)", deals=5_000,
                          seed=3).table.set_index("measure")
-    assert t.loc["bidding side's points", "diff_lo"] == t.loc["bidding side's points",
-                                                                "diff_hi"] == 0
+    points = t.loc["bidding side's points"]
+    # no deal differed: B − A is 0, within what 14 points a deal allow unseen (not 0 ± 0)
+    assert points["b_minus_a"] == 0
+    assert points["diff_hi"] == -points["diff_lo"] == pytest.approx(14 * wilson(0, 5000).hi)
     assert t.loc["bidding side's net score (own method)", "diff_lo"] > 0
 
+
+
+def test_a_share_of_deals_has_wilson_s_interval_and_a_change_no_deal_showed_is_bounded():
+    """A rate had a normal interval ([0, 0] at 0 of n, below 0 at 1 of 100); a B − A that
+    no deal of the run showed had 0 ± 0 whatever the rule (a review found 42% coverage at
+    100 deals for "bidder makes")."""
+    from analyzer.stats import wilson
+
+    c = compare_variants("pedro", "pedro(stock_short=redeal)", deals=100, seed=1000)
+    t = c.table.set_index("measure")
+    thrown = t.loc["thrown in and redealt"]
+    assert thrown["a"] == 0 and thrown["a_lo"] == 0
+    assert thrown["a_hi"] == pytest.approx(wilson(0, 100).hi)
+    w = wilson(round(100 * thrown["b"]), 100)
+    assert (thrown["b_lo"], thrown["b_hi"]) == pytest.approx((w.lo, w.hi))
+    makes = t.loc["bidder makes (contract deals)"]
+    assert makes["b_minus_a"] == 0  # the 100 deals show no change, the interval a share's
+    assert makes["diff_hi"] == -makes["diff_lo"] == pytest.approx(wilson(0, 100).hi)
+    text = run("compare", "pedro", "pedro(stock_short=redeal)", "--deals", "100", "--seed",
+               "1000").stdout
+    assert "0.000 [0.000, 0.037]" in text, text  # asymmetric: shown as its bounds
 
 
 def test_a_two_level_comparison_leaves_blank_a_measure_the_variants_define_apart():

@@ -37,7 +37,7 @@ from analyzer.rollout import HandError
 from analyzer.solve_view import solution_dict
 from analyzer.solver import deal_position, solve
 from analyzer.summary import Summary
-from analyzer.variants import RuleError
+from analyzer.variants import RuleError, single_flag_variants
 
 N_PLAYOUT = 300  # deals (King: games) per preset; the checks are exact, not statistical
 N_LOGGED = 40  # logged rows replayed by the reference per preset
@@ -83,7 +83,7 @@ def test_game_fills_the_protocol(preset):
                  "play_logged", "run_batch"):
         assert hasattr(g.module, name), f"analyzer.games.{g.name} lacks {name}"
     # what every game must override (the base class raises NotImplementedError)
-    for name in ("conservation", "summarize", "render_deal", "compare_measures",
+    for name in ("conservation", "summarize", "render_deal", "compare_measures", "compare_bounds",
                  "parse_hand", "evaluate_hand", "render_hand", "hand_json", "bid_chart",
                  "render_chart", "write_chart", "search_rules", "deal_position"):
         assert getattr(type(g), name) is not getattr(Game, name), f"{g.name}.{name}"
@@ -157,6 +157,24 @@ def test_same_seed_same_rows_in_any_split(rules, contract, playouts):
     assert whole.equals(small)
     other = g.simulate(rules, N_PLAYOUT, SEED + 1, "random", contract=contract)
     assert not whole.equals(other), "another seed must give other deals"
+
+
+@pytest.mark.parametrize("family", sorted(set(FAMILIES.values())))
+def test_every_compare_measure_stays_within_its_stated_bounds(family):
+    """The bounds make the interval of a measure that showed no spread in a run
+    (:func:`analyzer.stats.bounded`): under every single-flag variant, random and heuristic
+    play, no row falls outside them."""
+    g = game(family)
+    for rules in single_flag_variants(g.module.PRESETS, (1, 51)):
+        bounds = g.compare_bounds(rules)
+        for policy in ("random", "heuristic"):
+            measures = g.compare_measures(g.simulate(rules, 150, SEED, policy), rules)
+            assert set(measures) <= set(bounds), (str(rules), set(measures) - set(bounds))
+            for name, values in measures.items():
+                lo, hi = bounds[name]
+                seen = values[~np.isnan(values)]
+                assert ((seen >= lo) & (seen <= hi)).all(), (
+                    str(rules), policy, name, (lo, hi), seen.min(), seen.max())
 
 
 @CASES

@@ -265,13 +265,17 @@ def paired_table(c) -> str:
                  f"correction ({p['policy']} minus it) fitted on the first n = {p['deals']:,}; "
                  f"every figure is an estimate of {p['policy']}'s\n")
 
-    def fmt(v, hw):
-        return "-" if np.isnan(v) else f"{v:.3f} ± {hw:.3f}"
+    def fmt(v, lo, hi):  # a share's Wilson interval, or a range's bound, is not symmetric
+        if np.isnan(v):
+            return "-"
+        if round(hi - v, 3) != round(v - lo, 3):
+            return f"{v:.3f} [{lo:.3f}, {hi:.3f}]"
+        return f"{v:.3f} ± {(hi - lo) / 2:.3f}"
 
     two_level = "correction" in c.table
     rows = []
     for r in c.table.itertuples():
-        row = [r.measure, fmt(r.a, r.a_hw), fmt(r.b, r.b_hw),
+        row = [r.measure, fmt(r.a, r.a_lo, r.a_hi), fmt(r.b, r.b_lo, r.b_hi),
                "-" if np.isnan(r.b_minus_a) else f"{r.b_minus_a:+.4f}",
                "-" if np.isnan(r.diff_lo) else f"[{r.diff_lo:+.4f}, {r.diff_hi:+.4f}]"]
         if two_level:

@@ -192,6 +192,12 @@ class Game:
         measure does not apply to a row)."""
         raise NotImplementedError
 
+    def compare_bounds(self, rules) -> dict[str, tuple[float, float]]:
+        """The least and greatest value a row can give each of :meth:`compare_measures`:
+        where a run sees no spread in a measure, its interval is what these allow
+        (:func:`analyzer.stats.bounded`), not a width of 0."""
+        raise NotImplementedError
+
     def shared_rows(self, da: pd.DataFrame, db: pd.DataFrame) -> np.ndarray:
         """The rows two variants played on the same cards: neither threw its deal in (a
         redeal deals the next cards of the deal's own stream)."""

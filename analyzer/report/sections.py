@@ -348,8 +348,8 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
         label = v["label"] or f"{c.a} → {c.b}"
         shown = pd.DataFrame({
             f"measure (per {unit})": t["measure"],
-            "A": [ci(m, m - hw, m + hw, 3) for m, hw in zip(t["a"], t["a_hw"], strict=True)],
-            "B": [ci(m, m - hw, m + hw, 3) for m, hw in zip(t["b"], t["b_hw"], strict=True)],
+            "A": [ci(m, lo, hi, 3) for m, lo, hi in zip(t["a"], t["a_lo"], t["a_hi"], strict=True)],
+            "B": [ci(m, lo, hi, 3) for m, lo, hi in zip(t["b"], t["b_lo"], t["b_hi"], strict=True)],
             "B − A [paired 95% CI]": [ci(d, lo, hi, 4, sign=True) for d, lo, hi in
                                       zip(t["b_minus_a"], t["diff_lo"], t["diff_hi"],
                                           strict=True)],

@@ -78,7 +78,7 @@ import pandas as pd
 
 from ...bidchart import RARE_HALF_WIDTH, RARE_MIN_N, ChartError
 from ...limits import Pace
-from ...stats import Z95, PairedMoments, est_cols, wilson
+from ...stats import Z95, Estimate, PairedMoments, bounded, est_cols, wilson
 from .. import king
 from ..common import SEATS, first_batch, parse_policies, provenance
 from . import engine
@@ -271,10 +271,14 @@ class _ClassSums:
             yield cls, int(self.count[code]), self.sums[code]
 
 
-def _estimate(prefix: str, total: float, total_sq: float, n: int) -> dict:
+def _estimate(prefix: str, total: float, total_sq: float, n: int,
+              span: tuple[float, float] | None = None) -> dict:
+    """The mean's columns; where every hand read the same, the interval ``span`` (the
+    value's range) allows (:func:`~analyzer.stats.bounded`): a rare capture unseen in 2,000
+    hands is not known to be 0."""
     mean, se = _mean_se(total, total_sq, n)
-    return {prefix: mean, f"{prefix}_se": se, f"{prefix}_lo": mean - Z95 * se,
-            f"{prefix}_hi": mean + Z95 * se}
+    e = Estimate(mean, se, mean - Z95 * se, mean + Z95 * se, n)
+    return est_cols(prefix, e if span is None else bounded(e, *span))
 
 
 def _share(prefix: str, k: float, n: int) -> dict:
@@ -447,7 +451,7 @@ class KingChartAccumulator:
             by = self.danger_by[contract]
             scale = abs(HAND_TOTALS[CONTRACT_CODES[contract]])
             for cls, n, s in sums.classes():
-                est = _estimate("penalty", s[0], s[1], n)
+                est = _estimate("penalty", s[0], s[1], n, (0.0, scale))
                 danger_rows.append({"contract": contract, "by": ",".join(by),
                                     "label": _label(cls, by), **cls, "n": n,
                                     "share": n / (4 * self.n_hands[contract]), **est,

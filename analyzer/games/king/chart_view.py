@@ -38,7 +38,11 @@ def _pm(mean: float, lo: float, hi: float, digits: int = 1) -> str:
     if not np.isfinite(mean):
         return "-"
     hw = (hi - lo) / 2
-    return f"{mean:z.{digits}f} ± {hw:.{digits}f}" if np.isfinite(hw) else f"{mean:z.{digits}f}"
+    if not np.isfinite(hw):
+        return f"{mean:z.{digits}f}"
+    if round(hi - mean, digits) != round(mean - lo, digits):  # no hand lost a point: [0, hi]
+        return f"{mean:z.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+    return f"{mean:z.{digits}f} ± {hw:.{digits}f}"
 
 
 def _grid(rows: pd.DataFrame, by: tuple[str, ...]) -> tuple[list[str], list[str], dict]:
@@ -165,9 +169,8 @@ def _danger_heatmap(rows: pd.DataFrame, by: tuple[str, ...], title: str):
                    origin="lower")
     for (rl, c), d in cells.items():
         i, j = row_labels.index(rl), cols.index(c)
-        hw = (d["penalty_hi"] - d["penalty_lo"]) / 2
-        text = (f"{d['penalty']:.1f}\n" + (f"±{hw:.1f}\n" if np.isfinite(hw) else "")
-                + f"n={d['n']:,}")
+        spread = _pm(d["penalty"], d["penalty_lo"], d["penalty_hi"]).partition(" ")[2]
+        text = f"{d['penalty']:.1f}\n" + (f"{spread}\n" if spread else "") + f"n={d['n']:,}"
         dark = d["penalty"] > 0.6 * vmax
         ax.text(j, i, text, ha="center", va="center", fontsize=7.5,
                 color="white" if dark else "black")

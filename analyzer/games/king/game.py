@@ -59,6 +59,11 @@ class KingGame(Game):
 
         return compare_measures(df, rules)
 
+    def compare_bounds(self, rules):
+        from .summary import compare_bounds
+
+        return compare_bounds(rules)
+
     def play_logged(self, rules, seed, index, policy, contract=None):
         self.check_contract(contract)
         if contract is None:  # a row of simulate is a whole game: ten hands

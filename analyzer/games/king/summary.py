@@ -66,3 +66,21 @@ def compare_measures(df: pd.DataFrame, rules=None) -> dict[str, np.ndarray]:
         if pts.any():
             out[f"hand {k + 1}: its dealer's points"] = pts[np.arange(n), (d0 + k) % 4]
     return out
+
+
+
+def compare_bounds(rules=None) -> dict[str, tuple[float, float]]:
+    """Each compare measure's range. In a positive hand (325 points, 25 a trick) a seat
+    takes at most every trick, and as the benefited a trump right's price of up to 13
+    tricks more; a buyer who pays 13 may end 13 tricks below zero. A negative hand, two
+    played together included, costs a seat at most its whole penalty. A game: the four
+    positive hands and every penalty."""
+    from .rules import HAND_TOTALS, POSITIVE
+
+    positive = HAND_TOTALS[POSITIVE]
+    penalties = sorted(t for t in HAND_TOTALS.values() if t < 0)
+    hand = (float(min(penalties[0] + penalties[1], -positive)), 2.0 * positive)
+    game = (float(sum(penalties) - 4 * positive), 4 * hand[1])
+    out = {f"final score, first dealer + {k}": game for k in range(4)}
+    out.update({f"hand {k + 1}: its dealer's points": hand for k in range(10)})
+    return out

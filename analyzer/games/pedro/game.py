@@ -37,6 +37,11 @@ class PedroGame(Game):
 
         return compare_measures(df, rules)
 
+    def compare_bounds(self, rules):
+        from .summary import compare_bounds
+
+        return compare_bounds(rules)
+
     def conservation(self, df, rules):
         import numpy as np
 

@@ -85,3 +85,13 @@ def compare_measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
         "dealer advantage (own method)": np.where(dealer_team == 0, t0 - t1, t1 - t0),
         "dead points": df["dead_points"].to_numpy().astype(float),
     }
+
+
+def compare_bounds(rules) -> dict[str, tuple[float, float]]:
+    """Each compare measure's range: 14 points a deal; a side's settlement is at most its
+    points, at least a set bid (14) less the other side's points; the rest are shares."""
+    points, score, share = (0.0, 14.0), (-28.0, 28.0), (0.0, 1.0)
+    return {"bidding side's points": points, "bidding side's net score (own method)": score,
+            "bid (contract deals)": (0.0, 14.0), "bidder makes (contract deals)": share,
+            "no contract": share, "dealer's side names trump": share,
+            "dealer advantage (own method)": score, "dead points": points}

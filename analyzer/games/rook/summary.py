@@ -100,3 +100,14 @@ def compare_measures(df: pd.DataFrame, rules=None) -> dict[str, np.ndarray]:
         "dealer advantage (score)": np.where(dealer_team == 0, t0 - t1, t1 - t0),
         "declarer's score": df["score_bid"].to_numpy().astype(float),
     }
+
+
+def compare_bounds(rules) -> dict[str, tuple[float, float]]:
+    """Each compare measure's range: the hand's points (200 by default) and bids up to them;
+    a side's score is at most the points, at least a set bid; the rest are shares."""
+    total = float(rules.total_points)
+    share = (0.0, 1.0)
+    return {"declaring side's points": (0.0, total), "bid": (0.0, total),
+            "declarer makes": share, "dealer forced at 70": share,
+            "dealer's side declares": share, "dealer advantage (score)": (-2 * total, 2 * total),
+            "declarer's score": (-total, total)}
