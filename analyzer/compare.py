@@ -114,7 +114,7 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
                            if name in stats else list(moments))
     rows = []
     spans = _bounds(g, ra, rb)
-    for name, (ma, mb, md, mr) in stats.items():
+    for name, (ma, mb, md, mr, differ) in stats.items():
         ea, eb = _level(ma, spans[name]), _level(mb, spans[name])
         d = _difference(md, mr)
         if d is not None and str(ra) != str(rb):  # A/A: equal by construction, exactly 0 ± 0
@@ -123,16 +123,32 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
                      "b": eb.mean, "b_hw": eb.half_width, "n_b": eb.n,
                      "b_minus_a": d.mean if d else np.nan,
                      "diff_lo": d.lo if d else np.nan, "diff_hi": d.hi if d else np.nan,
-                     "n_paired": d.n if d else md.n,
+                     "n_paired": d.n if d else md.n, "n_differ": differ,
                      "a_lo": ea.lo, "a_hi": ea.hi, "b_lo": eb.lo, "b_hi": eb.hi})
     return Comparison(str(ra), str(rb), pd.DataFrame(rows), {**prov, "shared_deals": shared})
+
+
+# under a table whose rows count deals apart (n_label): what the two counts mean
+COUNTS_NOTE = ("n A / B: the {unit}s on which each variant defines the measure; where they "
+               "differ, B − A is B's mean over its own less A's over its own")
+
+
+def n_label(n_a: int, n_b: int, n_paired: int) -> str:
+    """The deals a row counts, as a table shows them: one number where each variant
+    defines the measure on every paired deal, else A's and B's own counts.
+
+    >>> n_label(5000, 5000, 5000), n_label(944, 5000, 5000)
+    ('5,000', '944 / 5,000')
+    """
+    return f"{n_a:,} / {n_b:,}" if n_a != n_b or n_a < n_paired else f"{n_paired:,}"
 
 
 def _bounds(g, ra, rb) -> dict[str, tuple[float, float]]:
     """Each measure's range under either variant (a flag may change a game's points)."""
     a, b = g.compare_bounds(ra), g.compare_bounds(rb)
-    return {THROWN_IN: RATE, **{name: (min(lo, b[name][0]), max(hi, b[name][1]))
-                                for name, (lo, hi) in a.items()}}
+    both = {name: (min(a.get(name, span)[0], span[0]), max(a.get(name, span)[1], span[1]))
+            for name, span in b.items()}
+    return {THROWN_IN: RATE, **a, **both}
 
 
 def _level(m: Moments, span: tuple[float, float]) -> Estimate:
@@ -293,14 +309,23 @@ def compare_chunk(ra, rb, seed: int, policy: str, lo: int, n: int):
     redealing = g.redeals(ra) or g.redeals(rb)
     ma, mb = _measures(g, da, ra, redealing), _measures(g, db, rb, redealing)
     out = {}
-    for name in ma:
-        x, y = ma[name], mb[name]
+    for name, (x, y) in _aligned(ma, mb, n).items():
         has_x, has_y = ~np.isnan(x), ~np.isnan(y)
         both = has_x & has_y
         out[name] = (Moments.of(x[has_x]), Moments.of(y[has_y]), Moments.of(y[both] - x[both]),
                      PairedMoments.of_columns([np.where(has_x, x, 0.0), has_x.astype(float),
-                                               np.where(has_y, y, 0.0), has_y.astype(float)]))
+                                               np.where(has_y, y, 0.0), has_y.astype(float)]),
+                     int((has_x != has_y).sum() + (y[both] != x[both]).sum()))
     return out, int(same.sum())
+
+
+def _aligned(ma: dict, mb: dict, n: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each measure's values under A and B, A's measures first; a measure only one variant
+    has (a King hand another ordering of hands plays elsewhere) is undefined, NaN, under
+    the other, so it has its level there and no difference."""
+    missing = np.full(n, np.nan)
+    return {name: (ma.get(name, missing), mb.get(name, missing))
+            for name in [*ma, *(k for k in mb if k not in ma)]}
 
 
 def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int):
@@ -319,9 +344,10 @@ def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int):
         same &= both
     measures = [_measures(g, df, rules, redealing)
                 for df, rules in zip(frames, (ra, rb) * (len(frames) // 2), strict=True)]
+    pairs = [_aligned(a, b, n) for a, b in zip(measures[0::2], measures[1::2], strict=True)]
     out, apart = {}, {}
-    for name in measures[0]:
-        values = np.vstack([m[name] for m in measures])
+    for name in pairs[0]:
+        values = np.vstack([v for pair in pairs for v in pair[name]])
         defined = ~np.isnan(values)
         moments = PairedMoments(len(measures))
         moments.add_columns(values[:, defined.all(axis=0)])

@@ -97,6 +97,46 @@ def test_rook_variants_compare_on_identical_hands():
     assert points["diff_lo"] == -points["diff_hi"]
 
 
+def test_king_variants_with_other_hands_pair_only_the_hands_they_share():
+    """combined_negatives plays 7 hands, 3 of them two negatives at once: the comparison
+    had crashed one way round (KeyError on hand 8) and, the other, paired its positive hand
+    4 with the plain game's no_queens (-167.8, "beyond the noise")."""
+    a, b = "king", "king(combined_negatives=true)"
+    ab = compare_variants(a, b, deals=400, seed=5).table.set_index("measure")
+    ba = compare_variants(b, a, deals=400, seed=5).table.set_index("measure")
+    assert sorted(ab.index) == sorted(ba.index)
+    both = ab.dropna(subset=["b_minus_a"]).index
+    assert set(both) == {f"final score, first dealer + {k}" for k in range(4)} | {
+        "hand 7 (positive): its dealer's points"}  # the one hand both play alike
+    assert np.allclose(ab.loc[both, "b_minus_a"], -ba.loc[both, "b_minus_a"])
+    only_b = ab.loc["hand 4 (positive): its dealer's points"]
+    assert np.isnan(only_b["a"]) and only_b["b"] > 0 and np.isnan(only_b["b_minus_a"])
+    assert ab.loc["hand 4 (no_queens): its dealer's points", "a"] < 0
+
+
+def test_a_rule_that_never_comes_into_play_says_so():
+    """The heuristic declarer never drops a counter: under it, who scores the drop changes
+    no hand, and compare says so under its table."""
+    r = run("compare", "rook", "rook(drop_points_to=last_trick_winner)", "--deals", "500")
+    assert r.exit_code == 0, r.stderr
+    assert "No hand of the 500 played out differently under A and B" in r.stdout
+    played = run("compare", "rook", "rook(drop_points_to=last_trick_winner)", "--deals",
+                 "500", "--policy", "random")
+    assert "played out differently" not in played.stdout
+
+
+def test_a_measure_of_some_deals_shows_each_variant_s_count():
+    c = compare_variants("pedro(min_bid=7)", "pedro(min_bid=7,all_pass=redeal)", deals=2000)
+    t = c.table.set_index("measure")
+    bid = t.loc["bid (contract deals)"]
+    assert bid["n_a"] < bid["n_b"] == bid["n_paired"] == 2000  # B redeals every all-pass
+    r = run("compare", "pedro(min_bid=7)", "pedro(min_bid=7,all_pass=redeal)", "--deals",
+            "2000")
+    line = next(x for x in r.stdout.splitlines() if x.startswith("bid (contract deals)"))
+    assert line.endswith(f"{int(bid['n_a']):,} / 2,000"), line
+    assert "n A / B: the deals on which each variant defines the measure" in r.stdout
+
+
 def test_compare_refuses_two_games():
     assert_bad_input(run("compare", "rook", "pedro", "--deals", "10"), "one game", "rook", "pedro")
 
@@ -105,8 +145,8 @@ def test_king_variants_compare_whole_games_on_identical_deals():
     c = compare_variants("king", "king(pos_leader=left_of_dealer)", deals=3000, seed=2)
     t = c.table.set_index("measure")
     # negative hands do not depend on who leads positive hands: identical, deal by deal
-    assert t.loc["hand 1: its dealer's points", "b_minus_a"] == 0
-    assert t.loc["hand 7: its dealer's points", "n_paired"] == 3000
+    assert t.loc["hand 1 (no_tricks): its dealer's points", "b_minus_a"] == 0
+    assert t.loc["hand 7 (positive): its dealer's points", "n_paired"] == 3000
     total = sum(t.loc[f"final score, first dealer + {k}", "b"] for k in range(4))
     assert abs(total) < 1e-9  # zero-sum under either variant
 
@@ -200,7 +240,7 @@ def test_a_settlement_rule_shows_in_the_net_score_though_the_points_stay():
     # no deal differed: B − A is 0, within what 14 points a deal allow unseen (not 0 ± 0)
     assert points["b_minus_a"] == 0
     assert points["diff_hi"] == -points["diff_lo"] == pytest.approx(14 * wilson(0, 5000).hi)
-    assert t.loc["bidding side's net score (own method)", "diff_lo"] > 0
+    assert t.loc["bidding side's net score (own method; contract deals)", "diff_lo"] > 0
 
 
 

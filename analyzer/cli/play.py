@@ -252,6 +252,8 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
 
 def paired_table(c) -> str:
     """The header line and the table of a comparison, as `compare` prints them."""
+    from ..compare import COUNTS_NOTE, n_label
+
     p = c.provenance
     unit = game_of(p["a"]).compare_unit  # King compares whole games
     head = (f"A = {p['a']}   B = {p['b']}   policy {policy_label(p['policy'])}, "
@@ -282,12 +284,18 @@ def paired_table(c) -> str:
             row += ["-" if np.isnan(r.correction) else
                     f"{r.correction:+.4f} [{r.correction_lo:+.4f}, {r.correction_hi:+.4f}]",
                     "-" if np.isnan(r.n_base) else f"{r.n_base:,.0f} / {r.n_search:,.0f}"]
-        else:
-            row.append(r.n_paired)
+        else:  # a measure of some deals: how many each variant has (B − A: A's mean to B's)
+            row.append(n_label(r.n_a, r.n_b, r.n_paired))
         rows.append(row)
     names = [f"measure (per {unit})", "A", "B", "B − A", "95% CI (paired)"]
-    names += ["correction of B − A (n)", "N / n"] if two_level else ["n"]
+    names += ["correction of B − A (n)", "N / n"] if two_level else ["n (A / B)"]
     table = render_table(names, rows, align="l" + "r" * (len(names) - 1))
+    if not two_level and (c.table["n_a"] < c.table["n_paired"]).any():
+        table += "\n" + COUNTS_NOTE.format(unit=unit)
+    if not two_level and p["a"] != p["b"] and not c.table["n_differ"].any():
+        table += (f"\nNo {unit} of the {p['deals']:,} played out differently under A and B: "
+                  f"with this policy the rule never came into play (each interval bounds how "
+                  f"often it could)")
     if two_level and (c.table["n_apart"] > 0).any():
         table += ("\n- : a measure of some deals that the two players or the two variants "
                   "define on different deals is not estimated two-level; compare without "

@@ -106,13 +106,22 @@ def pct(p, lo, hi, digits: int = 1) -> str:
     return f"{100 * p:.{digits}f}% [{100 * lo:.{digits}f}%, {100 * hi:.{digits}f}%]"
 
 
-def verdict(lo, hi, better: str, worse: str, digits: int = 2) -> str:
+def verdict(lo, hi, better: str, worse: str, digits: int = 2,
+            unchanged: str | None = None) -> str:
     """Advice that respects the noise: which way the paired interval [lo, hi] points, or
-    that it shows no difference beyond the noise."""
+    that it shows no difference beyond the noise. ``unchanged`` (the unit, "deal"): no
+    unit of the run differed, and [lo, hi] bounds what the run may have missed.
+
+    >>> verdict(-0.0011, 0.0011, "B higher", "B lower", 4, unchanged="deal")
+    'no deal played out differently: B − A within [-0.0011, +0.0011]'
+    """
     if not _ok(lo, hi):
         return "not measured"
     if lo == hi == 0:
         return "the same on every deal"
+    if unchanged:
+        return (f"no {unchanged} played out differently: B − A within [{lo:+.{digits}f}, "
+                f"{hi:+.{digits}f}]")
     if lo > 0:
         return better
     if hi < 0:

@@ -327,7 +327,7 @@ def hands_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
 
 
 def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) -> Part:
-    from ..compare import compare_variants
+    from ..compare import COUNTS_NOTE, compare_variants, n_label
 
     t0 = time.perf_counter()
     unit = game_of(s.rules).compare_unit
@@ -346,25 +346,34 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
         t = c.table.assign(comparison=i + 1, a_rules=c.a, b_rules=c.b)
         frames.append(t)
         label = v["label"] or f"{c.a} → {c.b}"
+        differs = t["n_differ"] if "n_differ" in t else [np.nan] * len(t)  # two-level: none
         shown = pd.DataFrame({
             f"measure (per {unit})": t["measure"],
-            "A": [ci(m, lo, hi, 3) for m, lo, hi in zip(t["a"], t["a_lo"], t["a_hi"], strict=True)],
-            "B": [ci(m, lo, hi, 3) for m, lo, hi in zip(t["b"], t["b_lo"], t["b_hi"], strict=True)],
+            "A": [ci(m, lo, hi, 3) for m, lo, hi in
+                  zip(t["a"], t["a_lo"], t["a_hi"], strict=True)],
+            "B": [ci(m, lo, hi, 3) for m, lo, hi in
+                  zip(t["b"], t["b_lo"], t["b_hi"], strict=True)],
             "B − A [paired 95% CI]": [ci(d, lo, hi, 4, sign=True) for d, lo, hi in
                                       zip(t["b_minus_a"], t["diff_lo"], t["diff_hi"],
                                           strict=True)],
-            "verdict": [verdict(lo, hi, "B higher", "B lower", 4) for lo, hi in
-                        zip(t["diff_lo"], t["diff_hi"], strict=True)],
-            "n": [f"{k:,}" for k in t["n_paired"]]})
+            "verdict": [verdict(lo, hi, "B higher", "B lower", 4,
+                                unchanged=unit if differ == 0 else None)
+                        for lo, hi, differ in zip(t["diff_lo"], t["diff_hi"], differs,
+                                                  strict=True)],
+            "n (A / B)": [n_label(*map(int, k)) if np.isfinite(k).all() else "-" for k in
+                          zip(t["n_a"], t["n_b"], t["n_paired"], strict=True)]})
+        apart = s.base is None and bool((t["n_a"] < t["n_paired"]).any())
         if s.base is not None:  # two-level: the correction of each difference, and N / n
             shown["correction of B − A [95% CI]"] = [
                 ci(d, lo, hi, 4, sign=True) for d, lo, hi in
                 zip(t["correction"], t["correction_lo"], t["correction_hi"], strict=True)]
-            shown["n"] = [f"{big:,.0f} / {small:,.0f}" for big, small in
-                          zip(t["n_base"], t["n_search"], strict=True)]
+            shown = shown.drop(columns="n (A / B)")
+            shown["N / n"] = [f"{big:,.0f} / {small:,.0f}" for big, small in
+                              zip(t["n_base"], t["n_search"], strict=True)]
         part.table(f"comparison_{i + 1}", t, shown,
                    f"{label}: A = {c.a}, B = {c.b}; {c.deals_line(unit)} under both."
-                   + (" n: N cheap / n searched deals." if s.base is not None else ""))
+                   + (" n: N cheap / n searched deals." if s.base is not None else "")
+                   + (f" {COUNTS_NOTE.format(unit=unit)}." if apart else ""))
         part.figure(f"comparison_{i + 1}", figures.paired_effects(t, label, unit),
                     f"{label}: B − A per measure, each on its own scale, paired 95% "
                     "intervals.")

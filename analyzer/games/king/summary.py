@@ -53,23 +53,30 @@ def summarize(df: pd.DataFrame) -> Summary:
     return Summary(_provenance(df), sections, e.est, unit="hands", stats=e.stats)
 
 
-def compare_measures(df: pd.DataFrame, rules=None) -> dict[str, np.ndarray]:
-    """Per-game King quantities: final scores by seat position, each hand's dealer points."""
+def compare_measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
+    """Per-game King quantities: final scores by seat position, each hand's dealer points.
+    A hand is named by its contract too: variants that order the hands otherwise
+    (``neg_order``, ``combined_negatives``) pair only the hands they play alike."""
     n = len(df)
     d0 = df["first_dealer"].to_numpy().astype(np.int64)
     totals = np.stack([df[f"total{s}"].to_numpy(float) for s in range(4)], axis=1)
     out = {f"final score, first dealer + {k}": totals[np.arange(n), (d0 + k) % 4]
            for k in range(4)}
-    for k in range(10):
-        cols = [f"h{k + 1}_p{s}" for s in range(4)]
-        pts = df[cols].to_numpy(float)
-        if pts.any():
-            out[f"hand {k + 1}: its dealer's points"] = pts[np.arange(n), (d0 + k) % 4]
+    for k, name in enumerate(_hand_names(rules)):
+        pts = df[[f"h{k + 1}_p{s}" for s in range(4)]].to_numpy(float)
+        out[name] = pts[np.arange(n), (d0 + k) % 4]
     return out
 
 
+def _hand_names(rules) -> list[str]:
+    from .rules import contract_name
 
-def compare_bounds(rules=None) -> dict[str, tuple[float, float]]:
+    return [f"hand {k + 1} ({contract_name(code)}): its dealer's points"
+            for k, code in enumerate(rules.contracts)]
+
+
+
+def compare_bounds(rules) -> dict[str, tuple[float, float]]:
     """Each compare measure's range. In a positive hand (325 points, 25 a trick) a seat
     takes at most every trick, and as the benefited a trump right's price of up to 13
     tricks more; a buyer who pays 13 may end 13 tricks below zero. A negative hand, two
@@ -82,5 +89,5 @@ def compare_bounds(rules=None) -> dict[str, tuple[float, float]]:
     hand = (float(min(penalties[0] + penalties[1], -positive)), 2.0 * positive)
     game = (float(sum(penalties) - 4 * positive), 4 * hand[1])
     out = {f"final score, first dealer + {k}": game for k in range(4)}
-    out.update({f"hand {k + 1}: its dealer's points": hand for k in range(10)})
+    out.update(dict.fromkeys(_hand_names(rules), hand))
     return out

@@ -76,7 +76,7 @@ def compare_measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
         "bidding side's points": df["bid_points"].to_numpy().astype(float),
         # what a settlement rule changes (who scores method 2's difference) and the points
         # do not: the bidding side's settled score less the other side's
-        "bidding side's net score (own method)": np.where(
+        "bidding side's net score (own method; contract deals)": np.where(
             contract, np.where(maker_team == 0, t0 - t1, t1 - t0), np.nan),
         "bid (contract deals)": np.where(contract, df["bid"], np.nan),
         "bidder makes (contract deals)": np.where(contract, df["made"] == 1, np.nan),
@@ -91,7 +91,8 @@ def compare_bounds(rules) -> dict[str, tuple[float, float]]:
     """Each compare measure's range: 14 points a deal; a side's settlement is at most its
     points, at least a set bid (14) less the other side's points; the rest are shares."""
     points, score, share = (0.0, 14.0), (-28.0, 28.0), (0.0, 1.0)
-    return {"bidding side's points": points, "bidding side's net score (own method)": score,
+    return {"bidding side's points": points,
+            "bidding side's net score (own method; contract deals)": score,
             "bid (contract deals)": (0.0, 14.0), "bidder makes (contract deals)": share,
             "no contract": share, "dealer's side names trump": share,
             "dealer advantage (own method)": score, "dead points": points}
