@@ -177,7 +177,7 @@ def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuri
     rules = _rules(game)
     rungs = check_rungs(rungs)
     one_policy(opponents, "--opponents")
-    game_of(rules).check_contract(contract)
+    game_of(rules).check_contract(contract, rules)
     require_memory(deals, 24 * (4 + 2 * len(rungs)), "--deals")  # the per-deal table, twice
     require_time(deals * len(rungs), "--deals x rungs =")
     if executor is None:

@@ -83,3 +83,24 @@ def test_progress_counts_every_hand_played():
         assert sum(steps) == king_hand_work(rules, contract, 120)
         assert len(steps) == 1  # one batch of 120 deals plays every run of them
 
+
+
+def test_the_joined_negatives_game_evaluates_and_plays_its_own_contracts():
+    """king(combined_negatives=true) plays three hands of two negatives each: `hand` had
+    listed the six single contracts, and `simulate --contract no-hearts` had played the
+    plain hand under the joined game's rules string, both without a word."""
+    rules = king.parse_rules("king(combined_negatives=true)")
+    ev = evaluate_king_hand(rules, HEARTS, "eldest", "all", 200)
+    assert list(ev.negative["contract"]) == [
+        "no_tricks+last_two", "no_hearts+no_king_of_hearts", "no_kings_jacks+no_queens"]
+    assert king_hand_work(rules, "all", 200) == 200 * (3 + 4 + 2)
+    assert_bad_input(run("simulate", "king(combined_negatives=true)", "--contract",
+                         "no-hearts", "--deals", "10"),
+                     "never plays the hand no-hearts", "no-hearts+no-king-of-hearts")
+    assert_bad_input(run("hand", "king", HEARTS, "--contract", "no-hearts+no-king-of-hearts"),
+                     "never plays the hand")
+    assert_bad_input(run("bid-chart", "king(combined_negatives=true)", "--deals", "10"),
+                     "single negative contracts")
+    joined = run("simulate", "king(combined_negatives=true)", "--contract",
+                 "no-hearts+no-king-of-hearts", "--deals", "50")
+    assert joined.exit_code == 0 and "no_hearts+no_king_of_hearts" in joined.stdout

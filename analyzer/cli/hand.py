@@ -150,7 +150,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
     rules = resolve_rules(game, rule_pairs)
     g = game_of(rules)
     check_game_hand(hand, rules)
-    g.check_contract(contract)
+    g.check_contract(contract, rules)
     if adaptive:
         g.require("adaptive_hands", "--target-ci, --time-budget and --until-decided")
     two_level = base is not None

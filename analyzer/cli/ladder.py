@@ -92,7 +92,7 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
     rules = resolve_rules(game, rule_pairs)
     names = lad.check_rungs(rungs.split(","))
     g = game_of(rules)
-    g.check_contract(contract)
+    g.check_contract(contract, rules)
     if dup:
         g.require("partnerships", "--duplicate")
     ex = runs.executor(executor, scheduler, workers)

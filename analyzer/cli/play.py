@@ -92,7 +92,7 @@ def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, as_json, pr
     """
     rules = resolve_rules(game, rule_pairs)
     g = game_of(rules)
-    g.check_contract(contract)
+    g.check_contract(contract, rules)
     deals = search_sized(ctx, "deals", deals, policy)
     if first + deals - 1 > MAX_INDEX:
         raise click.UsageError(

@@ -107,16 +107,16 @@ class Game:
 
         return with_text(df, self.text_columns)
 
-    def check_contract(self, contract: str | None) -> None:
+    def check_contract(self, contract: str | None, rules=None) -> None:
         """Refuse ``--contract`` in a game without contracts (RuleError names them where
-        there are)."""
+        there are, and, given ``rules``, a contract their games never play)."""
         if contract is not None and not self.contracts:
             raise self.refuse("--contract", "contracts")
 
     def simulate(self, rules, n: int, seed: int, policies, first: int = 0,
                  batch: int | None = None, progress=None, contract: str | None = None):
         """One row per deal (or game), with its provenance in ``attrs``."""
-        self.check_contract(contract)
+        self.check_contract(contract, rules)
         extra = {} if batch is None else {"batch": batch}
         return self.module.simulate(rules, n, seed, policies, first, progress=progress, **extra)
 
@@ -125,7 +125,7 @@ class Game:
         """Trick-by-trick logs of row ``index`` of :meth:`simulate` (one deal; a game of
         several hands gives one log a hand), in the game's log format
         (``tests/reference/<GAME>_LOG_FORMAT.md``)."""
-        self.check_contract(contract)
+        self.check_contract(contract, rules)
         return self.module.play_logged(rules, seed, [index], policy)
 
     def conservation(self, df: pd.DataFrame, rules) -> tuple[np.ndarray, np.ndarray]:

@@ -323,7 +323,7 @@ def _check_sections(s: Scenario, where: str) -> None:
             if h["seat"] not in SEATS:
                 raise ScenarioFileError(f"{where}: [hands] seat {h['seat']!r} is not a seat; "
                                         f"seats: {', '.join(SEATS)}")
-            g.check_contract(h["contract"])
+            g.check_contract(h["contract"], s.rules)
             for i, text in enumerate(h["cards"]):
                 try:
                     g.parse_hand(text, s.rules)
@@ -393,7 +393,7 @@ def _check_ladder(s: Scenario, g, where: str) -> None:
     except PolicyError as e:
         raise ScenarioFileError(f"{where}: [ladder] rungs: {e}") from None
     _check_policy(lad["opponents"], where, "[ladder] opponents")
-    g.check_contract(lad["contract"])
+    g.check_contract(lad["contract"], s.rules)
 
 
 def _variant(text: str, s: Scenario, where: str, key: str):

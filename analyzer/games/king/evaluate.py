@@ -55,9 +55,8 @@ from ...two_level_hand import HandModel, grow_tally, two_level_hand
 from ...twolevel import check_budget
 from .. import king
 from ..common import SEAT_OFFSETS, parse_policies, policy_label, policy_string
-from .rules import CONTRACT_NAMES, POSITIVE, contract_name, parse_contract
+from .rules import POSITIVE, check_played, contract_name, parse_contract
 
-NEGATIVE_CODES = [c for c in CONTRACT_NAMES if c != POSITIVE]
 TRUMP_LABELS = (*SUIT_NAMES, "no trump")
 
 
@@ -66,11 +65,14 @@ def parse_king_hand(text: str) -> int:
     return parse_dealt_hand(text, 13, "King", "King is played with the 52-card deck: no joker")
 
 
-def contracts_of(text: str) -> list[int]:
-    """``all`` (every negative contract and the positive hand) or one contract's code."""
+def contracts_of(text: str, rules) -> list[int]:
+    """``all`` (every contract ``rules``' games play: the negatives, joined ones included,
+    then the positive hand) or one contract's code, if they play it."""
     if text.strip().lower() == "all":
-        return [*NEGATIVE_CODES, POSITIVE]
-    return [parse_contract(text)]
+        return list(dict.fromkeys(rules.contracts))
+    code = parse_contract(text)
+    check_played(code, rules)
+    return [code]
 
 
 @dataclass
@@ -106,7 +108,7 @@ def king_hand_work(rules, contract: str, deals: int) -> int:
     """The hands :func:`evaluate_king_hand` plays in all: ``deals`` for each negative
     contract, and for the positive hand each trump named, then the seat's own choice and
     another seat's."""
-    codes = contracts_of(contract)
+    codes = contracts_of(contract, rules)
     runs = sum(c != POSITIVE for c in codes)
     if POSITIVE in codes:
         runs += (5 if rules.allow_no_trump else 4) + 2
@@ -192,7 +194,7 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
     if deals < 2:
         raise HandError("deals must be at least 2")
     mask = parse_king_hand(hand)
-    codes = contracts_of(contract)
+    codes = contracts_of(contract, rules)
     pols = parse_policies(policy)
     offset = SEAT_OFFSETS[seat]
     known_cards = parse_known(known or {}, offset)

@@ -36,15 +36,17 @@ class KingGame(Game):
                "chart_by": "charts choose their features per contract"}
     bench_cases = tuple(BenchCase(c, {"contract": c}) for c in CONTRACT_OPTIONS)
 
-    def check_contract(self, contract):
-        from .rules import parse_contract
+    def check_contract(self, contract, rules=None):
+        from .rules import check_played, parse_contract
 
         if contract is not None and contract != "all":
-            parse_contract(contract)  # RuleError names the contracts
+            code = parse_contract(contract)  # RuleError names the contracts
+            if rules is not None:
+                check_played(code, rules)
 
     def simulate(self, rules, n, seed, policies, first=0, batch=None, progress=None,
                  contract=None):
-        self.check_contract(contract)
+        self.check_contract(contract, rules)
         extra = {} if batch is None else {"batch": batch}
         return self.module.simulate(rules, n, seed, policies, first, progress=progress,
                                     contract=contract, **extra)
@@ -65,7 +67,7 @@ class KingGame(Game):
         return compare_bounds(rules)
 
     def play_logged(self, rules, seed, index, policy, contract=None):
-        self.check_contract(contract)
+        self.check_contract(contract, rules)
         if contract is None:  # a row of simulate is a whole game: ten hands
             return self.module.play_game_logged(rules, seed, index, policy)
         return self.module.play_logged(rules, seed, [index], policy, contract=contract)
@@ -149,6 +151,12 @@ class KingGame(Game):
             raise self.refuse("--by", "chart_by")
         if base is not None:  # its charts are by contract and seat, not one seat's actions
             raise self.refuse("--base", "chart_by")
+        if rules.combined_negatives:  # the danger charts' features are of single contracts
+            from ...variants import RuleError
+
+            raise RuleError(f"bid-chart charts the danger of single negative contracts, which "
+                            f"{rules} never plays; chart king, or simulate or hand the joined "
+                            "contracts (--contract no-hearts+no-king-of-hearts)")
         return king_chart(rules, deals, seed, policy, progress=progress)
 
     def chart_run(self, rules, seed, policy, by=None):

@@ -52,6 +52,17 @@ def parse_contract(text: str) -> int:
     return code
 
 
+def check_played(code: int, rules) -> None:
+    """RuleError for a contract ``rules``' games never play (a negative the
+    ``combined_negatives`` games play only joined with another, or a joined pair the plain
+    game plays apart): its numbers would be of another game than the rules string says."""
+    if code not in rules.contracts:
+        played = ", ".join(contract_name(c).replace("_", "-") for c in dict.fromkeys(
+            rules.contracts))
+        raise RuleError(f"{rules} never plays the hand {contract_name(code).replace('_', '-')}"
+                        f"; its contracts: {played}")
+
+
 @dataclass(frozen=True)
 class Rules(VariantRules):
     game: str = "king"
