@@ -156,9 +156,12 @@ def decide(moments: PairedMoments, labels, ladder: list[int] | None = None,
     means = moments.means()[ladder]
     order = np.argsort(-means, kind="stable")  # ties: the lower step first
     best = int(order[0])
-    runner_up = int(order[1]) if len(order) > 1 else best
+    # the runner-up is a step that played out otherwise on some trial: a bid never made
+    # (outbid before the seat's turn) is the pass again, not a rival to show
+    others = [int(i) for i in order[1:] if not moments.same(ladder[int(i)], ladder[best])]
+    runner_up = others[0] if others else best
     rival = best if best != rec else runner_up
-    single = len(ladder) == 1
+    single = not others
     return Decision(
         labels=labels, z=z, index=rec, gain=None if rec == 0 else diff(rec, 0), best=best,
         runner_up=runner_up, margin=None if single else diff(best, runner_up), rival=rival,

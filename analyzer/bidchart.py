@@ -289,7 +289,7 @@ class SeatChartAccumulator:
                     row.update(p_make=made.p, p_make_lo=made.lo, p_make_hi=made.hi)
                 rows.append(row)
             deciding = d.edge if d.edge is not None else d.margin
-            hw = deciding.half_width if deciding is not None else np.inf
+            hw = deciding.half_width if deciding is not None else 0.0  # all alike: decided
             class_rows.append({
                 **cls, "label": label, "n": n, **est_cols("points", pts.estimate(0)),
                 **est_cols("ev_pass", m.estimate(0)),

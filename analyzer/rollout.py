@@ -109,9 +109,11 @@ def estimate_fields(policy: str, base_policy: str | None, n_base: int | None) ->
 
 def leading(moments: PairedMoments) -> np.ndarray:
     """Indices of the TOP_K alternatives with the best estimates, the pass (the last) always
-    among them."""
-    order = np.argsort(-moments.means(), kind="stable")
+    among them. An alternative that played out as the pass on every deal (a bid the seat
+    never gets to make, outbid before its turn) is the pass, not a rival of it."""
     pass_index = moments.k - 1
+    order = np.array([i for i in np.argsort(-moments.means(), kind="stable")
+                      if i == pass_index or not moments.same(i, pass_index)])
     if pass_index in order[:TOP_K]:
         return order[:TOP_K]
     return np.r_[order[:TOP_K - 1], pass_index]

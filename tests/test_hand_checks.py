@@ -89,3 +89,27 @@ def test_until_decided_stops_once_the_recommendation_is_clear():
     junk = evaluate_hand("pedro", "2H 3D 4C 6S 7H 8D 9C 3S 4D", seat="dealer",
                          until_decided=True, max_deals=30_000)
     assert junk.stopped_by == "max-deals" and junk.n == 30_000 and not junk.decision.clear
+
+
+def test_a_bid_that_plays_out_as_the_pass_is_not_ranked_as_its_rival():
+    """The dealer's low bids are never made (every deal is bid higher first): they are the
+    pass on every deal. The ranking had listed three such bids above the pass at equal EV,
+    P(best) 25% each, beside advice that said passing had the highest EV."""
+    from analyzer.advice import decide
+    from analyzer.rollout import leading
+    from analyzer.stats import PairedMoments
+
+    rng = np.random.default_rng(3)
+    passing = rng.integers(-5, 5, 400).astype(float)
+    other = passing + rng.integers(-1, 2, 400)  # a real rival: differs on some deals
+    m = PairedMoments.of(np.column_stack([passing, other, passing, passing]))  # pass last
+    assert sorted(leading(m).tolist()) == [1, 3]
+    d = decide(m, ["pass", "bid 1", "bid 2", "bid 3"], ladder=[3, 2, 0, 1])
+    assert {d.best, d.runner_up} == {0, 3}  # the pass and its one real rival, "bid 3"
+    ev = evaluate_hand("pedro", "2H 3D 4C 6S 7H 8D 9C 3S 4D", seat="dealer", deals=4000,
+                       seed=2)
+    assert "pass" in set(ev.actions["action"])
+    # no ranked bid equals the pass on every deal: the rows are distinct rivals
+    top = ev.actions.set_index("action")
+    others = top.drop(index="pass")
+    assert not ((others["ev"] == top.loc["pass", "ev"]) & (others["gain_hi"] == 0)).any()
