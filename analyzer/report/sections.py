@@ -211,7 +211,9 @@ def seats_part(s: Scenario, cfg: dict, cache: dict, progress: Progress, ex=None)
                                                 seats["score_lo"], seats["score_hi"],
                                                 "final score per game"),
                     "Each position's mean final score, with 95% intervals.")
-    part.table("positions", seats, shown, "By seat position.", anchor="seat-positions")
+    part.table("positions", seats, shown, "By seat position." + (
+        " Seats tied at the top share that game's win." if "win" in seats else ""),
+        anchor="seat-positions")
     return _stamp(part, s, s.rules, len(df), summary.unit, t0)
 
 
@@ -501,7 +503,8 @@ def games_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     part = Part("games", "Whole games",
                 f"{cfg['games']:,} whole games {goal}, every seat playing {_policy(s)}; "
                 "game g starts with dealer g % 4 and the deal passes to the left.")
-    part.table("sides", sides, _side_table(sides), "Win rate and final score by side.",
+    ties = " Seats tied at the top share that game's win." if (winner == -2).any() else ""
+    part.table("sides", sides, _side_table(sides), "Win rate and final score by side." + ties,
                anchor="whole-games")
     part.tables["lengths"] = lengths
     undecided = int((winner == -1).sum())
