@@ -78,8 +78,11 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
 
     The table has a row per measure: its mean under A and B with 95% half-widths
     (``a_hw``, ``b_hw``) and bounds (``a_lo`` .. ``b_hi``), n under each, the paired
-    difference ``b_minus_a`` with its 95% interval ``diff_lo`` .. ``diff_hi``, and the
-    deals it pairs (``n_paired``). With ``base``, a two-level comparison (module doc):
+    difference ``b_minus_a`` with its 95% interval ``diff_lo`` .. ``diff_hi``, the deals
+    it pairs (``n_paired``) and those on which the measure differs (``n_differ``: defined
+    under one variant only, or valued otherwise). A share of deals has Wilson's interval;
+    where a run shows no spread, an interval is what the measure's range allows
+    (:func:`analyzer.stats.bounded`), except for A against itself, exactly 0. With ``base``, a two-level comparison (module doc):
     ``deals`` is n, the deals ``policy`` plays, and the table adds the cheap policy's
     means (``base_a``, ``base_b``), the correction of the difference (``correction`` ..
     ``correction_hi``), ``n_base`` (N) and ``n_search`` (n); there a measure of some deals
