@@ -35,7 +35,7 @@ import pandas as pd
 from .documents import stamp
 from .games import game, parse_game
 from .games.common import default_chunk, parse_policies, policy_string, searches
-from .limits import Pace, check_counts, check_seed, require_time
+from .limits import SEARCH_SIZES, Pace, check_counts, check_seed, require_time
 from .moments import Moments
 from .stats import Z95, Estimate, PairedMoments, bounded, wilson
 from .twolevel import ESTIMATOR as TWO_LEVEL
@@ -63,7 +63,7 @@ class Comparison:
                                              "B, counted as redealt)" if thrown else ""))
 
 
-def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
+def compare_variants(a, b, deals: int | None = None, seed: int = 1,
                      policy: str = "heuristic", batch: int | None = None,
                      progress: Callable[[int], None] | None = None,
                      executor=None, base: str | None = None,
@@ -82,21 +82,25 @@ def compare_variants(a, b, deals: int = 1_000_000, seed: int = 1,
     it pairs (``n_paired``) and those on which the measure differs (``n_differ``: defined
     under one variant only, or valued otherwise). A share of deals has Wilson's interval;
     where a run shows no spread, an interval is what the measure's range allows
-    (:func:`analyzer.stats.bounded`), except for A against itself, exactly 0. With ``base``, a two-level comparison (module doc):
-    ``deals`` is n, the deals ``policy`` plays, and the table adds the cheap policy's
-    means (``base_a``, ``base_b``), the correction of the difference (``correction`` ..
-    ``correction_hi``), ``n_base`` (N) and ``n_search`` (n); there a measure of some deals
-    only is estimated where both variants and both players define it on the same deals,
-    and left blank, its ``n_apart`` deals counted, where they do not. ``budget`` (seconds)
-    chooses
-    N and n instead, to make the first measure's B − A narrowest
-    (:func:`analyzer.rollout.run_two_level`: a pilot, then the best split)."""
+    (:func:`analyzer.stats.bounded`), except for A against itself, exactly 0.
+
+    ``deals`` left out: a million, or where a seat searches (dd, pimc: milliseconds a
+    card) ``limits.SEARCH_SIZES["compare"]``, as the CLI's ``--deals``. With ``base``, a
+    two-level comparison (module doc): ``deals`` is n, the deals ``policy`` plays, and the
+    table adds the cheap policy's means (``base_a``, ``base_b``), the correction of the
+    difference (``correction`` .. ``correction_hi``), ``n_base`` (N) and ``n_search`` (n);
+    there a measure of some deals only is estimated where both variants and both players
+    define it on the same deals, and left blank, its ``n_apart`` deals counted, where they
+    do not. ``budget`` (seconds) chooses N and n instead, to make the first measure's B − A
+    narrowest (:func:`analyzer.rollout.run_two_level`: a pilot, then the best split)."""
     ra = parse_game(a) if isinstance(a, str) else a
     rb = parse_game(b) if isinstance(b, str) else b
     g = game(ra)
     if game(rb) is not g:
         raise RuleError(f"compare needs two variants of one game; got {ra.game} and {rb.game}")
     pols = parse_policies(policy)
+    if deals is None:
+        deals = SEARCH_SIZES["compare"] if searches(pols) else 1_000_000
     check_budget(base, budget)
     check_seed(seed)
     check_counts(deals=deals, base_deals=base_deals, batch=batch,

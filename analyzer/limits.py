@@ -32,6 +32,14 @@ TIME_LIMIT = 24 * 3600.0  # seconds: a longer run is refused
 FASTEST_PER_SECOND = 1e8  # deals a second no machine reaches (about 50x this VM's best)
 MEMORY_SHARE = 0.8  # of the free memory a run may plan to use
 MAX_SEED = 2**63 - 1  # seeds and deal indices are int64 in the kernels
+# A searching seat (dd, pimc) costs tens of milliseconds a deal where the other policies cost
+# microseconds, so a size left at its default then plays a run of about a minute here
+# (pimc:20 on two cores: Pedro simulate 1,000 deals 18 s, hand 500 52 s, match 200 games 23 s,
+# bid-chart 5,000 76 s; Rook hand 500 80 s; King hand 500 35 s, simulate 1,000 games 78 s).
+# The CLI's size options and the library's hand evaluation and comparison take these.
+SEARCH_SIZES = {"simulate": 1_000, "compare": 1_000, "match": 200, "hand": 500,
+                "bid-chart": 5_000}
+SEARCH_MAX_DEALS = 5_000  # a stop rule's cap when a seat searches: about ten minutes
 
 
 class SizeError(ValueError):

@@ -27,8 +27,17 @@ import pandas as pd
 from .advice import Decision
 from .cards import JOKER, CardSet, parse_cards
 from .documents import stamp
-from .games.common import SEARCH_BATCH, SEAT_OFFSETS, clairvoyant, searches
-from .limits import ArgumentError, Pace, check_counts, check_positive, check_seed, require_time
+from .games.common import SEARCH_BATCH, SEAT_OFFSETS, clairvoyant, parse_policies, searches
+from .limits import (
+    SEARCH_MAX_DEALS,
+    SEARCH_SIZES,
+    ArgumentError,
+    Pace,
+    check_counts,
+    check_positive,
+    check_seed,
+    require_time,
+)
 from .stats import PairedMoments, est_cols
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelMoments, best_split
@@ -329,7 +338,21 @@ def evaluate_hand(game, hand: str, seat: str = "eldest", **options):
         raise ArgumentError(f"hand must be a string of cards such as \"AS KS 5S\"; got "
                             f"{hand!r}")
     check_options(options)
-    return game_of(rules).evaluate_hand(rules, hand, seat, **options)
+    g = game_of(rules)
+    return g.evaluate_hand(rules, hand, seat, **search_sized(g, options))
+
+
+def search_sized(g, options: dict) -> dict:
+    """``options`` with the CLI's smaller defaults where a seat searches (dd, pimc:
+    milliseconds a card) and a size was left out: ``deals`` (the game's own, else
+    ``limits.SEARCH_SIZES["hand"]``) and a stop rule's ``max_deals``. The plain defaults
+    (20,000 and a million deals) would take hours."""
+    if not searches(parse_policies(options.get("policy", "heuristic"))):
+        return options
+    small = {"deals": g.search_sizes.get("hand", SEARCH_SIZES["hand"])}
+    if any(options.get(k) for k in ("target_ci", "time_budget", "until_decided")):
+        small["max_deals"] = SEARCH_MAX_DEALS
+    return {**small, **options}
 
 
 def check_options(options: dict) -> None:

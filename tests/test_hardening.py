@@ -345,3 +345,19 @@ def test_an_interrupted_simulate_out_leaves_the_old_file_or_the_new_one(sig, tmp
             assert io.read_table(target).attrs["seed"] == 2 and len(io.read_table(target)) \
                 == 2_000_000
             break
+
+
+def test_library_defaults_are_sized_for_searching_players(monkeypatch):
+    """A hand evaluation or comparison left at its default size with a searching seat had
+    played 20,000 hands or a million deals (hours); it takes the CLI's smaller defaults."""
+    from analyzer import compare_variants, games, limits
+    from analyzer.rollout import search_sized
+
+    pedro = games.game("pedro")
+    assert search_sized(pedro, {"policy": "heuristic"}) == {"policy": "heuristic"}
+    assert search_sized(pedro, {"policy": "dd"}) == {"deals": 500, "policy": "dd"}
+    assert search_sized(pedro, {"policy": "pimc:10", "deals": 80})["deals"] == 80
+    assert search_sized(pedro, {"policy": "dd", "until_decided": True})["max_deals"] == 5_000
+    monkeypatch.setitem(limits.SEARCH_SIZES, "compare", 12)
+    c = compare_variants("pedro", "pedro(low_to=holder)", policy="dd")
+    assert c.provenance["deals"] == 12

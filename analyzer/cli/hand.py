@@ -14,11 +14,11 @@ import click
 from .. import runs
 from ..games import game as game_of
 from ..games.common import SEATS, policy_label
+from ..limits import SEARCH_MAX_DEALS
 from .group import main
 from .options import (
     PLOT_PATH,
     REPLACED,
-    SEARCH_MAX_DEALS,
     Count,
     Real,
     base_options,

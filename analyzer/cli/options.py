@@ -23,7 +23,7 @@ from .. import io
 from ..cards import CardParseError, CardSet, parse_cards
 from ..games import PRESET_NAMES, common, family, game, parse_game
 from ..games.common import policy_label
-from ..limits import MAX_SEED
+from ..limits import MAX_SEED, SEARCH_SIZES
 from ..parsing import NumberError, parse_float, parse_int
 from ..rollout import HandError
 from ..variants import RuleError, pairs_once, parse_rule_option
@@ -339,14 +339,8 @@ def resolve_rules(variant, pairs: tuple[tuple[str, str], ...]):
 
 # ---- sizes: smaller defaults when a seat searches ------------------------------------------
 
-# A searching seat (dd, pimc) costs tens of milliseconds a deal where the other policies cost
-# microseconds, so a size option left at its default then plays a run of about a minute here
-# (pimc:20 on two cores: Pedro simulate 1,000 deals 18 s, hand 500 52 s, match 200 games 23 s,
-# bid-chart 5,000 76 s; Rook hand 500 80 s; King hand 500 35 s, simulate 1,000 games 78 s).
-# A game whose unit of work is larger says its own size (Game.search_sizes).
-SEARCH_SIZES = {"simulate": 1_000, "compare": 1_000, "match": 200, "hand": 500,
-                "bid-chart": 5_000}
-SEARCH_MAX_DEALS = 5_000  # hand --target-ci's cap when a seat searches: about ten minutes
+# A size option left at its default when a seat searches: limits.SEARCH_SIZES (the library's
+# hand evaluation and comparison take the same), or the game's own (Game.search_sizes).
 
 
 def size_option(command: str, flag: str, default: int, text: str, least: int = 1,
