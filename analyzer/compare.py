@@ -137,7 +137,8 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
 
 # under a table whose rows count deals apart (n_label): what the two counts mean
 COUNTS_NOTE = ("n A / B: the {unit}s on which each variant defines the measure; where they "
-               "differ, B − A is B's mean over its own less A's over its own")
+               "differ, B − A is B's mean over its own less A's over its own (none where a "
+               "variant has none)")
 
 
 def n_label(n_a: int, n_b: int, n_paired: int) -> str:
@@ -148,6 +149,13 @@ def n_label(n_a: int, n_b: int, n_paired: int) -> str:
     ('5,000', '944 / 5,000')
     """
     return f"{n_a:,} / {n_b:,}" if n_a != n_b or n_a < n_paired else f"{n_paired:,}"
+
+
+def counts_apart(table: pd.DataFrame) -> bool:
+    """Whether a row of a (plain) comparison counts each variant's deals apart, as
+    :func:`n_label` shows them: the table then carries :data:`COUNTS_NOTE`."""
+    apart = (table["n_a"] != table["n_b"]) | (table["n_a"] < table["n_paired"])
+    return bool(apart.any())
 
 
 def _bounds(g, ra, rb) -> dict[str, tuple[float, float]]:

@@ -109,6 +109,8 @@ def test_king_variants_with_other_hands_pair_only_the_hands_they_share():
     assert set(both) == {f"final score, first dealer + {k}" for k in range(4)} | {
         "hand 7 (positive): its dealer's points"}  # the one hand both play alike
     assert np.allclose(ab.loc[both, "b_minus_a"], -ba.loc[both, "b_minus_a"])
+    text = run("compare", a, b, "--deals", "100").stdout  # rows only one variant has
+    assert "n A / B: the games on which each variant defines the measure" in text, text
     only_b = ab.loc["hand 4 (positive): its dealer's points"]
     assert np.isnan(only_b["a"]) and only_b["b"] > 0 and np.isnan(only_b["b_minus_a"])
     assert ab.loc["hand 4 (no_queens): its dealer's points", "a"] < 0

@@ -252,7 +252,7 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
 
 def paired_table(c) -> str:
     """The header line and the table of a comparison, as `compare` prints them."""
-    from ..compare import COUNTS_NOTE, n_label
+    from ..compare import COUNTS_NOTE, counts_apart, n_label
 
     p = c.provenance
     unit = game_of(p["a"]).compare_unit  # King compares whole games
@@ -290,7 +290,7 @@ def paired_table(c) -> str:
     names = [f"measure (per {unit})", "A", "B", "B − A", "95% CI (paired)"]
     names += ["correction of B − A (n)", "N / n"] if two_level else ["n (A / B)"]
     table = render_table(names, rows, align="l" + "r" * (len(names) - 1))
-    if not two_level and (c.table["n_a"] < c.table["n_paired"]).any():
+    if not two_level and counts_apart(c.table):
         table += "\n" + COUNTS_NOTE.format(unit=unit)
     if not two_level and p["a"] != p["b"] and not c.table["n_differ"].any():
         table += (f"\nNo {unit} of the {p['deals']:,} played out differently under A and B: "

@@ -329,7 +329,7 @@ def hands_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
 
 
 def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) -> Part:
-    from ..compare import COUNTS_NOTE, compare_variants, n_label
+    from ..compare import COUNTS_NOTE, compare_variants, counts_apart, n_label
 
     t0 = time.perf_counter()
     unit = game_of(s.rules).compare_unit
@@ -364,7 +364,7 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
                                                   strict=True)],
             "n (A / B)": [n_label(*map(int, k)) if np.isfinite(k).all() else "-" for k in
                           zip(t["n_a"], t["n_b"], t["n_paired"], strict=True)]})
-        apart = s.base is None and bool((t["n_a"] < t["n_paired"]).any())
+        apart = s.base is None and counts_apart(t)
         if s.base is not None:  # two-level: the correction of each difference, and N / n
             shown["correction of B − A [95% CI]"] = [
                 ci(d, lo, hi, 4, sign=True) for d, lo, hi in
