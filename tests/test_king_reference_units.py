@@ -518,6 +518,16 @@ def test_valuation_shortcut_auction():
         ref.run_auction([[2, 2], [1, 0], [3, 0], [0, "accept"]], 0, vs)
 
 
+def test_the_valuation_shortcut_sells_where_the_ascending_auction_would_end():
+    """RULES §3.5: the price is about the second-highest valuation, rounded up, or equal to
+    it when the winner has priority; it had been the winner's own offer."""
+    assert ref.shortcut_price([[1, 1], [2, 4], [3, 1]], 0) == 2  # S 1, W 4, N 1: W pays 2
+    assert ref.shortcut_price([[1, 4], [2, 1], [3, 3]], 0) == 3  # D+1 has priority over D+3
+    assert ref.shortcut_price([[1, 2], [2, 5], [3, 2]], 0) == 3  # D+2 after D+1's 2: one more
+    assert ref.shortcut_price([[1, 0], [2, 2], [3, 0]], 0) == 1  # nobody else: the least
+    assert ref.shortcut_price([[1, 3], [2, 3], [3, 0]], 0) == 3  # equal: the earlier seat
+
+
 # ---------------------------------------------------------------------------
 # Whole games (§3.6, §5.2, §5.7, LOG §1, §2, §8)
 # ---------------------------------------------------------------------------

@@ -25,8 +25,8 @@ def python_game(rules, seed, g, policy, max_deals=60):
         if over[0] != over[1]:
             return (0 if over[0] else 1), k, s
         if over[0]:
-            if row.bid > 0:
-                return row.bidder % 2, k, s
+            if row.bid > 0:  # the bidder's side if it made it, else the side that set it
+                return (row.bidder % 2 if row.made else 1 - row.bidder % 2), k, s
             if rules.no_contract_tie == "higher_total_then_dealer":
                 return (0 if s[0] > s[1] else 1 if s[1] > s[0] else row.dealer % 2), k, s
     return -1, max_deals, s
@@ -34,6 +34,7 @@ def python_game(rules, seed, g, policy, max_deals=60):
 
 @pytest.mark.parametrize("spec", ["pedro", "cinch", "pedro(target=21)",
                                   "pedro(target=15,no_contract_tie=play_on)",
+                                  "pedro(min_bid=7,target=20,no_contract_tie=play_on)",
                                   "pedro(all_pass=dealer_forced_min_bid,target=11)"])
 @pytest.mark.parametrize("policy", ["heuristic", "random"])
 def test_games_match_a_python_replay_of_their_deals(spec, policy):
@@ -42,6 +43,24 @@ def test_games_match_a_python_replay_of_their_deals(spec, policy):
     for row in df.itertuples():
         winner, deals, s = python_game(rules, 3, row.game, policy)
         assert (row.winner, row.deals, row.score0, row.score1) == (winner, deals, *s), row.game
+
+
+def test_a_side_set_after_playing_on_does_not_go_out():
+    """With play_on both sides can stand past the target when a contract comes: a set
+    bidder had still won (a review found games 37 and 80 of this match)."""
+    rules = pedro.parse_rules("pedro(min_bid=7,target=20,no_contract_tie=play_on)")
+    df = pedro.simulate_games(rules, 200, seed=1)
+    found = 0
+    for row in df.itertuples():
+        winner, deals, s = python_game(rules, 1, row.game, "heuristic")
+        assert (row.winner, row.deals, row.score0, row.score1) == (winner, deals, *s), row.game
+        rec, hands = pedro.run_deals(rules, game_deals(row.game, row.deals)[-1:], 1,
+                                     pedro.parse_policies("heuristic"))
+        last = pedro.records_frame(rec, hands, 0)
+        if last["bid"].iat[0] > 0 and not last["made"].iat[0] and min(s) >= 20:
+            found += 1
+            assert row.winner == 1 - last["bidder"].iat[0] % 2, row.game
+    assert found, "the check needs a game whose last bidder was set past the target"
 
 
 def test_method_1_bidding_side_wins_when_both_go_out():

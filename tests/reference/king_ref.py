@@ -405,6 +405,23 @@ def legal_offers(seat, high, holder, floor, dealer, rules=None):
     return out
 
 
+def shortcut_price(entries, dealer):
+    """valuation_shortcut's price (RULES §3.5: "about the second-highest v, rounded up, or
+    equal to it when the winner has priority"): the second-highest of the three offers,
+    plus one unless the winner's seat comes before that offer's seat in D+1, D+2, D+3; at
+    least 1 and at most the winner's own offer."""
+    values = [(seat, action) for seat, action in entries[:3]]
+    high = max(v for _, v in values)
+    winner = next(s for s, v in values if v == high)
+    others = [(s, v) for s, v in values if s != winner]
+    second = max(v for _, v in others)
+    if second == 0:
+        return min(high, 1)
+    second_seat = next(s for s, v in others if v == second)
+    price = second if has_priority(winner, second_seat, dealer) else second + 1
+    return min(high, max(1, price))
+
+
 def outcome_options(high, last_answer):
     """LOG §7 final rule (A5): ["sell"] when high >= 1 and the last answer was
     accept; else ["decline", "play"] when high <= 1; else ["play"]."""
@@ -722,7 +739,9 @@ def replay(log):
     if outcome == "sell":
         if holder is None:
             raise IllegalAction("outcome", dealer, outcome, "nobody made an offer to sell to")
-        buyer, price, chooser = holder, high, holder
+        price = (shortcut_price(log["auction"], dealer)
+                 if flag(rules, "auction_model") == "valuation_shortcut" else high)
+        buyer, chooser = holder, holder
     elif outcome == "play":
         buyer, price, chooser = None, 0, dealer
     else:
@@ -946,7 +965,9 @@ def play_random_hand(rng, rules=None, contract="no_tricks", dealer=0, index=None
         log["result"] = {"tricks": [0, 0, 0, 0],
                          "points": settle_positive([0] * 4, dealer, "decline", rules=rules)}
         return log
-    buyer, price = (holder, high) if outcome == "sell" else (None, 0)
+    shortcut = flag(rules, "auction_model") == "valuation_shortcut"
+    buyer, price = ((holder, shortcut_price(entries, dealer) if shortcut else high)
+                    if outcome == "sell" else (None, 0))
     chooser = buyer if outcome == "sell" else dealer
     trump = rng.choice(legal_trumps(rules))
     leader = positive_leader(dealer, chooser, rules)

@@ -154,6 +154,14 @@ def _name_trump(hand, at_random, prng, allow_nt):
 
 
 @njit(cache=True, inline="always")
+def _shortcut_price(high, second, priority):
+    """The valuation shortcut's price (docs/rules.md §3.5): where the ascending auction
+    would end, at the runner-up's offer if the winner has priority over its seat (or no
+    one else offered), else one trick more; at least 1, at most the winner's own offer."""
+    return min(high, max(1, second if priority else second + 1))
+
+
+@njit(cache=True, inline="always")
 def _positive_leader(rule, dealer, chooser):
     """The positive hand's first leader under ``pos_leader`` (its index in ``rule``): the
     dealer, the trump's chooser or the dealer's left."""
@@ -222,6 +230,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
         # -- the trump auction (docs/rules.md §3.5) -----------------------------------------------
         high, holder, floor, last_answer = 0, -1, 0, -1
         sealed = rp[P_AUCTION] == 1
+        second, holder_j, second_j, ask = 0, -1, -1, 0  # the shortcut's runner-up and price
         while True:
             new_offer = False
             for j in range(3):
@@ -234,7 +243,10 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                         x = min(trump_value(hands[p], allow_nt), max_offer)
                     x = max(x, 0)
                     if x > high:
-                        high, holder = x, p
+                        second, second_j = high, holder_j
+                        high, holder, holder_j = x, p, j
+                    elif x > second:
+                        second, second_j = x, j
                     new_offer = new_offer or x > 0
                 elif _calls_at_random(pols, p, play_only):
                     x = _random_offer(high, floor, prio, max_offer, prng)
@@ -251,10 +263,12 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                     last_answer = -1
             if not new_offer:
                 break
+            if sealed:  # the price the ascending auction would end at (docs/rules.md §3.5)
+                ask = _shortcut_price(high, second, holder_j < second_j or second == 0)
             if _calls_at_random(pols, dealer, play_only):
                 accept = uniform_int(prng, 2) == 1
             else:
-                accept = high > trump_value(hands[dealer], allow_nt)
+                accept = (ask if sealed else high) > trump_value(hands[dealer], allow_nt)
             if log and n_calls < MAX_CALLS:
                 li[L_CALLS + 2 * n_calls] = dealer
                 li[L_CALLS + 2 * n_calls + 1] = ACCEPT if accept else REFUSE
@@ -267,7 +281,7 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
             if sealed:
                 break
         if high >= 1 and last_answer == 1:
-            outcome, buyer, price = OUT_SELL, holder, high
+            outcome, buyer, price = OUT_SELL, holder, ask if sealed else high
         elif high <= 1:
             if _calls_at_random(pols, dealer, play_only):
                 decline = uniform_int(prng, 2) == 1

@@ -101,7 +101,11 @@ def _auction_rows(log: dict, seat: Seats) -> tuple[list[list], int, int | None, 
     for k, (s, act) in enumerate(log["auction"], start=1):
         if s == dealer:
             answer = act
-            shown = f"{act}s {high}" + (f" from {seat.short(holder)}" if holder is not None else "")
+            who = f" from {seat.short(holder)}" if holder is not None else ""
+            shown = f"{act}s {high}{who}"
+            if not ascending:  # the shortcut's dealer answers a price, not the best offer
+                shown = (f"accepts a price of {log.get('price') or high}{who}" if act == "accept"
+                         else f"refuses to sell{who}")
         else:
             if in_round == 3:
                 rnd, in_round = rnd + 1, 0

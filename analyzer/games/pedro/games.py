@@ -32,7 +32,7 @@ from ..kit.games import (  # noqa: F401 - MAX_DEALS, MAX_GAMES, GAME_COLUMNS: th
 )
 from ..kit.kernels import no_search, serial_chunk_kernel
 from ..search.setup import workspace_for
-from .engine import NREC, R_BID, R_BIDDER, R_DEALER, R_S1, R_S2, play_deal
+from .engine import NREC, R_BID, R_BIDDER, R_DEALER, R_MADE, R_S1, R_S2, play_deal
 from .rules import P_NO_CONTRACT_TIE, P_SCORING, P_TARGET
 
 SEARCH_KERNELS = ".search"  # these kernels with the search behind dd/pimc seats
@@ -46,8 +46,10 @@ def game_winner(s0, s1, target, rec, tie_rule):
         return 0 if over0 else 1
     if not over0:
         return -1
-    if rec[R_BID] > 0:  # both there after a contract: the bidding side wins
-        return rec[R_BIDDER] & 1
+    if rec[R_BID] > 0:  # both there after a contract: the bidding side, if it made it
+        # (both can be there already, after a no_contract_tie played on: a side set then
+        # does not go out, and the side that set it does)
+        return rec[R_BIDDER] & 1 if rec[R_MADE] else 1 - (rec[R_BIDDER] & 1)
     if tie_rule == 1:  # play_on
         return -1
     if s0 != s1:
