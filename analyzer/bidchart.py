@@ -52,7 +52,7 @@ from .games import game as game_of
 from .games import parse_game
 from .games.common import SEATS, first_batch, parse_policies, policy_string, provenance
 from .limits import Pace, check_counts, check_seed
-from .rollout import run_two_level
+from .rollout import run_two_level, searching_size
 from .stats import Z95, PairedMoments, bounded, est_cols, wilson
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelError, TwoLevelMoments, check_budget, check_request
@@ -451,19 +451,19 @@ class SeatChartRun:
         return self.acc.chart(provenance(self.rules, self.seed, self.pols, 0))
 
 
-def bid_chart(game, deals: int = 2_000_000, seed: int = 1, policy: str = "heuristic", by=None,
-              progress=None, batch: int = BATCH, base: str | None = None,
+def bid_chart(game, deals: int | None = None, seed: int = 1, policy: str = "heuristic",
+              by=None, progress=None, batch: int = BATCH, base: str | None = None,
               base_deals: int | None = None, budget: float | None = None) -> BidChart:
-    """Play ``deals`` deals for every seat and action and chart the hands by ``by``.
-
-    Only per-class sums are kept between batches, so memory does not grow with
-    ``deals``; the deals, and so the chart, do not depend on ``batch``. ``progress(n)``
-    follows each batch of n deals. A game whose charts are its own (King's danger and
-    trump-right charts: ``Game.chart_by`` is None) draws them instead. With ``base``, a
-    two-level chart (module doc): ``deals`` is n, ``base_deals`` N, or ``budget`` seconds
-    split between them.
-    """
+    """Play ``deals`` deals (2,000,000, or the CLI's smaller size where a seat searches)
+    for every seat and action and chart the hands by ``by``. Only per-class sums are kept
+    between batches, so memory does not grow with ``deals``; the deals, and so the chart,
+    do not depend on ``batch``. ``progress(n)`` follows each batch of n deals. A game whose
+    charts are its own (King's danger and trump-right charts: ``Game.chart_by`` is None)
+    draws them instead. With ``base``, a two-level chart (module doc): ``deals`` is n,
+    ``base_deals`` N, or ``budget`` seconds split between them."""
     rules = parse_game(game) if isinstance(game, str) else game
+    if deals is None:
+        deals = searching_size(game_of(rules), "bid-chart", policy, 2_000_000)
     check_budget(base, budget)
     check_seed(seed)
     check_counts(deals=deals, batch=batch, base_deals=base_deals, optional=("base_deals",))

@@ -342,14 +342,22 @@ def evaluate_hand(game, hand: str, seat: str = "eldest", **options):
     return g.evaluate_hand(rules, hand, seat, **search_sized(g, options))
 
 
+def searching_size(g, command: str, policy: str, usual: int) -> int:
+    """``usual``, or where a seat of ``policy`` searches (dd, pimc: milliseconds a card)
+    the size the CLI's ``command`` takes then: game ``g``'s own, else
+    ``limits.SEARCH_SIZES``'s (the usual sizes would take hours)."""
+    if not searches(parse_policies(policy)):
+        return usual
+    return g.search_sizes.get(command, SEARCH_SIZES[command])
+
+
 def search_sized(g, options: dict) -> dict:
-    """``options`` with the CLI's smaller defaults where a seat searches (dd, pimc:
-    milliseconds a card) and a size was left out: ``deals`` (the game's own, else
-    ``limits.SEARCH_SIZES["hand"]``) and a stop rule's ``max_deals``. The plain defaults
-    (20,000 and a million deals) would take hours."""
-    if not searches(parse_policies(options.get("policy", "heuristic"))):
+    """``options`` with the CLI's smaller defaults where a seat searches and a size was left
+    out: ``deals`` (:func:`searching_size`) and a stop rule's ``max_deals``."""
+    policy = options.get("policy", "heuristic")
+    if not searches(parse_policies(policy)):
         return options
-    small = {"deals": g.search_sizes.get("hand", SEARCH_SIZES["hand"])}
+    small = {"deals": searching_size(g, "hand", policy, 0)}
     if any(options.get(k) for k in ("target_ci", "time_budget", "until_decided")):
         small["max_deals"] = SEARCH_MAX_DEALS
     return {**small, **options}

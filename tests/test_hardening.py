@@ -348,8 +348,10 @@ def test_an_interrupted_simulate_out_leaves_the_old_file_or_the_new_one(sig, tmp
 
 
 def test_library_defaults_are_sized_for_searching_players(monkeypatch):
-    """A hand evaluation or comparison left at its default size with a searching seat had
-    played 20,000 hands or a million deals (hours); it takes the CLI's smaller defaults."""
+    """A hand evaluation, comparison or bid chart left at its default size with a searching
+    seat had played 20,000 hands or 1-2 million deals (hours); each takes the CLI's
+    smaller default."""
+    import analyzer
     from analyzer import compare_variants, games, limits
     from analyzer.rollout import search_sized
 
@@ -361,3 +363,5 @@ def test_library_defaults_are_sized_for_searching_players(monkeypatch):
     monkeypatch.setitem(limits.SEARCH_SIZES, "compare", 12)
     c = compare_variants("pedro", "pedro(low_to=holder)", policy="dd")
     assert c.provenance["deals"] == 12
+    monkeypatch.setitem(limits.SEARCH_SIZES, "bid-chart", 6)
+    assert analyzer.bid_chart("pedro", policy="dd").provenance["n_deals"] == 6
