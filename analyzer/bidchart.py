@@ -52,7 +52,7 @@ from .games import game as game_of
 from .games import parse_game
 from .games.common import SEATS, first_batch, parse_policies, policy_string, provenance
 from .limits import Pace, check_counts, check_seed
-from .rollout import run_two_level, searching_size
+from .rollout import run_two_level, searching_size  # games.common's, as rollout uses it
 from .stats import Z95, PairedMoments, bounded, est_cols, wilson
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelError, TwoLevelMoments, check_budget, check_request
@@ -463,7 +463,7 @@ def bid_chart(game, deals: int | None = None, seed: int = 1, policy: str = "heur
     ``base_deals`` N, or ``budget`` seconds split between them."""
     rules = parse_game(game) if isinstance(game, str) else game
     if deals is None:
-        deals = searching_size(game_of(rules), "bid-chart", policy, 2_000_000)
+        deals = searching_size(game_of(rules), "bid-chart", parse_policies(policy), 2_000_000)
     check_budget(base, budget)
     check_seed(seed)
     check_counts(deals=deals, batch=batch, base_deals=base_deals, optional=("base_deals",))

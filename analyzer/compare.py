@@ -34,8 +34,8 @@ import pandas as pd
 
 from .documents import stamp
 from .games import game, parse_game
-from .games.common import default_chunk, parse_policies, policy_string, searches
-from .limits import SEARCH_SIZES, Pace, check_counts, check_seed, require_time
+from .games.common import default_chunk, parse_policies, policy_string, searches, searching_size
+from .limits import Pace, check_counts, check_seed, require_time
 from .moments import Moments
 from .stats import Z95, Estimate, PairedMoments, bounded, wilson
 from .twolevel import ESTIMATOR as TWO_LEVEL
@@ -100,7 +100,7 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
         raise RuleError(f"compare needs two variants of one game; got {ra.game} and {rb.game}")
     pols = parse_policies(policy)
     if deals is None:
-        deals = SEARCH_SIZES["compare"] if searches(pols) else 1_000_000
+        deals = searching_size(g, "compare", pols, 1_000_000)
     check_budget(base, budget)
     check_seed(seed)
     check_counts(deals=deals, base_deals=base_deals, batch=batch,

@@ -27,10 +27,16 @@ import pandas as pd
 from .advice import Decision
 from .cards import JOKER, CardSet, parse_cards
 from .documents import stamp
-from .games.common import SEARCH_BATCH, SEAT_OFFSETS, clairvoyant, parse_policies, searches
+from .games.common import (
+    SEARCH_BATCH,
+    SEAT_OFFSETS,
+    clairvoyant,
+    parse_policies,
+    searches,
+    searching_size,
+)
 from .limits import (
     SEARCH_MAX_DEALS,
-    SEARCH_SIZES,
     ArgumentError,
     Pace,
     check_counts,
@@ -342,22 +348,13 @@ def evaluate_hand(game, hand: str, seat: str = "eldest", **options):
     return g.evaluate_hand(rules, hand, seat, **search_sized(g, options))
 
 
-def searching_size(g, command: str, policy: str, usual: int) -> int:
-    """``usual``, or where a seat of ``policy`` searches (dd, pimc: milliseconds a card)
-    the size the CLI's ``command`` takes then: game ``g``'s own, else
-    ``limits.SEARCH_SIZES``'s (the usual sizes would take hours)."""
-    if not searches(parse_policies(policy)):
-        return usual
-    return g.search_sizes.get(command, SEARCH_SIZES[command])
-
-
 def search_sized(g, options: dict) -> dict:
     """``options`` with the CLI's smaller defaults where a seat searches and a size was left
     out: ``deals`` (:func:`searching_size`) and a stop rule's ``max_deals``."""
-    policy = options.get("policy", "heuristic")
-    if not searches(parse_policies(policy)):
+    pols = parse_policies(options.get("policy", "heuristic"))
+    if not searches(pols):
         return options
-    small = {"deals": searching_size(g, "hand", policy, 0)}
+    small = {"deals": searching_size(g, "hand", pols, 0)}
     if any(options.get(k) for k in ("target_ci", "time_budget", "until_decided")):
         small["max_deals"] = SEARCH_MAX_DEALS
     return {**small, **options}

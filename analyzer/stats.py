@@ -77,6 +77,24 @@ def plus_minus(mean: float, half_width: float, digits: int = 2, sign: bool = Fal
     return f"{mean:{'+' if sign else ''}z.{digits}f} ± {hw}"  # z: no "-0.00"
 
 
+def interval_text(mean: float, lo: float, hi: float, digits: int = 1) -> str:
+    """``mean ± half-width``, or ``mean [lo, hi]`` where the interval is not symmetric at
+    ``digits`` (a Wilson interval, a :func:`bounded` one); the mean alone without an
+    interval, "-" without a mean.
+
+    >>> interval_text(5.62, 4.1, 7.14), interval_text(0.0, 0.0, 4.9)
+    ('5.6 ± 1.5', '0.0 [0.0, 4.9]')
+    """
+    if not math.isfinite(mean):
+        return "-"
+    hw = (hi - lo) / 2
+    if not math.isfinite(hw):
+        return f"{mean:z.{digits}f}"
+    if round(hi - mean, digits) != round(mean - lo, digits):
+        return f"{mean:z.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+    return f"{mean:z.{digits}f} ± {hw:.{digits}f}"
+
+
 def est_cols(prefix: str, e: Estimate | None) -> dict:
     """An estimate as table columns: ``prefix``, ``prefix_se``, ``prefix_lo``,
     ``prefix_hi`` (NaN for None: no estimate)."""

@@ -253,6 +253,7 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
 def paired_table(c) -> str:
     """The header line and the table of a comparison, as `compare` prints them."""
     from ..compare import COUNTS_NOTE, counts_apart, n_label
+    from ..stats import interval_text
 
     p = c.provenance
     unit = game_of(p["a"]).compare_unit  # King compares whole games
@@ -267,17 +268,11 @@ def paired_table(c) -> str:
                  f"correction ({p['policy']} minus it) fitted on the first n = {p['deals']:,}; "
                  f"every figure is an estimate of {p['policy']}'s\n")
 
-    def fmt(v, lo, hi):  # a share's Wilson interval, or a range's bound, is not symmetric
-        if np.isnan(v):
-            return "-"
-        if round(hi - v, 3) != round(v - lo, 3):
-            return f"{v:.3f} [{lo:.3f}, {hi:.3f}]"
-        return f"{v:.3f} ± {(hi - lo) / 2:.3f}"
-
     two_level = "correction" in c.table
     rows = []
     for r in c.table.itertuples():
-        row = [r.measure, fmt(r.a, r.a_lo, r.a_hi), fmt(r.b, r.b_lo, r.b_hi),
+        row = [r.measure, interval_text(r.a, r.a_lo, r.a_hi, 3),
+               interval_text(r.b, r.b_lo, r.b_hi, 3),
                "-" if np.isnan(r.b_minus_a) else f"{r.b_minus_a:+.4f}",
                "-" if np.isnan(r.diff_lo) else f"[{r.diff_lo:+.4f}, {r.diff_hi:+.4f}]"]
         if two_level:

@@ -14,7 +14,7 @@ from types import ModuleType
 import numpy as np
 import pandas as pd
 
-from ..limits import Pace, check_count, check_seed, require_memory
+from ..limits import SEARCH_SIZES, Pace, check_count, check_seed, require_memory
 from ..parsing import NumberError, parse_int, plain_ascii, quoted
 
 POLICY_NAMES = ("random", "heuristic", "dd", "pimc")  # kernel codes 0..3 (search.setup)
@@ -98,6 +98,15 @@ def parse_policies(spec: str | Sequence[str], default_worlds: int = DEFAULT_WORL
 def searches(pols: np.ndarray) -> bool:
     """Whether a seat plays by search (dd, pimc): then a deal costs milliseconds, not 1 us."""
     return any(POLICY_NAMES[p] in SEARCH_POLICIES for p in pols[:4])
+
+
+def searching_size(g, command: str, pols: np.ndarray, usual: int) -> int:
+    """``usual``, or where a seat of ``pols`` searches (:func:`searches`) the size the
+    CLI's ``command`` takes then: game ``g``'s own (``Game.search_sizes``), else
+    ``limits.SEARCH_SIZES``'s (the usual sizes would take hours)."""
+    if not searches(pols):
+        return usual
+    return g.search_sizes.get(command, SEARCH_SIZES[command])
 
 
 def kernels(pols: np.ndarray, engine: ModuleType) -> ModuleType:

@@ -211,10 +211,13 @@ def seats_part(s: Scenario, cfg: dict, cache: dict, progress: Progress, ex=None)
                                                 seats["score_lo"], seats["score_hi"],
                                                 "final score per game"),
                     "Each position's mean final score, with 95% intervals.")
-    part.table("positions", seats, shown, "By seat position." + (
-        " Seats tied at the top share that game's win." if "win" in seats else ""),
-        anchor="seat-positions")
+    part.table("positions", seats, shown, "By seat position." + (TIES if "win" in seats else ""),
+               anchor="seat-positions")
     return _stamp(part, s, s.rules, len(df), summary.unit, t0)
+
+
+
+TIES = " Seats tied at the top share that game's win."  # as standings.whole_games counts
 
 
 def _uneven_seats(sides: pd.DataFrame) -> str:
@@ -503,7 +506,7 @@ def games_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     part = Part("games", "Whole games",
                 f"{cfg['games']:,} whole games {goal}, every seat playing {_policy(s)}; "
                 "game g starts with dealer g % 4 and the deal passes to the left.")
-    ties = " Seats tied at the top share that game's win." if (winner == -2).any() else ""
+    ties = TIES if (winner == -2).any() else ""
     part.table("sides", sides, _side_table(sides), "Win rate and final score by side." + ties,
                anchor="whole-games")
     part.tables["lengths"] = lengths

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ... import io
+from ...stats import interval_text as _pm  # mean ± hw, or [lo, hi] where lopsided
 from ...text import render_table
 from ..common import policy_label
 from .chart import (
@@ -32,17 +33,6 @@ from .chart import (
 from .rules import CONTRACT_CODES, HAND_TOTALS
 
 # ---- terminal ------------------------------------------------------------------------------
-
-
-def _pm(mean: float, lo: float, hi: float, digits: int = 1) -> str:
-    if not np.isfinite(mean):
-        return "-"
-    hw = (hi - lo) / 2
-    if not np.isfinite(hw):
-        return f"{mean:z.{digits}f}"
-    if round(hi - mean, digits) != round(mean - lo, digits):  # no hand lost a point: [0, hi]
-        return f"{mean:z.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
-    return f"{mean:z.{digits}f} ± {hw:.{digits}f}"
 
 
 def _grid(rows: pd.DataFrame, by: tuple[str, ...]) -> tuple[list[str], list[str], dict]:
