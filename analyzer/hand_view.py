@@ -23,7 +23,7 @@ from .text import render_table
 STOPPED = {"deals": "fixed count (--deals)", "target-ci": "target CI reached (--target-ci)",
            "time-budget": "time budget spent (--time-budget)",
            "max-deals": "deal limit reached (--max-deals)",
-           "decided": "the recommendation is clear (--until-decided)",
+           "decided": "the recommendation is clear, 95% over the rule's looks (--until-decided)",
            "budget": "time budget split between N and n (--budget)"}
 # the winner's curse: a statistician's audit measured the top row of 500 deals reading
 # +0.11 above the chosen bid's true EV on a hand whose top rows were close (coverage 90%)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .advice import Decision
+from .advice import Decision, decision_looks
 from .cards import JOKER, CardSet, parse_cards
 from .documents import stamp
 from .games.common import (
@@ -191,7 +191,9 @@ def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
 
     Without a rule: ``deals`` deals (the rounds only pace the progress: deal i is the same
     deal in any round). With ``target_ci`` (``half_width()`` at most it), ``decided``
-    (``decided()`` true: the recommendation is clear) or ``time_budget`` (seconds): until
+    (``decided(looks)`` true: the recommendation is clear with the 95% shared among
+    ``looks`` looks, asked only at :func:`analyzer.advice.decision_looks`) or
+    ``time_budget`` (seconds): until
     one is met or ``max_deals``. Returns the deals played and the rule that stopped:
     "deals", "target-ci", "decided", "time-budget" or "max-deals". The samples are sums,
     whatever the deals; a run that would take more than the time limit on any machine, or
@@ -211,6 +213,8 @@ def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
         spread(0, limit, progress)
         return limit, "deals"
     pace = None if time_budget is not None or spread is not None else Pace(limit, what)
+    looks = decision_looks(batch, limit)
+    next_look = 0
     start, done = time.perf_counter(), 0
     while True:
         n = min(batch, limit - done)
@@ -229,8 +233,10 @@ def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
             continue
         if target_ci is not None and half_width() <= target_ci:
             return done, "target-ci"
-        if decided is not None and decided():
-            return done, "decided"
+        if decided is not None and done >= looks[next_look]:
+            next_look = sum(look <= done for look in looks)
+            if decided(len(looks)):
+                return done, "decided"
         if time_budget is not None and time.perf_counter() - start >= time_budget:
             return done, "time-budget"
         if done >= limit:

@@ -91,6 +91,61 @@ def test_until_decided_stops_once_the_recommendation_is_clear():
     assert junk.stopped_by == "max-deals" and junk.n == 30_000 and not junk.decision.clear
 
 
+def _tied_bids_run(seed: int, every_batch: bool, batch: int = 100, limit: int = 3200):
+    """One --until-decided run on two bids worth exactly the same (both well above the
+    pass): whether it stopped calling one of them clearly better. ``every_batch``: the old
+    rule, which asked after each batch at the plain level."""
+    from analyzer.advice import decide
+    from analyzer.rollout import run_stop_rule
+    from analyzer.stats import PairedMoments
+
+    moments = PairedMoments(3)
+
+    def step(first, n):
+        rng = np.random.default_rng([seed, first])  # deal i is the same in any batching
+        bid = 1 + rng.standard_normal(n)
+        moments.add(np.column_stack([rng.standard_normal(n), bid, bid + rng.standard_normal(n)]))
+
+    def clear(looks):
+        return decide(moments, ["pass", "bid A", "bid B"], looks=looks).clear
+
+    if every_batch:
+        for first in range(0, limit, batch):
+            step(first, batch)
+            if clear(1):
+                return True
+        return False
+    _, stopped_by = run_stop_rule(step, None, 0, None, None, limit, batch, decided=clear)
+    return stopped_by == "decided"
+
+
+def test_until_decided_shares_its_95_percent_among_its_looks():
+    """Asking after every batch calls a tie decided far more often than 2.5%; the looks at
+    doubling counts, sharing the 2.5%, keep the false calls within it."""
+    runs = 600
+    se = np.sqrt(0.025 * 0.975 / runs)
+    old = np.mean([_tied_bids_run(s, every_batch=True) for s in range(runs)])
+    new = np.mean([_tied_bids_run(s, every_batch=False) for s in range(runs)])
+    assert old > 0.025 + 4 * se, old  # the test can tell a rule that does not share
+    assert new <= 0.025 + 3 * se, new
+
+
+def test_a_decision_clear_over_its_looks_is_the_plain_decision():
+    from analyzer.advice import decide, decision_looks, ladder_z
+    from analyzer.stats import PairedMoments
+
+    assert decision_looks(50, 5_000) == [50, 100, 200, 400, 800, 1600, 3200, 5000]
+    assert decision_looks(50, 50) == [50]
+    rng = np.random.default_rng(5)
+    base = rng.standard_normal(2000)
+    m = PairedMoments.of(np.column_stack([base, base + 0.3 + rng.standard_normal(2000),
+                                          base + 0.05 + rng.standard_normal(2000)]))
+    strict = decide(m, ["pass", "bid 6", "bid 7"], looks=8)
+    assert strict.z == pytest.approx(ladder_z(16))
+    plain = decide(m, ["pass", "bid 6", "bid 7"])
+    assert strict.clear and plain.clear and strict.action == plain.action == "bid 6"
+
+
 def test_a_bid_that_plays_out_as_the_pass_is_not_ranked_as_its_rival():
     """The dealer's low bids are never made (every deal is bid higher first): they are the
     pass on every deal. The ranking had listed three such bids above the pass at equal EV,

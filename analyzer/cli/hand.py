@@ -61,7 +61,8 @@ from .options import (
 @click.option("--until-decided", is_flag=True,
               help="Play batches until the recommendation is clear (it beats its strongest "
                    "rival beyond the noise), within --time-budget and --max-deals; the "
-                   "header says which ended the run.")
+                   "header says which ended the run.  It asks at the first batch, then "
+                   "each time the deals double, and those looks share the 95%.")
 @click.option("--max-deals", type=Count(1), default=1_000_000,
               help=f"Most deals --target-ci, --time-budget or --until-decided may play.  "
                    f"[default: 1,000,000; {SEARCH_MAX_DEALS:,} when a seat searches (dd, pimc)]")

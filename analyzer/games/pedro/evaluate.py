@@ -204,14 +204,15 @@ def _tables(tally: _Tally, rules: pedro.Rules, seed: int, moments=None):
 
 
 def _decision(moments: PairedMoments, labels, rules: pedro.Rules, trump: int | None = None,
-              ) -> Decision:
+              looks: int = 1) -> Decision:
     """The decision rule (analyzer.advice) on the ladder pass, then the bids of ``trump``
-    rising; by default the trump of the bid with the best estimate."""
+    rising; by default the trump of the bid with the best estimate. ``looks``: a stop
+    rule's looks that share the 95%."""
     n_bids = 15 - rules.min_bid
     if trump is None:
         trump = int(np.argmax(moments.means()[:4 * n_bids])) // n_bids
     ladder = [4 * n_bids] + [trump * n_bids + j for j in range(n_bids)]  # _action_list order
-    return decide(moments, [labels[i][0] for i in ladder], ladder)
+    return decide(moments, [labels[i][0] for i in ladder], ladder, looks=looks)
 
 
 def _side_scores(rec: np.ndarray, offset: int):
@@ -323,8 +324,8 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     grow = (model, rules, mask, offset, known_cards, pols, seed)
     spread = spread_with(model.tally, grow_tally, grow, tally) if spread_with else None
 
-    def decided() -> bool:
-        return _decision(tally.net[rules.scoring - 1], labels, rules).clear
+    def decided(looks: int) -> bool:
+        return _decision(tally.net[rules.scoring - 1], labels, rules, looks=looks).clear
 
     done, stopped_by = run_stop_rule(
         lambda first, n: grow_tally(tally, *grow, first, n),

@@ -258,10 +258,11 @@ def _tables(tally: _Tally, rules: rook.Rules, seed: int, net=None):
             pd.DataFrame(ceiling_rows), pd.DataFrame([pass_row]), actions, decision)
 
 
-def _decision(moments: PairedMoments, labels) -> Decision:
-    """The decision rule (analyzer.advice) on the ladder: the pass, then the ceilings rising."""
+def _decision(moments: PairedMoments, labels, looks: int = 1) -> Decision:
+    """The decision rule (analyzer.advice) on the ladder: the pass, then the ceilings rising.
+    ``looks``: a stop rule's looks that share the 95%."""
     ladder = [moments.k - 1, *range(moments.k - 1)]
-    return decide(moments, [labels[i][0] for i in ladder], ladder)
+    return decide(moments, [labels[i][0] for i in ladder], ladder, looks=looks)
 
 
 def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
@@ -301,8 +302,8 @@ def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
         grow = (model, rules, mask, offset, known_cards, pols, seed)
         spread = spread_with(model.tally, grow_tally, grow, tally) if spread_with else None
 
-        def decided() -> bool:
-            return _decision(*_alternatives(tally.net, rules)).clear
+        def decided(looks: int) -> bool:
+            return _decision(*_alternatives(tally.net, rules), looks=looks).clear
 
         done, stopped_by = run_stop_rule(
             lambda first, n: grow_tally(tally, *grow, first, n),
