@@ -135,6 +135,21 @@ def bounded(e: Estimate, low: float, high: float, z: float = Z95) -> Estimate:
     return Estimate(e.mean, (hi - lo) / (2 * z), lo, hi, e.n)
 
 
+def within(e: Estimate, low: float, high: float) -> Estimate:
+    """``e`` held to ``low`` .. ``high``, the range the measure's values lie in. An estimate
+    that adds a correction to a mean (a two-level one) may stray outside it, a share of
+    deals above 1; the true value is inside, so cutting the interval there keeps its
+    coverage.
+
+    >>> e = within(Estimate(1.16, 0.22, 0.73, 1.59, 4000), 0.0, 1.0)
+    >>> e.mean, e.lo, e.hi
+    (1.0, 0.73, 1.0)
+    """
+    if math.isnan(e.mean) or (low <= e.lo and e.hi <= high):
+        return e
+    return Estimate(min(max(e.mean, low), high), e.se, max(e.lo, low), min(e.hi, high), e.n)
+
+
 def _as_float_array(x) -> np.ndarray:
     a = np.asarray(x, dtype=np.float64).ravel()
     if not np.isfinite(a).all():

@@ -310,6 +310,11 @@ class TwoLevelMoments:
         """The covariance of the K two-level means (None with under two paired deals)."""
         return self._covariance(0.0) if self.n_paired >= 2 else None
 
+    def correction_covariance(self) -> np.ndarray | None:
+        """The covariance of the K corrections, each two-level mean minus the cheap policy's
+        mean over N (None with under two paired deals)."""
+        return self._covariance(-1.0) if self.n_paired >= 2 else None
+
     def _contrast(self, c: np.ndarray, mean: float, cov: np.ndarray, n: int,
                   z: float) -> Estimate:
         se = math.sqrt(max(float(c @ cov @ c), 0.0))
@@ -342,7 +347,7 @@ class TwoLevelMoments:
         self._check()
         c = _contrast_of(self.k, i, j)
         mean = float(c @ (self.means() - self.base.means()))
-        return self._contrast(c, mean, self._covariance(-1.0), self.n_paired, z)
+        return self._contrast(c, mean, self.correction_covariance(), self.n_paired, z)
 
     def variances(self, weights) -> tuple[float, float, float]:
         """What :func:`best_split` takes for a contrast of the alternatives (``weights``: one

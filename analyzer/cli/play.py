@@ -252,7 +252,7 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
 
 def paired_table(c) -> str:
     """The header line and the table of a comparison, as `compare` prints them."""
-    from ..compare import COUNTS_NOTE, counts_apart, n_label
+    from ..compare import COUNTS_NOTE, RATIO_MIN_DEALS, counts_apart, n_label
     from ..stats import interval_text
 
     p = c.provenance
@@ -291,10 +291,13 @@ def paired_table(c) -> str:
         table += (f"\nNo {unit} of the {p['deals']:,} played out differently under A and B: "
                   f"with this policy the rule never came into play (each interval bounds how "
                   f"often it could)")
+    if two_level and c.table["b_minus_a"].isna().any():
+        table += ("\n- : too few of the n deals define the measure under a variant to "
+                  f"estimate it (a measure of some deals needs {RATIO_MIN_DEALS})")
     if two_level and (c.table["n_apart"] > 0).any():
-        table += ("\n- : a measure of some deals that the two players or the two variants "
-                  "define on different deals is not estimated two-level; compare without "
-                  "--base for it")
+        table += ("\n(contract deals): each variant's mean over the deals it defines the "
+                  "measure on, a ratio of two-level means (the delta method's interval); "
+                  "estimates are held to the measure's range")
     return head + "\n" + table
 
 
