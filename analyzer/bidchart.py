@@ -278,7 +278,7 @@ class SeatChartAccumulator:
                          np.array([[levels ** 2 @ st.points]]))
             for k, action in enumerate(game.action_labels):
                 bid = game.bids[k - 1] if k else 0
-                gain = bounded(m.diff(k, 0), -span, span) if k else None
+                gain = bounded(m.diff(k, 0), -span, span, seen=m.n_paired) if k else None
                 row = {**cls, "label": label, "action": action, "bid": bid, "n": n,
                        **est_cols("ev", m.estimate(k)), **est_cols("gain", gain),
                        "recommended": k == d.index, "best": k == d.best}

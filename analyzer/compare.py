@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -317,8 +317,7 @@ def _held(e: Estimate, low: float, high: float, seen: int) -> Estimate:
     spread, the share the searching player's ``seen`` deals may have missed (not the N the
     cheap one played: it is the searching player's figure); and a cheap mean plus a
     correction that strays outside the range is held to it."""
-    spread = replace(bounded(replace(e, n=seen), low, high), n=e.n)
-    return within(spread, low, high)
+    return within(bounded(e, low, high, seen=seen), low, high)
 
 
 def _two_level_figures(t: TwoLevelMoments):

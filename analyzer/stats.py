@@ -113,10 +113,13 @@ def unseen_share(n: int, z: float = Z95) -> float:
     return z * z / (n + z * z)
 
 
-def bounded(e: Estimate, low: float, high: float, z: float = Z95) -> Estimate:
+def bounded(e: Estimate, low: float, high: float, z: float = Z95,
+            seen: int | None = None) -> Estimate:
     """``e``, unless its ``n`` trials all read the same value (no spread, so a width of 0
     that says nothing of the trials not seen): then the interval that any outcome between
     ``low`` and ``high`` allows when at most :func:`unseen_share` of trials differ.
+    ``seen``: the trials that share counts from, where fewer than ``n`` (a two-level
+    figure's searching player plays n of the N).
 
     A rule change that alters 1 deal in 5,000 shows no change in 100 deals; its B − A is
     not known to be 0, only to be small:
@@ -130,7 +133,7 @@ def bounded(e: Estimate, low: float, high: float, z: float = Z95) -> Estimate:
     """
     if not (e.n >= 1 and e.se == 0 and low <= e.mean <= high):
         return e
-    share = unseen_share(e.n, z)
+    share = unseen_share(e.n if seen is None else seen, z)
     lo, hi = e.mean - (e.mean - low) * share, e.mean + (high - e.mean) * share
     return Estimate(e.mean, (hi - lo) / (2 * z), lo, hi, e.n)
 
@@ -352,6 +355,12 @@ class PairedMoments:
     @property
     def k(self) -> int:
         return len(self.sums)
+
+    @property
+    def n_paired(self) -> int:
+        """The trials the policy played itself: all n (a two-level estimate's are fewer,
+        :class:`analyzer.twolevel.TwoLevelMoments`)."""
+        return self.n
 
     def add(self, values) -> None:
         """Add the trials of an (n, K) array."""

@@ -256,6 +256,13 @@ def test_a_two_level_chart_corrects_the_cheap_chart():
                        passing.loc[classes.index, "correction_hi"])
     assert "of which correction" in render_bid_chart(two)
     assert "pass_correction" not in cheap.classes
+    # a gain no hand showed a spread of is bounded by what the searching player's own n
+    # hands may have missed, not the cheap player's N (the figure is the searching one's)
+    from analyzer.stats import unseen_share
+
+    flat = two.table[(two.table["action"] != "pass") & (two.table["gain"] == 0)]
+    assert len(flat) and (flat["n_paired"] < flat["n"]).all()
+    assert np.allclose(flat["gain_hi"], 4 * 14 * unseen_share(flat["n_paired"].to_numpy()))
     assert "of which correction" not in render_bid_chart(cheap)
     with pytest.raises(TwoLevelError, match="cheaper one"):
         bid_chart("pedro", deals=10, base="heuristic", base_deals=10)
