@@ -7,7 +7,6 @@ are annotated trick by trick.  Nothing here imports the analyzer package.
 
 import copy
 import random
-import time
 
 import pytest
 
@@ -1284,13 +1283,11 @@ def _random_rules(rng):
 
 def test_random_deals_replay_and_invariants():
     rng = random.Random(20240601)
-    n, elapsed, contracts, dead_pts_deals = 600, 0.0, 0, 0
+    n, contracts, dead_pts_deals = 600, 0, 0
     for _ in range(n):
         rules = _random_rules(rng)
         log = random_logged_deal(rng, rules)
-        t0 = time.perf_counter()
         out = ref.replay(log)
-        elapsed += time.perf_counter() - t0
         res = out["result"]
         B_O = res["points"]
         assert B_O[0] + B_O[1] + res["dead_points"] == 14  # §5.7
@@ -1315,7 +1312,6 @@ def test_random_deals_replay_and_invariants():
         # the tricks the generator logged are the ones the replay computed
         assert out["winners"] == [t["winner"] for t in log["tricks"]]
     assert contracts > n // 2
-    assert elapsed / n < 0.005, f"replay too slow: {1e3 * elapsed / n:.2f} ms per deal"
 
 
 def test_default_keep_policy_all_counters_in_play():
