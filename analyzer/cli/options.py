@@ -360,17 +360,16 @@ def size_option(command: str, flag: str, default: int, text: str, least: int = 1
 def search_sized(ctx: click.Context, name: str, value: int, policy: str,
                  small: int | None = None) -> int:
     """The size option ``name``: as given, else its default, or when a seat searches
-    ``small``, by default the command's SEARCH_SIZES entry (or GAME's own); that choice is
-    said on stderr, since it changes n."""
+    ``small``, by default the library's (:func:`analyzer.games.common.searching_size`);
+    that choice is said on stderr, since it changes n."""
     if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
         return value
-    if not common.searches(common.parse_policies(policy)):
+    pols = common.parse_policies(policy)
+    if not common.searches(pols):
         return value
-    if small is None:
-        small = SEARCH_SIZES[ctx.info_name]
-        variant = ctx.params.get("game")
-        if variant is not None:
-            small = game(variant).search_sizes.get(ctx.info_name, small)
+    if small is None:  # compare: variant A's game
+        variant = ctx.params.get("game") or ctx.params["variant_a"]
+        small = common.searching_size(game(variant), ctx.info_name, pols, value)
     flag = next(opt for p in ctx.command.params if p.name == name for opt in p.opts)
     click.echo(f"policy {policy_label(policy)} searches (milliseconds a card): {flag} "
                f"defaults to {small:,} rather than {value:,}; set {flag} for more", err=True)
