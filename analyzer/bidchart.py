@@ -462,15 +462,15 @@ def bid_chart(game, deals: int | None = None, seed: int = 1, policy: str = "heur
     draws them instead. With ``base``, a two-level chart (module doc): ``deals`` is n,
     ``base_deals`` N, or ``budget`` seconds split between them."""
     rules = parse_game(game) if isinstance(game, str) else game
+    g, pols = game_of(rules), parse_policies(policy)
     if deals is None:
-        deals = searching_size(game_of(rules), "bid-chart", parse_policies(policy), 2_000_000)
+        deals = searching_size(g, "bid-chart", pols, 2_000_000)
     check_budget(base, budget)
     check_seed(seed)
     check_counts(deals=deals, batch=batch, base_deals=base_deals, optional=("base_deals",))
-    if game_of(rules).chart_by is None:
-        return game_of(rules).bid_chart(rules, deals, seed, policy, by, progress,
-                                        base=base, base_deals=base_deals, budget=budget)
-    pols = parse_policies(policy)
+    if g.chart_by is None:
+        return g.bid_chart(rules, deals, seed, policy, by, progress, base=base,
+                           base_deals=base_deals, budget=budget)
     if base is not None:
         return two_level_chart(rules, deals, base_deals, seed, pols, parse_policies(base), by,
                                progress, batch, budget)
