@@ -290,6 +290,22 @@ def test_solve_agrees_with_the_cli_and_the_brute_force(rules, contract):
 
 
 @CASES
+def test_known_cards_are_said_in_the_header_and_the_provenance(rules, contract):
+    """The cards another seat is known to hold change every figure: a saved result says
+    so (King's said nothing, though its no-hearts points moved from -114 to -87)."""
+    g = game(rules)
+    hands = g.play_logged(rules, SEED, 0, "random", contract)[0]["hands"]
+    text, other = " ".join(hands[0]), " ".join(hands[1][:2])
+    args = ["hand", str(rules), text, "--deals", "50", "--seat", "eldest", "--known",
+            f"second={other}"] + (["--contract", contract] if contract else [])
+    shown = run(*args)
+    assert shown.exit_code == 0, shown.stderr
+    assert " | second holds " in shown.stdout.splitlines()[0], shown.stdout
+    known = json.loads(run(*args, "--json").stdout)["provenance"]["known"]
+    assert known.startswith("second=")
+
+
+@CASES
 def test_hand_round_trips_through_text_the_protocol_and_the_cli(rules, contract):
     g = game(rules)
     dealt = g.play_logged(rules, SEED, 0, "random", contract)[0]["hands"][0]

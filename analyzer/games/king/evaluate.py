@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -54,7 +54,7 @@ from ...text import render_table
 from ...two_level_hand import HandModel, grow_tally, two_level_hand
 from ...twolevel import check_budget
 from .. import king
-from ..common import SEAT_OFFSETS, parse_policies, policy_label, policy_string
+from ..common import SEAT_OFFSETS, SEATS, parse_policies, policy_label, policy_string
 from .rules import POSITIVE, check_played, contract_name, parse_contract
 
 TRUMP_LABELS = (*SUIT_NAMES, "no trump")
@@ -87,6 +87,7 @@ class KingEvaluation:
     distribution: pd.DataFrame  # per negative contract: share of deals by points taken
     positive: pd.DataFrame  # per trump choice: the seat's tricks, mean and CI
     trump_right: dict  # value of the trump right in tricks, with its CI, and the advice
+    known: dict = field(default_factory=dict)  # cards other seats are known to hold, by seat
     base_policy: str | None = None  # two-level: the cheap policy of the N deals
     n_base: int | None = None  # two-level: N
 
@@ -99,7 +100,8 @@ class KingEvaluation:
 
     @property
     def provenance(self) -> dict:
-        return {"hand": self.hand, "seat": self.seat, "rules": self.rules,
+        known = "; ".join(f"{seat}={cards}" for seat, cards in self.known.items())
+        return {"hand": self.hand, "seat": self.seat, "known": known, "rules": self.rules,
                 "policy": self.policy, "seed": self.seed, "n": self.n,
                 **estimate_fields(self.policy, self.base_policy, self.n_base)}
 
@@ -247,7 +249,8 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
     return KingEvaluation(
         hand=str(CardSet(mask)), seat=seat, rules=str(rules), policy=policy_string(pols),
         seed=seed, n=deals, negative=pd.DataFrame(neg_rows), distribution=pd.DataFrame(dist_rows),
-        positive=pd.DataFrame(pos_rows), trump_right=right, **two_level)
+        positive=pd.DataFrame(pos_rows), trump_right=right,
+        known={SEATS[o]: str(CardSet(m)) for o, m in known_cards}, **two_level)
 
 
 def trump_right_advice(value: Estimate, own_tricks: Estimate, other_tricks: Estimate) -> dict:
@@ -303,7 +306,8 @@ def _two_level_cells(row, fmt: str) -> list[str]:
 
 
 def render_king_hand(ev: KingEvaluation) -> str:
-    out = [f"hand {ev.hand} | seat {ev.seat} | rules {ev.rules} | "
+    known = "".join(f" | {seat} holds {cards}" for seat, cards in ev.known.items())
+    out = [f"hand {ev.hand} | seat {ev.seat}{known} | rules {ev.rules} | "
            f"policy {policy_label(ev.policy)} | "
            f"seed {ev.seed} | n {ev.n:,} deals per contract", ""]
     parts = [] if ev.base_policy is None else [f"{ev.base_policy} (N)", "correction (n)"]
