@@ -10,6 +10,8 @@ differ by a paired mean whose 95% interval is narrow. The rule:
   than the noise, never displaces a lower one.
 * "Bid up to b" is the highest bid whose paired gain over passing is above zero beyond
   the noise (none: passing is as good as any bid).
+* Nothing is beyond the noise on fewer than 30 trials (:data:`MIN_TRIALS`): a normal
+  interval from a handful of deals is not one.
 * The recommendation is *clear* when it also beats, beyond the noise, the action with
   the highest estimate among the others (or equals it on every deal). A stop rule may
   play on until it is.
@@ -34,12 +36,12 @@ decision clear at that level is the same decision, and clear, at the plain level
 is what is reported.
 
 >>> from analyzer.stats import PairedMoments
->>> m = PairedMoments.of([[0, 1, 3], [0, 2, 2], [0, 1, 4], [0, 0, 5]])
+>>> m = PairedMoments.of([[0, 1, 3], [0, 2, 2], [0, 1, 4], [0, 0, 5]] * 8)
 >>> d = decide(m, ["pass", "bid 6", "bid 7"])
 >>> d.action, d.clear, round(d.z, 2)
 ('bid 7', True, 2.24)
 >>> d.sentence()
-'bid 7: +3.50 ± 1.45 over passing (95% for the 2 bids compared)'
+'bid 7: +3.50 ± 0.45 over passing (95% for the 2 bids compared)'
 
 May import: :mod:`.stats`; never a game.
 """
@@ -53,10 +55,16 @@ import numpy as np
 
 from .stats import Z95, Estimate, PairedMoments, plus_minus
 
+# Fewer trials tell nothing beyond the noise: a normal interval from a handful of deals
+# is not one (2 deals of a strong Pedro hand read "+17.00 ± 2.91 over passing", and 2
+# hands of a Rook chart class that gained alike "+170.0 ± 0.0")
+MIN_TRIALS = 30
+
 
 def beyond_noise(d: Estimate) -> bool:
-    """Whether a paired difference is above zero beyond the noise (its lower bound)."""
-    return bool(d.lo > 0)
+    """Whether a paired difference is above zero beyond the noise: its lower bound, on at
+    least :data:`MIN_TRIALS` trials."""
+    return bool(d.lo > 0) and d.n >= MIN_TRIALS
 
 
 def ladder_z(comparisons: int) -> float:
@@ -138,8 +146,10 @@ class Decision:
                 return (f"pass: passing has the highest EV (next: "
                         f"{self.labels[self.runner_up]}, {pm(_neg(self.margin))} over "
                         f"passing{self._level()})")
-            return (f"pass: no bid beats passing beyond the noise (best: {best}, "
-                    f"{pm(_neg(self.edge))} over passing{self._level()})")
+            why = ("no bid beats passing beyond the noise" if self.edge.n >= MIN_TRIALS else
+                   f"{self.edge.n:,} deals are too few to tell a bid from passing; "
+                   f"{MIN_TRIALS} at least")
+            return f"pass: {why} (best: {best}, {pm(_neg(self.edge))} over passing{self._level()})"
         line = f"{self.action}: {pm(self.gain)} over passing{self._level()}"
         if self.rival != 0 and self.edge is not None and not self.clear:
             line += (f"; {self.labels[self.rival]} differs by {pm(_neg(self.edge))}, within "

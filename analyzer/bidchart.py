@@ -323,7 +323,7 @@ MODEL = ("Every seat's hand of every deal counts; each action is played on the s
          "pass, or bid b in its turn (Rook: raise by the minimum up to b) while the others "
          "bid by their policy and may outbid it, naming its best trump if it wins. A bid is "
          "recommended only where it beats passing, and every lower bid it displaces, beyond "
-         "the noise (paired intervals, 95% for all the bids compared together).")
+         "the noise (paired intervals, 95% for all the bids compared together; 30 hands up).")
 
 
 def _context(by: tuple[str, ...], game: ChartGame) -> list[str]:

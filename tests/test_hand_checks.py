@@ -91,6 +91,22 @@ def test_until_decided_stops_once_the_recommendation_is_clear():
     assert junk.stopped_by == "max-deals" and junk.n == 30_000 and not junk.decision.clear
 
 
+def test_a_handful_of_deals_recommends_nothing():
+    """2 deals of a strong hand read "+17.00 ± 2.91 over passing", beyond the noise; and a
+    Rook chart class of 2 hands that gained alike "+170.0 ± 0.0". Under MIN_TRIALS deals
+    nothing beats passing beyond the noise, and the advice says why."""
+    from analyzer.advice import MIN_TRIALS, decide
+    from analyzer.stats import PairedMoments
+
+    few = evaluate_hand("pedro", "AS KS QS JS TS 5S 5C 2S 9H", deals=2, seed=2)
+    assert few.recommended == "pass" and "2 deals are too few" in few.advice
+    enough = evaluate_hand("pedro", "AS KS QS JS TS 5S 5C 2S 9H", deals=MIN_TRIALS, seed=2)
+    assert enough.recommended.startswith("bid ")
+    alike = PairedMoments.of([[0, 170], [0, 170]])  # no spread: 0 wide
+    assert decide(alike, ["pass", "bid 115"]).action == "pass"
+    assert decide(PairedMoments.of([[0, 170]] * MIN_TRIALS), ["pass", "bid 115"]).clear
+
+
 def _tied_bids_run(seed: int, every_batch: bool, batch: int = 100, limit: int = 3200):
     """One --until-decided run on two bids worth exactly the same (both well above the
     pass): whether it stopped calling one of them clearly better. ``every_batch``: the old

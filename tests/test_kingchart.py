@@ -117,6 +117,24 @@ def test_a_penalty_no_hand_paid_is_not_known_to_be_zero():
     assert (rows["penalty_hi"] > rows["penalty_lo"]).all()
 
 
+def test_a_small_class_s_intervals_stay_in_their_range_and_are_not_certain():
+    """A review read "~20.0 ± 39.2" for a no-tricks penalty (at least 0) and "7.00 ± 0.00"
+    for the trump right of a class of 2 hands with no spread: now each interval is cut at
+    its range and a class with no spread gets the interval its range allows."""
+    small = king_chart(RULES, deals=600, seed=SEED, games=100)
+    danger = small.danger[small.danger["n"] > 1]
+    totals = {"no_tricks": 260, "no_hearts": 260, "no_kings_jacks": 240, "no_queens": 200,
+              "no_king_of_hearts": 160, "last_two": 180}
+    assert (danger["penalty_lo"] >= 0).all()
+    assert (danger["penalty_hi"] <= danger["contract"].map(totals)).all()
+    assert (danger["penalty_lo"] <= danger["penalty"]).all()
+    right = small.right[small.right["n"] > 1]
+    for col in ("own_tricks", "other_tricks"):
+        assert (right[f"{col}_lo"] >= 0).all() and (right[f"{col}_hi"] <= 13).all()
+    assert ((right["value_lo"] >= -13) & (right["value_hi"] <= 13)).all()
+    assert (right["value_hi"] > right["value_lo"]).all()  # never certain from a class
+
+
 def test_trump_classes_match_the_records(chart):
     rec, hands = records("positive")
     dealer = rec[:, engine.R_DEALER].astype(np.int64)

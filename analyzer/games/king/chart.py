@@ -78,7 +78,7 @@ import pandas as pd
 
 from ...bidchart import RARE_HALF_WIDTH, RARE_MIN_N, ChartError
 from ...limits import Pace
-from ...stats import Z95, Estimate, PairedMoments, bounded, est_cols, wilson
+from ...stats import Z95, Estimate, PairedMoments, bounded, est_cols, wilson, within
 from .. import king
 from ..common import SEATS, first_batch, parse_policies, provenance
 from . import engine
@@ -126,6 +126,7 @@ POSITION_NAMES = ("D0 (first dealer)", "D0+1 (left of D0)", "D0+2 (opposite D0)"
                   "D0+3 (right of D0)")
 
 _HEARTS = 2
+TRICKS = 13  # a seat's tricks in a hand: the range of the trump right's figures
 _JQKA, _QKA, _KJ, _BELOW_Q = 0x1E00, 0x1C00, 0xA00, 0x3FF  # bits in a 13-bit suit lane
 _Q_BIT, _K_BIT = 10, 11
 
@@ -275,10 +276,11 @@ def _estimate(prefix: str, total: float, total_sq: float, n: int,
               span: tuple[float, float] | None = None) -> dict:
     """The mean's columns; where every hand read the same, the interval ``span`` (the
     value's range) allows (:func:`~analyzer.stats.bounded`): a rare capture unseen in 2,000
-    hands is not known to be 0."""
+    hands is not known to be 0; and an interval past the range (a penalty below 0) is cut
+    there."""
     mean, se = _mean_se(total, total_sq, n)
     e = Estimate(mean, se, mean - Z95 * se, mean + Z95 * se, n)
-    return est_cols(prefix, e if span is None else bounded(e, *span))
+    return est_cols(prefix, e if span is None else within(bounded(e, *span), *span))
 
 
 def _share(prefix: str, k: float, n: int) -> dict:
@@ -465,7 +467,7 @@ class KingChartAccumulator:
         for cls, n, s in self.trump.classes():
             est = _estimate("score", s[0], s[1], n)
             n_play, n_sold = int(round(s[4])), int(round(s[2]))
-            own = (_estimate("own_tricks", s[5], s[6], n_play) if n_play else
+            own = (_estimate("own_tricks", s[5], s[6], n_play, (0, TRICKS)) if n_play else
                    dict.fromkeys(["own_tricks", "own_tricks_se", "own_tricks_lo",
                                   "own_tricks_hi"], float("nan")))
             trump_rows.append({**cls, "label": _label(cls, self.trump_by), "n": n,
@@ -473,19 +475,22 @@ class KingChartAccumulator:
                                **_share("p_declined", s[3], n), **_share("p_played", s[4], n),
                                "n_played": n_play, **own,
                                "price": s[7] / n_sold if n_sold else float("nan"),
-                               "rare": _rare(n, est["score_se"], 13)})
+                               "rare": _rare(n, est["score_se"], TRICKS)})
         right_rows = []
         for cls, n, s in self.right.classes():
             m = PairedMoments(2)
             m.add_sums(n, s[:2], np.array([[s[2], s[4]], [s[4], s[3]]]))
-            own, other, value = m.estimate(0), m.estimate(1), m.diff(0, 1)
+            # no spread in a class's few hands is not certainty: the tricks' range bounds it
+            own, other = (within(bounded(e, 0, TRICKS), 0, TRICKS)
+                          for e in (m.estimate(0), m.estimate(1)))
+            value = within(bounded(m.diff(0, 1), -TRICKS, TRICKS), -TRICKS, TRICKS)
             advice = trump_right_advice(value, own, other)
             right_rows.append({**cls, "label": _label(cls, RIGHT_BY), "n": n,
                                **est_cols("own_tricks", own), **est_cols("other_tricks", other),
                                **est_cols("value", value),
                                **{k: advice[k] for k in ("offer_up_to", "accept_offers_above",
                                                          "decline")},
-                               "rare": _rare(n, value.se, 13)})
+                               "rare": _rare(n, value.se, TRICKS)})
         seat_rows = []
         n_hands = len(self.rules.contracts)
         for pos in range(4):

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ...advice import MIN_TRIALS
 from ...cards import SUIT_NAMES, CardSet
 from ...documents import dumps, records, stamp
 from ...moments import Histogram
@@ -264,8 +265,8 @@ def trump_right_advice(value: Estimate, own_tricks: Estimate, other_tricks: Esti
     upper bound, since refusing it means playing the hand. An offer of 1 must also beat
     the decline it forgoes (refused, it leaves the benefited free to decline for 4):
     it is accepted only if, beyond the noise, 1 + other_tricks beats both naming trump
-    and 4 tricks. With no interval (one deal) it offers nothing and names no offer worth
-    accepting (None).
+    and 4 tricks. With no interval (one deal), or under ``advice.MIN_TRIALS`` deals, it
+    offers nothing, names no offer worth accepting (None) and says "either".
 
     >>> from analyzer.stats import Estimate
     >>> a = trump_right_advice(Estimate(1.6, 0.05, 1.5, 1.7, 900), Estimate(5.1, .1, 4.9, 5.3, 900),
@@ -282,7 +283,8 @@ def trump_right_advice(value: Estimate, own_tricks: Estimate, other_tricks: Esti
     >>> weak["accept_offers_above"], weak["decline"]
     (1, 'decline')
     """
-    known = math.isfinite(value.lo) and math.isfinite(value.hi)  # n = 1 leaves it open
+    known = (math.isfinite(value.lo) and math.isfinite(value.hi)  # n = 1 leaves it open
+             and value.n >= MIN_TRIALS)  # a handful of deals tells nothing (advice)
     accept_above = max(0, math.floor(value.hi)) if known else None
     if accept_above == 0 and not (other_tricks.lo > 3):  # 1 + other must beat the decline's 4
         accept_above = 1
@@ -291,8 +293,8 @@ def trump_right_advice(value: Estimate, own_tricks: Estimate, other_tricks: Esti
             "accept_offers_above": accept_above,
             "own_tricks": own_tricks.mean, "own_tricks_lo": own_tricks.lo,
             "own_tricks_hi": own_tricks.hi,
-            "decline": "decline" if own_tricks.hi < 4 else "play" if own_tricks.lo > 4
-            else "either"}
+            "decline": "either" if not known else "decline" if own_tricks.hi < 4
+            else "play" if own_tricks.lo > 4 else "either"}
 
 
 def _two_level_cells(row, fmt: str) -> list[str]:
