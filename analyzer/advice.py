@@ -19,9 +19,11 @@ differ by a paired mean whose 95% interval is narrow. The rule:
 "Beyond the noise" holds for the ladder as a whole: a ladder of m bids makes up to m
 comparisons, and at 95% each, a hand whose bids are all worth exactly what passing is
 would still see one of 27 Rook ceilings "win" about half the time. So each comparison
-uses the Bonferroni interval for m (z = 2.91 for Pedro's 14 bids, 3.11 for Rook's 27,
-1.96 for one): the chance that any bid is recommended over an equal pass is at most
-2.5%. The sentence shows the margin with that interval.
+uses the Bonferroni interval for m (z = 2.91 for 14 bids, 3.11 for Rook's 27, 1.96 for
+one): the chance that any bid is recommended over an equal pass is at most 2.5%. Where the
+ladder itself was picked by the same trials (a Pedro hand's trump: the best of four on
+those deals), m counts the bids of every ladder it was picked from (56, z = 3.32). The
+sentence shows the margin with that interval.
 
 So a player reads "pass: no bid beats passing beyond the noise (best: bid 3, +0.002 ±
 0.220)" rather than a bid that won by a hair.
@@ -111,6 +113,7 @@ class Decision:
 
     labels: tuple[str, ...]
     z: float  # the intervals' quantile: 95% for the ladder's comparisons together
+    compared: int  # the bids the 95% is shared among (more than the ladder's: choices)
     index: int
     gain: Estimate | None
     best: int
@@ -157,8 +160,7 @@ class Decision:
         return line
 
     def _level(self) -> str:
-        m = len(self.labels) - 1
-        return f" (95% for the {m} bids compared)" if m > 1 else ""
+        return f" (95% for the {self.compared} bids compared)" if self.compared > 1 else ""
 
 
 def _neg(e: Estimate) -> Estimate:
@@ -166,18 +168,21 @@ def _neg(e: Estimate) -> Estimate:
 
 
 def decide(moments: PairedMoments, labels, ladder: list[int] | None = None,
-           z: float | None = None, looks: int = 1) -> Decision:
+           z: float | None = None, looks: int = 1, compared: int | None = None) -> Decision:
     """The recommendation among the outcomes ``ladder`` of ``moments`` (indices, the pass
     first and bids rising; default: all of them in order), labelled ``labels`` (one per
-    ladder step). ``z``: the intervals' quantile, by default :func:`ladder_z` of the
-    ladder's bids times ``looks`` (the looks of a stop rule that share the 95%)."""
+    ladder step). ``z``: the intervals' quantile, by default :func:`ladder_z` of the bids
+    ``compared`` (by default the ladder's; more where the ladder was picked among several
+    by these same trials, as a Pedro hand's trump is) times ``looks`` (the looks of a stop
+    rule that share the 95%)."""
     ladder = list(range(moments.k)) if ladder is None else list(ladder)
     labels = tuple(labels)
     if len(labels) != len(ladder) or not ladder:
         raise ValueError(f"need one label per ladder step; got {len(labels)} for {len(ladder)}")
     if looks < 1:
         raise ValueError(f"need at least one look; got {looks}")
-    z = ladder_z((len(ladder) - 1) * looks) if z is None else z
+    compared = len(ladder) - 1 if compared is None else compared
+    z = ladder_z(compared * looks) if z is None else z
 
     def diff(a: int, b: int) -> Estimate:
         return moments.diff(ladder[a], ladder[b], z)
@@ -201,6 +206,7 @@ def decide(moments: PairedMoments, labels, ladder: list[int] | None = None,
     rival = best if best != rec else runner_up
     single = not others
     return Decision(
-        labels=labels, z=z, index=rec, gain=None if rec == 0 else diff(rec, 0), best=best,
-        runner_up=runner_up, margin=None if single else diff(best, runner_up), rival=rival,
+        labels=labels, z=z, compared=compared, index=rec,
+        gain=None if rec == 0 else diff(rec, 0), best=best, runner_up=runner_up,
+        margin=None if single else diff(best, runner_up), rival=rival,
         edge=None if single else diff(rec, rival), ceiling=ceiling, ceiling_gain=ceiling_gain)

@@ -206,13 +206,18 @@ def _tables(tally: _Tally, rules: pedro.Rules, seed: int, moments=None):
 def _decision(moments: PairedMoments, labels, rules: pedro.Rules, trump: int | None = None,
               looks: int = 1) -> Decision:
     """The decision rule (analyzer.advice) on the ladder pass, then the bids of ``trump``
-    rising; by default the trump of the bid with the best estimate. ``looks``: a stop
-    rule's looks that share the 95%."""
+    rising; by default the trump of the bid with the best estimate among those that are not
+    the pass on every deal (a bid never made is the pass under every trump, and named
+    clubs). The trump is picked by these same deals, so the 95% is shared among the bids
+    of all four. ``looks``: a stop rule's looks that share it too."""
     n_bids = 15 - rules.min_bid
+    passing = 4 * n_bids  # _action_list order: the bids by trump, then the pass
     if trump is None:
-        trump = int(np.argmax(moments.means()[:4 * n_bids])) // n_bids
-    ladder = [4 * n_bids] + [trump * n_bids + j for j in range(n_bids)]  # _action_list order
-    return decide(moments, [labels[i][0] for i in ladder], ladder, looks=looks)
+        made = [i for i in range(passing) if not moments.same(i, passing)]
+        trump = made[int(np.argmax(moments.means()[made]))] // n_bids if made else 0
+    ladder = [passing] + [trump * n_bids + j for j in range(n_bids)]
+    return decide(moments, [labels[i][0] for i in ladder], ladder, looks=looks,
+                  compared=passing)
 
 
 def _side_scores(rec: np.ndarray, offset: int):
