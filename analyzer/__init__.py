@@ -29,7 +29,7 @@ except KeyboardInterrupt:
     # handler is not in place yet, and a traceback is no answer to a user who pressed it
     if _sys.argv and (_sys.argv[0] == "-m" or _sys.argv[0].endswith("bidlab")):
         _sys.stderr.write("\nAborted!\n")
-        raise SystemExit(1) from None
+        raise SystemExit(130) from None  # 128 + SIGINT, as the command line
     raise
 
 

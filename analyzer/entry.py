@@ -40,5 +40,5 @@ def main(prog_name: str | None = None) -> None:
         from .cli import main as cli
     except KeyboardInterrupt:
         sys.stderr.write("\nAborted!\n")
-        sys.exit(1)
+        sys.exit(130)  # the shell's status for Ctrl-C, as the command line's (cli.group)
     cli(prog_name=prog_name or "bidlab")

@@ -17,6 +17,7 @@ import contextlib
 import importlib
 import os
 import re
+import signal
 import sys
 import threading
 import traceback
@@ -115,6 +116,9 @@ class BidlabGroup(click.Group):
                 outcome["error"] = e
 
         worker = threading.Thread(target=work, name="bidlab-command", daemon=True)
+        # `timeout`, a scheduler or a shutdown sends SIGTERM: end as Ctrl-C does, removing
+        # the hidden half-written outputs (Python's default would leave them, hundreds of MB)
+        signal.signal(signal.SIGTERM, lambda *_: abort_now(TERMINATED, "Terminated"))
         try:
             worker.start()
             while worker.is_alive():
@@ -174,7 +178,7 @@ class BidlabGroup(click.Group):
             fail(f"cannot write{where}: {e.strerror or e}")
         except (click.Abort, KeyboardInterrupt):
             click.echo("Aborted!", err=True)
-            sys.exit(1)
+            sys.exit(INTERRUPTED)
         except MemoryError:
             fail("out of memory: ask for fewer deals (or games) at once")
         sys.exit(rv if isinstance(rv, int) else 0)
@@ -187,8 +191,12 @@ def _raised_by_echo(e: BaseException) -> bool:
                for frame in traceback.extract_tb(e.__traceback__))
 
 
-def abort_now() -> NoReturn:
-    """Ctrl-C: say so and end the process now, whatever the worker thread is computing."""
+INTERRUPTED, TERMINATED = 130, 143  # the shell's statuses: 128 + SIGINT, 128 + SIGTERM
+
+
+def abort_now(status: int = INTERRUPTED, said: str = "Aborted!") -> NoReturn:
+    """Ctrl-C (or SIGTERM): say so and end the process now, whatever the worker thread is
+    computing, with the shell's status for the signal."""
     with contextlib.suppress(Exception):
         sys.stdout.flush()
     io = sys.modules.get("analyzer.io")  # loaded by any command that writes
@@ -197,9 +205,9 @@ def abort_now() -> NoReturn:
             io.remove_in_flight()  # no finally runs after os._exit: no hidden half-files
     if sys.stderr.isatty():
         sys.stderr.write("\x1b[?25h")  # the progress bar hid the cursor
-    sys.stderr.write("\nAborted!\n")
+    sys.stderr.write(f"\n{said}\n")
     sys.stderr.flush()
-    os._exit(1)
+    os._exit(status)
 
 
 @click.group(cls=BidlabGroup, context_settings={"help_option_names": ["-h", "--help"]})
