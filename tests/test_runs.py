@@ -240,6 +240,21 @@ def test_executor_options_that_do_not_go_together():
     assert_bad_input(run("simulate", "pedro", "--executor", "dask"), "--scheduler")
     assert_bad_input(run("simulate", "pedro", "--workers", "2"), "dask-local")
     assert_bad_input(run("simulate", "pedro", "--scheduler", "tcp://127.0.0.1:1"), "dask")
+    # 500 numba processes on a 2-core machine: refused, with the bound (four a core)
+    from analyzer.cli.options import MAX_LOCAL_WORKERS
+
+    too_many = run("simulate", "pedro", "--executor", "dask-local", "--workers",
+                   str(MAX_LOCAL_WORKERS + 1))
+    assert_bad_input(too_many, f"from 1 to {MAX_LOCAL_WORKERS}")
+
+
+def test_a_run_dir_of_the_user_s_own_files_is_refused_as_such(tmp_path):
+    """It had said "start one with simulate --run-dir DIR", the command just run."""
+    (tmp_path / "mine.txt").write_text("mine")
+    refused = run("simulate", "pedro", "--deals", "10", "--run-dir", str(tmp_path))
+    assert_bad_input(refused, "holds files bidlab did not write")
+    assert "start one with" not in refused.stderr
+    assert (tmp_path / "mine.txt").read_text() == "mine"
 
 
 # ---- a real Dask cluster on 127.0.0.1 --------------------------------------------------------

@@ -14,6 +14,7 @@ never a command module.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -232,6 +233,9 @@ chunk_option = click.option(
          "numbers never depend on it.")
 
 
+MAX_LOCAL_WORKERS = 4 * (os.cpu_count() or 1)  # a LocalCluster is on this machine
+
+
 def executor_options(command):
     """``--executor``, ``--scheduler``, ``--workers``: where a run's chunks are played."""
     from ..runs import EXECUTORS
@@ -246,8 +250,10 @@ def executor_options(command):
         click.option("--scheduler", default=None, metavar="ADDRESS",
                      help="The scheduler of --executor dask, e.g. tcp://10.0.0.5:8786 (a "
                           "`dask scheduler` with `dask worker`s that have bidlab installed)."),
-        click.option("--workers", type=Count(1), default=None,
-                     help="Worker processes of --executor dask-local [default: one a core]."),
+        click.option("--workers", type=Count(1, MAX_LOCAL_WORKERS), default=None,
+                     help="Worker processes of --executor dask-local [default: one a core]; "
+                          "at most four a core: each loads its own compiled kernels, and "
+                          "more processes than cores play no faster."),
     )):
         command = option(command)
     return command

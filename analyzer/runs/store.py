@@ -58,6 +58,10 @@ class RunStore:
         self.chunks = self.folder / "chunks"
         path = self.folder / MANIFEST
         if not path.is_file():
+            if self.folder.is_dir() and any(self.folder.iterdir()):  # the user's own files
+                raise RunStoreError(f"{folder} is not a bidlab run store (no {MANIFEST}) and "
+                                    "holds files bidlab did not write; give simulate "
+                                    "--run-dir a new or empty folder")
             raise RunStoreError(f"{folder} is not a bidlab run store (no {MANIFEST}); start "
                                 f"one with simulate --run-dir {folder}")
         try:
