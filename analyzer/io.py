@@ -81,8 +81,25 @@ def check_writable(path: str | os.PathLike) -> Path:
     """
     p = _named(path)
     if table_format(p) == "csv":
-        check_directory(sidecar(p))
+        _require_own_sidecar(check_directory(sidecar(p)))
     return check_directory(p)
+
+
+def _require_own_sidecar(side: Path) -> None:
+    """A CSV's sidecar is replaced with the CSV: refuse where the file at its name is not
+    a table's provenance that bidlab wrote (a user's ``data.csv.json`` was overwritten in
+    silence, with only the CSV said replaced)."""
+    if not side.exists():
+        return
+    try:
+        with open(side, "rb") as f:
+            meta = json.loads(f.read(1 << 20))
+    except (OSError, ValueError):
+        meta = None
+    if not (isinstance(meta, dict) and "bidlab_version" in meta):
+        raise FileExistsError(17, "holds a file bidlab did not write, where the CSV's "
+                                  "provenance goes; move it, or name the table otherwise",
+                              str(side))
 
 
 def check_out_table(path: str | os.PathLike) -> Path:

@@ -68,6 +68,19 @@ def test_sidecar_provenance_restored_and_optional(tmp_path):
     assert len(back) == 4 and back.attrs == {}
 
 
+def test_a_users_file_at_the_sidecar_s_name_is_not_replaced(tmp_path):
+    """`--out data.csv` replaced a user's data.csv.json with provenance, in silence."""
+    side = tmp_path / "data.csv.json"
+    side.write_text('{"mine": true}')
+    with pytest.raises(FileExistsError, match="did not write"):
+        io.write_table(frame(2), tmp_path / "data.csv", META)
+    assert side.read_text() == '{"mine": true}' and not (tmp_path / "data.csv").exists()
+    side.unlink()
+    io.write_table(frame(2), tmp_path / "data.csv", META)
+    io.write_table(frame(3), tmp_path / "data.csv", META)  # its own sidecar: replaced
+    assert len(io.read_table(tmp_path / "data.csv")) == 3
+
+
 def test_an_older_csv_with_its_comment_line_still_reads(tmp_path):
     path = tmp_path / "old.csv"
     path.write_text('# bidlab {"seed": 3}\ndeal,points0\n0,7\n')
