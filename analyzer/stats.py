@@ -80,16 +80,21 @@ def plus_minus(mean: float, half_width: float, digits: int = 2, sign: bool = Fal
 def interval_text(mean: float, lo: float, hi: float, digits: int = 1) -> str:
     """``mean ± half-width``, or ``mean [lo, hi]`` where the interval is not symmetric at
     ``digits`` (a Wilson interval, a :func:`bounded` one); the mean alone without an
-    interval, "-" without a mean.
+    interval, "-" without a mean. An interval too narrow to show at ``digits`` gets the
+    digits it needs (up to 8): "0.000 ± 0.000" would read as certain.
 
     >>> interval_text(5.62, 4.1, 7.14), interval_text(0.0, 0.0, 4.9)
     ('5.6 ± 1.5', '0.0 [0.0, 4.9]')
+    >>> interval_text(0.0, 0.0, 0.00019, 3)
+    '0.0000 [0.0000, 0.0002]'
     """
     if not math.isfinite(mean):
         return "-"
     hw = (hi - lo) / 2
     if not math.isfinite(hw):
         return f"{mean:z.{digits}f}"
+    while hw > 0 and round(max(hi - mean, mean - lo), digits) == 0 and digits < 8:
+        digits += 1
     if round(hi - mean, digits) != round(mean - lo, digits):
         return f"{mean:z.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
     return f"{mean:z.{digits}f} ± {hw:.{digits}f}"

@@ -276,6 +276,20 @@ def test_a_settlement_rule_shows_in_the_net_score_though_the_points_stay():
 
 
 
+def test_a_scoring_method_change_shows_in_each_side_s_own_score():
+    """`compare pedro cinch` (method 1 against 2) read +0 on every row and said the rule
+    never came into play: the net of the two sides is the same under both methods. Each
+    side's own score tells them apart: method 2 pays only the difference."""
+    c = compare_variants("pedro", "cinch", deals=5_000, seed=2)
+    t = c.table.set_index("measure")
+    own = t.loc["bidding side's own score (own method; contract deals)"]
+    other = t.loc["other side's score (own method; contract deals)"]
+    assert own["diff_hi"] < 0 and other["diff_hi"] < 0 and own["n_differ"] > 0
+    assert t.loc["bidding side's net score (own method; contract deals)", "b_minus_a"] == 0
+    text = run("compare", "pedro", "cinch", "--deals", "2000").stdout
+    assert "never came into play" not in text
+
+
 def test_a_share_of_deals_has_wilson_s_interval_and_a_change_no_deal_showed_is_bounded():
     """A rate had a normal interval ([0, 0] at 0 of n, below 0 at 1 of 100); a B − A that
     no deal of the run showed had 0 ± 0 whatever the rule (a review found 42% coverage at

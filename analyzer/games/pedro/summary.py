@@ -78,6 +78,12 @@ def compare_measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
         # do not: the bidding side's settled score less the other side's
         "bidding side's net score (own method; contract deals)": np.where(
             contract, np.where(maker_team == 0, t0 - t1, t1 - t0), np.nan),
+        # each side's own: what the scoring method changes though the net stays (method 2
+        # pays the difference where method 1 pays both sides their points)
+        "bidding side's own score (own method; contract deals)": np.where(
+            contract, df[f"score{method}_bid"], np.nan),
+        "other side's score (own method; contract deals)": np.where(
+            contract, df[f"score{method}_opp"], np.nan),
         "bid (contract deals)": np.where(contract, df["bid"], np.nan),
         "bidder makes (contract deals)": np.where(contract, df["made"] == 1, np.nan),
         "no contract": (~contract).astype(float),
@@ -89,10 +95,14 @@ def compare_measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
 
 def compare_bounds(rules) -> dict[str, tuple[float, float]]:
     """Each compare measure's range: 14 points a deal; a side's settlement is at most its
-    points, at least a set bid (14) less the other side's points; the rest are shares."""
+    points, at least a set bid (14) less the other side's points; the other side's at most
+    its points and the set bid (method 2); the rest are shares."""
     points, score, share = (0.0, 14.0), (-28.0, 28.0), (0.0, 1.0)
     return {"bidding side's points": points,
             "bidding side's net score (own method; contract deals)": score,
+            # own: its points, or a set bid lost; other: its points, and a set bid's value
+            "bidding side's own score (own method; contract deals)": (-14.0, 14.0),
+            "other side's score (own method; contract deals)": (0.0, 28.0),
             "bid (contract deals)": (0.0, 14.0), "bidder makes (contract deals)": share,
             "no contract": share, "dealer's side names trump": share,
             "dealer advantage (own method)": score, "dead points": points}
