@@ -11,7 +11,7 @@ each variant threw a deal in.
 >>> from analyzer.compare import compare_variants
 >>> result = compare_variants("pedro", "pedro(low_to=holder)", deals=20_000)
 >>> list(result.table.columns[:3]), len(result.table)
-(['measure', 'a', 'a_hw'], 8)
+(['measure', 'a', 'a_hw'], 10)
 
 With ``base`` (a cheap policy) the numbers are two-level estimates of ``policy``'s (see
 :mod:`analyzer.twolevel`): ``base`` plays ``base_deals`` deals under both variants,

@@ -31,7 +31,7 @@ import pandas as pd
 
 from .games.common import policy_label
 from .moments import Counts, Moments, from_list
-from .stats import Estimate, Proportion
+from .stats import Estimate, Proportion, bounded
 from .text import render_table
 
 _EST_COLS = ["n", "mean", "se", "lo", "hi"]
@@ -107,6 +107,9 @@ class Summary:
     # the sufficient statistic behind each estimate (analyzer.moments): summaries of parts
     # of a run merge into the summary of the whole run (:func:`merge`)
     stats: dict[str, Moments | Counts] = field(default_factory=dict, repr=False)
+    # a mean's range, by key: where every row read the same, its interval is what the range
+    # allows on the rows a run may have missed (stats.bounded), not 0 ± 0
+    spans: dict[str, tuple[float, float]] = field(default_factory=dict, repr=False)
 
     def table(self, key: str) -> pd.DataFrame:
         """The table of the section named ``key``; KeyError if there is none."""
@@ -136,7 +139,8 @@ class Summary:
         lines = [
             f"{p['rules']}: n={p['n']} {self.unit} ({_deal_ranges(p)}), "
             f"policy {policy_label(p['policy'])}",
-            "Every figure: n and 95% interval (means: mean ± 1.96 se; rates: Wilson).",
+            "Every figure: n and 95% interval (means: mean ± 1.96 se, or where every one "
+            "read the same what its range allows on those a run may miss; rates: Wilson).",
         ]
         for s in self.sections:
             lines += ["", s.title, s.to_text()]
@@ -153,7 +157,9 @@ class Summary:
 
         return {"provenance": with_version({**(provenance or {}), **self.provenance}),
                 "unit": self.unit,
-                "interval": "95%: means by the normal (mean, 1.96 se), rates by Wilson",
+                "interval": "95%: means by the normal (mean, 1.96 se), or where every row "
+                            "read the same what the range allows (stats.bounded); rates by "
+                            "Wilson",
                 "sections": [{"key": s.key, "title": s.title, "kind": s.kind, "note": s.note,
                               "rows": records(s.table, "row")} for s in self.sections]}
 
@@ -170,26 +176,37 @@ class Summary:
                                        in zip(s.table.index, s.table.attrs["rows"],
                                               strict=True)]}
                              for s in self.sections],
-                "stats": {k: v.to_list() for k, v in self.stats.items()}}
+                "stats": {k: v.to_list() for k, v in self.stats.items()},
+                "spans": {k: list(v) for k, v in self.spans.items()}}
 
 
 def from_state(state: dict) -> Summary:
     """The summary :meth:`Summary.to_state` described."""
     stats = {k: from_list(v) for k, v in state["stats"].items()}
+    spans = {k: tuple(v) for k, v in state.get("spans", {}).items()}  # older states: none
     sections = [_rebuilt(sec["key"], sec["title"], sec["kind"], sec["note"],
                          {label: (key, tuple(order)) for label, key, order in sec["rows"]},
-                         stats) for sec in state["sections"]]
-    return Summary(dict(state["provenance"]), sections,
-                   {k: v.estimate() for k, v in stats.items()}, state["methods_agree"],
-                   state["unit"], stats)
+                         stats, spans) for sec in state["sections"]]
+    return Summary(dict(state["provenance"]), sections, _estimates(stats, spans),
+                   state["methods_agree"], state["unit"], stats, spans)
+
+
+def _estimate(key: str, stats: dict, spans: dict) -> Estimate | Proportion:
+    """The figure of statistic ``key``: a mean within its range where it has one."""
+    e = stats[key].estimate()
+    return bounded(e, *spans[key]) if key in spans else e
+
+
+def _estimates(stats: dict, spans: dict) -> dict:
+    return {k: _estimate(k, stats, spans) for k in stats}
 
 
 def _rebuilt(key: str, title: str, kind: str, note: str | None,
-             rows: dict[str, tuple[str, tuple]], stats: dict) -> Section:
+             rows: dict[str, tuple[str, tuple]], stats: dict, spans: dict) -> Section:
     """A section's table again, from its rows' statistics, in the rows' order."""
     row = _est_row if kind == "mean" else _rate_row
     ordered = sorted(rows.items(), key=lambda item: item[1][1])
-    return Section(key, title, _frame({label: _Row(row(stats[k].estimate()), k, order)
+    return Section(key, title, _frame({label: _Row(row(_estimate(k, stats, spans)), k, order)
                                        for label, (k, order) in ordered},
                                       _EST_COLS if kind == "mean" else _RATE_COLS), kind, note)
 
@@ -220,6 +237,7 @@ def merge(parts: Sequence[Summary]) -> Summary:
     for p in parts:
         for k, v in p.stats.items():
             stats[k] = stats[k] + v if k in stats else v
+    spans = {k: v for p in parts for k, v in p.spans.items()}
     sections = []
     for key in dict.fromkeys(s.key for p in parts for s in p.sections):
         present = [s for p in parts for s in p.sections if s.key == key]
@@ -229,10 +247,10 @@ def merge(parts: Sequence[Summary]) -> Summary:
                 rows.setdefault(label, row)
         notes = {s.note for s in present}
         sections.append(_rebuilt(key, present[0].title, present[0].kind,
-                                 notes.pop() if len(notes) == 1 else None, rows, stats))
+                                 notes.pop() if len(notes) == 1 else None, rows, stats, spans))
     return Summary(merged_provenance([p.provenance for p in parts]), sections,
-                   {k: v.estimate() for k, v in stats.items()},
-                   all(p.methods_agree for p in parts), head.unit, stats)
+                   _estimates(stats, spans), all(p.methods_agree for p in parts), head.unit,
+                   stats, spans)
 
 
 def merged_provenance(parts: Sequence[dict]) -> dict:
@@ -272,8 +290,12 @@ def _deal_ranges(p: dict) -> str:
 
 
 def _mean_table(df: pd.DataFrame) -> str:
+    def plus_minus(r) -> str:  # none where the interval is not symmetric (a bounded one)
+        symmetric = round(r["hi"] - r["mean"], 3) == round(r["mean"] - r["lo"], 3)
+        return f"± {(r['hi'] - r['lo']) / 2:.3f}" if symmetric else "-"
+
     rows = [
-        [label, int(r["n"]), f"{r['mean']:.3f}", f"± {(r['hi'] - r['lo']) / 2:.3f}",
+        [label, int(r["n"]), f"{r['mean']:.3f}", plus_minus(r),
          f"[{r['lo']:.3f}, {r['hi']:.3f}]"]
         for label, r in df.iterrows()
     ]
@@ -325,10 +347,14 @@ class _Estimates:
     def __init__(self) -> None:
         self.est: dict[str, Estimate] = {}
         self.stats: dict[str, Moments | Counts] = {}
+        self.spans: dict[str, tuple[float, float]] = {}
 
-    def mean(self, key: str, values) -> list:
+    def mean(self, key: str, values, span: tuple[float, float] | None = None) -> list:
+        """A mean's row; ``span``: the range its values lie in (see :class:`Summary`)."""
         self.stats[key] = Moments.of(values)
-        self.est[key] = self.stats[key].estimate()
+        if span is not None:
+            self.spans[key] = (float(span[0]), float(span[1]))
+        self.est[key] = _estimate(key, self.stats, self.spans)
         return _Row(_est_row(self.est[key]), key)
 
     def rate(self, key: str, k: int, n: int, order: tuple = ()) -> list:
@@ -336,9 +362,12 @@ class _Estimates:
         self.est[key] = self.stats[key].estimate()
         return _Row(_rate_row(self.est[key]), key, order)
 
-    def means(self, rows: dict[str, tuple[str, object]]) -> pd.DataFrame:
-        """``{label: (key, values)}`` -> a mean table."""
-        return _frame({label: self.mean(key, v) for label, (key, v) in rows.items()}, _EST_COLS)
+    def means(self, rows: dict[str, tuple], span: tuple[float, float] | None = None
+              ) -> pd.DataFrame:
+        """``{label: (key, values)}`` -> a mean table; ``span`` the range of every row's
+        values, unless a row gives its own: ``(key, values, span)`` (None: no range)."""
+        return _frame({label: self.mean(*row) if len(row) == 3 else self.mean(*row, span)
+                       for label, row in rows.items()}, _EST_COLS)
 
     def make_rates(self, bid: np.ndarray, made: np.ndarray, contract: np.ndarray,
                    overall: str = "all contracts") -> pd.DataFrame:

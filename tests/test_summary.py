@@ -91,3 +91,27 @@ def test_a_slice_or_a_filter_names_the_deals_it_holds():
     assert f"n={len(picked)} deals (a selection from " in s.to_text()
     with pytest.raises(ValueError, match="selected deals"):
         merge([s, summarize(df.iloc[:10])])
+
+
+def test_a_mean_no_deal_moved_is_bounded_by_its_range_in_whole_and_merged_summaries():
+    """`simulate pedro` printed "dead 0.000 ± 0.000 [0.000, 0.000]" where `compare` gave the
+    same measure on the same deals [0.000, 0.003]: now both are what 14 points a deal allow
+    on the deals a run may have missed; merged halves say exactly what the whole says; an
+    invariant (King's four scores sum to 0) stays exact."""
+    from analyzer.games import king, pedro
+    from analyzer.stats import unseen_share
+    from analyzer.summary import from_state, merge
+
+    rules = pedro.parse_rules("pedro")
+    whole = pedro.GAME.summarize(pedro.simulate(rules, 2000, seed=1))
+    dead = whole.points.loc["dead (scored by nobody)"]
+    assert dead["mean"] == 0 and dead["lo"] == 0
+    assert dead["hi"] == pytest.approx(14 * unseen_share(2000))
+    assert "dead (scored by nobody)     2000  0.000        -  [0.000, 0.027]" in whole.to_text()
+    halves = [pedro.GAME.summarize(pedro.simulate(rules, 1000, seed=1, first=f))
+              for f in (0, 1000)]
+    merged = merge([from_state(h.to_state()) for h in halves])
+    assert merged.to_text() == whole.to_text()
+    games = king.GAME.summarize(king.simulate(king.parse_rules("king"), 50, seed=1))
+    invariant = games.points.loc["sum of the four (always 0)"]
+    assert invariant["lo"] == invariant["hi"] == 0

@@ -18,6 +18,7 @@ def summarize(df: pd.DataFrame) -> Summary:
     if len(df) == 0:
         raise ValueError("cannot summarize an empty simulation (0 rows)")
     e = _Estimates()
+    hand, game = _ranges()  # where every row read the same, the interval these allow
     what = df.attrs.get("contract", "games")
     n = len(df)
     if what == "games":
@@ -25,24 +26,25 @@ def summarize(df: pd.DataFrame) -> Summary:
         totals = np.stack([df[f"total{s}"].to_numpy(np.float64) for s in range(4)], axis=1)
         by_pos = {f"first dealer + {k}": (f"score_pos{k}", totals[np.arange(n), (d0 + k) % 4])
                   for k in range(4)}
-        by_pos["sum of the four (always 0)"] = ("score_sum", totals.sum(axis=1))
+        by_pos["sum of the four (always 0)"] = ("score_sum", totals.sum(axis=1), None)
         hands = e.means({f"hand {k + 1}, dealer's points": (
             f"hand{k + 1}_dealer", df[[f"h{k + 1}_p{s}" for s in range(4)]].to_numpy(np.float64)[
                 np.arange(n), (d0 + k) % 4]) for k in range(10) if f"h{k + 1}_p0" in df
-            and (df[[f"h{k + 1}_p{s}" for s in range(4)]].to_numpy() != 0).any()})
+            and (df[[f"h{k + 1}_p{s}" for s in range(4)]].to_numpy() != 0).any()}, hand)
         sections = [
             Section("points", "Final score by seat, counted from the first dealer",
-                    e.means(by_pos), "mean"),
+                    e.means(by_pos, game), "mean"),
             Section("hands", "Each hand: the dealer's points", hands, "mean"),
         ]
-        return Summary(_provenance(df), sections, e.est, unit="games", stats=e.stats)
+        return Summary(_provenance(df), sections, e.est, unit="games", stats=e.stats,
+                       spans=e.spans)
     rows = {f"seat {s}": (f"points_seat{s}", df[f"points{s}"]) for s in range(4)}
     d = df["dealer"].to_numpy()
     pts = np.stack([df[f"points{s}"].to_numpy(np.float64) for s in range(4)], axis=1)
     for k, name in enumerate(("dealer", "eldest (dealer + 1)", "second (dealer + 2)",
                               "third (dealer + 3)")):
         rows[name] = (f"points_pos{k}", pts[np.arange(n), (d + k) % 4])
-    sections = [Section("points", f"Points per hand ({what})", e.means(rows), "mean")]
+    sections = [Section("points", f"Points per hand ({what})", e.means(rows, hand), "mean")]
     if what == "positive":
         out = df["outcome"].to_numpy()
         shares = _frame({label: e.rate(key, int((out == code).sum()), n) for label, key, code in
@@ -50,7 +52,8 @@ def summarize(df: pd.DataFrame) -> Summary:
                           ("declined (4-3-3-3, not played)", "declined", 2),
                           ("played with the dealer's trump", "played", 3))}, _RATE_COLS)
         sections.append(Section("shares", "Trump auction outcomes", shares, "rate"))
-    return Summary(_provenance(df), sections, e.est, unit="hands", stats=e.stats)
+    return Summary(_provenance(df), sections, e.est, unit="hands", stats=e.stats,
+                   spans=e.spans)
 
 
 def compare_measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
@@ -76,18 +79,23 @@ def _hand_names(rules) -> list[str]:
 
 
 
+def _ranges() -> tuple[tuple[float, float], tuple[float, float]]:
+    """A seat's points in a hand and in a game, at most (see :func:`compare_bounds`)."""
+    from .rules import HAND_TOTALS, POSITIVE
+
+    positive = HAND_TOTALS[POSITIVE]
+    penalties = sorted(t for t in HAND_TOTALS.values() if t < 0)
+    hand = (float(min(penalties[0] + penalties[1], -positive)), 2.0 * positive)
+    return hand, (float(sum(penalties) - 4 * positive), 4 * hand[1])
+
+
 def compare_bounds(rules) -> dict[str, tuple[float, float]]:
     """Each compare measure's range. In a positive hand (325 points, 25 a trick) a seat
     takes at most every trick, and as the benefited a trump right's price of up to 13
     tricks more; a buyer who pays 13 may end 13 tricks below zero. A negative hand, two
     played together included, costs a seat at most its whole penalty. A game: the four
     positive hands and every penalty."""
-    from .rules import HAND_TOTALS, POSITIVE
-
-    positive = HAND_TOTALS[POSITIVE]
-    penalties = sorted(t for t in HAND_TOTALS.values() if t < 0)
-    hand = (float(min(penalties[0] + penalties[1], -positive)), 2.0 * positive)
-    game = (float(sum(penalties) - 4 * positive), 4 * hand[1])
+    hand, game = _ranges()
     out = {f"final score, first dealer + {k}": game for k in range(4)}
     out.update(dict.fromkeys(_hand_names(rules), hand))
     return out

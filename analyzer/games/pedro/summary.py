@@ -13,6 +13,9 @@ import pandas as pd
 
 from ...summary import _RATE_COLS, Section, Summary, _dealer_sign, _Estimates, _frame, _provenance
 
+POINTS = (0.0, 14.0)  # a side's points in a deal
+SCORE = (-28.0, 28.0)  # a side's settlement less the other's: a set bid of 14, their 14
+
 
 def summarize(df: pd.DataFrame) -> Summary:
     """A per-deal frame of :func:`analyzer.games.pedro.simulate`: the bidding side's
@@ -26,7 +29,7 @@ def summarize(df: pd.DataFrame) -> Summary:
         "team 0 (seats 0, 2)": ("points_team0", df["points0"]),
         "team 1 (seats 1, 3)": ("points_team1", df["points1"]),
         "dead (scored by nobody)": ("dead_points", df["dead_points"]),
-    })
+    }, POINTS)
 
     bid = df["bid"].to_numpy()
     contract = bid > 0
@@ -49,7 +52,7 @@ def summarize(df: pd.DataFrame) -> Summary:
     sign = _dealer_sign(df)
     adv = {m: sign * (df[f"score{m}_team0"].to_numpy(np.float64)
                       - df[f"score{m}_team1"].to_numpy(np.float64)) for m in (1, 2)}
-    dealer = e.means({f"method {m}": (f"dealer_advantage{m}", adv[m]) for m in (1, 2)})
+    dealer = e.means({f"method {m}": (f"dealer_advantage{m}", adv[m]) for m in (1, 2)}, SCORE)
     agree = bool(np.array_equal(adv[1], adv[2]))
     note = ("  (under these rules the two methods give the same difference on every deal)"
             if agree else None)
@@ -61,7 +64,8 @@ def summarize(df: pd.DataFrame) -> Summary:
         Section("dealer", "Dealer advantage: dealer's team settlement minus the other team's, "
                 "per deal", dealer, "mean", note),
     ]
-    return Summary(_provenance(df), sections, e.est, methods_agree=agree, stats=e.stats)
+    return Summary(_provenance(df), sections, e.est, methods_agree=agree, stats=e.stats,
+                   spans=e.spans)
 
 
 def compare_measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
@@ -97,7 +101,7 @@ def compare_bounds(rules) -> dict[str, tuple[float, float]]:
     """Each compare measure's range: 14 points a deal; a side's settlement is at most its
     points, at least a set bid (14) less the other side's points; the other side's at most
     its points and the set bid (method 2); the rest are shares."""
-    points, score, share = (0.0, 14.0), (-28.0, 28.0), (0.0, 1.0)
+    points, score, share = POINTS, SCORE, (0.0, 1.0)
     return {"bidding side's points": points,
             "bidding side's net score (own method; contract deals)": score,
             # own: its points, or a set bid lost; other: its points, and a set bid's value

@@ -44,12 +44,13 @@ def summarize(df: pd.DataFrame) -> Summary:
     if len(df) == 0:
         raise ValueError("cannot summarize an empty simulation (0 hands)")
     e = _Estimates()
+    total = float(_rook_rules(df).total_points)  # a side's points in a hand
     points = e.means({
         "declaring side": ("points_declaring_side", df["bid_points"]),
         "other side": ("points_other_side", df["opp_points"]),
         "team 0 (seats 0, 2)": ("points_team0", df["points0"]),
         "team 1 (seats 1, 3)": ("points_team1", df["points1"]),
-    })
+    }, (0.0, total))
 
     bid = df["bid"].to_numpy()
     contracts = e.make_rates(bid, df["made"].to_numpy(), np.ones(len(df), dtype=bool),
@@ -74,7 +75,7 @@ def summarize(df: pd.DataFrame) -> Summary:
 
     adv = _dealer_sign(df) * (df["score0"].to_numpy(np.float64)
                               - df["score1"].to_numpy(np.float64))
-    dealer = e.means({"score": ("dealer_advantage", adv)})
+    dealer = e.means({"score": ("dealer_advantage", adv)}, (-2 * total, 2 * total))
     sections = [
         Section("points", "Points per hand", points, "mean"),
         Section("contracts", "Declarer makes the bid (all hands)", contracts, "rate"),
@@ -82,7 +83,8 @@ def summarize(df: pd.DataFrame) -> Summary:
         Section("dealer", "Dealer advantage: dealer's team score minus the other team's, "
                 "per hand", dealer, "mean"),
     ]
-    return Summary(_provenance(df), sections, e.est, unit="hands", stats=e.stats)
+    return Summary(_provenance(df), sections, e.est, unit="hands", stats=e.stats,
+                   spans=e.spans)
 
 
 def compare_measures(df: pd.DataFrame, rules=None) -> dict[str, np.ndarray]:
