@@ -131,3 +131,19 @@ def test_king_ladder_of_declined_hands_only_says_so():
 def test_the_ladder_contract_is_king_only():
     with pytest.raises(NotOffered, match="--contract: only king; Pedro / Cinch has no contracts"):
         ladder.ladder("pedro", deals=5, contract="positive")
+
+
+def test_the_ladder_header_and_notes_say_only_what_applies():
+    """`ladder king` showed "P(make) 100%" with no word of what a King hand makes, and the
+    header named pimc's worlds where no rung searched."""
+    from cli_helpers import run
+
+    plain = run("ladder", "king", "--deals", "12", "--rungs", "random,heuristic")
+    assert plain.exit_code == 0, plain.stderr
+    assert "pimc worlds" not in plain.stdout.splitlines()[0]
+    assert "P(make): a buyer took at least the tricks it paid" in plain.stdout
+    searched = run("ladder", "pedro", "--deals", "4", "--rungs", "heuristic,pimc",
+                   "--worlds", "3")
+    assert searched.exit_code == 0, searched.stderr
+    assert "pimc worlds 3" in searched.stdout.splitlines()[0]
+    assert "P(make):" not in searched.stdout  # Pedro's bid is made or set: nothing to say

@@ -113,8 +113,9 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
         if not as_json:
             click.echo(text)
 
+    searching = any(r.startswith("pimc") for r in names) or opponents.startswith("pimc")
     echo(f"bidlab ladder  {rules}{what}  seed {seed}  deals {deals:,}  opponents "
-         f"{opponents}  pimc worlds {worlds}")
+         f"{opponents}" + (f"  pimc worlds {worlds}" if searching else ""))
     echo("auction: heuristic for every seat and rung; rungs differ in card play only")
     if "declined" in result.provenance:
         echo(f"{result.provenance['declined']:,} hands declined 4-3-3-3 (not played) "
@@ -131,6 +132,8 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
              else "", f"{r.seconds:.1f}"] for r in summ.itertuples()]
     echo(render_table(["rung", "n", result.measure, "95% CI", "P(make)", "95% CI",
                        "vs heuristic (paired)", "seconds"], rows))
+    if "make" in result.provenance:  # King: no contract to make; what the column counts
+        echo(f"P(make): {result.provenance['make']}")
     if len(by_bid):
         echo("")
         echo(f"by bid level: {result.measure} (± 95% half-width) and P(make)")

@@ -54,5 +54,7 @@ def king_ladder(rules, idx, seed, rungs, opponents, worlds, contract, progress) 
             "auction": "heuristic for every seat and rung (rungs differ in card play only)"}
     if positive:
         prov["declined"] = int((~played).sum())
+        prov["make"] = ("a buyer took at least the tricks it paid for the trump right "
+                        "(sold hands; the benefited dealer who plays it pays none)")
     return Ladder(out, rungs, prov, seconds, measure)
 
