@@ -3,6 +3,7 @@
 import json
 
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
@@ -49,6 +50,18 @@ def test_match_prints_win_rates_and_writes_games(tmp_path):
     assert "team 0 (seats 0, 2) wins" in r.output and "deals per game" in r.output
     df = pd.read_parquet(out)
     assert len(df) == 2000 and set(df["winner"]) <= {-1, 0, 1}
+
+
+def test_games_that_all_last_alike_are_not_said_to_last_exactly_that():
+    """`match "pedro(target=1)"` read "deals per game: 1.000 ± 0.000": every game of the run
+    lasted one deal, which bounds the games it may have missed by 1 to --max-deals deals."""
+    from analyzer.stats import unseen_share
+
+    r = run("match", "pedro(target=1)", "--games", "200", "--max-deals", "50", "--json")
+    assert r.exit_code == 0, r.stderr
+    length = json.loads(r.stdout)["deals_per_game"]
+    assert length["mean"] == length["lo"] == 1
+    assert length["hi"] == pytest.approx(1 + 49 * unseen_share(200))
 
 
 def test_match_bad_rule_is_exit_2(tmp_path):

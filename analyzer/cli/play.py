@@ -334,7 +334,7 @@ def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out, as_json,
       bidlab match "pedro(target=1000)" --games 2000 --max-deals 5000
       bidlab match rook --games 2000 --rule pass_cycle=right_left_none
     """
-    from ..stats import mean_ci, wilson
+    from ..stats import bounded, interval_text, mean_ci, wilson
 
     rules = resolve_rules(game, rule_pairs)
     g = game_of(rules)
@@ -356,7 +356,9 @@ def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out, as_json,
                      f"[{100 * p.lo:.2f}%, {100 * p.hi:.2f}%]" if p else "-"])
         rates.append({"row": label, "n": n, "k": k, "rate": p.p if p else None,
                       "lo": p.lo if p else None, "hi": p.hi if p else None})
-    length = mean_ci(df["deals"])
+    # a game lasts 1 to max_deals deals: where every game lasted alike, that range bounds
+    # the games a run may have missed (stats.bounded), not 0 ± 0
+    length = bounded(mean_ci(df["deals"]), 1, max_deals)
     if as_json:
         click.echo(dumps({
             "provenance": provenance({**df.attrs, "games": n_games, "target": rules.target}),
@@ -367,7 +369,8 @@ def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out, as_json,
         click.echo(f"{df.attrs['rules']}: {n_games:,} games to {rules.target} (seed {seed}), "
                    f"policy {policy_label(df.attrs['policy'])}\n")
         click.echo(render_table(["", "n", "k", "rate", "95% CI"], rows, align="lrrrl"))
-        click.echo(f"\ndeals per game: {length}")
+        click.echo(f"\ndeals per game: {interval_text(length.mean, length.lo, length.hi, 3)} "
+                   f"(n={length.n:,})")
     if (df["winner"] < 0).any():
         click.echo(f"{int((df['winner'] < 0).sum()):,} game(s) undecided after {max_deals:,} "
                    f"deals; --max-deals plays them longer", err=True)
