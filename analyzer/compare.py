@@ -322,8 +322,9 @@ def _held(e: Estimate, low: float, high: float, seen: int) -> Estimate:
 
 def _two_level_figures(t: TwoLevelMoments):
     """A measure's two-level A, B, B − A, the correction of B − A and the cheap policy's A and
-    B, from the moments of (A's value where defined else 0, A defined, B's two); None where
-    under two paired deals define it under a variant.
+    B, from the moments of (A's value where defined else 0, A defined, B's two); None with
+    under two paired deals, or where under :data:`RATIO_MIN_DEALS` of them define a measure
+    of some deals under a variant.
 
     A measure of every deal is the two-level mean of its values. A measure of some deals
     (contract deals) is each variant's mean over its own deals, Σ value / Σ defined: the
