@@ -37,6 +37,7 @@ import os
 import re
 import secrets
 import shutil
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -189,11 +190,26 @@ def _temporary_name(p: Path, kind: str = "tmp") -> Path:
 
 
 _IN_FLIGHT: set[Path] = set()  # this process's temporaries, until moved into place
+# held while a temporary is moved into place: Ctrl-C (or SIGTERM) removes the temporaries
+# from the main thread while the command's thread may be swapping one in, and a folder
+# emptied under a swap went in as a manifest alone (a test caught it, 1 run in ~20)
+_SWAPPING = threading.Lock()
 
 
-def remove_in_flight() -> None:
+def remove_in_flight(ending: bool = False) -> None:
     """Remove the temporaries this process is writing: Ctrl-C ends the process at once
-    (``os._exit``), and no ``finally`` runs to do it."""
+    (``os._exit``), and no ``finally`` runs to do it. A swap under way finishes first.
+    ``ending`` (the process ends next): no swap starts after, since one that moved the old
+    folder aside and then found its temporary gone would leave neither in place."""
+    held = _SWAPPING.acquire(timeout=10)  # not forever: a hung disk must not hang Ctrl-C
+    try:
+        _remove_temporaries()
+    finally:
+        if held and not ending:
+            _SWAPPING.release()
+
+
+def _remove_temporaries() -> None:
     for tmp in list(_IN_FLIGHT):
         if tmp.is_dir():
             shutil.rmtree(tmp, ignore_errors=True)
@@ -328,19 +344,24 @@ def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
     try:
         yield tmp
         _fsync_folder(tmp)
-        existed = p.is_dir()
-        if existed and any(p.iterdir()):  # what the folder became while the run played
-            _require_output_set(p)
-        if existed and _exchange(tmp, p):
-            shutil.rmtree(tmp)  # the old folder, now under the temporary name
-        else:
-            if p.is_dir():
-                old = _temporary_name(p, "old")
-                os.rename(p, old)
-                os.rename(tmp, p)
-                shutil.rmtree(old, ignore_errors=True)
+        with _SWAPPING:
+            existed = p.is_dir()
+            if existed and any(p.iterdir()):  # what the folder became while the run played
+                _require_output_set(p)
+            if existed and _exchange(tmp, p):
+                shutil.rmtree(tmp)  # the old folder, now under the temporary name
             else:
-                os.rename(tmp, p)
+                if p.is_dir():
+                    old = _temporary_name(p, "old")
+                    os.rename(p, old)
+                    try:
+                        os.rename(tmp, p)
+                    except BaseException:
+                        os.rename(old, p)  # the earlier set back in place, not aside
+                        raise
+                    shutil.rmtree(old, ignore_errors=True)
+                else:
+                    os.rename(tmp, p)
         _fsync_folder(p.parent)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -483,8 +504,9 @@ def atomic_open(path: str | os.PathLike, say: bool = True,
             yield f
             f.flush()
             os.fsync(f.fileno())
-        existed = os.path.lexists(p)
-        os.replace(tmp, p)
+        with _SWAPPING:
+            existed = os.path.lexists(p)
+            os.replace(tmp, p)
     except OSError as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

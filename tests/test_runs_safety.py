@@ -149,6 +149,36 @@ def test_ctrl_c_leaves_no_temporary_behind(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
+def test_ctrl_c_during_a_swap_waits_for_it(tmp_path, monkeypatch):
+    """Ctrl-C removes the temporaries from the main thread while the command's thread may
+    be swapping its folder in: the folder went in emptied, a manifest alone (SIGTERM, one
+    CI run). The removal now waits for the swap under way."""
+    import threading
+    import time
+
+    out = tmp_path / "chart"
+    with io.atomic_dir(out) as d:
+        (d / "manifest.json").write_text('{"bidlab_version": "0", "files": ["old.txt"]}')
+        (d / "old.txt").write_text("old")
+    real = io._exchange
+    removal = []
+
+    def exchange_as_ctrl_c_comes(a, b):  # the main thread's removal starts mid-swap
+        removal.append(threading.Thread(target=io.remove_in_flight))
+        removal[0].start()
+        time.sleep(0.3)
+        return real(a, b)
+
+    monkeypatch.setattr(io, "_exchange", exchange_as_ctrl_c_comes)
+    new = [f"part{k}.csv" for k in range(50)]
+    with io.atomic_dir(out) as d:
+        (d / "manifest.json").write_text(json.dumps({"bidlab_version": "0", "files": new}))
+        for name in new:
+            (d / name).write_text("rows")
+    removal[0].join(timeout=20)
+    assert sorted(p.name for p in out.iterdir()) == sorted([*new, "manifest.json"])
+
+
 def test_a_run_out_of_memory_midway_keeps_its_chunks(tmp_path, monkeypatch):
     # only a refusal for time undoes a run (the same run would be refused again); memory
     # running short at a later chunk leaves the finished ones, and resume plays the rest

@@ -202,7 +202,7 @@ def abort_now(status: int = INTERRUPTED, said: str = "Aborted!") -> NoReturn:
     io = sys.modules.get("analyzer.io")  # loaded by any command that writes
     if io is not None:
         with contextlib.suppress(Exception):
-            io.remove_in_flight()  # no finally runs after os._exit: no hidden half-files
+            io.remove_in_flight(ending=True)  # no finally runs after os._exit
     if sys.stderr.isatty():
         sys.stderr.write("\x1b[?25h")  # the progress bar hid the cursor
     sys.stderr.write(f"\n{said}\n")
