@@ -48,11 +48,11 @@ import pandas as pd
 
 from .advice import decide
 from .documents import stamp
+from .games import common, parse_game
 from .games import game as game_of
-from .games import parse_game
 from .games.common import SEATS, first_batch, parse_policies, policy_string, provenance
 from .limits import Pace, check_counts, check_seed
-from .rollout import run_two_level, searching_size  # games.common's, as rollout uses it
+from .rollout import run_two_level
 from .stats import Z95, PairedMoments, bounded, est_cols, wilson
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelError, TwoLevelMoments, check_budget, check_request
@@ -464,7 +464,7 @@ def bid_chart(game, deals: int | None = None, seed: int = 1, policy: str = "heur
     rules = parse_game(game) if isinstance(game, str) else game
     g, pols = game_of(rules), parse_policies(policy)
     if deals is None:
-        deals = searching_size(g, "bid-chart", pols, 2_000_000)
+        deals = common.searching_size(g, "bid-chart", pols, 2_000_000)
     check_budget(base, budget)
     check_seed(seed)
     check_counts(deals=deals, batch=batch, base_deals=base_deals, optional=("base_deals",))

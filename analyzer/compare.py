@@ -37,7 +37,7 @@ from .games import game, parse_game
 from .games.common import default_chunk, parse_policies, policy_string, searches, searching_size
 from .limits import Pace, check_counts, check_seed, require_time
 from .moments import Moments
-from .stats import Z95, Estimate, PairedMoments, bounded, wilson, within
+from .stats import Z95, Estimate, PairedMoments, bounded, held, wilson
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelMoments, check_budget, check_request
 from .variants import RuleError
@@ -290,9 +290,11 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
             continue
         ea, eb, d, c, base_a, base_b = figures
         lo, hi = spans[name]
-        ea, eb = _held(ea, lo, hi, mj.n), _held(eb, lo, hi, mj.n)
+        # where no deal showed a spread, what the searching player's n deals may have
+        # missed (it is its figure); a cheap mean plus a correction held to the range
+        ea, eb = held(ea, lo, hi, mj.n), held(eb, lo, hi, mj.n)
         if str(ra) != str(rb):
-            d = _held(d, lo - hi, hi - lo, mj.n)
+            d = held(d, lo - hi, hi - lo, mj.n)
         rows.append({**row, "a": ea.mean, "a_hw": ea.half_width, "n_a": ea.n,
                      "b": eb.mean, "b_hw": eb.half_width, "n_b": eb.n,
                      "b_minus_a": d.mean, "diff_lo": d.lo, "diff_hi": d.hi, "n_paired": d.n,
@@ -310,14 +312,6 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
 # (random bids against the heuristic's, pedro(min_bid=7)) the delta method's interval
 # missed the whole range in 1 of 29 seeds ("bidder makes" -0.118, [-0.22, -0.02])
 RATIO_MIN_DEALS = 30
-
-
-def _held(e: Estimate, low: float, high: float, seen: int) -> Estimate:
-    """A two-level figure within what the measure's range allows: where no deal showed a
-    spread, the share the searching player's ``seen`` deals may have missed (not the N the
-    cheap one played: it is the searching player's figure); and a cheap mean plus a
-    correction that strays outside the range is held to it."""
-    return within(bounded(e, low, high, seen=seen), low, high)
 
 
 def _two_level_figures(t: TwoLevelMoments):

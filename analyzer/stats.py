@@ -77,6 +77,12 @@ def plus_minus(mean: float, half_width: float, digits: int = 2, sign: bool = Fal
     return f"{mean:{'+' if sign else ''}z.{digits}f} ± {hw}"  # z: no "-0.00"
 
 
+def symmetric(mean: float, lo: float, hi: float, digits: int) -> bool:
+    """Whether an interval shows as ``mean ± half-width`` at ``digits`` (a Wilson or a
+    :func:`bounded` interval may not)."""
+    return round(hi - mean, digits) == round(mean - lo, digits)
+
+
 def interval_text(mean: float, lo: float, hi: float, digits: int = 1) -> str:
     """``mean ± half-width``, or ``mean [lo, hi]`` where the interval is not symmetric at
     ``digits`` (a Wilson interval, a :func:`bounded` one); the mean alone without an
@@ -95,7 +101,7 @@ def interval_text(mean: float, lo: float, hi: float, digits: int = 1) -> str:
         return f"{mean:z.{digits}f}"
     while hw > 0 and round(max(hi - mean, mean - lo), digits) == 0 and digits < 8:
         digits += 1
-    if round(hi - mean, digits) != round(mean - lo, digits):
+    if not symmetric(mean, lo, hi, digits):
         return f"{mean:z.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
     return f"{mean:z.{digits}f} ± {hw:.{digits}f}"
 
@@ -156,6 +162,12 @@ def within(e: Estimate, low: float, high: float) -> Estimate:
     if math.isnan(e.mean) or (low <= e.lo and e.hi <= high):
         return e
     return Estimate(min(max(e.mean, low), high), e.se, max(e.lo, low), min(e.hi, high), e.n)
+
+
+def held(e: Estimate, low: float, high: float, seen: int | None = None) -> Estimate:
+    """``e`` within what a measure's range ``low`` .. ``high`` allows: :func:`bounded` where
+    no trial showed a spread (``seen`` as there), then :func:`within`."""
+    return within(bounded(e, low, high, seen=seen), low, high)
 
 
 def _as_float_array(x) -> np.ndarray:

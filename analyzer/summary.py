@@ -31,7 +31,7 @@ import pandas as pd
 
 from .games.common import policy_label
 from .moments import Counts, Moments, from_list
-from .stats import Estimate, Proportion, bounded
+from .stats import Estimate, Proportion, bounded, symmetric
 from .text import render_table
 
 _EST_COLS = ["n", "mean", "se", "lo", "hi"]
@@ -291,8 +291,8 @@ def _deal_ranges(p: dict) -> str:
 
 def _mean_table(df: pd.DataFrame) -> str:
     def plus_minus(r) -> str:  # none where the interval is not symmetric (a bounded one)
-        symmetric = round(r["hi"] - r["mean"], 3) == round(r["mean"] - r["lo"], 3)
-        return f"± {(r['hi'] - r['lo']) / 2:.3f}" if symmetric else "-"
+        return (f"± {(r['hi'] - r['lo']) / 2:.3f}" if symmetric(r["mean"], r["lo"], r["hi"], 3)
+                else "-")
 
     rows = [
         [label, int(r["n"]), f"{r['mean']:.3f}", plus_minus(r),

@@ -216,7 +216,6 @@ def seats_part(s: Scenario, cfg: dict, cache: dict, progress: Progress, ex=None)
     return _stamp(part, s, s.rules, len(df), summary.unit, t0)
 
 
-
 TIES = " Seats tied at the top share that game's win."  # as standings.whole_games counts
 
 

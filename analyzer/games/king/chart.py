@@ -78,7 +78,7 @@ import pandas as pd
 
 from ...bidchart import RARE_HALF_WIDTH, RARE_MIN_N, ChartError
 from ...limits import Pace
-from ...stats import Z95, Estimate, PairedMoments, bounded, est_cols, wilson, within
+from ...stats import Z95, Estimate, PairedMoments, est_cols, held, wilson
 from .. import king
 from ..common import SEATS, first_batch, parse_policies, provenance
 from . import engine
@@ -280,7 +280,7 @@ def _estimate(prefix: str, total: float, total_sq: float, n: int,
     there."""
     mean, se = _mean_se(total, total_sq, n)
     e = Estimate(mean, se, mean - Z95 * se, mean + Z95 * se, n)
-    return est_cols(prefix, e if span is None else within(bounded(e, *span), *span))
+    return est_cols(prefix, e if span is None else held(e, *span))
 
 
 def _share(prefix: str, k: float, n: int) -> dict:
@@ -481,9 +481,8 @@ class KingChartAccumulator:
             m = PairedMoments(2)
             m.add_sums(n, s[:2], np.array([[s[2], s[4]], [s[4], s[3]]]))
             # no spread in a class's few hands is not certainty: the tricks' range bounds it
-            own, other = (within(bounded(e, 0, TRICKS), 0, TRICKS)
-                          for e in (m.estimate(0), m.estimate(1)))
-            value = within(bounded(m.diff(0, 1), -TRICKS, TRICKS), -TRICKS, TRICKS)
+            own, other = (held(e, 0, TRICKS) for e in (m.estimate(0), m.estimate(1)))
+            value = held(m.diff(0, 1), -TRICKS, TRICKS)
             advice = trump_right_advice(value, own, other)
             right_rows.append({**cls, "label": _label(cls, RIGHT_BY), "n": n,
                                **est_cols("own_tricks", own), **est_cols("other_tricks", other),

@@ -78,7 +78,6 @@ def _hand_names(rules) -> list[str]:
             for k, code in enumerate(rules.contracts)]
 
 
-
 def _ranges() -> tuple[tuple[float, float], tuple[float, float]]:
     """A seat's points in a hand and in a game, at most (see :func:`compare_bounds`)."""
     from .rules import HAND_TOTALS, POSITIVE
