@@ -8,6 +8,7 @@ import pytest
 
 from analyzer.bidchart import ChartError
 from analyzer.cards import cards_of, rank_of, suit_of
+from analyzer import games
 from analyzer.games import king
 from analyzer.games.common import parse_policies
 from analyzer.games.king import engine
@@ -209,6 +210,19 @@ def test_seat_positions_match_the_games(chart):
         assert line["score_lo"] < line["score"] < line["score_hi"]
     assert chart.seats["score"].sum() == pytest.approx(0.0, abs=1e-9)
     assert chart.seats["deals_hands"].tolist() == ["1, 5, 9", "2, 6, 10", "3, 7", "4, 8"]
+
+
+@pytest.mark.parametrize("spelling", ["king", "king(combined_negatives=true)"])
+def test_whole_games_last_as_many_hands_as_the_rules_play(spelling):
+    """A report's game lengths count the hands the rules deal (7 with combined negatives),
+    and its text does not claim Pedro's fixed first dealer: King's is drawn per game."""
+    rules = king.parse_rules(spelling)
+    game = games.game(rules)
+    winner, hands, scores = game.whole_game_rows(rules, 20, SEED, POLS)
+    assert (hands == len(rules.contracts)).all() and len(hands) == 20
+    assert len(rules.contracts) == (7 if rules.combined_negatives else 10)
+    assert scores.shape == (20, 4) and "g % 4" not in game.game_start
+    assert "first dealer" in game.game_start
 
 
 def _readable(rows, row_feature, col_feature):

@@ -52,6 +52,8 @@ class Game:
     sources: dict[str, str] = {}  # preset -> where its rules come from (docs/rules.md)
     hand_cards = 0  # cards in a dealt hand (a HAND argument)
     compare_unit = "deal"  # what one row of ``compare_measures`` is, for people
+    # how a report's whole games are dealt, for people (a clause after "every seat playing")
+    game_start = "game g starts with dealer g % 4 and the deal passes to the left"
     # the caption of a report's bid guide, the table chart_contents names
     guide_caption = ("The bid guide: for each seat, the weakest class of hand that should "
                      "make each bid (gain over passing, own minus opponents' points per deal, "

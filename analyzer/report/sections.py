@@ -504,7 +504,7 @@ def games_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     goal = f"to {target}" if target else "of all their hands"
     part = Part("games", "Whole games",
                 f"{cfg['games']:,} whole games {goal}, every seat playing {_policy(s)}; "
-                "game g starts with dealer g % 4 and the deal passes to the left.")
+                f"{g.game_start}.")
     ties = TIES if (winner == -2).any() else ""
     part.table("sides", sides, _side_table(sides), "Win rate and final score by side." + ties,
                anchor="whole-games")

@@ -94,6 +94,9 @@ class KingGame(Game):
     # ---- a report's tables: every row of simulate is a whole game of ten hands --------------
 
     sides = ("first dealer", "first dealer + 1", "first dealer + 2", "first dealer + 3")
+    game_start = ("each game's first dealer is drawn at random (first_dealer=kh_finder_chooses: "
+                  "named by the seat that finds the K♥), the deal passes to the left, and the "
+                  "sides are counted from the first dealer")
     plays_whole_games = True
 
     def whole_game_rows(self, rules, n, seed, policies, max_deals=None, progress=None, first=0):
@@ -101,7 +104,7 @@ class KingGame(Game):
 
         winner, scores = _by_position(self.simulate(rules, n, seed, policies, first,
                                                     progress=progress))
-        return winner, np.full(len(scores), 10), scores
+        return winner, np.full(len(scores), len(rules.contracts)), scores
 
     def seat_positions(self, df, rules):
         """Each position's final score and win share (a tie at the top shares the win)."""
@@ -110,7 +113,8 @@ class KingGame(Game):
         from ..standings import whole_games
 
         winner, scores = _by_position(df)
-        return whole_games(winner, np.full(len(scores), 10), scores, self.sides)[0]
+        return whole_games(winner, np.full(len(scores), len(rules.contracts)), scores,
+                           self.sides)[0]
 
     def parse_hand(self, text, rules):
         from .evaluate import parse_king_hand
