@@ -83,3 +83,25 @@ def test_searching_players_agree_with_reference(preset):
     logs = pedro.play_logged(PRESETS[preset], seed=12, indices=range(300),
                              policies="dd,pimc:3,heuristic,random")
     assert_agree(logs)
+
+
+@pytest.mark.parametrize("rule", ["s000_mistake_rule", "s002_to_trump_maker"])
+def test_stock_trumps_the_dealer_leaves_are_dead_and_scored_by_the_rule(rule):
+    """docs/rules.md §1.5: a dealer with more than 6 trumps in hand and stock keeps 6 and the
+    rest, the stock's included, are dead; a counting one scores by discarded_counter_scoring.
+    Deals are the same under every variant, so the deals where the rule moves a point are
+    those where dead points differ from the default's; among them, those whose dead counter
+    came from the stock are replayed by the reference."""
+    import numpy as np
+
+    plain = pedro.simulate(PRESETS["pedro"], 100_000, seed=21, policies="random")
+    rules = Rules(discarded_counter_scoring=rule)
+    ruled = pedro.simulate(rules, 100_000, seed=21, policies="random")
+    moved = np.flatnonzero(plain["dead_points"].to_numpy() != ruled["dead_points"].to_numpy())
+    logs = pedro.play_logged(rules, seed=21, indices=moved.tolist(), policies="random")
+    counters = {"A", "2", "J", "T", "5"}
+    from_stock = [log for log in logs
+                  if any(s == log["dealer"] and card in log["stock"] and card[0] in counters
+                         for s, card in log["dead"])]
+    assert len(from_stock) >= 10, len(from_stock)
+    assert_agree(from_stock)

@@ -147,9 +147,14 @@ def check_log(log: dict, rules: Rules) -> None:
     dead = dead_by[0] | dead_by[1] | dead_by[2] | dead_by[3]
     stock_left = mask(log["stock_left"])
     discarded = 0
+    # the dealer's excess comes from his hand and the stock he robs (§1.5): the stock's
+    # trumps he leaves are dead too, shown with his own
+    others_drew = drawn[(dealer + 1) % 4] | drawn[(dealer + 2) % 4] | drawn[(dealer + 3) % 4]
+    dead_from_stock = dead_by[dealer] & stock
+    assert dead_from_stock & others_drew == 0, where
     for s in range(4):
         assert kept[s] & ~hands[s] == 0, where
-        assert dead_by[s] & ~hands[s] == 0, where
+        assert dead_by[s] & ~(hands[s] | dead_from_stock) == 0, where
         assert kept[s] & dead_by[s] == 0, where
         assert dead_by[s] & ~tm == 0, f"{where}: a dead card must be an excess trump"
         assert drawn[s] & ~stock == 0, where
@@ -160,8 +165,11 @@ def check_log(log: dict, rules: Rules) -> None:
         if dead_by[s]:  # more than 6 trumps: exactly 6 trumps are played
             assert rules.excess_trumps == "discard_dead", where
             assert start[s] & ~tm == 0 and pc(start[s]) == 6, where
-    assert sum(pc(d) for d in drawn) + pc(stock_left) == 16, where
-    assert drawn[0] | drawn[1] | drawn[2] | drawn[3] | stock_left == stock, where
+    assert sum(pc(d) for d in drawn) + pc(stock_left) + pc(dead_from_stock) == 16, where
+    assert drawn[0] | drawn[1] | drawn[2] | drawn[3] | stock_left | dead_from_stock == stock, where
+    pool = (hands[dealer] | stock & ~others_drew) & tm
+    if rules.excess_trumps == "discard_dead" and pc(pool) > 6:  # keeps 6, the excess is dead
+        assert start[dealer] == pool & ~dead_by[dealer] and stock_left & tm == 0, where
     # non-dealers draw off the top, in stock order
     top = 0
     for k in range(3):

@@ -947,7 +947,7 @@ def deal4(dealer_trumps=6):
 
     dealer_trumps=5: the 3H and the 3S trade places (the dealer holds 3S, the stock
     left is 5H 3H 2S 2D).  Pool 5 + 2 = 7 > 6: the default keep takes the 5H and
-    leaves the 3H in the stock; no dead card.
+    leaves the 3H, the excess, which is dead (shown with the dealer's discards).
 
     Either way the hands at the start of play are
         S0 TH 9H 2H AD KD QD | S1 8H 7H JD TD 9D 8D
@@ -965,7 +965,7 @@ def deal4(dealer_trumps=6):
     kept3, dead, stock_left = strs("AH KH QH JH 4H"), [[3, "3H"]], strs("3S 2S 2D")
     if dealer_trumps == 5:
         hands[3][5], stock[13] = "3S", "3H"
-        dead, stock_left = [], strs("3H 2S 2D")
+        dead, stock_left = [[3, "3H"]], strs("2S 2D")
     return {
         "rules": dict(PEDRO_DEFAULT_RULES), "dealer": 3, "redeals": 0,
         "hands": hands, "stock": stock,
@@ -1026,14 +1026,24 @@ def test_deal4_dealer_may_drop_a_counter_it_is_dead():
 
 
 def test_deal4_dealer_may_keep_his_six_and_leave_the_pedro():
-    """Also legal: his own 6 trumps, nothing robbed; the 5H stays in the stock and
-    scores nothing (so this is not the default keep policy)."""
-    log = deal4()
-    log["kept"][3] = strs("AH KH QH JH 4H 3H")
-    log["drawn"][3], log["dead"] = [], []
-    log["stock_left"] = strs("5H 3S 2S 2D")
-    res = ref.replay(autoplay(log))["result"]
-    assert res["right_pedro"] is None and res["dead_points"] == 5
+    """Also legal: his own 6 trumps, nothing robbed. The 5H he leaves is the excess: it
+    is dead, not left in the stock (docs/spec.md §1.5, "he keeps 6 and the excess is
+    dead"), and scores by DISCARDED_COUNTER_SCORING like his own discards: the dealer
+    is the trump maker here, so only s002_to_trump_maker gives it to his team (1)."""
+    for counter_rule, right in [("dead", None), ("s000_mistake_rule", None),
+                                ("s002_to_trump_maker", 1)]:
+        log = deal4()
+        log["rules"]["discarded_counter_scoring"] = counter_rule
+        log["kept"][3] = strs("AH KH QH JH 4H 3H")
+        log["drawn"][3], log["dead"] = [], [[3, "5H"]]
+        log["stock_left"] = strs("3S 2S 2D")
+        res = ref.replay(autoplay(log))["result"]
+        assert res["right_pedro"] == right
+        assert res["dead_points"] == (5 if right is None else 0)
+        # leaving it in the stock instead is illegal: the pool's excess is dead
+        log["dead"], log["stock_left"] = [], strs("5H 3S 2S 2D")
+        with pytest.raises(ref.IllegalAction, match="listed dead"):
+            ref.replay(autoplay(log))
 
 
 @pytest.mark.parametrize(
@@ -1047,13 +1057,18 @@ def test_deal4_dealer_may_keep_his_six_and_leave_the_pedro():
         (5, "AH KH QH JH", [[3, "4H"]], "5H", "3H 3S 2S 2D", "exactly 6"),
         (5, "AH KH QH JH 4H", [], "", "5H 3H 2S 2D", "exactly 6"),
         (6, "AH KH QH JH 4H", [[3, "3H"]], "", "5H 3S 2S 2D", "exactly 6"),
+        # a stock trump left in the stock rather than dead
+        (5, "AH KH QH JH 4H", [], "5H", "3H 2S 2D", "listed dead"),
         # more than 6
         (5, "AH KH QH JH 4H", [], "5H 3H", "2S 2D", "exactly 6"),
         # a kept non-trump
         (5, "AH KH QH JH 4H AC", [], "", "5H 3H 2S 2D", "non-trump"),
-        # dead cards that are not the dealer's own trumps
-        (6, "AH KH QH JH 4H 3H", [[3, "AC"]], "", "5H 3S 2S 2D", "own dealt trumps"),
-        (6, "AH KH QH JH 4H", [[3, "3H"], [3, "2S"]], "5H", "3S 2D", "own dealt trumps"),
+        # dead cards that are neither the dealer's own trumps nor the stock's
+        (6, "AH KH QH JH 4H 3H", [[3, "AC"]], "", "5H 3S 2S 2D", "own trumps and the stock's"),
+        (6, "AH KH QH JH 4H", [[3, "3H"], [3, "2S"]], "5H", "3S 2D",
+         "own trumps and the stock's"),
+        # a stock trump both robbed and dead
+        (6, "AH KH QH JH 4H", [[3, "3H"], [3, "5H"]], "5H", "3S 2S 2D", "also kept"),
         # an own trump neither kept nor dead
         (6, "AH KH QH JH 4H", [], "5H", "3S 2S 2D", "listed dead"),
         # the dealer's dead trump listed under another seat
@@ -1077,7 +1092,7 @@ def test_deal4_pool_rule_only_under_discard_dead():
     is the discard_dead swap."""
     log = deal4(5)
     log["rules"]["excess_trumps"] = "keep_all_dump_on_trick1"
-    log["drawn"][3], log["stock_left"] = strs("5H 3H"), strs("2S 2D")
+    log["drawn"][3], log["stock_left"], log["dead"] = strs("5H 3H"), strs("2S 2D"), []
     ref.replay(autoplay(log))
     for drawn, left in (("2D", "5H 3H 2S"), ("5H", "3H 2S 2D"), ("5H 2D", "3H 2S")):
         log["drawn"][3], log["stock_left"] = strs(drawn), strs(left)
@@ -1207,14 +1222,14 @@ def random_logged_deal(rng, rules):
             if (seat == dealer and rules["excess_trumps"] == "discard_dead"
                     and len(tr) + len(stock_tr) > 6):
                 # LOG §3 exception: the dealer's hand is the best 6 trumps of his own
-                # plus the stock's (counters first); his own trumps left out are dead.
+                # plus the stock's (counters first); the rest of them are dead.
                 best = sorted(tr + stock_tr, key=keep_key, reverse=True)[:6]
                 kept[seat] = [c for c in tr if c in best]
-                dead += [[seat, c] for c in tr if c not in best]
+                dead += [[seat, c] for c in tr + stock_tr if c not in best]
                 take = [c for c in stock_tr if c in best]
                 rng.shuffle(take)
                 drawn[seat] = take
-                remaining = [c for c in remaining if c not in take]
+                remaining = [c for c in remaining if c not in stock_tr]
                 continue
             if len(tr) > 6 and rules["excess_trumps"] == "discard_dead":
                 dead += [[seat, c] for c in tr[6:]]

@@ -280,8 +280,9 @@ def check_dealer_pool_rob(seat, trumps, kept_s, dead_list, drawn_s, remaining, t
     the remaining stock's) holds more than 6.
 
     His final hand is any 6 trumps of the pool: ``kept_s`` lists the own trumps he
-    keeps, ``drawn_s`` the stock trumps he takes; his own trumps left out are dead
-    (``dead_list``, the dealer's entries of the log's "dead"), the stock cards he
+    keeps, ``drawn_s`` the stock trumps he takes; every trump of the pool left out,
+    his own or the stock's, is dead (``dead_list``, the dealer's entries of the log's
+    "dead"; spec: "he keeps 6 and the excess is dead"), the other stock cards he
     leaves are stock_left.  ``kept_s`` is already known to be distinct cards of
     the dealt hand.  Returns (hand at the start of play, stock left).
     """
@@ -289,14 +290,14 @@ def check_dealer_pool_rob(seat, trumps, kept_s, dead_list, drawn_s, remaining, t
     kept_set = set(kept_s)
     dead_s = set(dead_list)
 
-    # -- dead: only his own trumps, once each, none also kept
+    # -- dead: only trumps of the pool, once each, none also kept or robbed
     if len(dead_s) != len(dead_list):
         raise IllegalAction("discard", seat, "dead", "a dead card listed twice")
     for card in dead_list:
-        if card not in trumps:
+        if card not in pool:
             raise IllegalAction("discard", seat, card_str(card),
-                                "only the dealer's own dealt trumps can be dead")
-    if dead_s & kept_set:
+                                "only the dealer's own trumps and the stock's can be dead")
+    if dead_s & (kept_set | set(drawn_s)):
         raise IllegalAction("discard", seat, "dead", "a dead trump is also kept")
 
     # -- kept: his own trumps only; every own trump is either kept or dead
@@ -327,8 +328,13 @@ def check_dealer_pool_rob(seat, trumps, kept_s, dead_list, drawn_s, remaining, t
         raise IllegalAction("rob", seat, [card_str(c) for c in final],
                             f"{len(pool)} trumps in the dealer's hand and the stock: "
                             f"his hand must be exactly 6 of them, not {len(final)}")
-    robbed = set(drawn_s)
-    return final, [c for c in remaining if c not in robbed]
+    # -- the excess is dead: every trump of the pool is in his hand or dead
+    unaccounted = pool - set(final) - dead_s
+    if unaccounted:
+        raise IllegalAction("rob", seat, sorted(card_str(c) for c in unaccounted),
+                            "the pool's trumps not in his hand must be listed dead")
+    out = set(drawn_s) | dead_s
+    return final, [c for c in remaining if c not in out]
 
 
 def check_discard_and_draw(hands, stock, dealer, trump, kept, dead, drawn, stock_left, rules):

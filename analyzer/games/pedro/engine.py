@@ -259,9 +259,10 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                 stock = normalise(stock, trump)
             if seat == dealer and excess_dead and popcount(kept | (stock & TRUMPS)) > 6:
                 # S002: with more than 6 trumps in hand and stock the dealer keeps the 6
-                # he wants; his own trumps left out are dead.
-                final = choose_keep_trumps(pol, kept | (stock & TRUMPS), 6, prng)
-                dead = kept & ~final
+                # he wants and shows the rest: the excess, his own or the stock's, is dead.
+                pool = kept | (stock & TRUMPS)
+                final = choose_keep_trumps(pol, pool, 6, prng)
+                dead = pool & ~final
                 kept = final & h
                 got = final & stock
             else:
@@ -293,7 +294,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                     got = stock & TRUMPS  # up to 6; his excess goes onto trick 1 as anyone's
                     got |= choose_rob(pol, stock & ~got, need - popcount(got), prng)
             if seat == dealer:
-                stock_left = stock & ~got
+                stock_left = stock & ~got & ~dead
             dead0, dead1 = credit_team(dead0, dead1, seat, dead)
             if searching:  # what the others learn: how many cards it drew, so kept trumps
                 kn[workspace.KN_DISCARDS + seat] = normalise(dealt[seat], trump) & ~kept & ~dead
