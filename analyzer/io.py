@@ -90,27 +90,54 @@ def _require_own_sidecar(side: Path) -> None:
     """A CSV's sidecar is replaced with the CSV: refuse where the file at its name is not
     a table's provenance that bidlab wrote (a user's ``data.csv.json`` was overwritten in
     silence, with only the CSV said replaced)."""
-    if not side.exists():
-        return
-    try:
-        with open(side, "rb") as f:
-            meta = json.loads(f.read(1 << 20))
-    except (OSError, ValueError):
-        meta = None
-    if not (isinstance(meta, dict) and "bidlab_version" in meta):
+    if side.exists() and not _is_own_sidecar(side):
         raise FileExistsError(17, "holds a file bidlab did not write, where the CSV's "
                                   "provenance goes; move it, or name the table otherwise",
                               str(side))
 
 
+def _is_own_sidecar(side: Path) -> bool:
+    try:
+        with open(side, "rb") as f:
+            meta = json.loads(f.read(1 << 20))
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and "bidlab_version" in meta
+
+
 def check_out_table(path: str | os.PathLike) -> Path:
     """:func:`check_writable` for a table a user names (``--out``), which must not be inside
-    a run store: a chunk's file replaced there would corrupt the run."""
+    a run store (a chunk's file replaced there would corrupt the run) and may replace only
+    a table bidlab wrote (a user's ``data.csv`` was replaced in silence)."""
     store = _run_store_above(Path(path))
     if store is not None:
         raise FileExistsError(17, f"is inside the run store {store} (its chunks are the "
                               "run); write the table elsewhere", str(path))
-    return check_writable(path)
+    p = check_writable(path)
+    require_own_file(p, _is_own_table)
+    return p
+
+
+def require_own_file(p: Path, ours: Callable[[Path], bool]) -> None:
+    """FileExistsError when a file at ``p`` is not one bidlab wrote (``ours(p)`` says):
+    an output replaces only an earlier output, never a user's own file."""
+    if os.path.lexists(p) and not (p.is_file() and ours(p)):
+        raise FileExistsError(17, "holds a file bidlab did not write; move it, or give "
+                              "the output another name", str(p))
+
+
+def _is_own_table(p: Path) -> bool:
+    """A Parquet table with bidlab's provenance in its schema, or a CSV with bidlab's
+    sidecar (or, from before the sidecar, its provenance line)."""
+    try:
+        if table_format(p) == "parquet":
+            import pyarrow.parquet as pq
+
+            return META_KEY in (pq.read_schema(p).metadata or {})
+        with open(p, "rb") as f:
+            return f.read(len(_CSV_TAG)) == _CSV_TAG.encode() or _is_own_sidecar(sidecar(p))
+    except (OSError, ValueError, ImportError, TableFormatError):
+        return False
 
 
 def _run_store_above(path: Path) -> Path | None:
@@ -265,8 +292,19 @@ def _alive(pid: int) -> bool:
 
 
 def _require_writable(folder: Path) -> None:
+    """PermissionError unless a file can be created in ``folder``: tried, not only asked
+    of the permission bits (root passes ``os.access`` on a read-only mount or /proc, and
+    the write failed only after the whole run)."""
     if not os.access(folder, os.W_OK | os.X_OK):
         raise PermissionError(13, "directory is not writable", str(folder))
+    probe = folder / f".bidlab-probe.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError as e:
+        raise PermissionError(e.errno or 13, f"directory is not writable ({e.strerror})",
+                              str(folder)) from e
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
 
 
 def check_out_dir(path: str | os.PathLike) -> Path:
@@ -339,7 +377,10 @@ def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
     p.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(p)
     tmp = _temporary_name(p)
-    tmp.mkdir()
+    try:
+        tmp.mkdir()
+    except OSError as e:  # name the user's folder, not the hidden temporary one
+        raise OSError(e.errno, e.strerror, shown) from e
     _IN_FLIGHT.add(tmp)
     try:
         yield tmp
@@ -497,7 +538,10 @@ def atomic_open(path: str | os.PathLike, say: bool = True,
     # O_EXCL on a random name, mode 0o666 less the umask: the file ends up with the
     # permissions an ordinary open() would give it (mkstemp would force 0o600)
     tmp = _temporary_name(p)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as e:  # name the user's path, not the hidden temporary one
+        raise OSError(e.errno, e.strerror, str(p)) from e
     _IN_FLIGHT.add(tmp)
     try:
         with os.fdopen(fd, "wb") as f:

@@ -11,7 +11,7 @@ fonts, the suit colours, the grid and the spines are the same on every chart.
 >>> save_figure(ev_by_bid(ev.bids, ev.pass_ev, method=1), "hand.png").name
 'hand.png'
 
-May import: matplotlib and :mod:`.io`; never a game.
+May import: matplotlib, :mod:`.io` and the package's version; never a game.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from . import io
+from . import __version__, io
 
 # A four-colour deck: distinct hues that also differ in lightness, so the lines stay
 # apart in greyscale print. Order follows analyzer.cards.SUIT_NAMES.
@@ -38,6 +38,8 @@ SUIT_COLORS = {"clubs": "#228833", "diamonds": "#0077BB", "hearts": "#CC3311",
 PASS_COLOR = "#8C8C8C"
 BAND_ALPHA = 0.18  # confidence bands: visible, yet lines of other suits show through
 FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
+_MAKER = f"bidlab {__version__}"  # a figure's Software (PNG) or Creator (SVG, PDF)
+_MAKER_PREFIX = b"bidlab "
 
 HOUSE_STYLE = {
     "figure.figsize": (8.0, 5.0),
@@ -236,9 +238,31 @@ def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
     PosixPath('chart.svg')
     """
     p = check_figure_path(path)
-    with house_style(), io.atomic_open(p) as f:
-        fig.savefig(f, format=p.suffix.lower()[1:])
+    kind = p.suffix.lower()[1:]
+    with house_style(), io.atomic_open(p) as f:  # the metadata says bidlab drew it
+        fig.savefig(f, format=kind, metadata={"Software" if kind == "png" else "Creator": _MAKER})
     return p
+
+
+def check_plot_path(path: str | os.PathLike) -> Path:
+    """:func:`check_figure_path` for a chart a user names (``--plot``): it may replace only a
+    figure bidlab drew (its metadata names bidlab), never a user's own image."""
+    p = check_figure_path(path)
+    io.require_own_file(p, _drawn_by_bidlab)
+    return p
+
+
+def _drawn_by_bidlab(p: Path) -> bool:
+    """Whether the figure's metadata names bidlab: PNG's Software and SVG's Creator are near
+    the start of the file, PDF's Creator near the end."""
+    try:
+        with open(p, "rb") as f:
+            head = f.read(1 << 16)
+            f.seek(max(0, f.seek(0, os.SEEK_END) - (1 << 16)))
+            tail = f.read()
+    except OSError:
+        return False
+    return _MAKER_PREFIX in head or _MAKER_PREFIX in tail
 
 
 @styled

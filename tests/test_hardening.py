@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from cli_helpers import assert_bad_input, run
 
@@ -162,6 +163,46 @@ def test_a_folder_of_other_files_is_refused_not_emptied(tmp_path):
     r = run("bid-chart", "pedro", "--deals", "100", "--out-dir", str(mine))
     assert_bad_input(r, "bidlab did not write")
     assert (mine / "keep.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize("args,name,theirs", [
+    (("match", "rook", "--games", "20", "--out"), "mine.csv", b"my,precious\n1,2\n"),
+    (("simulate", "pedro", "--deals", "200", "--out"), "mine.parquet", None),
+    (("hand", "pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", "--deals", "300", "--plot"), "mine.png",
+     b"\x89PNG not bidlab's"),
+])
+def test_a_users_own_file_is_refused_an_earlier_output_replaced(args, name, theirs, tmp_path):
+    """`--out mine.csv` replaced a user's file with only "bidlab: replaced" said; `--out-dir`
+    already refused a folder bidlab did not write. The user's file is refused, untouched,
+    before any work; bidlab's own earlier output is still replaced."""
+    mine = tmp_path / name
+    if theirs is None:  # a Parquet table of the user's (no bidlab provenance)
+        pd.DataFrame({"x": [1, 2]}).to_parquet(mine)
+        theirs = mine.read_bytes()
+    else:
+        mine.write_bytes(theirs)
+    r = run(*args, str(mine))
+    assert_bad_input(r, "bidlab did not write", str(mine))
+    assert mine.read_bytes() == theirs and r.stdout == ""
+    ours = tmp_path / f"ours{mine.suffix}"
+    for _ in range(2):
+        r = run(*args, str(ours))
+        assert r.exit_code == 0, r.stderr
+    assert f"bidlab: replaced {ours}" in r.stderr
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")
+@pytest.mark.parametrize("option", ["--out", "--out-dir"])
+def test_an_unwritable_folder_is_refused_before_the_run(option):
+    """/proc refuses new files even to root, for whom the permission bits say writable: the
+    write failed after the whole run, naming a hidden temporary file. Now a file is tried
+    first, and the error names the user's path."""
+    target = "/proc/bidlab-out.csv" if option == "--out" else "/proc/bidlab-chart"
+    command = ("compare", "pedro", "cinch", "--deals", "300") if option == "--out" else (
+        "bid-chart", "pedro", "--deals", "300")
+    r = run(*command, option, target)
+    line = assert_bad_input(r, "not writable", target)
+    assert ".tmp" not in line and r.stdout == ""
 
 
 def test_stale_temporaries_of_dead_writers_are_removed(tmp_path):

@@ -114,7 +114,7 @@ class PlotPathType(_WritablePathType):
     def check(self, value):
         from .. import plotting
 
-        return plotting.check_figure_path(value)
+        return plotting.check_plot_path(value)
 
 
 class OutDirType(_WritablePathType):
@@ -171,7 +171,8 @@ INDEX = Count(0)
 
 # ---- options defined once, shared by the commands ----------------------------------------
 
-REPLACED = "An existing file is replaced, and stderr says so."
+REPLACED = ("An existing file is replaced (only an earlier output of bidlab's; any other file "
+            "is refused), and stderr says so.")
 REPLACED_FOLDER = ("An existing folder is replaced whole (only an earlier output of bidlab's; "
                    "a folder of other files is refused), and stderr says so.")
 
