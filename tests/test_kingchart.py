@@ -1,5 +1,6 @@
 """King charts: features against a card-by-card reading, class sums against the raw records."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -324,3 +325,22 @@ def test_cli_bid_chart_king_writes_the_charts(tmp_path):
     assert "no_hearts: mean penalty per hand" in r.stdout and "Trump right" in r.stdout
     assert (out / "danger_no_king_of_hearts.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert_bad_input(run("bid-chart", "king", "--by", "hearts", "--deals", "10"), "--by")
+
+
+def test_the_trump_right_advises_each_seat_only_what_it_can_do(chart):
+    """The benefited (the dealer) answers offers and may decline; the others only offer. The
+    chart had told dealers what to offer and the others when to accept; its report table
+    printed "+6.00 [+nan, +nan]" for a class of one hand."""
+    from analyzer.games.king.chart_view import king_chart_contents, render_right
+
+    right = chart.right
+    dealer = right["seat"] == "dealer"
+    assert right.loc[dealer, "offer_up_to"].isna().all()
+    assert right.loc[dealer, "decline"].isin(["decline", "play", "either"]).all()
+    assert right.loc[~dealer, "accept_offers_above"].isna().all()
+    assert (right.loc[~dealer, "decline"] == "-").all()
+    assert right.loc[~dealer, "offer_up_to"].notna().all()
+    one = right.iloc[[0]].assign(n=1, value_lo=float("nan"), value_hi=float("nan"))
+    alone = dataclasses.replace(chart, right=one)
+    shown = king_chart_contents(alone)[3]
+    assert "nan" not in shown.to_string().lower() and "too few" in render_right(alone)

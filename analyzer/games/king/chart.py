@@ -484,6 +484,10 @@ class KingChartAccumulator:
             own, other = (held(e, 0, TRICKS) for e in (m.estimate(0), m.estimate(1)))
             value = held(m.diff(0, 1), -TRICKS, TRICKS)
             advice = trump_right_advice(value, own, other)
+            if cls.get("seat") == "dealer":  # the benefited answers offers, never makes one
+                advice["offer_up_to"] = None
+            elif "seat" in cls:  # an opponent offers, never accepts or declines
+                advice["accept_offers_above"], advice["decline"] = None, "-"
             right_rows.append({**cls, "label": _label(cls, RIGHT_BY), "n": n,
                                **est_cols("own_tricks", own), **est_cols("other_tricks", other),
                                **est_cols("value", value),

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ... import io
+from ...advice import MIN_TRIALS
 from ...stats import interval_text as _pm  # mean ± hw, or [lo, hi] where lopsided
 from ...text import render_table
 from ..common import policy_label
@@ -107,14 +108,32 @@ def render_king_chart(chart: KingChart) -> str:
     return "\n".join(out)
 
 
+def _advice_cells(r) -> list[str]:
+    """(offer up to, accept above, decline?) of a trump-right row as its seat can act: "-"
+    where the seat cannot (the dealer never offers, the others never accept or decline),
+    "too few" where the class has under ``MIN_TRIALS`` hands for any advice."""
+    few = r.n < MIN_TRIALS
+    offer = ("-" if pd.isna(r.offer_up_to) else "too few" if few
+             else str(int(r.offer_up_to)) if r.offer_up_to else "no offer")
+    accept = ("-" if r.decline == "-" else "too few" if few or pd.isna(r.accept_offers_above)
+              else str(int(r.accept_offers_above)))
+    return [offer, accept, r.decline]
+
+
+def _signed(mean: float, lo: float, hi: float) -> str:
+    """``+m [+lo, +hi]``; the mean alone where one hand leaves no interval."""
+    if not np.isfinite(mean):
+        return "-"
+    return f"{mean:+.2f}" + (f" [{lo:+.2f}, {hi:+.2f}]" if np.isfinite(lo) and np.isfinite(hi)
+                             else "")
+
+
 def render_right(chart: KingChart) -> str:
     """The trump right's value by class of hand, every seat, with the advice it supports."""
     rows = [[r.label, f"{r.n:,}", _pm(r.own_tricks, r.own_tricks_lo, r.own_tricks_hi, 2),
              _pm(r.other_tricks, r.other_tricks_lo, r.other_tricks_hi, 2),
              ("~" if r.rare else "") + _pm(r.value, r.value_lo, r.value_hi, 2),
-             r.offer_up_to or "no offer",
-             "-" if pd.isna(r.accept_offers_above) else int(r.accept_offers_above), r.decline]
-            for r in chart.right.itertuples()]
+             *_advice_cells(r)] for r in chart.right.itertuples()]
     return ("Trump right by hand class, every seat's hand (4 a deal): its tricks when it names "
             "trump and when another seat does, on the same deals; value = the difference "
             "(95% CI, paired). Offer up to k tricks only while the value exceeds k beyond the "
@@ -122,7 +141,8 @@ def render_right(chart: KingChart) -> str:
             "of 1 only where 1 + the tricks when another names beats 4 (the decline it "
             "forgoes); declining the hand (it is not played: 4 tricks to the benefited, 3 to "
             "each other seat, 4-3-3-3) only where naming trump takes fewer than 4 tricks "
-            "beyond the noise.\n"
+            "beyond the noise. \"-\": the seat cannot act (the dealer never offers; the "
+            "others never accept or decline).\n"
             + render_table(["class (its hand)", "n", "naming trump", "another names", "value",
                             "offer up to", "accept above", "decline?"], rows,
                            align="lrrrrrrl"))
@@ -203,11 +223,10 @@ def king_chart_contents(chart: KingChart) -> tuple[dict, dict, str, pd.DataFrame
     shown = pd.DataFrame({
         "hand class": r["label"], "n": [f"{n:,}" for n in r["n"]],
         "value of the right (tricks)": [
-            "-" if not np.isfinite(m) else f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]"
-            for m, lo, hi in zip(r["value"], r["value_lo"], r["value_hi"], strict=True)],
-        "offer up to": r["offer_up_to"],
-        "accept offers above": ["-" if pd.isna(a) else int(a) for a in r["accept_offers_above"]],
-        "decline": r["decline"],
+            _signed(m, lo, hi) for m, lo, hi in zip(r["value"], r["value_lo"], r["value_hi"],
+                                                    strict=True)],
+        **{name: [_advice_cells(x)[k] for x in r.itertuples()]
+           for k, name in enumerate(("offer up to", "accept offers above", "decline"))},
         "rare": ["rare" if x else "" for x in r["rare"]]})
     return tables, figures, "trump_right", shown
 

@@ -50,13 +50,14 @@ from ...rollout import (
     run_stop_rule,
     two_level_cols,
 )
-from ...stats import Estimate, PairedMoments, wilson
+from ...stats import Estimate, PairedMoments, held, interval_text, wilson
 from ...text import render_table
 from ...two_level_hand import HandModel, grow_tally, two_level_hand
 from ...twolevel import check_budget
 from .. import king
 from ..common import SEAT_OFFSETS, SEATS, parse_policies, policy_label, policy_string
 from .rules import POSITIVE, check_played, contract_name, parse_contract
+from .view import hand_total
 
 TRUMP_LABELS = (*SUIT_NAMES, "no trump")
 
@@ -224,8 +225,9 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
     neg_rows, dist_rows = [], []
     for j, (code, counts) in enumerate(tally.negative.items()):
         zero = wilson(counts.count(lambda p: p == 0), deals)
+        worst = hand_total(contract_name(code))  # one seat takes every penalty
         neg_rows.append({"contract": contract_name(code), "n": deals,
-                         **est_cols("points", moments.estimate(j)),
+                         **est_cols("points", held(moments.estimate(j), worst, 0, deals)),
                          "p_zero": zero.p, "p_zero_lo": zero.lo, "p_zero_hi": zero.hi,
                          **two_level_cols(moments, j)})
         (values,), shares = counts.table()
@@ -236,17 +238,16 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
         first = len(tally.codes)
         for t in range(tally.trumps):
             pos_rows.append({"choice": f"I name {TRUMP_LABELS[t]}", "n": deals,
-                             **est_cols("tricks", moments.estimate(first + t)),
+                             **est_cols("tricks", held(moments.estimate(first + t), 0, 13,
+                                                       deals)),
                              **two_level_cols(moments, first + t)})
         mine, other = first + tally.trumps, first + tally.trumps + 1
+        own, others = (held(moments.estimate(k), 0, 13, deals) for k in (mine, other))
         pos_rows.append({"choice": "I name my policy's trump", "n": deals,
-                         **est_cols("tricks", moments.estimate(mine)),
-                         **two_level_cols(moments, mine)})
+                         **est_cols("tricks", own), **two_level_cols(moments, mine)})
         pos_rows.append({"choice": "another seat names trump", "n": deals,
-                         **est_cols("tricks", moments.estimate(other)),
-                         **two_level_cols(moments, other)})
-        right = trump_right_advice(moments.diff(mine, other), moments.estimate(mine),
-                                   moments.estimate(other))
+                         **est_cols("tricks", others), **two_level_cols(moments, other)})
+        right = trump_right_advice(held(moments.diff(mine, other), -13, 13, deals), own, others)
     return KingEvaluation(
         hand=str(CardSet(mask)), seat=seat, rules=str(rules), policy=policy_string(pols),
         seed=seed, n=deals, negative=pd.DataFrame(neg_rows), distribution=pd.DataFrame(dist_rows),
@@ -338,26 +339,33 @@ def render_king_hand(ev: KingEvaluation) -> str:
         out.append("Positive hand: my tricks (before any payment), mean ± 95% CI; no auction")
         out.append(render_table(
             ["who names trump", "tricks", *parts],
-            [[r["choice"], f"{r['tricks']:.2f} ± {(r['tricks_hi'] - r['tricks_lo']) / 2:.2f}",
+            [[r["choice"], interval_text(r["tricks"], r["tricks_lo"], r["tricks_hi"], 2),
               *_two_level_cells(r, ".2f")]
              for _, r in ev.positive.iterrows()], "lr" + "r" * len(parts)))
-        r = ev.trump_right
-        offer = (f"offer up to {r['offer_up_to']} trick(s) for it" if r["offer_up_to"] else
-                 "it is not worth an offer of 1 trick beyond the noise: do not offer")
-        decline = {"decline": "the 4-3-3-3 decline (4 tricks) beats naming trump beyond the "
-                              "noise",
-                   "play": "naming trump beats the 4-3-3-3 decline (4 tricks) beyond the noise",
-                   "either": "the 4-3-3-3 decline and naming trump differ by no more than the "
-                             "noise"}[r["decline"]]
-        out += ["", f"Trump right: worth {r['value']:.2f} tricks "
-                    f"[{r['value_lo']:.2f}, {r['value_hi']:.2f}] (mine minus another seat's "
-                    f"choice, paired)",
-                f"  {offer}; as the benefited, accept an offer above "
-                f"{r['accept_offers_above']}",
-                f"  {decline} (my tricks naming trump: {r['own_tricks']:.2f} "
-                f"[{r['own_tricks_lo']:.2f}, {r['own_tricks_hi']:.2f}])",
-                "  Advice only where the 95% interval is clear of the line (analyzer/advice.py)."]
+        out += ["", *_trump_right_lines(ev.trump_right)]
     return "\n".join(out)
+
+
+def _trump_right_lines(r: dict) -> list[str]:
+    """The trump right's value and the advice it gives; under ``MIN_TRIALS`` deals (no
+    advice: ``accept_offers_above`` None) a line that says so, not a reason of the noise."""
+    own = interval_text(r["own_tricks"], r["own_tricks_lo"], r["own_tricks_hi"], 2)
+    lines = [f"Trump right: worth {interval_text(r['value'], r['value_lo'], r['value_hi'], 2)} "
+             "tricks (mine minus another seat's choice, paired; 95% CI)"]
+    if r["accept_offers_above"] is None:
+        few = "1 deal is" if r["n"] == 1 else f"{r['n']:,} deals are"
+        return [*lines, f"  {few} too few to advise on it (advice needs {MIN_TRIALS}); my "
+                        f"tricks naming trump: {own}"]
+    offer = (f"offer up to {r['offer_up_to']} trick(s) for it" if r["offer_up_to"] else
+             "it is not worth an offer of 1 trick beyond the noise: do not offer")
+    decline = {"decline": "the 4-3-3-3 decline (4 tricks) beats naming trump beyond the noise",
+               "play": "naming trump beats the 4-3-3-3 decline (4 tricks) beyond the noise",
+               "either": "the 4-3-3-3 decline and naming trump differ by no more than the "
+                         "noise"}[r["decline"]]
+    return [*lines,
+            f"  {offer}; as the benefited, accept an offer above {r['accept_offers_above']}",
+            f"  {decline} (my tricks naming trump: {own})",
+            "  Advice only where the 95% interval is clear of the line (analyzer/advice.py)."]
 
 
 def king_hand_json(ev: KingEvaluation) -> str:
