@@ -147,3 +147,27 @@ def test_the_ladder_header_and_notes_say_only_what_applies():
     assert searched.exit_code == 0, searched.stderr
     assert "pimc worlds 3" in searched.stdout.splitlines()[0]
     assert "P(make):" not in searched.stdout  # Pedro's bid is made or set: nothing to say
+
+
+def test_p_make_shows_its_own_n_and_no_auction_where_there_is_none():
+    """`ladder king` showed n 246 beside a P(make) interval of the 149 sold hands (Wilson
+    for 148 of 149), and `--contract no-hearts` an auction line and a column of n/a."""
+    from cli_helpers import run
+
+    from analyzer.stats import wilson
+
+    r = run("ladder", "king", "--deals", "60", "--rungs", "random,heuristic")
+    assert r.exit_code == 0, r.stderr
+    summ = ladder.ladder("king", deals=60, seed=1, rungs=("random", "heuristic")).summary()
+    header = next(ln for ln in r.stdout.splitlines() if ln.startswith("rung"))
+    assert "contracts" in header.split()
+    row = next(ln for ln in r.stdout.splitlines() if ln.startswith("heuristic"))
+    line = summ.set_index("rung").loc["heuristic"]
+    assert line["contracts"] < line["n"]  # sold hands only
+    made = round(line["p_make"] * line["contracts"])
+    w = wilson(made, int(line["contracts"]))
+    assert f" {int(line['contracts'])} " in row and f"[{100 * w.lo:.1f}%" in row
+    neg = run("ladder", "king", "--deals", "12", "--rungs", "random,heuristic",
+              "--contract", "no-hearts")
+    assert neg.exit_code == 0, neg.stderr
+    assert "auction" not in neg.stdout and "P(make)" not in neg.stdout and "n/a" not in neg.stdout

@@ -116,7 +116,9 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
     searching = any(r.startswith("pimc") for r in names) or opponents.startswith("pimc")
     echo(f"bidlab ladder  {rules}{what}  seed {seed}  deals {deals:,}  opponents "
          f"{opponents}" + (f"  pimc worlds {worlds}" if searching else ""))
-    echo("auction: heuristic for every seat and rung; rungs differ in card play only")
+    contracts = bool(summ["contracts"].any())  # a negative King contract has no auction
+    if contracts:
+        echo("auction: heuristic for every seat and rung; rungs differ in card play only")
     if "declined" in result.provenance:
         echo(f"{result.provenance['declined']:,} hands declined 4-3-3-3 (not played) "
              "are left out")
@@ -124,13 +126,14 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
     def interval(lo, hi, fmt=".3f") -> str:  # one deal leaves it unknown
         return f"[{lo:{fmt}}, {hi:{fmt}}]" if np.isfinite(lo) and np.isfinite(hi) else "n/a"
 
+    make = ["contracts", "P(make)", "95% CI"] if contracts else []  # P(make)'s own n
     rows = [[r.rung, r.n, f"{r.points:.3f}", interval(r.points_lo, r.points_hi),
-             *((f"{100 * r.p_make:.1f}%",
+             *((r.contracts, f"{100 * r.p_make:.1f}%",
                 f"[{100 * r.p_make_lo:.1f}%, {100 * r.p_make_hi:.1f}%]")
-               if r.contracts else ("n/a", "")),
+               if contracts else ()),
              f"{r.diff:+z.3f} {interval(r.diff_lo, r.diff_hi, '+z.3f')}" if "diff" in summ
              else "", f"{r.seconds:.1f}"] for r in summ.itertuples()]
-    echo(render_table(["rung", "n", result.measure, "95% CI", "P(make)", "95% CI",
+    echo(render_table(["rung", "n", result.measure, "95% CI", *make,
                        "vs heuristic (paired)", "seconds"], rows))
     if "make" in result.provenance:  # King: no contract to make; what the column counts
         echo(f"P(make): {result.provenance['make']}")
