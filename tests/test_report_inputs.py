@@ -45,6 +45,11 @@ BAD = {  # file text -> what the one line must say
                  "[ladder] rungs"),
     "bad_feature": ('game = "pedro"\n[bid_chart]\nby = "trumps,luck"\n', "[bid_chart] by"),
     "no_bids_in_king": ('game = "king"\n[bids]\n', "[bids]"),
+    "contract_in_rook": ('game = "rook"\n[hands]\ncards = ["AS KS QS JS 9S 5S JK AH KH 5D '
+                         '2D 3C 4C"]\ncontract = "no-hearts"\n',
+                         "[hands] contract: only king; Rook has no contracts"),
+    "bad_ladder_contract": ('game = "king"\n[ladder]\ncontract = "bogus"\n',
+                            "[ladder] contract: unknown contract 'bogus'; contracts: no-tricks"),
     "no_section": ('game = "pedro"\nseed = 3\n', "no section"),
     "not_toml": ("this is not = = toml\n", "not valid TOML"),
     "bad_name": ('game = "pedro"\nname = "../elsewhere"\n[bids]\n', "cannot be a folder name"),

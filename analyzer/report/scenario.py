@@ -323,7 +323,7 @@ def _check_sections(s: Scenario, where: str) -> None:
             if h["seat"] not in SEATS:
                 raise ScenarioFileError(f"{where}: [hands] seat {h['seat']!r} is not a seat; "
                                         f"seats: {', '.join(SEATS)}")
-            g.check_contract(h["contract"], s.rules)
+            _check_contract(g, h["contract"], s, where, "[hands] contract")
             for i, text in enumerate(h["cards"]):
                 try:
                     g.parse_hand(text, s.rules)
@@ -393,7 +393,20 @@ def _check_ladder(s: Scenario, g, where: str) -> None:
     except PolicyError as e:
         raise ScenarioFileError(f"{where}: [ladder] rungs: {e}") from None
     _check_policy(lad["opponents"], where, "[ladder] opponents")
-    g.check_contract(lad["contract"], s.rules)
+    _check_contract(g, lad["contract"], s, where, "[ladder] contract")
+
+
+def _check_contract(g, contract: str | None, s: Scenario, where: str, key: str) -> None:
+    """The game's own check of a contract, its message naming the scenario's key rather
+    than the command line's ``--contract``."""
+    from ..games.protocol import NotOffered
+    from ..variants import RuleError
+
+    try:
+        g.check_contract(contract, s.rules)
+    except (NotOffered, RuleError) as e:
+        raise ScenarioFileError(f"{where}: {key}: {str(e).removeprefix('--contract: ')}"
+                                ) from None
 
 
 def _variant(text: str, s: Scenario, where: str, key: str):
