@@ -56,6 +56,7 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
     context = [f for f in chart.by if f in ("seat", "dealer")]
     out = [header(chart), chart.provenance["model"], ""]
     two_level = "pass_correction" in chart.classes.columns
+    up_to = not game(chart.provenance["rules"]).bids_are_ceilings  # Rook's bids are "up to"
     groups = (chart.classes.groupby(context, observed=True, sort=True) if context
               else [((), chart.classes)])
     for ctx, group in groups:
@@ -68,19 +69,22 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
                  *([_pm(c.pass_correction, c.pass_correction_lo, c.pass_correction_hi, digits,
                         True)] if two_level else []),
                  c.recommended, _pm(c.rec_gain, c.rec_gain_lo, c.rec_gain_hi, digits, True),
-                 c.bid_up_to or "-",
+                 *([c.bid_up_to or "-"] if up_to else []),
                  f"{c.best}{'' if c.best == c.recommended else ' *'}",
                  "rare" if c.rare else ("" if c.clear else "unclear")]
                 for c in group.iloc[::-1].itertuples()]
         out += [f"{name}: classes strongest first",
                 render_table(["class", "n", "points (sole)", "EV(pass)",
                               *(["of which correction"] if two_level else []), "recommended",
-                              "gain over pass", "up to", "best EV", "note"], rows,
-                             align="lrrr" + ("r" if two_level else "") + "lrrll"), ""]
+                              "gain over pass", *(["up to"] if up_to else []), "best EV",
+                              "note"], rows,
+                             align="lrrr" + ("r" if two_level else "") + "lr"
+                             + ("r" if up_to else "") + "ll"), ""]
     out += ["points (sole) = the side's points when the seat is the only bidder; recommended: "
             "a bid only where it beats passing, and every lower bid, beyond the noise; gain "
-            "over pass is paired (same deals); up to = highest bid that beats passing beyond "
-            "the noise; best EV * = the highest estimate differs from the recommendation "
+            "over pass is paired (same deals); "
+            + ("up to = highest bid that beats passing beyond the noise; " if up_to else "")
+            + "best EV * = the highest estimate differs from the recommendation "
             "within the noise; unclear = the recommendation and its rival differ within the "
             "noise; rare = under 100 hands or too wide to read."
             + (f" Of which correction = what {chart.provenance['policy']}'s play adds to the "

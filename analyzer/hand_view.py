@@ -34,8 +34,7 @@ SELECTION_NOTE = ("The rows are ranked by these same deals: where the top ones a
 DECISION_NOTE = ("A bid is recommended over passing, or over a lower bid, only when its "
                  "paired gain (the same deals for every action) is above zero beyond the "
                  "noise: its lower bound, at 95% for all the bids compared together "
-                 "(Bonferroni), on 30 deals or more; bid up to = the highest bid that beats "
-                 "passing so (analyzer/advice.py).")
+                 "(Bonferroni), on 30 deals or more (analyzer/advice.py).")
 
 
 def _num(x: float, digits: int = 2) -> str:

@@ -90,3 +90,17 @@ def test_cli_writes_every_file(tmp_path):
     assert set(table["bid"]) == {0, *range(70, 201, 5)}
     assert (out / "heatmap.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert np.isfinite(table["ev"]).all()
+
+
+def test_a_ceiling_chart_shows_no_second_up_to(chart):
+    """Rook's actions are "bid up to b" already: the chart's "up to" column (the highest
+    ceiling that beats passing, 200 whenever any does) read beside "recommended: bid up to
+    115" as a second, contrary ceiling. Pedro's bids keep it."""
+    from analyzer.bidchart_view import render_bid_chart
+
+    text = render_bid_chart(chart)
+    header = next(ln for ln in text.splitlines() if ln.startswith("class"))
+    assert "up to" not in header and "up to = " not in text
+    pedro = bid_chart("pedro", deals=2_000, seed=3)
+    assert "up to" in next(ln for ln in render_bid_chart(pedro).splitlines()
+                           if ln.startswith("class"))

@@ -105,3 +105,16 @@ def test_no_trump_and_parker_variants():
 ])
 def test_bad_input_is_one_line_exit_2(args, expected):
     assert_bad_input(run("hand", "rook", *args), *expected)
+
+
+def test_declaring_and_bidding_ceilings_have_their_own_names(strong):
+    """The per-trump table's "bid up to" (as declarer, nobody else bidding) read as a third
+    meaning beside the ranking's and the recommendation's "bid up to b", and the footer
+    defined "bid up to" as the highest bid that beats passing, which the recommendation
+    is not. Each now says what it is; the CSV footer no longer promises the distribution."""
+    from analyzer.games.rook.hand_view import render_hand
+
+    text = render_hand(strong)
+    assert "declare up to" in text and "bid up to = " not in text
+    assert "replaces the one recommended so far only when it beats it" in text
+    assert "--json or --csv" not in text

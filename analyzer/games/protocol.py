@@ -52,11 +52,14 @@ class Game:
     sources: dict[str, str] = {}  # preset -> where its rules come from (docs/rules.md)
     hand_cards = 0  # cards in a dealt hand (a HAND argument)
     compare_unit = "deal"  # what one row of ``compare_measures`` is, for people
+    # the bids are ceilings ("bid up to b", Rook): each is its own "up to", none shown apart
+    bids_are_ceilings = False
     # how a report's whole games are dealt, for people (a clause after "every seat playing")
     game_start = "game g starts with dealer g % 4 and the deal passes to the left"
     # the caption of a report's bid guide, the table chart_contents names
-    guide_caption = ("The bid guide: for each seat, the weakest class of hand that should "
-                     "make each bid (gain over passing, own minus opponents' points per deal, "
+    guide_caption = ("The bid guide: for each seat, the weakest class of hand (the fewest "
+                     "points as sole bidder) that should make each bid (gain over passing, "
+                     "own minus opponents' points per deal, "
                      "95% CI). A stronger class may still pass where its own interval holds "
                      "zero: the heatmap below has every class.")
     # Capabilities: what a game offers beyond playing deals. A refusal names the presets

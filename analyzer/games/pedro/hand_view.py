@@ -81,7 +81,8 @@ def render_hand(ev: HandEvaluation) -> str:
                 f"P(best) from their joint normal law)"]
     out.append(_ranking(ev, 2))
     out += ["", f"recommended: {ev.advice}{_reach(ev)}", DECISION_NOTE, MODEL_NOTE,
-            "Own-only EVs and the points distribution: --json or --csv."]
+            "Own-only EVs: --json or --csv (the bids table); the points distribution: "
+            "--json."]
     return "\n".join(out)
 
 

@@ -33,9 +33,10 @@ def render_hand(ev: HandEvaluation) -> str:
     total = int(ev.distribution.columns[-1])
     out = [header(ev), f"stop rule: {STOPPED.get(ev.stopped_by, ev.stopped_by)}", ""]
     out.append(f"The side's points (of {total}) when {ev.seat} declares and calls the trump, "
-               f"mean ± 95% CI; bid up to = highest b whose EV as declarer beats passing")
+               f"mean ± 95% CI; declare up to = the highest b at which declaring (nobody "
+               f"else bidding) beats passing beyond the noise, 0 = none")
     out.append(render_table(
-        ["trump", "points", "bid up to"],
+        ["trump", "points", "declare up to"],
         [[r["trump"], _pm(r["points"], r["points_lo"], r["points_hi"], 1), int(r["bid_up_to"])]
          for _, r in ev.points.iterrows()], "lrr"))
     shown = ev.bids[ev.bids["bid"] % 10 == 0]  # every other bid keeps the table readable
@@ -66,7 +67,11 @@ def render_hand(ev: HandEvaluation) -> str:
     out.append(_ranking(ev, 1))
     best_trump = ev.points.loc[ev.points["points"].idxmax(), "trump"]
     out += ["", f"recommended: {ev.advice} (best trump as declarer: {best_trump})",
-            DECISION_NOTE, ROOK_MODEL_NOTE,
-            "Every bid, own-only EVs and the points distribution: --json or --csv."]
+            DECISION_NOTE + " Going up from passing, a higher ceiling (bid up to b) replaces "
+            "the one recommended so far only when it beats it so; a ceiling that no higher "
+            "one beats beyond the noise stays recommended, though a higher one may read a "
+            "little higher.", ROOK_MODEL_NOTE,
+            "Every bid, own-only EVs, the ceilings and the points distribution: --json "
+            "(--csv: the per-trump bids table)."]
     return "\n".join(out)
 
