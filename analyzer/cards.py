@@ -74,11 +74,24 @@ def rank_of(c: int) -> int:
     return c % LANE_BITS + 2
 
 
+_SUIT_SYMBOLS = {"♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H", "♠": "S", "♤": "S"}
+
+
 def parse_card(token: str, position: int = 1) -> int:
-    """Card index of one token such as ``"10h"`` or ``"AS"``; raises CardParseError."""
-    # ASCII only: 'ſ'.upper() is 'S' and 'ı'.upper() is 'I', so a look-alike letter would
-    # read as a suit
-    t = token.strip().upper() if token.isascii() else ""
+    """Card index of one token such as ``"10h"``, ``"AS"`` or ``"K♥"``; raises
+    CardParseError.
+
+    >>> parse_card("K♥") == parse_card("KH")
+    True
+    """
+    # the suit symbols bidlab prints (K♥), and their white forms, read as the letters; an
+    # emoji's variation selector (♥️) is dropped
+    t = token.strip().replace("\ufe0f", "")
+    if t and t[-1] in _SUIT_SYMBOLS:
+        t = t[:-1] + _SUIT_SYMBOLS[t[-1]]
+    # then ASCII only: 'ſ'.upper() is 'S' and 'ı'.upper() is 'I', so a look-alike letter
+    # would read as a suit
+    t = t.upper() if t.isascii() else ""
     if t in _JOKER_TOKENS:
         return JOKER
     if len(t) >= 2 and t[-1] in SUITS:
@@ -88,7 +101,8 @@ def parse_card(token: str, position: int = 1) -> int:
             return card(RANKS.index(r) + 2, SUITS.index(t[-1]))
     raise CardParseError(
         f"bad card {quoted(token)} at position {position}: expected a rank "
-        f"(2-9, 10 or T, J, Q, K, A) then a suit (C, D, H, S), or JK/ROOK for the joker",
+        f"(2-9, 10 or T, J, Q, K, A) then a suit (C, D, H, S or ♣ ♦ ♥ ♠), or JK/ROOK for "
+        f"the joker",
         token,
         position,
     )

@@ -256,7 +256,9 @@ def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
             seen[c] = f"{SEAT_NAMES[seat]}'s"
     for _, c in plays:
         if c in seen:
-            raise PositionError(f"card {format_card(c)} is played and in {seen[c]} hand")
+            where = ("played twice to the current trick" if seen[c] == "the current trick"
+                     else f"played to the current trick and also in {seen[c]} hand")
+            raise PositionError(f"card {format_card(c)} is {where}; each card is dealt once")
         seen[c] = "the current trick"
     if plays and plays[0][0] != leader:
         raise PositionError("the first played card must be the leader's")
@@ -265,6 +267,14 @@ def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
     start = [len(h) for h in held]  # cards each seat held when the trick began
     for seat, _ in plays:
         start[seat] += 1
+    for (before, _), (seat, c) in zip(plays, plays[1:]):  # clockwise, skipping empty hands
+        turn = (before + 1) % 4
+        while not start[turn] and turn != seat:
+            turn = (turn + 1) % 4
+        if seat != turn:
+            raise PositionError(f"{SEAT_NAMES[seat]} plays {format_card(c)} out of turn: "
+                                f"after {SEAT_NAMES[before]} it is {SEAT_NAMES[turn]}'s turn "
+                                f"(play goes clockwise, N E S W)")
     g = game_of(rules)
     sr = g.search_rules(rules, trump, contract)
     _check_counts(g.title, sr, start)

@@ -496,3 +496,14 @@ def test_words_by_address_compiled_and_in_python():
     bits.store_word(addr, 7, 2**64 - 1)
     assert int(table[7]) == 2**64 - 1
     assert bits.word(addr, 7) == bits.word(table, 7) == 2**64 - 1
+
+
+def test_the_suit_symbols_bidlab_prints_are_read_back():
+    """King's tables print K♥; `bidlab cards "A♠ K♥"` answered "bad card 'A♠'"."""
+    from analyzer.cards import parse_cards
+
+    assert parse_cards("A♠ K♥ 10♦ 2♣ Q♡ J♤ 9♢ 8♧ 7♥\ufe0f") == parse_cards(
+        "AS KH TD 2C QH JS 9D 8C 7H")
+    for bad in ("A♠♠", "♠", "1♠", "Aſ"):
+        with pytest.raises(CardParseError):
+            parse_cards(bad)

@@ -47,3 +47,25 @@ def test_a_command_is_loaded_when_asked_for():
 def test_an_unknown_command_names_the_commands():
     assert_bad_input(run("simulat"), "No such command 'simulat'", "simulate", "bid-chart",
                      "warmup")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("command, option, capability", [
+    ("hand", "target_ci", "adaptive_hands"), ("hand", "time_budget", "adaptive_hands"),
+    ("hand", "until_decided", "adaptive_hands"),
+    ("hand", "as_csv", "bid_tables"), ("hand", "plot", "bid_tables"),
+    ("ladder", "dup", "partnerships"), ("bid-chart", "by", "chart_by"),
+    ("bid-chart", "base", "chart_by"),
+])
+def test_an_option_a_game_refuses_says_so_in_its_help(command, option, capability):
+    """King refused these with one clear line, but their help never said so."""
+    from analyzer.cli import main
+    from analyzer.games import PRESET_NAMES, game, offering
+
+    cmd = main.get_command(None, command)
+    text = next(p.help for p in cmd.params if p.name == option)
+    for name in PRESET_NAMES:
+        refused = f"Not {game(name).title}" in text
+        assert refused == (name not in offering(capability)), (name, text)

@@ -72,13 +72,14 @@ def chart_features(by: tuple[str, ...] | None, rules) -> tuple[str, ...] | None:
 @rule_option
 @click.option("--by", default=None, callback=feature_names, metavar="FEATURE,...",
               help="Hand features that define a class [default: trumps,pedros,ace,seat; "
-                   "rook: trumps,counters,rook,seat].")
+                   "rook: trumps,counters,rook,seat]. Not King (its classes are fixed).")
 @click.option("--out-dir", type=OUT_DIR, default=None,
               help="Write chart.parquet, chart.csv, classes.csv, guide.csv, violations.csv "
                    "(each CSV with its provenance in NAME.csv.json), heatmap.png and "
                    "manifest.json into this folder, created if missing, atomically. "
                    f"{REPLACED_FOLDER}")
-@base_options("each EV", "the classes' leading EVs' interval (on average over the hands dealt)")
+@base_options("each EV", "the classes' leading EVs' interval (on average over the hands dealt)",
+              " Not King.")
 @json_option
 @progress_option
 @run_dir_option

@@ -54,30 +54,34 @@ from .options import (
 @rule_option
 @click.option("--target-ci", type=Real(), default=None,
               help="Play batches of 10,000 deals (50 when a seat searches) until the "
-                   "leading alternatives' 95% half-widths are at most this (points per deal).")
+                   "leading alternatives' 95% half-widths are at most this (points per "
+                   "deal). Not King.")
 @click.option("--time-budget", type=Real(), default=None,
               metavar="SECONDS",
-              help="Play batches of 10,000 deals (50 when a seat searches) for about this long.")
+              help="Play batches of 10,000 deals (50 when a seat searches) for about this "
+                   "long. Not King.")
 @click.option("--until-decided", is_flag=True,
               help="Play batches until the recommendation is clear (it beats its strongest "
                    "rival beyond the noise), within --time-budget and --max-deals; the "
                    "header says which ended the run.  It asks at the first batch, then "
-                   "each time the deals double, and those looks share the 95%.")
+                   "each time the deals double, and those looks share the 95%. Not King.")
 @click.option("--max-deals", type=Count(1), default=1_000_000,
               help=f"Most deals --target-ci, --time-budget or --until-decided may play.  "
                    f"[default: 1,000,000; {SEARCH_MAX_DEALS:,} when a seat searches (dd, pimc)]")
 @base_options("each EV", "the leading EV's interval")
 @json_option
 @click.option("--csv", "as_csv", is_flag=True,
-              help="Print the bids table as CSV with provenance columns.")
+              help="Print the bids table as CSV with provenance columns. Not King.")
 @click.option("--plot", type=PLOT_PATH, default=None,
               help="Also write the EV-by-bid chart to this .png, .svg or .pdf, atomically. "
-                   f"{REPLACED}")
+                   f"{REPLACED} Not King.")
 @click.option("--known", "known_pairs", multiple=True, metavar="SEAT=CARDS",
               help='Cards another seat is known to hold, e.g. --known second="AH KH" '
                    "(repeatable); the rest of the deck is dealt around them.")
 @contract_option("King only: one contract (no-tricks, no-hearts, no-kings-jacks, no-queens, "
-                 "no-king-of-hearts, last-two, positive) or all [default: all].")
+                 "no-king-of-hearts, last-two, positive) or all [default: all]; under "
+                 "combined_negatives=true the negatives are played joined, e.g. "
+                 "no-hearts+no-king-of-hearts.")
 @progress_option
 @executor_options
 @click.pass_context

@@ -48,7 +48,8 @@ from .options import (
               show_default=True,
               help="Worlds per pimc decision for a bare pimc (pimc:W keeps its W).")
 @click.option("--duplicate", "dup", is_flag=True,
-              help="Also play each pair of neighbouring rungs as a duplicate match.")
+              help="Also play each pair of neighbouring rungs as a duplicate match "
+                   "(partnerships swapped). Not King.")
 @contract_option("King only: the contract's single hands (default positive; a negative "
                  "one, e.g. no-hearts, ladders one seat's penalty).")
 @click.option("--out-dir", type=OUT_DIR, default=None,

@@ -260,10 +260,11 @@ def executor_options(command):
     return command
 
 
-def base_options(figures: str, narrowest: str | None = None):
+def base_options(figures: str, narrowest: str | None = None, limits: str = ""):
     """``--base POLICY`` and ``--base-deals N``: a two-level estimate, where ``figures`` says
     which numbers it makes (each EV, each figure); with ``narrowest`` (what a time budget
-    makes narrowest), ``--budget SECONDS`` too."""
+    makes narrowest), ``--budget SECONDS`` too; ``limits``: a sentence on the games that
+    refuse it."""
     def apply(command):
         if narrowest is not None:
             command = click.option(
@@ -281,7 +282,7 @@ def base_options(figures: str, narrowest: str | None = None):
                  f"deals, --policy the first --deals of them too, and {figures} is the cheap "
                  f"mean plus the searching player's correction fitted on the n, with an "
                  f"interval from both: a searching player's numbers at near the cheap one's "
-                 f"cost.")(command)
+                 f"cost.{limits}")(command)
     return apply
 
 

@@ -122,6 +122,9 @@ def resume(run_dir, extend, out, as_json, progress, executor, scheduler, workers
     run, bit for bit, and writes the rows (--out) or the chart's folder (bid-chart
     --out-dir) the run was started with.
 
+    The examples' run comes from simulate's: bidlab simulate pedro --deals 1000000
+    --run-dir pedro-run --out pedro-run.parquet.
+
     \b
     Examples:
       bidlab resume pedro-run
@@ -150,6 +153,9 @@ def merge_runs(run_dirs, out, as_json) -> None:
     The runs must share their game, rules, policy and contract, and their deals must not
     overlap (other seeds, or other ranges of one seed); others are refused with one line.
     A run not finished counts with the chunks it has, and says so on stderr.
+
+    The examples' runs come from: bidlab simulate pedro --seed 1 --run-dir pedro-seed1
+    --out seed1.parquet, and the same with --seed 2 and pedro-seed2.
 
     \b
     Examples:

@@ -103,7 +103,7 @@ def render_king_chart(chart: KingChart) -> str:
     if rows:
         out += ["", "Whole games: final score by seat position from the first dealer D0 "
                     "(first place: ties count for each)",
-                render_table(["position", "deals hands", "games", "final score", "first place"],
+                render_table(["position", "dealer of hands", "games", "final score", "first place"],
                              rows, align="llrrr")]
     return "\n".join(out)
 
