@@ -41,6 +41,7 @@ game by name.
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from collections.abc import Callable
@@ -267,7 +268,7 @@ def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
     start = [len(h) for h in held]  # cards each seat held when the trick began
     for seat, _ in plays:
         start[seat] += 1
-    for (before, _), (seat, c) in zip(plays, plays[1:]):  # clockwise, skipping empty hands
+    for (before, _), (seat, c) in itertools.pairwise(plays):  # clockwise, skipping empty hands
         turn = (before + 1) % 4
         while not start[turn] and turn != seat:
             turn = (turn + 1) % 4

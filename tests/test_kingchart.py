@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analyzer import games
 from analyzer.bidchart import ChartError
 from analyzer.cards import cards_of, rank_of, suit_of
-from analyzer import games
 from analyzer.games import king
 from analyzer.games.common import parse_policies
 from analyzer.games.king import engine
