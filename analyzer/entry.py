@@ -38,7 +38,10 @@ def main(prog_name: str | None = None) -> None:
             sys.stderr.write(f"bidlab: error: {problem}\n")
             sys.exit(2)
         from .cli import main as cli
+
+        # click's own start, up to the command line's handler (cli.group), is caught here too:
+        # a Ctrl-C 0.1 s in once landed there and printed a traceback
+        cli(prog_name=prog_name or "bidlab")
     except KeyboardInterrupt:
         sys.stderr.write("\nAborted!\n")
         sys.exit(130)  # the shell's status for Ctrl-C, as the command line's (cli.group)
-    cli(prog_name=prog_name or "bidlab")

@@ -118,8 +118,8 @@ class BidlabGroup(click.Group):
         worker = threading.Thread(target=work, name="bidlab-command", daemon=True)
         # `timeout`, a scheduler or a shutdown sends SIGTERM: end as Ctrl-C does, removing
         # the hidden half-written outputs (Python's default would leave them, hundreds of MB)
-        signal.signal(signal.SIGTERM, lambda *_: abort_now(TERMINATED, "Terminated"))
         try:
+            signal.signal(signal.SIGTERM, lambda *_: abort_now(TERMINATED, "Terminated"))
             worker.start()
             while worker.is_alive():
                 worker.join(0.05)
