@@ -331,3 +331,15 @@ def test_a_variant_with_one_deal_of_a_measure_gives_no_interval():
     defined = PairedMoments.of_columns([np.where(has_x, x, 0), has_x.astype(float),
                                         np.where(has_y, y, 0), has_y.astype(float)])
     assert _difference(Moments.of([]), defined) is None  # A's one deal has no spread
+
+
+def test_allowing_no_trump_in_rook_comes_into_play_and_helps_the_declarer():
+    """Under the heuristic `rook(allow_no_trump=true)` changed no hand of 40,000: it called
+    no trump only with a longest suit of 3 (12 suited cards and the Rook). It now calls it
+    with the Rook and no suit longer than 4, and its side takes more points beyond the
+    noise, on the same hands."""
+    t = compare_variants("rook", "rook(allow_no_trump=true)", deals=8_000,
+                         seed=6).table.set_index("measure")
+    assert t.loc["bid", "b_minus_a"] == 0  # trump is named after the auction
+    assert t.loc["declaring side's points", "diff_lo"] > 0
+    assert t.loc["declarer makes", "diff_lo"] > 0

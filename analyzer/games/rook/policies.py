@@ -23,7 +23,7 @@ seat may know (its cards and the cards played):
   (2 to J) from its shortest side suits first, then higher non-counters, then
   counters, lowest first; trumps and the Rook only when nothing else is left.
 * **Trump.** Its longest suit, ties broken by high cards; no trump (when
-  allowed) only with a flat hand and three aces.
+  allowed) with the Rook and no suit longer than 4 (:func:`heuristic_trump`).
 * **Play.** It draws trumps while its side is declarer, cashes cards that are
   top of their suit, smears counters onto tricks its partner is sure to win,
   takes tricks with points using the cheapest card that wins, and keeps its
@@ -223,11 +223,16 @@ def heuristic_pass(hand, counters):
 
 @njit(cache=True)
 def heuristic_trump(hand, allow_no_trump):
-    """The longest suit, or no trump (when allowed) for a flat hand with three aces."""
+    """The longest suit, or no trump (when allowed) with the Rook and no suit longer than
+    4: the Rook is then the only trump, and a long suit no longer pays. Measured as
+    declarer with this heuristic's play (1,500 random hands, 300 deals each): such hands
+    take 14 to 24 points more at no trump than at their best suit; with a five-card suit
+    it is even, and without the Rook no trump loses 19 or more. (The rule before, a flat
+    hand with three aces, needed a longest suit of 3: a hand of 12 suited cards and the
+    Rook, so no trump was hardly ever called.)"""
     s = best_suit(hand)
-    if allow_no_trump and popcount(hand & LANE[s]) <= 3 and popcount(hand & ~RANKS_FROM[12]) \
-            <= popcount(hand) - 3:
-        return NO_TRUMP  # a flat hand with three aces
+    if allow_no_trump and hand & ROOK and popcount(hand & LANE[s]) <= 4:
+        return NO_TRUMP
     return s
 
 
