@@ -112,11 +112,12 @@ class Game:
 
         return with_text(df, self.text_columns)
 
-    def check_contract(self, contract: str | None, rules=None) -> None:
-        """Refuse ``--contract`` in a game without contracts (RuleError names them where
-        there are, and, given ``rules``, a contract their games never play)."""
+    def check_contract(self, contract: str | None, rules=None, what: str = "--contract") -> None:
+        """Refuse a contract (``what`` names where it was asked for: the option, or a
+        scenario's key) in a game without contracts (RuleError names them where there are,
+        and, given ``rules``, a contract their games never play)."""
         if contract is not None and not self.contracts:
-            raise self.refuse("--contract", "contracts")
+            raise self.refuse(what, "contracts")
 
     def simulate(self, rules, n: int, seed: int, policies, first: int = 0,
                  batch: int | None = None, progress=None, contract: str | None = None):

@@ -397,16 +397,16 @@ def _check_ladder(s: Scenario, g, where: str) -> None:
 
 
 def _check_contract(g, contract: str | None, s: Scenario, where: str, key: str) -> None:
-    """The game's own check of a contract, its message naming the scenario's key rather
-    than the command line's ``--contract``."""
+    """The game's own check of a contract, its message naming the scenario's key."""
     from ..games.protocol import NotOffered
     from ..variants import RuleError
 
     try:
-        g.check_contract(contract, s.rules)
-    except (NotOffered, RuleError) as e:
-        raise ScenarioFileError(f"{where}: {key}: {str(e).removeprefix('--contract: ')}"
-                                ) from None
+        g.check_contract(contract, s.rules, what=key)
+    except NotOffered as e:  # names the key already
+        raise ScenarioFileError(f"{where}: {e}") from None
+    except RuleError as e:
+        raise ScenarioFileError(f"{where}: {key}: {e}") from None
 
 
 def _variant(text: str, s: Scenario, where: str, key: str):

@@ -220,13 +220,14 @@ def king_chart_contents(chart: KingChart) -> tuple[dict, dict, str, pd.DataFrame
                  f"seed {meta['seed']}, n={int(meta['n']):,} deals x 4 hands")
         figures[f"danger_{contract}"] = danger_heatmap(chart.danger_of(contract), by, title)
     r = chart.right
+    advice = [_advice_cells(x) for x in r.itertuples()]  # (offer, accept, decline) a row
     shown = pd.DataFrame({
         "hand class": r["label"], "n": [f"{n:,}" for n in r["n"]],
         "value of the right (tricks)": [
             _signed(m, lo, hi) for m, lo, hi in zip(r["value"], r["value_lo"], r["value_hi"],
                                                     strict=True)],
-        **{name: [_advice_cells(x)[k] for x in r.itertuples()]
-           for k, name in enumerate(("offer up to", "accept offers above", "decline"))},
+        **dict(zip(("offer up to", "accept offers above", "decline"),
+                   map(list, zip(*advice, strict=True)) if advice else ([], [], []), strict=True)),
         "rare": ["rare" if x else "" for x in r["rare"]]})
     return tables, figures, "trump_right", shown
 

@@ -36,7 +36,7 @@ class KingGame(Game):
                "chart_by": "charts choose their features per contract"}
     bench_cases = tuple(BenchCase(c, {"contract": c}) for c in CONTRACT_OPTIONS)
 
-    def check_contract(self, contract, rules=None):
+    def check_contract(self, contract, rules=None, what="--contract"):
         from .rules import check_played, parse_contract
 
         if contract is not None and contract != "all":
