@@ -23,6 +23,18 @@ another stream (``setup.resampled``). Half the mean squared difference of the tw
 the share of the per-deal variance that pimc's own sampling decides (``noise``): no
 function of the deal, however costly, explains it, so no control variate that does not
 share pimc's worlds narrows the interval more than 1 / sqrt(noise) (``any control``).
+
+Last, two ways past a straight line in the heuristic's result, on groups of deals by that
+result (adjacent values merged until each group holds 6% of the deals): ``strata``, pimc's
+mean within each group weighted by the group's share (post-stratification: E[pimc | the
+heuristic's result] however curved, Var / sum W S^2), and ``neyman``, which also plays pimc
+on each group's deals in proportion to its spread there (Var / (sum W S)^2, with the
+spreads known; a pilot would estimate them). 2026-12-06, a pool of 2,100 deals, the
+estimators drawn 4,000 times at n = 150: the regression 1.45 to 1.55 times narrower than
+pimc alone, post-stratified 1.45 to 1.63, with Neyman's allocation 1.54 to 1.76. A few
+hundredths to a tenth or two more, far short of four times: not built. This script, same
+day, 1,000 deals, seed 3, the four best bids: ``strata`` 1.48 to 1.72, ``neyman`` 1.55 to
+1.82, against ``diff`` 1.30 to 1.56.
 """
 
 from __future__ import annotations
@@ -75,6 +87,28 @@ def r_squared_held_out(y: np.ndarray, controls: list[np.ndarray], folds: int = 1
     return 1 - (residual ** 2).mean() / y.var()
 
 
+def heuristic_groups(x: np.ndarray, min_share: float = 0.06) -> np.ndarray:
+    """Each deal's group: adjacent values of the heuristic's result ``x``, merged until a
+    group holds ``min_share`` of the deals (the last remainder joins the group before)."""
+    values, counts = np.unique(x, return_counts=True)
+    group_of_value, group, held = np.empty(len(values), dtype=np.int64), 0, 0
+    for i, count in enumerate(counts):
+        group_of_value[i], held = group, held + count
+        if held >= min_share * len(x):
+            group, held = group + 1, 0
+    if held and group:  # a remainder too small for a group of its own
+        group_of_value[group_of_value == group] = group - 1
+    return group_of_value[np.searchsorted(values, x)]
+
+
+def stratified_gains(y: np.ndarray, groups: np.ndarray) -> tuple[float, float]:
+    """(post-stratified, Neyman-allocated) variance of pimc's mean, each as a factor below
+    a plain mean's of the same n: Var / sum W S^2 and Var / (sum W S)^2."""
+    share = np.bincount(groups) / len(y)
+    spread = np.array([y[groups == g].std() if share[g] else 0.0 for g in range(len(share))])
+    return y.var() / (share * spread ** 2).sum(), y.var() / (share * spread).sum() ** 2
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hand", default="AS KS 5S 5C 2S 9H 3D JC 7H")
@@ -98,7 +132,8 @@ def main() -> None:
     print("seconds a deal: " + ", ".join(f"{p} {seconds[p] / a.deals * 1e3:.2f} ms"
                                          for p in played))
     print(f"{'action':<18} {'EV':>6} {'diff':>6} {'R2 h':>6} {'h+':>6} {'+dd':>6} "
-          f"{'+points':>8} {'ceiling':>8} {'noise':>6} {'any control':>12}")
+          f"{'+points':>8} {'ceiling':>8} {'noise':>6} {'any control':>12} {'strata':>7} "
+          f"{'neyman':>7}")
     for k in np.argsort(-s.mean(axis=1))[:4]:
         trump, bid = labels[k]
         name = "pass" if trump < 0 else f"bid {bid} {SUIT_NAMES[trump]}"
@@ -109,10 +144,12 @@ def main() -> None:
                 r_squared(y, [h[k], d[k], *hp, *dp])]
         cheap_more = r_squared_held_out(y, [*same_trump, *hp])
         noise = ((y - again[k]) ** 2).mean() / 2 / y.var()
+        strata, neyman = stratified_gains(y, heuristic_groups(h[k]))
         print(f"{name:<18} {y.mean():>6.2f} {math.sqrt(diff):>5.2f}x {fits[0]:>6.2f} "
               f"{cheap_more:>6.2f} {fits[1]:>6.2f} {fits[2]:>8.2f} "
               f"{1 / math.sqrt(1 - fits[-1]):>7.2f}x "
-              f"{noise:>6.3f} {1 / math.sqrt(noise):>11.2f}x")
+              f"{noise:>6.3f} {1 / math.sqrt(noise):>11.2f}x "
+              f"{math.sqrt(strata):>6.2f}x {math.sqrt(neyman):>6.2f}x")
 
 
 if __name__ == "__main__":
