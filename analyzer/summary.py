@@ -260,10 +260,13 @@ def merged_provenance(parts: Sequence[dict]) -> dict:
     if any("selected_from" in p for p in parts):
         raise ValueError("cannot merge a summary of selected deals (a filtered frame): "
                          "summarize the selection as one frame instead")
-    ranges = sorted((p["seed"], p["first"], p["n"]) for p in parts)
-    for (s0, f0, n0), (s1, f1, _) in itertools.pairwise(ranges):
+    # a part merged before (a run store with a chunk missing) brings its own ranges
+    ranges = sorted(tuple(r) for p in parts
+                    for r in (p.get("ranges") or [(p["seed"], p["first"], p["n"])]))
+    for (s0, f0, n0), (s1, f1, n1) in itertools.pairwise(ranges):
         if s0 == s1 and f1 < f0 + n0:
-            raise ValueError(f"runs overlap: deals {f1:,}.. of seed {s1} are in two of them")
+            raise ValueError(f"runs overlap: deals {f1:,}..{min(f0 + n0, f1 + n1) - 1:,} of "
+                             f"seed {s1} are in two of them")
     out = {**parts[0], "n": sum(n for _, _, n in ranges)}
     joined = []
     for seed, first, n in ranges:

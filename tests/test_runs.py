@@ -94,6 +94,34 @@ def test_a_killed_run_resumes_to_the_same_bytes(tmp_path):
     assert (tmp_path / "cut.parquet").read_bytes() == (tmp_path / "whole.parquet").read_bytes()
 
 
+def test_progress_asked_for_into_a_log_comes_as_lines(monkeypatch):
+    """click's bar draws nothing when stderr is not a terminal: `--progress 2> run.log` got
+    the label and nothing more."""
+    from analyzer.cli import options
+
+    monkeypatch.setattr(options.LineProgress, "EVERY", 0.0)
+    r = run("simulate", "pedro", "--deals", "60000", "--chunk", "20000", "--progress")
+    assert r.exit_code == 0, r.stderr
+    lines = [line for line in r.stderr.splitlines() if line.startswith("simulating: ")]
+    assert [line.split()[1] for line in lines] == ["33%", "67%", "100%"], r.stderr
+    assert "s left" in lines[0] and "left" not in lines[-1], lines
+
+
+def test_ctrl_c_says_the_finished_chunks_are_kept_and_how_to_go_on(tmp_path):
+    """It said only "Aborted!": a user could not tell that the run was not lost."""
+    d = tmp_path / "cut"
+    p = subprocess.Popen([*BIDLAB, "simulate", "pedro", "--deals", "300000", "--chunk", "5000",
+                          "--run-dir", str(d)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    while _chunk_files(d) < 2:
+        assert p.poll() is None, "the run ended before it could be stopped"
+        time.sleep(0.01)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert err.decode().split("\n")[-3:] == [
+        "Aborted!", f"the finished chunks are kept: bidlab resume {d} plays the rest", ""], err
+
+
 def test_a_killed_bid_chart_resumes_to_the_same_chart(tmp_path):
     """bid-chart --run-dir killed with SIGKILL after some chunks, then resumed: the chart
     (every table, as JSON and as the files of --out-dir) is the uninterrupted run's."""
@@ -195,7 +223,7 @@ def test_merge_joins_seeds_and_refuses_mismatches(tmp_path):
     assert not (tmp_path / "x.parquet").exists()
     assert_bad_input(run("merge", str(tmp_path / "s1"), str(tmp_path / "cinch")), "rules")
     assert_bad_input(run("merge", str(tmp_path / "s1"), str(tmp_path / "random")), "policy")
-    assert_bad_input(run("merge", str(tmp_path / "s1"), str(tmp_path / "s1")), "overlap")
+    assert_bad_input(run("merge", str(tmp_path / "s1"), str(tmp_path / "s1")), "given twice")
     assert_bad_input(run("merge", str(tmp_path / "nothing")), "not a bidlab run store")
 
 
@@ -240,6 +268,11 @@ def test_executor_options_that_do_not_go_together():
     assert_bad_input(run("simulate", "pedro", "--executor", "dask"), "--scheduler")
     assert_bad_input(run("simulate", "pedro", "--workers", "2"), "dask-local")
     assert_bad_input(run("simulate", "pedro", "--scheduler", "tcp://127.0.0.1:1"), "dask")
+    # an address that is not one (it was a traceback from inside Dask), refused before Dask
+    for address in ("nonsense", "tcp://127.0.0.1", "tcp://127.0.0.1:port",
+                    "http://127.0.0.1:8786", "tcp://127.0.0.1:70000"):
+        assert_bad_input(run("simulate", "pedro", "--executor", "dask", "--scheduler",
+                             address), "tcp://HOST:PORT")
     # 500 numba processes on a 2-core machine: refused, with the bound (four a core)
     from analyzer.cli.options import MAX_LOCAL_WORKERS
 
@@ -267,6 +300,21 @@ def cluster():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
                                   dashboard_address=None, silence_logs=logging.ERROR) as c:
         yield c
+
+
+def test_a_scheduler_with_no_worker_is_named_not_waited_on_for_ever(monkeypatch):
+    """Its tasks would wait for a worker that never comes, the run silent all the while."""
+    distributed = pytest.importorskip("distributed")
+    import logging
+
+    from analyzer.runs import executors
+
+    monkeypatch.setattr(executors, "WORKER_WAIT", 1.0)
+    with distributed.LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=None,
+                                  silence_logs=logging.ERROR) as empty:
+        refused = run("simulate", "pedro", "--deals", "100", "--executor", "dask",
+                      "--scheduler", empty.scheduler_address)
+    assert_bad_input(refused, "has no worker (waited 1 s): start one with dask worker tcp://")
 
 
 def test_the_cluster_gives_the_local_numbers_and_rows(cluster, tmp_path):

@@ -125,6 +125,75 @@ def test_resume_writes_the_chart_folder_the_run_was_started_with(tmp_path):
     assert (out / "chart.csv").is_file()
 
 
+def test_resume_refuses_a_user_s_file_put_at_the_out_the_run_was_started_with(tmp_path):
+    """It was replaced ("bidlab: replaced ...") though --out itself refuses it; now the
+    recorded paths are checked as the options are, before any chunk is played."""
+    d, out = tmp_path / "run", tmp_path / "rows.csv"
+    assert run(*SMALL, "--run-dir", str(d), "--out", str(out)).exit_code == 0
+    for p in sorted((d / "chunks").iterdir())[-2:]:  # as if killed in its last chunk
+        p.unlink()
+    out.write_text("my,own\n1,2\n")
+    io.sidecar(out).unlink()
+    played = sorted(p.name for p in (d / "chunks").iterdir())
+    line = assert_bad_input(run("resume", str(d)), "holds a file bidlab did not write")
+    assert "the --out" in line and str(d) in line, line
+    assert out.read_text() == "my,own\n1,2\n"
+    assert sorted(p.name for p in (d / "chunks").iterdir()) == played
+    # a user's note in a chart's folder is found before the run too, not after it
+    chart, folder = tmp_path / "chart-run", tmp_path / "chart"
+    assert run("bid-chart", "pedro", "--deals", "2000", "--chunk", "500", "--run-dir",
+               str(chart), "--out-dir", str(folder)).exit_code == 0
+    (chart / "chunks" / f"{1500:019d}+500.json").unlink()
+    (folder / "NOTES.txt").write_text("mine")
+    assert_bad_input(run("resume", str(chart)), "the --out-dir", "NOTES.txt")
+    assert not (chart / "chunks" / f"{1500:019d}+500.json").exists()
+    assert (folder / "NOTES.txt").read_text() == "mine"
+
+
+def test_a_store_with_a_chunk_missing_merges_with_its_ranges(store):
+    """The README's advice for a damaged chunk (delete it) leaves a gap: merge raised a
+    TypeError, and its JSON lost the seed."""
+    whole = run("merge", str(store), "--json")
+    for p in (store / "chunks").glob(f"{1000:019d}+1000.*"):
+        p.unlink()
+    text = run("merge", str(store))
+    assert text.exit_code == 0, text.stderr
+    assert "n=3000 deals (0..999 of seed 3; 2000..3999 of seed 3)" in text.stdout
+    doc = json.loads(run("merge", str(store), "--json").stdout)["provenance"]
+    assert doc["ranges"] == [[3, 0, 1000], [3, 2000, 2000]] and doc["n"] == 3000
+    assert run("resume", str(store)).exit_code == 0  # the gap played again: the whole run
+    assert run("merge", str(store), "--json").stdout == whole.stdout
+
+
+def test_a_chunk_of_another_run_or_twice_the_same_deals_is_named(store, tmp_path):
+    """A chunk copied in from another run was summed in without a word (another seed's
+    deals counted as this run's), and two chunks sharing deals gave a traceback."""
+    other = tmp_path / "other"
+    assert run(*SMALL[:-1], "4", "--run-dir", str(other)).exit_code == 0
+    name = f"{1000:019d}+1000.json"
+    mine = (store / "chunks" / name).read_bytes()
+    (store / "chunks" / name).write_bytes((other / "chunks" / name).read_bytes())
+    for args in (["resume", str(store)], ["merge", str(store)]):
+        line = assert_bad_input(run(*args), "is not of this run: its seed is 4, not 3")
+        assert name in line, line
+    (store / "chunks" / name).write_bytes(mine)
+    assert_bad_input(run("merge", str(store), str(store)), "given twice")
+    (store / "chunks" / f"{1500:019d}+1000.json").write_bytes(mine)
+    assert_bad_input(run("resume", str(store)), "share deals 1,500..1,999")
+
+
+def test_rows_from_a_run_store_carry_the_provenance_pandas_reads(store, tmp_path):
+    """pd.read_parquet(...).attrs held the provenance for a run without a store, and {} for
+    the same run with one."""
+    import pandas as pd
+
+    plain = tmp_path / "plain.parquet"
+    assert run(*SMALL, "--out", str(plain)).exit_code == 0
+    stored, whole = pd.read_parquet(tmp_path / "rows.parquet"), pd.read_parquet(plain)
+    assert stored.attrs == whole.attrs and whole.attrs["seed"] == 3
+    assert stored.equals(whole)
+
+
 def test_a_csv_whose_provenance_is_of_other_rows_is_refused(tmp_path):
     a, b = tmp_path / "a.csv", tmp_path / "b.csv"
     for seed, path in (("1", a), ("2", b)):

@@ -192,6 +192,7 @@ def _raised_by_echo(e: BaseException) -> bool:
 
 
 INTERRUPTED, TERMINATED = 130, 143  # the shell's statuses: 128 + SIGINT, 128 + SIGTERM
+ABORT_NOTES: list[str] = []  # what a stop leaves behind to go on from (a run store's chunks)
 
 
 def abort_now(status: int = INTERRUPTED, said: str = "Aborted!") -> NoReturn:
@@ -205,7 +206,7 @@ def abort_now(status: int = INTERRUPTED, said: str = "Aborted!") -> NoReturn:
             io.remove_in_flight(ending=True)  # no finally runs after os._exit
     if sys.stderr.isatty():
         sys.stderr.write("\x1b[?25h")  # the progress bar hid the cursor
-    sys.stderr.write(f"\n{said}\n")
+    sys.stderr.write("".join(f"\n{line}" for line in (said, *ABORT_NOTES)) + "\n")
     sys.stderr.flush()
     os._exit(status)
 

@@ -2,7 +2,8 @@
 progress, and what it made, printed. ``simulate`` and ``resume`` (:mod:`.play`) and
 ``bid-chart`` (:mod:`.chart`) share it.
 
-May import: :mod:`.options`, the runs package, the games' registry, documents.
+May import: :mod:`.group` (what a stop says), :mod:`.options`, the runs package, the
+games' registry, documents.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .. import runs
 from ..documents import dumps
 from ..games import game as game_of
 from ..limits import TimeLimitError, require_time
+from .group import ABORT_NOTES
 from .options import with_progress
 
 
@@ -33,6 +35,7 @@ def run_job(job: runs.Job, first: int, deals: int, run_dir, chunk, where: tuple,
             store = runs.RunStore.open(run_dir, job, first, deals, chunk or job.chunk_for(deals),
                                        None if out is None else os.path.abspath(out),
                                        None if out_dir is None else os.path.abspath(out_dir))
+            store.verify()  # a damaged or foreign chunk is named now, not after the run
             if extend:
                 store.extend(extend)
             job, first, deals = store.job, store.first, store.deals
@@ -46,6 +49,8 @@ def run_job(job: runs.Job, first: int, deals: int, run_dir, chunk, where: tuple,
             with store.lock() if store is not None else contextlib.nullcontext():
                 if store is not None:
                     store.save()
+                    ABORT_NOTES.append(f"the finished chunks are kept: bidlab resume {run_dir} "
+                                       "plays the rest")
                 try:
                     return with_progress(progress, deals, lambda bar: runs.play(
                         job, first, deals, ex, store, chunk, bar, out, what))
@@ -54,6 +59,7 @@ def run_job(job: runs.Job, first: int, deals: int, run_dir, chunk, where: tuple,
                         store.rollback()
                     raise
         finally:
+            ABORT_NOTES.clear()
             if store is not None:
                 store.drop_if_empty()
     finally:

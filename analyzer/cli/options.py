@@ -229,9 +229,10 @@ run_dir_option = click.option(
          "uninterrupted run.")
 chunk_option = click.option(
     "--chunk", type=Count(1), default=None,
-    help="Deals a chunk [default: about a hundredth of the run, at most 1,000,000; on a "
-         "cluster, tasks of about 3 s at the measured pace]. Memory holds one chunk; the "
-         "numbers never depend on it.")
+    help="Deals a chunk [default: a hundredth of the run, from 20,000 deals (a searching "
+         "player's: from a batch) to 1,000,000 (250,000 with --out); on a cluster, tasks "
+         "of about 3 s at the measured pace]. Memory holds one chunk; the numbers never "
+         "depend on it.")
 
 
 MAX_LOCAL_WORKERS = 4 * (os.cpu_count() or 1)  # a LocalCluster is on this machine
@@ -317,11 +318,36 @@ def contract_option(text: str):
 
 def with_progress(show: bool | None, total: int, work, label: str = "simulating"):
     """Run ``work(progress)``; progress is a bar's update on stderr (by default only when
-    stderr is a terminal), or None."""
+    stderr is a terminal; asked for with stderr a file or a pipe, a line now and then), or
+    None."""
     if not (sys.stderr.isatty() if show is None else show):
         return work(None)
+    if not sys.stderr.isatty():  # click's bar draws nothing there: a log gets lines
+        return work(LineProgress(label, total).update)
     with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
         return work(bar.update)
+
+
+class LineProgress:
+    """Progress as a line on stderr every :attr:`EVERY` seconds and at the end: for a log
+    (``2> run.log``, ``nohup``), where a bar cannot redraw itself."""
+
+    EVERY = 10.0
+
+    def __init__(self, label: str, total: int):
+        self.label, self.total, self.done = label, max(1, total), 0
+        self.started = self.said = time.perf_counter()
+
+    def update(self, n: int) -> None:
+        was, self.done = self.done, self.done + n
+        now = time.perf_counter()
+        if now - self.said < self.EVERY and not was < self.total <= self.done:
+            return
+        self.said, elapsed = now, now - self.started
+        left = (f", about {elapsed * (self.total - self.done) / self.done:.0f} s left"
+                if 0 < self.done < self.total else "")
+        click.echo(f"{self.label}: {min(self.done / self.total, 1):.0%} in {elapsed:.0f} s"
+                   f"{left}", err=True)
 
 
 def clock_bar(update, started: float):

@@ -132,13 +132,28 @@ def resume(run_dir, extend, out, as_json, progress, executor, scheduler, workers
       bidlab resume pedro-run --executor dask-local --workers 2
     """
     store = runs.RunStore(run_dir)
-    out = out if out is not None else store.out
+    if out is None and store.out is not None:
+        out = check_recorded(store.out, run_dir, "--out", io.check_out_table)
+    if store.out_dir is not None:
+        check_recorded(store.out_dir, run_dir, "--out-dir", io.check_out_dir)
     if out is not None and not store.job.rows:
-        raise runs.RunStoreError(f"{run_dir} kept no rows (its run had no --out): run it "
-                                 "again with --out to have them")
+        raise runs.RunStoreError(f"{run_dir} kept no rows (its run had no --out): start "
+                                 "the run again with --out and a new --run-dir to have them")
     result = run_job(store.job, store.first, store.deals, run_dir, None,
                      (executor, scheduler, workers), out, progress, extend or 0)
     show(store.job, result, as_json, out, store.out_dir)  # a chart's folder, as first asked
+
+
+def check_recorded(path: str, run_dir: str, option: str, check):
+    """``path``, the ``option`` a run was started with, checked as the option itself is and
+    before any chunk is played: a user's own file put there since is refused, not replaced,
+    and a folder moved away is found now, not after the run."""
+    try:
+        return check(path)
+    except (OSError, io.TableFormatError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise runs.RunStoreError(f"cannot write {path}, the {option} {run_dir} was started "
+                                 f"with: {why}") from None
 
 
 @main.command("merge")

@@ -23,6 +23,7 @@ import functools
 import itertools
 import logging
 import os
+import re
 import time
 from collections.abc import Iterable, Iterator
 
@@ -30,6 +31,8 @@ from .job import FAST_CHUNK, ROWS_CHUNK, Chunk, Job
 from .job import spread as spread_ranges
 
 EXECUTORS = ("local", "dask", "dask-local")
+SCHEDULER_ADDRESS = re.compile(r"^(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[^\s/:\[\]]+):(\d{1,5})$")
+WORKER_WAIT = 30.0  # seconds a scheduler with no worker yet is given one (started beside it)
 TASK_SECONDS = 3.0  # a task's work: long beside Dask's few milliseconds a task, short to lose
 MAX_TASK_DEALS = 2 * FAST_CHUNK  # a worker holds one chunk's frame: about 300 MB at most
 INSTALL_HINT = "pip install 'bidlab[dask]' (Dask and distributed)"
@@ -96,6 +99,7 @@ class DaskExecutor:
             if scheduler:
                 self.client = Client(scheduler, timeout="10s")
                 self.name = f"dask {scheduler}"
+                self._wait_for_a_worker(scheduler)
             else:
                 n = workers or max(1, (os.cpu_count() or 1))
                 # numba's threads split the cores among the workers, one task each
@@ -113,6 +117,19 @@ class DaskExecutor:
             self.close()
             raise ExecutorError(f"cannot reach the Dask scheduler {scheduler}: {e}") from None
         self.workers = max(1, len(self.client.scheduler_info()["workers"]))
+
+    def _wait_for_a_worker(self, scheduler: str) -> None:
+        """ExecutorError when the scheduler has had no worker for :data:`WORKER_WAIT`
+        seconds: its tasks would wait for ever, and the run with them, without a word."""
+        if self.client.scheduler_info()["workers"]:
+            return
+        try:
+            self.client.wait_for_workers(1, timeout=WORKER_WAIT)
+        except TimeoutError:
+            self.close()
+            raise ExecutorError(f"the Dask scheduler {scheduler} has no worker (waited "
+                                f"{WORKER_WAIT:g} s): start one with dask worker "
+                                f"{scheduler}") from None
 
     def play(self, job: Job, chunks: Iterable[tuple[int, int]]) -> Iterator[Chunk]:
         """The chunks' results as they finish."""
@@ -184,6 +201,10 @@ def executor(name: str, scheduler: str | None = None, workers: int | None = None
                             "dask scheduler); --executor dask-local starts one here")
     if name != "dask" and scheduler:
         raise ExecutorError("--scheduler goes with --executor dask")
+    address = SCHEDULER_ADDRESS.match(scheduler or "tcp://h:1")
+    if not address or not 0 < int(address[3]) < 65536:
+        raise ExecutorError(f"--scheduler {scheduler!r} is not a scheduler's address: give "
+                            "tcp://HOST:PORT (tls:// with TLS), as dask scheduler prints it")
     if name != "dask-local" and workers:
         raise ExecutorError("--workers goes with --executor dask-local")
     if name == "local":

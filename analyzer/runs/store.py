@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import itertools
 import json
 import os
 import re
@@ -60,15 +61,16 @@ class RunStore:
         if not path.is_file():
             if self.folder.is_dir() and any(self.folder.iterdir()):  # the user's own files
                 raise RunStoreError(f"{folder} is not a bidlab run store (no {MANIFEST}) and "
-                                    "holds files bidlab did not write; give simulate "
-                                    "--run-dir a new or empty folder")
+                                    "holds files bidlab did not write; give the folder a "
+                                    "run's --run-dir made (a new run: a new or empty folder)")
             raise RunStoreError(f"{folder} is not a bidlab run store (no {MANIFEST}); start "
                                 f"one with simulate --run-dir {folder}")
         try:
             m = json.loads(path.read_text(encoding="utf-8"))
             if m.get("format") != FORMAT:  # another command's folder: a chart, a report
-                raise ValueError(f"its format is {m.get('format')!r}, not {FORMAT!r}: a "
-                                 "folder made by --run-dir is needed")
+                made = (f"its format is {m['format']!r}, not {FORMAT!r}" if m.get("format")
+                        else "it is an output's, not a run's")
+                raise ValueError(f"{made}: a folder made by --run-dir is needed")
             self.job = Job(**m["job"])
             self.first, self.deals, self.chunk = int(m["first"]), int(m["deals"]), int(m["chunk"])
             self.out, self.out_dir = m.get("out"), m.get("out_dir")
@@ -171,10 +173,37 @@ class RunStore:
     # ---- what it holds -------------------------------------------------------------------
 
     def done(self) -> list[tuple[int, int]]:
-        """The finished chunks ``(lo, n)``, in deal order."""
+        """The finished chunks ``(lo, n)``, in deal order; RunStoreError naming two chunk
+        files that share deals (one copied in from another run)."""
         found = (_CHUNK_NAME.match(p.name) for p in self.chunks.iterdir()) \
             if self.chunks.is_dir() else ()
-        return sorted((int(m[1]), int(m[2])) for m in found if m)
+        done = sorted((int(m[1]), int(m[2])) for m in found if m)
+        for (a, an), (b, bn) in itertools.pairwise(done):
+            if b < a + an:
+                raise RunStoreError(
+                    f"{self._chunk_file(a, an, '.json')} and {self._chunk_file(b, bn, '.json')} "
+                    f"share deals {b:,}..{min(a + an, b + bn) - 1:,}, so one is not of this "
+                    "run: delete one (its .json and .parquet) and run bidlab resume to play "
+                    "its deals again")
+        return done
+
+    def verify(self) -> None:
+        """RunStoreError naming the first finished chunk that is damaged or not of this run:
+        read before any chunk is played, not found after the run."""
+        for lo, n in self.done():
+            self._chunk_state(lo, n)
+            if self.job.rows:
+                path = self._chunk_file(lo, n, ".parquet")
+                try:
+                    import pyarrow.parquet as pq
+
+                    rows = pq.ParquetFile(path).metadata.num_rows
+                except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
+                    raise RunStoreError(f"{path} is missing or damaged ({type(e).__name__}); "
+                                        f"{_REPLAY}") from None
+                if rows != n:
+                    raise RunStoreError(f"{path} holds {rows:,} rows, not its {n:,}; "
+                                        f"{_REPLAY}")
 
     def missing(self, chunk: int | None = None) -> Iterator[tuple[int, int]]:
         """The chunks still to play, cut at the store's chunk boundaries (``chunk`` deals
@@ -201,7 +230,7 @@ class RunStore:
         done = self.done()
         if not done:
             raise RunStoreError(f"{self.folder} has no finished chunk yet")
-        states = [self._chunk_json(lo, n)["state"] for lo, n in done]
+        states = [self._chunk_state(lo, n) for lo, n in done]
         damage = (KeyError, TypeError, ValueError, IndexError)
         try:
             return self.job.result(states, self.attrs())
@@ -223,6 +252,8 @@ class RunStore:
         """The rows chunk by chunk, in deal order (one chunk in memory at a time)."""
         if not self.job.rows:
             raise RunStoreError(f"{self.folder} kept no rows (its run had no --out)")
+        # the whole run's, as a run without a store gives its frame (pandas keeps them)
+        attrs = {k: v for k, v in self.attrs().items() if k != "n"}
         for lo, n in self.done():
             path = self._chunk_file(lo, n, ".parquet")
             try:
@@ -232,7 +263,7 @@ class RunStore:
                                     f"{_REPLAY}") from None
             if len(df) != n:
                 raise RunStoreError(f"{path} holds {len(df):,} rows, not its {n:,}; {_REPLAY}")
-            df.attrs = {}
+            df.attrs = dict(attrs)
             yield df
 
     def complete(self) -> bool:
@@ -255,7 +286,7 @@ class RunStore:
                 fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 raise RunStoreError(f"{self.folder} is in use by another bidlab process; wait "
-                                    "for it, or use another --run-dir") from None
+                                    "for it (a new run: give it another --run-dir)") from None
             try:
                 yield
             finally:
@@ -275,6 +306,21 @@ class RunStore:
         if not isinstance(chunk, dict) or not {"attrs", "state"} <= chunk.keys():
             raise RunStoreError(f"{path} is damaged (no attrs and state); {_REPLAY}")
         return chunk
+
+    def _chunk_state(self, lo: int, n: int) -> dict:
+        """The summary state of chunk ``lo``+``n``; RunStoreError when what it says of its
+        deals (a simulation's seed, rules, policy and range) is not this run's: a chunk
+        copied in from another run would mix the two without a word."""
+        state = self._chunk_json(lo, n)["state"]
+        p = state.get("provenance") if isinstance(state, dict) else None
+        if isinstance(p, dict):
+            ours = {"seed": self.job.seed, "rules": self.job.rules, "policy": self.job.policy,
+                    "first": lo, "n": n}
+            for name, value in ours.items():
+                if name in p and p[name] != value:
+                    raise RunStoreError(f"{self._chunk_file(lo, n, '.json')} is not of this "
+                                        f"run: its {name} is {p[name]}, not {value}; {_REPLAY}")
+        return state
 
     def _write_manifest(self) -> None:
         _write_json(self.folder / MANIFEST, {
@@ -302,13 +348,20 @@ def _write_json(path: Path, data: dict) -> None:
 def merged_summary(folders: list[str]) -> Summary:
     """The summary of several run stores of one game, rules and policy (their deals must not
     overlap); RunStoreError naming the first mismatch."""
+    seen: dict[Path, str] = {}
+    for f in folders:
+        if (first := seen.setdefault(Path(f).resolve(), f)) is not f or folders.count(f) > 1:
+            what = f"{f} is given twice" if first == f else f"{first} and {f} are one folder"
+            raise RunStoreError(f"{what}: its deals would count twice; give each run once")
     stores = [RunStore(f) for f in folders]
     for s in stores[1:]:
         for name in ("rules", "policy", "contract"):
             a, b = getattr(stores[0].job, name), getattr(s.job, name)
             if a != b:
+                shown = [("none (whole games)" if name == "contract" else "none")
+                         if v is None else v for v in (a, b)]
                 raise RunStoreError(f"cannot merge {stores[0].folder} and {s.folder}: {name} "
-                                    f"{a} and {b} differ")
+                                    f"{shown[0]} and {shown[1]} differ")
     kinds = {s.job.kind for s in stores}
     if kinds != {"simulate"}:
         raise RunStoreError(f"merge joins simulations; {', '.join(sorted(kinds))} given")
@@ -336,6 +389,8 @@ def merged_row_parts(folders: list[str], summary: Summary,
     def parts() -> Iterator[pd.DataFrame]:
         for s in stores:
             for df in s.row_parts():
+                if len(stores) > 1:  # one run's provenance would not be theirs: the metadata's
+                    df.attrs = {}
                 if several:
                     df.insert(0, "seed", s.job.seed)
                 yield df

@@ -44,7 +44,8 @@ def summarize(df: pd.DataFrame) -> Summary:
     for k, name in enumerate(("dealer", "eldest (dealer + 1)", "second (dealer + 2)",
                               "third (dealer + 3)")):
         rows[name] = (f"points_pos{k}", pts[np.arange(n), (d + k) % 4])
-    sections = [Section("points", f"Points per hand ({what})", e.means(rows, hand), "mean")]
+    title = f"Points per hand ({what.replace('_', '-')})"  # the contract as --contract takes it
+    sections = [Section("points", title, e.means(rows, hand), "mean")]
     if what == "positive":
         out = df["outcome"].to_numpy()
         shares = _frame({label: e.rate(key, int((out == code).sum()), n) for label, key, code in
