@@ -197,7 +197,7 @@ class RunStore:
                 try:
                     import pyarrow.parquet as pq
 
-                    rows = pq.ParquetFile(path).metadata.num_rows
+                    rows = pq.read_metadata(path).num_rows  # the footer alone
                 except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
                     raise RunStoreError(f"{path} is missing or damaged ({type(e).__name__}); "
                                         f"{_REPLAY}") from None
@@ -350,9 +350,11 @@ def merged_summary(folders: list[str]) -> Summary:
     overlap); RunStoreError naming the first mismatch."""
     seen: dict[Path, str] = {}
     for f in folders:
-        if (first := seen.setdefault(Path(f).resolve(), f)) is not f or folders.count(f) > 1:
-            what = f"{f} is given twice" if first == f else f"{first} and {f} are one folder"
+        if (key := Path(f).resolve()) in seen:
+            what = (f"{f} is given twice" if seen[key] == f
+                    else f"{seen[key]} and {f} are one folder")
             raise RunStoreError(f"{what}: its deals would count twice; give each run once")
+        seen[key] = f
     stores = [RunStore(f) for f in folders]
     for s in stores[1:]:
         for name in ("rules", "policy", "contract"):
