@@ -182,6 +182,20 @@ def test_a_chunk_of_another_run_or_twice_the_same_deals_is_named(store, tmp_path
     assert_bad_input(run("resume", str(store)), "share deals 1,500..1,999")
 
 
+def test_a_resumed_run_s_progress_counts_the_deals_left(store, monkeypatch):
+    """It jumped at once to the share done before, and so measured its time left on deals
+    it had not played."""
+    from analyzer.cli import options
+
+    monkeypatch.setattr(options.LineProgress, "EVERY", 0.0)
+    for p in sorted((store / "chunks").iterdir())[-4:]:  # the last two chunks
+        p.unlink()
+    r = run("resume", str(store), "--progress")
+    assert r.exit_code == 0, r.stderr
+    shares = [line.split()[1] for line in r.stderr.splitlines() if line.startswith("simulating")]
+    assert shares == ["50%", "100%"], r.stderr
+
+
 def test_rows_from_a_run_store_carry_the_provenance_pandas_reads(store, tmp_path):
     """pd.read_parquet(...).attrs held the provenance for a run without a store, and {} for
     the same run with one."""

@@ -52,7 +52,8 @@ def run_job(job: runs.Job, first: int, deals: int, run_dir, chunk, where: tuple,
                     ABORT_NOTES.append(f"the finished chunks are kept: bidlab resume {run_dir} "
                                        "plays the rest")
                 try:
-                    return with_progress(progress, deals, lambda bar: runs.play(
+                    left = deals - (store.n_done if store is not None else 0)
+                    return with_progress(progress, left, lambda bar: runs.play(
                         job, first, deals, ex, store, chunk, bar, out, what))
                 except TimeLimitError:  # the same run would be refused again: undo it
                     if store is not None:

@@ -37,8 +37,10 @@ def play(job: Job, first: int, deals: int, executor=None, store: RunStore | None
     deal and size then rule); ``out`` receives the rows (``job.rows`` must be set), written
     atomically once the run is whole. ``chunk``: deals a chunk (by default about a
     hundredth of the run, or sized by the cluster's measured pace); the numbers never
-    depend on it, nor on the executor. ``progress(k)`` follows each chunk. A refusal for
-    the run's time names the deals left ``what`` (the option that asked for them).
+    depend on it, nor on the executor. ``progress(k)`` follows each chunk played: a resumed
+    run's counts only the deals left, so that its time left is not measured on deals
+    played before. A refusal for the run's time names the deals left ``what`` (the option
+    that asked for them).
     """
     ex = executor or LocalExecutor()
     if store is not None:
@@ -50,8 +52,6 @@ def play(job: Job, first: int, deals: int, executor=None, store: RunStore | None
     done: list[tuple[int, int]] = store.done() if store is not None else []
     states: dict[int, dict] = {}
     attrs: dict = {}
-    if progress and done:
-        progress(sum(n for _, n in done))
     left = deals - sum(n for _, n in done)
     # a cluster's pace is not this machine's: only the limit no machine can beat applies
     pace = Pace(left, what) if not ex.measures else require_time(left, what)
