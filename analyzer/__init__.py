@@ -54,3 +54,8 @@ def __getattr__(name: str):
     if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'analyzer' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The API functions too, loaded on first use: what a notebook's completion offers."""
+    return sorted({*__all__, *(n for n in globals() if not n.startswith("_"))})

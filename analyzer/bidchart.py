@@ -127,8 +127,8 @@ def check_features(by, rules) -> tuple[str, ...]:
                          f"the bidding games")
     if isinstance(by, str):
         by = [f.strip() for f in by.split(",")]
-    by, known = tuple(by), chart_by[0]
-    bad = [f for f in by if f not in known]
+    by, known = tuple(by) if isinstance(by, list | tuple) else (by,), chart_by[0]
+    bad = [str(f) for f in by if f not in known]
     if bad or not by:
         raise ChartError(f"bad --by feature(s) {', '.join(bad) or '(none)'} for {rules.game}; "
                          f"features: {', '.join(known)}")

@@ -19,6 +19,7 @@ protocol and :mod:`.games.common`; never a game by name.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -153,12 +154,18 @@ def two_level_cols(moments, i: int) -> dict:
 
 
 def rank_alternatives(moments: PairedMoments, labels: list[tuple[str, str, int]],
-                      seed: int) -> pd.DataFrame:
+                      seed: int, recommended: str | None = None) -> pd.DataFrame:
     """The leading alternatives (the paired moments of their per-deal net scores, labelled
     (action, trump, bid), the pass last) ranked by their estimate, with P(best) from the
     joint normal law of their paired means (they share the same deals) and each one's
-    paired gain over the pass; two-level moments add :func:`two_level_cols`."""
+    paired gain over the pass; two-level moments add :func:`two_level_cols`. The action
+    ``recommended`` (a label) is among them even when its estimate is not: the advice
+    prefers the lowest bid its rivals do not beat beyond the noise, and a reader looks
+    for its P(best) and gain here."""
     top = leading(moments)
+    extra = [i for i, label in enumerate(labels) if label[0] == recommended]
+    if extra and extra[0] not in top:
+        top = np.r_[top, extra[0]]
     pb = moments.p_best(list(top), seed=seed)
     pass_index = moments.k - 1
     rows = [{"action": labels[i][0], "trump": labels[i][1], "bid": labels[i][2],
@@ -316,6 +323,9 @@ def parse_known(known: dict[str, str], hand_offset: int,
                 joker: bool = False) -> tuple[tuple[int, int], ...]:
     """``{"second": "AH KH"}`` -> ((2, mask),); HandError for a bad seat or the hand's own seat
     (or a joker, unless the game has one)."""
+    if not isinstance(known, Mapping):
+        raise HandError(f"known cards are a mapping of seat to cards, such as {{\"second\": "
+                        f"\"AH KH\"}}; got {known!r}")
     out = []
     for seat, text in known.items():
         if seat not in SEAT_OFFSETS:
@@ -350,6 +360,8 @@ def evaluate_hand(game, hand: str, seat: str = "eldest", **options):
         raise ArgumentError(f"hand must be a string of cards such as \"AS KS 5S\"; got "
                             f"{hand!r}")
     check_options(options)
+    # a size given as None is the game's default, as bid_chart and compare_variants take it
+    options = {k: v for k, v in options.items() if not (v is None and k in DEFAULTED_SIZES)}
     g = game_of(rules)
     return g.evaluate_hand(rules, hand, seat, **search_sized(g, options))
 
@@ -366,11 +378,14 @@ def search_sized(g, options: dict) -> dict:
     return {**small, **options}
 
 
+DEFAULTED_SIZES = ("deals", "max_deals", "base_deals")  # each absent one: the game's default
+
+
 def check_options(options: dict) -> None:
     """ArgumentError for a size, seed or tolerance among a hand evaluation's ``options``
     that cannot make a run."""
-    sizes = ("deals", "max_deals", "base_deals")  # each absent one: the game's default
-    check_counts(optional=sizes, **{name: options.get(name) for name in sizes})
+    check_counts(optional=DEFAULTED_SIZES,
+                 **{name: options.get(name) for name in DEFAULTED_SIZES})
     if "seed" in options:
         check_seed(options["seed"])
     for name in ("target_ci", "time_budget"):

@@ -54,6 +54,7 @@ from .cards import SUITS, CardParseError, format_card, parse_cards
 from .games import game as game_of
 from .games import parse_game
 from .games.search import params as ddp
+from .limits import check_count
 from .parsing import quoted
 
 SEAT_NAMES = ("N", "E", "S", "W")
@@ -141,6 +142,9 @@ def parse_seat(text: str | int) -> int:
 
 def parse_hands(hands: str | list) -> list[list[int]]:
     """``"N/E/S/W"`` (``-`` for an empty hand) as four card lists; duplicates are errors."""
+    if not isinstance(hands, str | list | tuple):
+        raise PositionError(f"hands are \"N/E/S/W\" (such as \"AS KS/QS JS/5S 4S/3S 2S\") or "
+                            f"four lists of cards; got {hands!r}")
     parts = hands.split("/") if isinstance(hands, str) else list(hands)
     if len(parts) != 4:
         raise PositionError(f"hands need 4 parts separated by '/' (N/E/S/W), got {len(parts)}")
@@ -321,6 +325,7 @@ def solve(game, hands, trump=None, leader=0, played: str = "", side=None, contra
     PositionError for positions that cannot arise; RuntimeError when the node budget runs
     out before the position is solved.
     """
+    check_count("max_nodes", max_nodes)  # a string or 0 reached the kernel, as numba's error
     rules, sr, p, mover, side = _prepare(game, hands, trump, leader, played, side, contract)
     sc = scratch or _scratch(max(popcount(int(h)) for h in p.hands))
     vals = np.zeros(64, dtype=np.int64)

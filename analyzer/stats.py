@@ -70,11 +70,14 @@ def plus_minus(mean: float, half_width: float, digits: int = 2, sign: bool = Fal
 
     >>> plus_minus(0.0021, 0.0043, sign=True)
     '+0.002 ± 0.004'
+    >>> plus_minus(-0.00024, 0.0043, sign=True)  # no sign where it rounds to zero
+    '0.000 ± 0.004'
     """
     while digits < 4 and 0 < half_width < 0.5 * 10 ** -digits:
         digits += 1
     hw = f"{half_width:.{digits}f}" if math.isfinite(half_width) else "n/a"  # one trial
-    return f"{mean:{'+' if sign else ''}z.{digits}f} ± {hw}"  # z: no "-0.00"
+    signed = sign and round(mean, digits) != 0  # "+0.000" of a small loss read as a gain
+    return f"{mean:{'+' if signed else ''}z.{digits}f} ± {hw}"  # z: no "-0.00"
 
 
 def symmetric(mean: float, lo: float, hi: float, digits: int) -> bool:

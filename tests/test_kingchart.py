@@ -273,6 +273,15 @@ def test_chart_does_not_depend_on_batch(chart):
         assert np.allclose(a[num].to_numpy(float), b[num].to_numpy(float), equal_nan=True)
 
 
+def test_every_table_taken_out_of_the_chart_says_how_it_was_made(chart):
+    """Every other result stamps its tables; King's chart kept its provenance only on the
+    chart, so `chart.danger` alone had no seed, rules or policy."""
+    for df in (chart.danger, chart.right, chart.trump, chart.seats,
+               chart.danger_of("no-hearts")):
+        assert df.attrs["rules"] == "king" and df.attrs["seed"] == SEED, df.attrs
+        assert df.attrs["policy"] == "heuristic" and df.attrs["n"] == DEALS
+
+
 def test_files_written(chart, tmp_path):
     paths = write_king_chart(chart, tmp_path / "out")
     names = {p.name for p in paths}

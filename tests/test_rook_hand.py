@@ -118,3 +118,16 @@ def test_declaring_and_bidding_ceilings_have_their_own_names(strong):
     assert "declare up to" in text and "bid up to = " not in text
     assert "replaces the one recommended so far only when it beats it" in text
     assert "--json or --csv" not in text
+
+
+@pytest.mark.parametrize("game, hand", [
+    ("rook", "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C"),
+    ("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H")])
+def test_the_recommended_action_is_among_the_ranked_ones(game, hand):
+    """The advice takes the lowest bid its rivals do not beat beyond the noise, which need
+    not be among the four best estimates: Rook's "bid up to 150" was missing from
+    ev.actions, where a reader looks for its P(best) and gain."""
+    ev = evaluate_hand(game, hand, deals=2000, seed=1)
+    row = ev.actions[ev.actions["action"] == ev.recommended]
+    assert len(row) == 1, (ev.recommended, list(ev.actions["action"]))
+    assert ev.actions["p_best"].sum() == pytest.approx(1, abs=1e-9)

@@ -28,7 +28,10 @@ PRESET_NAMES = tuple(FAMILIES)
 
 def family(game) -> ModuleType:
     """The package of a preset name, a variant string or a Rules object."""
-    name = split_variant(game)[0] if isinstance(game, str) else game.game
+    name = split_variant(game)[0] if isinstance(game, str) else getattr(game, "game", None)
+    if not isinstance(name, str):  # None, a number: not a game a user could have meant
+        raise RuleError(f"a game is a preset name or variant string ({', '.join(PRESET_NAMES)}, "
+                        f"or e.g. \"pedro(low_to=holder)\") or a game's Rules; got {game!r}")
     if name not in FAMILIES:
         raise RuleError(f"unknown game {name!r}; games: {', '.join(PRESET_NAMES)}")
     return import_module(f"{__name__}.{FAMILIES[name]}")

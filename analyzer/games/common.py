@@ -65,6 +65,9 @@ def parse_policies(spec: str | Sequence[str], default_worlds: int = DEFAULT_WORL
     >>> parse_policies("pimc:50,heuristic,pimc:50,heuristic").tolist()
     [3, 1, 3, 1, 50, 0, 0, 0]
     """
+    if not isinstance(spec, str | list | tuple):
+        raise PolicyError(f"a policy is a name ({', '.join(POLICY_NAMES)}, pimc:W) or four "
+                          f"separated by commas; got {spec!r}")
     given = spec.split(",") if isinstance(spec, str) else list(spec)
     if not all(isinstance(n, str) and plain_ascii(n) for n in given):
         raise PolicyError(f"bad policy {quoted(','.join(map(str, given)))}: policies are plain "

@@ -140,7 +140,7 @@ def games_frame(out: np.ndarray, first: int) -> pd.DataFrame:
     return df
 
 
-def simulate(rules: Rules, n_deals: int, seed: int = 0, policies: str | np.ndarray = "heuristic",
+def simulate(rules: Rules, n_deals: int, seed: int = 1, policies: str | np.ndarray = "heuristic",
              first: int = 0, batch: int = 200_000,
              progress: Callable[[int], None] | None = None,
              contract: str | None = None) -> pd.DataFrame:

@@ -77,6 +77,7 @@ import numpy as np
 import pandas as pd
 
 from ...bidchart import RARE_HALF_WIDTH, RARE_MIN_N, ChartError
+from ...documents import stamp
 from ...limits import Pace
 from ...stats import Z95, Estimate, PairedMoments, est_cols, held, wilson
 from .. import king
@@ -304,6 +305,9 @@ class KingChart:
     danger_by: dict[str, tuple[str, ...]]
     trump_by: tuple[str, ...]
     provenance: dict
+
+    def __post_init__(self):
+        stamp(self, self.provenance)  # a table taken out still says how it was made
 
     def danger_of(self, contract: str) -> pd.DataFrame:
         """One contract's danger rows, with only its own feature columns."""

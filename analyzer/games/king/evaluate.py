@@ -70,7 +70,7 @@ def parse_king_hand(text: str) -> int:
 def contracts_of(text: str, rules) -> list[int]:
     """``all`` (every contract ``rules``' games play: the negatives, joined ones included,
     then the positive hand) or one contract's code, if they play it."""
-    if text.strip().lower() == "all":
+    if isinstance(text, str) and text.strip().lower() == "all":
         return list(dict.fromkeys(rules.contracts))
     code = parse_contract(text)
     check_played(code, rules)

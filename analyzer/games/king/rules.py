@@ -41,6 +41,8 @@ def contract_name(code: int) -> str:
 def parse_contract(text: str) -> int:
     """A contract name (``no-hearts`` or ``no_hearts``; two negatives joined by ``+`` for a
     combined hand) as its code; RuleError otherwise."""
+    if not isinstance(text, str):
+        raise RuleError(f"a contract is a name such as \"no-hearts\"; got {text!r}")
     code = 0
     for part in text.split("+"):
         key = part.strip().lower().replace("-", "_")

@@ -132,7 +132,7 @@ def records_frame(rec: np.ndarray, hands: np.ndarray, first: int) -> pd.DataFram
     return df
 
 
-def simulate(rules: Rules, n_deals: int, seed: int = 0, policies: str | np.ndarray = "heuristic",
+def simulate(rules: Rules, n_deals: int, seed: int = 1, policies: str | np.ndarray = "heuristic",
              first: int = 0, batch: int = 1_000_000,
              progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     """Simulate deals ``first .. first + n_deals - 1`` of ``seed``; one row per deal.
@@ -160,7 +160,7 @@ def game_deal(game: int, k: int) -> int:
     return int(kernel_game_deal(game, k))
 
 
-def simulate_games(rules: Rules, n_games: int, seed: int = 0,
+def simulate_games(rules: Rules, n_games: int, seed: int = 1,
                    policies: str | np.ndarray = "heuristic", first: int = 0,
                    max_deals: int | None = None, progress=None) -> pd.DataFrame:
     """Whole games to ``rules.target``, one row per game (see its games module for the deals used).

@@ -198,9 +198,10 @@ def _tables(tally: _Tally, rules: pedro.Rules, seed: int, moments=None):
     for t, row in enumerate(points_rows):
         ceiling = _decision(moments, labels, rules, t).ceiling
         row["bid_up_to"] = rules.min_bid + ceiling - 1 if ceiling else 0
-    actions = rank_alternatives(moments, labels, seed)
+    decision = _decision(moments, labels, rules)
+    actions = rank_alternatives(moments, labels, seed, decision.action)
     return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), pd.DataFrame(bid_rows),
-            pd.DataFrame([pass_row]), actions, _decision(moments, labels, rules))
+            pd.DataFrame([pass_row]), actions, decision)
 
 
 def _decision(moments: PairedMoments, labels, rules: pedro.Rules, trump: int | None = None,

@@ -70,7 +70,7 @@ class PedroGame(Game):
     def evaluate_hand(self, rules, hand, seat, **options):
         from .evaluate import evaluate_hand
 
-        options.pop("contract", None)
+        self.check_contract(options.pop("contract", None), rules, "contract")
         return evaluate_hand(rules, hand, seat, **options)
 
     def render_hand(self, ev):

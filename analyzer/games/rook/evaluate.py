@@ -253,7 +253,7 @@ def _tables(tally: _Tally, rules: rook.Rules, seed: int, net=None):
 
     moments, labels = _alternatives(net, rules)
     decision = _decision(moments, labels)
-    actions = rank_alternatives(moments, labels, seed)
+    actions = rank_alternatives(moments, labels, seed, decision.action)
     return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), pd.DataFrame(bid_rows),
             pd.DataFrame(ceiling_rows), pd.DataFrame([pass_row]), actions, decision)
 

@@ -75,7 +75,7 @@ class RookGame(Game):
     def evaluate_hand(self, rules, hand, seat, **options):
         from .evaluate import evaluate_rook_hand
 
-        options.pop("contract", None)
+        self.check_contract(options.pop("contract", None), rules, "contract")
         return evaluate_rook_hand(rules, hand, seat, **options)
 
     def render_hand(self, ev):
