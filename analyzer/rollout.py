@@ -386,6 +386,14 @@ def check_options(options: dict) -> None:
     that cannot make a run."""
     check_counts(optional=DEFAULTED_SIZES,
                  **{name: options.get(name) for name in DEFAULTED_SIZES})
+    # as `bidlab hand` refuses them: a size the run would not use was ignored without a word
+    adaptive = any(options.get(k) for k in ("target_ci", "time_budget", "until_decided"))
+    if adaptive and options.get("deals") is not None:
+        raise ArgumentError("deals is a fixed count; with target_ci, time_budget or "
+                            "until_decided the run stops by the rule or at max_deals")
+    if not adaptive and options.get("max_deals") is not None:
+        raise ArgumentError("max_deals applies to target_ci, time_budget or until_decided; "
+                            "use deals for a fixed count")
     if "seed" in options:
         check_seed(options["seed"])
     for name in ("target_ci", "time_budget"):

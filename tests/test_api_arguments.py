@@ -32,6 +32,10 @@ POSITION = "AS KS/QS JS/5S 4S/3S 2S"
     (lambda: analyzer.solve("pedro", POSITION, trump="S", max_nodes=0),
      "max_nodes must be a whole number >= 1; got 0"),
     (lambda: analyzer.solve("pedro", None, trump="S"), "hands are"),
+    (lambda: analyzer.evaluate_hand("pedro", PEDRO, deals=5000, max_deals=100),
+     "max_deals applies to target_ci"),  # 5,000 deals were played, max_deals ignored
+    (lambda: analyzer.evaluate_hand("pedro", PEDRO, deals=5000, target_ci=0.5),
+     "deals is a fixed count"),
 ])
 def test_a_wrong_argument_is_one_value_error_naming_it(call, expected):
     with pytest.raises(ValueError) as e:
@@ -42,7 +46,7 @@ def test_a_wrong_argument_is_one_value_error_naming_it(call, expected):
 def test_a_size_given_as_none_is_the_default_as_elsewhere():
     """bid_chart and compare_variants took deals=None as their default; evaluate_hand
     raised a TypeError."""
-    given = analyzer.evaluate_hand("pedro", PEDRO, deals=None, max_deals=None)
+    given = analyzer.evaluate_hand("pedro", PEDRO, deals=None)
     assert given.points.equals(analyzer.evaluate_hand("pedro", PEDRO).points)
 
 
