@@ -201,8 +201,8 @@ def executor(name: str, scheduler: str | None = None, workers: int | None = None
                             "dask scheduler); --executor dask-local starts one here")
     if name != "dask" and scheduler:
         raise ExecutorError("--scheduler goes with --executor dask")
-    address = SCHEDULER_ADDRESS.match(scheduler or "tcp://h:1")
-    if not address or not 0 < int(address[3]) < 65536:
+    address = SCHEDULER_ADDRESS.match(scheduler) if scheduler else None
+    if scheduler and not (address and 0 < int(address[3]) < 65536):
         raise ExecutorError(f"--scheduler {scheduler!r} is not a scheduler's address: give "
                             "tcp://HOST:PORT (tls:// with TLS), as dask scheduler prints it")
     if name != "dask-local" and workers:

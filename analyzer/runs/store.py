@@ -190,20 +190,12 @@ class RunStore:
     def verify(self) -> None:
         """RunStoreError naming the first finished chunk that is damaged or not of this run:
         read before any chunk is played, not found after the run."""
+        import pyarrow.parquet as pq
+
         for lo, n in self.done():
             self._chunk_state(lo, n)
-            if self.job.rows:
-                path = self._chunk_file(lo, n, ".parquet")
-                try:
-                    import pyarrow.parquet as pq
-
-                    rows = pq.read_metadata(path).num_rows  # the footer alone
-                except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
-                    raise RunStoreError(f"{path} is missing or damaged ({type(e).__name__}); "
-                                        f"{_REPLAY}") from None
-                if rows != n:
-                    raise RunStoreError(f"{path} holds {rows:,} rows, not its {n:,}; "
-                                        f"{_REPLAY}")
+            if self.job.rows:  # the footer alone: the rows are read when they are written
+                self._chunk_rows(lo, n, lambda path: pq.read_metadata(path).num_rows)
 
     def missing(self, chunk: int | None = None) -> Iterator[tuple[int, int]]:
         """The chunks still to play, cut at the store's chunk boundaries (``chunk`` deals
@@ -255,14 +247,7 @@ class RunStore:
         # the whole run's, as a run without a store gives its frame (pandas keeps them)
         attrs = {k: v for k, v in self.attrs().items() if k != "n"}
         for lo, n in self.done():
-            path = self._chunk_file(lo, n, ".parquet")
-            try:
-                df = io.read_table(path)
-            except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
-                raise RunStoreError(f"{path} is missing or damaged ({type(e).__name__}); "
-                                    f"{_REPLAY}") from None
-            if len(df) != n:
-                raise RunStoreError(f"{path} holds {len(df):,} rows, not its {n:,}; {_REPLAY}")
+            df = self._chunk_rows(lo, n, io.read_table)
             df.attrs = dict(attrs)
             yield df
 
@@ -306,6 +291,20 @@ class RunStore:
         if not isinstance(chunk, dict) or not {"attrs", "state"} <= chunk.keys():
             raise RunStoreError(f"{path} is damaged (no attrs and state); {_REPLAY}")
         return chunk
+
+    def _chunk_rows(self, lo: int, n: int, read):
+        """``read(path)`` of chunk ``lo``+``n``'s rows (a frame, or its row count);
+        RunStoreError when the file is missing or damaged or holds other than ``n`` rows."""
+        path = self._chunk_file(lo, n, ".parquet")
+        try:
+            got = read(path)
+        except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
+            raise RunStoreError(f"{path} is missing or damaged ({type(e).__name__}); "
+                                f"{_REPLAY}") from None
+        rows = got if isinstance(got, int) else len(got)
+        if rows != n:
+            raise RunStoreError(f"{path} holds {rows:,} rows, not its {n:,}; {_REPLAY}")
+        return got
 
     def _chunk_state(self, lo: int, n: int) -> dict:
         """The summary state of chunk ``lo``+``n``; RunStoreError when what it says of its
