@@ -147,7 +147,8 @@ def resume(run_dir, extend, out, as_json, progress, executor, scheduler, workers
 def check_recorded(path: str, run_dir: str, option: str, check):
     """``path``, the ``option`` a run was started with, checked as the option itself is and
     before any chunk is played: a user's own file put there since is refused, not replaced,
-    and a folder moved away is found now, not after the run."""
+    and a table's folder moved away is found now, not after the run (a chart's folder is
+    made again, as --out-dir makes it)."""
     try:
         return check(path)
     except (OSError, io.TableFormatError) as e:
