@@ -86,6 +86,18 @@ def symmetric(mean: float, lo: float, hi: float, digits: int) -> bool:
     return round(hi - mean, digits) == round(mean - lo, digits)
 
 
+def visible_digits(mean: float, lo: float, hi: float, digits: int) -> int:
+    """``digits``, or more (up to 8) where the interval would round to none at ``digits``:
+    "0.000 ± 0.000" would read as certain.
+
+    >>> visible_digits(0.0, 0.0, 0.00019, 3), visible_digits(5.6, 4.1, 7.1, 1)
+    (4, 1)
+    """
+    while hi > lo and round(max(hi - mean, mean - lo), digits) == 0 and digits < 8:
+        digits += 1
+    return digits
+
+
 def interval_text(mean: float, lo: float, hi: float, digits: int = 1) -> str:
     """``mean ± half-width``, or ``mean [lo, hi]`` where the interval is not symmetric at
     ``digits`` (a Wilson interval, a :func:`bounded` one); the mean alone without an
@@ -102,8 +114,7 @@ def interval_text(mean: float, lo: float, hi: float, digits: int = 1) -> str:
     hw = (hi - lo) / 2
     if not math.isfinite(hw):
         return f"{mean:z.{digits}f}"
-    while hw > 0 and round(max(hi - mean, mean - lo), digits) == 0 and digits < 8:
-        digits += 1
+    digits = visible_digits(mean, lo, hi, digits)
     if not symmetric(mean, lo, hi, digits):
         return f"{mean:z.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
     return f"{mean:z.{digits}f} ± {hw:.{digits}f}"

@@ -31,7 +31,7 @@ import pandas as pd
 
 from .games.common import policy_label
 from .moments import Counts, Moments, from_list
-from .stats import Estimate, Proportion, bounded, symmetric
+from .stats import Estimate, Proportion, bounded, symmetric, visible_digits
 from .text import render_table
 
 _EST_COLS = ["n", "mean", "se", "lo", "hi"]
@@ -293,15 +293,14 @@ def _deal_ranges(p: dict) -> str:
 
 
 def _mean_table(df: pd.DataFrame) -> str:
-    def plus_minus(r) -> str:  # none where the interval is not symmetric (a bounded one)
-        return (f"± {(r['hi'] - r['lo']) / 2:.3f}" if symmetric(r["mean"], r["lo"], r["hi"], 3)
-                else "-")
+    def row(label, r) -> list:
+        d = visible_digits(r["mean"], r["lo"], r["hi"], 3)
+        plus_minus = (f"± {(r['hi'] - r['lo']) / 2:.{d}f}"  # none where the interval is
+                      if symmetric(r["mean"], r["lo"], r["hi"], d) else "-")  # bounded
+        return [label, int(r["n"]), f"{r['mean']:.{d}f}", plus_minus,
+                f"[{r['lo']:.{d}f}, {r['hi']:.{d}f}]"]
 
-    rows = [
-        [label, int(r["n"]), f"{r['mean']:.3f}", plus_minus(r),
-         f"[{r['lo']:.3f}, {r['hi']:.3f}]"]
-        for label, r in df.iterrows()
-    ]
+    rows = [row(label, r) for label, r in df.iterrows()]
     return render_table(["", "n", "mean", "95% ±", "95% CI"], rows, "lrrrl", indent="  ")
 
 

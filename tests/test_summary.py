@@ -115,3 +115,20 @@ def test_a_mean_no_deal_moved_is_bounded_by_its_range_in_whole_and_merged_summar
     games = king.GAME.summarize(king.simulate(king.parse_rules("king"), 50, seed=1))
     invariant = games.points.loc["sum of the four (always 0)"]
     assert invariant["lo"] == invariant["hi"] == 0
+
+
+def test_an_interval_too_narrow_for_three_decimals_gets_the_digits_it_needs():
+    """`make simulate` (a million deals) printed "dead 0.000 ± 0.000 [0.000, 0.000]": the
+    bound 14 points a deal allow on deals a run may miss is 0.00005 there. The table now
+    widens a row's digits until its interval shows; other rows keep three."""
+    from analyzer.stats import unseen_share
+    from analyzer.summary import _mean_table
+
+    n, hi = 1_000_000, 14 * unseen_share(1_000_000)
+    df = pd.DataFrame({"n": [n, n, n], "mean": [0.0, 9.381, 2.0], "lo": [0.0, 9.373, 1.9996],
+                       "hi": [hi, 9.389, 2.0004]},
+                      index=["dead", "bidding side", "narrow"])
+    lines = _mean_table(df).splitlines()
+    assert lines[2].split()[-4:] == ["0.0000", "-", "[0.0000,", "0.0001]"]
+    assert lines[3].split()[-5:] == ["9.381", "±", "0.008", "[9.373,", "9.389]"]
+    assert lines[4].split()[-5:] == ["2.0000", "±", "0.0004", "[1.9996,", "2.0004]"]
