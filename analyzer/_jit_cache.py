@@ -10,10 +10,13 @@ that hash differs from the one recorded beside the cache, the package's cached k
 are deleted and recompile from the current sources. An edit anywhere else (the CLI, the
 views, a game's public module, a docstring there) keeps them.
 
-That recompilation (and the first one after installing) takes minutes with nothing to
-show for it, so it is announced with one line on stderr.
+A compilation (the first use of a kernel after installing, or after such an edit) takes
+10-40 s with nothing to show for it, so the first one in a process says so in one line on
+stderr (:func:`announce_compiling`, hooked to numba's compile event: a kernel loaded from
+the cache says nothing).
 
-May import: the standard library only: it runs before any kernel is imported.
+May import: the standard library only: it runs before any kernel is imported (numba's event
+module once numba is loaded, in :func:`announce_compiling`).
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ from pathlib import Path
 from typing import TextIO
 
 _PACKAGE = Path(__file__).resolve().parent
-COMPILING_NOTICE = ("bidlab: compiling its numba kernels for this installation "
-                    "(first use only: 10-40 s a command, cached afterwards)")
+COMPILING_NOTICE = ("bidlab: compiling numba kernels on their first use (10-40 s; cached "
+                    "afterwards)")
 
 
 _DEFINES_KERNELS = re.compile(rb"^[ \t]*@(?:njit|njit_on_first_call)\b", re.M)
@@ -74,9 +77,9 @@ def sources_digest(package: Path = _PACKAGE) -> str:
     return h.hexdigest()
 
 
-def ensure_fresh_cache(package: Path = _PACKAGE, notice: TextIO | None = None) -> bool:
+def ensure_fresh_cache(package: Path = _PACKAGE) -> bool:
     """Drop ``package``'s cached kernels when its kernel sources changed since they were
-    cached, saying so on ``notice`` (stderr by default). True when it dropped them."""
+    cached. True when it dropped them."""
     stamp = package / "__pycache__" / "jit-sources.sha256"
     digest = sources_digest(package)
     try:
@@ -94,8 +97,27 @@ def ensure_fresh_cache(package: Path = _PACKAGE, notice: TextIO | None = None) -
         tmp.replace(stamp)
     except OSError:  # read-only install: numba then caches elsewhere, per file
         return False
-    print(COMPILING_NOTICE, file=notice or sys.stderr, flush=True)
     return True
+
+
+_ANNOUNCED = threading.Lock()  # taken by the first compilation, never given back
+
+
+def announce_compiling(notice: TextIO | None = None) -> None:
+    """Print :data:`COMPILING_NOTICE` on ``notice`` (stderr by default) when numba first
+    compiles a kernel in this process; loading one from the cache is not a compilation and
+    says nothing. Called once, by :mod:`analyzer.bits`, which every kernel module imports."""
+    from numba.core import event
+
+    class FirstCompilation(event.Listener):
+        def on_start(self, ev):
+            if _ANNOUNCED.acquire(blocking=False):  # threads compiling at once: one line
+                print(COMPILING_NOTICE, file=notice or sys.stderr, flush=True)
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", FirstCompilation())
 
 
 # one first-call compilation at a time in a process (numba's own lock covers a compilation,

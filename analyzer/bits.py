@@ -17,9 +17,10 @@ Keep masks unsigned: mixing int64 and uint64 in one expression makes numba
 silently produce float64, so every literal below is wrapped in ``np.uint64``.
 
 Every kernel module imports this one, so importing it also installs the two fixes to
-numba's compile time (``_numba_inliner``, ``_numba_literals``) before anything compiles.
+numba's compile time (``_numba_inliner``, ``_numba_literals``) before anything compiles,
+and the one-line notice of a first compilation (``_jit_cache.announce_compiling``).
 
-May import: numpy, numba, ``_numba_inliner`` and ``_numba_literals``.
+May import: numpy, numba, ``_numba_inliner``, ``_numba_literals`` and ``_jit_cache``.
 """
 
 from __future__ import annotations
@@ -30,11 +31,13 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
+from ._jit_cache import announce_compiling
 from ._numba_inliner import install as _install_inliner_fix
 from ._numba_literals import install as _install_literals_fix
 
 _install_inliner_fix()
 _install_literals_fix()
+announce_compiling()
 
 U64 = np.uint64
 ONE = np.uint64(1)
