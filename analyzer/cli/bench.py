@@ -23,10 +23,10 @@ from .options import GAME, POLICY, Count, json_listing, json_option, progress_op
 @click.option("--policy", "policies", type=POLICY, multiple=True,
               default=("random", "heuristic"), show_default=True,
               help="Policy to time (repeatable).")
-@click.option("--deals", type=Count(1), default=1_000_000, show_default="1,000,000",
+@click.option("--deals", type=Count(1), default=1_000_000,
               help="Deals per timed run. Refused with one line when they would not fit in free "
                    "memory, or when the runs would take over 24 hours at the pace of a small "
-                   "first run.")
+                   "first run.  [default: 1,000,000]")
 @click.option("--repeats", type=Count(1, 1_000), default=3, show_default=True,
               help="Timed runs per figure; the best is reported.")
 @json_option

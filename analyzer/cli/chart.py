@@ -82,8 +82,8 @@ def chart_features(by: tuple[str, ...] | None, rules) -> tuple[str, ...] | None:
               " Not King.")
 @json_option
 @progress_option
-@run_dir_option
-@chunk_option
+@run_dir_option(merges=False)
+@chunk_option(writes_rows=False)
 @executor_options
 @click.pass_context
 def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, base, base_deals, budget,

@@ -221,18 +221,25 @@ policy_option = click.option(
     help=f"Seat policy: {common.POLICY_HELP}; one for all seats, or four separated by "
          "commas (seats 0,1,2,3).",
 )
-run_dir_option = click.option(
-    "--run-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
-    help="Keep the run chunk by chunk in this folder. A killed run goes on where it "
-         "stopped (the same command again, or bidlab resume DIR), bidlab resume DIR --extend "
-         "N adds deals, bidlab merge DIR... joins runs; the numbers are those of one "
-         "uninterrupted run.")
-chunk_option = click.option(
-    "--chunk", type=Count(1), default=None,
-    help="Deals a chunk [default: a hundredth of the run, from 20,000 deals (a searching "
-         "player's: from a batch) to 1,000,000 (250,000 with --out); on a cluster, tasks "
-         "of about 3 s at the measured pace]. Memory holds one chunk; the numbers never "
-         "depend on it.")
+def run_dir_option(merges: bool):
+    """``--run-dir DIR``; ``merges``: whether ``bidlab merge`` joins the command's runs."""
+    return click.option(
+        "--run-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+        help="Keep the run chunk by chunk in this folder. A killed run goes on where it "
+             "stopped (the same command again, or bidlab resume DIR), bidlab resume DIR "
+             "--extend N adds deals" + (", bidlab merge DIR... joins runs" if merges else "")
+             + "; the numbers are those of one uninterrupted run.")
+
+
+def chunk_option(writes_rows: bool):
+    """``--chunk N``; ``writes_rows``: whether the command has ``--out`` (smaller chunks)."""
+    return click.option(
+        "--chunk", type=Count(1), default=None,
+        help="Deals a chunk [default: a hundredth of the run, from 20,000 deals (a searching "
+             "player's: from a batch) to 1,000,000" + (" (250,000 with --out)" if writes_rows
+                                                        else "")
+             + "; on a cluster, tasks of about 3 s at the measured pace]. Memory holds one "
+               "chunk; the numbers never depend on it.")
 
 
 MAX_LOCAL_WORKERS = 4 * (os.cpu_count() or 1)  # a LocalCluster is on this machine
@@ -275,8 +282,9 @@ def base_options(figures: str, narrowest: str | None = None, limits: str = ""):
                      f"follows this machine's pace; the N and n it chose, shown with the "
                      f"result, replay it exactly as --base-deals and --deals.")(command)
         command = click.option(
-            "--base-deals", type=Count(1), default=100_000, show_default="100,000",
-            help="Deals the --base policy plays (N); --deals is n, the searched ones.")(command)
+            "--base-deals", type=Count(1), default=100_000,
+            help="Deals the --base policy plays (N); --deals is n, the searched ones.  "
+                 "[default: 100,000]")(command)
         return click.option(
             "--base", type=POLICY, default=None, metavar="POLICY",
             help=f"Two-level estimate: this cheap policy (e.g. heuristic) plays --base-deals "

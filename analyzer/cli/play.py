@@ -64,8 +64,8 @@ from .options import (
 @contract_option("King only: simulate single hands of this contract (no-tricks, no-hearts, "
                  "no-kings-jacks, no-queens, no-king-of-hearts, last-two, positive) instead "
                  "of whole 10-hand games.")
-@run_dir_option
-@chunk_option
+@run_dir_option(merges=True)
+@chunk_option(writes_rows=True)
 @executor_options
 @click.pass_context
 def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, as_json, progress,
@@ -346,7 +346,8 @@ def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out, as_json,
     (both: the bidding side, or the no_contract_tie rule; in Rook the higher
     total, then the declarer's team), or is counted undecided after
     --max-deals deals. With per-seat policies, team 0 is seats
-    0 and 2.
+    0 and 2. King's game is its ten hands, which bidlab simulate king plays
+    whole; match refuses it.
 
     \b
     Examples:

@@ -47,13 +47,14 @@ from .options import (
 @seed_option
 @policy_option
 @click.option("--max-nodes", "max_nodes", type=Count(1),
-              default=DEFAULT_MAX_NODES, show_default=f"{DEFAULT_MAX_NODES:,}", metavar="N",
+              default=DEFAULT_MAX_NODES, metavar="N",
               help="Node budget: a position not solved within it is an error rather than a "
                    "wait of unknown length (about 20 M nodes a second). Six-trick Pedro "
                    "positions need thousands; Rook and King needs grow steeply with the "
                    "cards left: 0.3-8 M with ten cards a hand; Rook about 80 M with eleven "
                    "and 1.6 billion with twelve, so whole 13-card deals are out of reach "
-                   "but for King's positive hand and some no-king-of-hearts hands.")
+                   "but for King's positive hand and some no-king-of-hearts hands.  "
+                   f"[default: {DEFAULT_MAX_NODES:,}]")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_deal, seed,
           policy, max_nodes, as_json) -> None:
