@@ -18,12 +18,12 @@ __version__ = "0.1.0"
 __all__ = ["evaluate_hand", "bid_chart", "compare_variants", "solve", "__version__"]
 
 try:
-    import importlib
-    import importlib.util
+    from importlib import import_module as _import_module
+    from importlib import util as _import_util
 
-    from ._jit_cache import ensure_fresh_cache
+    from ._jit_cache import ensure_fresh_cache as _ensure_fresh_cache
 
-    ensure_fresh_cache()
+    _ensure_fresh_cache()
 except KeyboardInterrupt:
     # Ctrl-C while ``bidlab`` (or ``python -m analyzer``) is starting: the command's own
     # handler is not in place yet, and a traceback is no answer to a user who pressed it
@@ -51,11 +51,17 @@ def __getattr__(name: str):
         from .solver import solve
 
         return solve
-    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
-        return importlib.import_module(f"{__name__}.{name}")
+    if not name.startswith("_") and _import_util.find_spec(f"{__name__}.{name}") is not None:
+        return _import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'analyzer' has no attribute {name!r}")
 
 
+# the submodules the README's notebook example reaches through ``analyzer.``
+_DOCUMENTED_SUBMODULES = ("games", "plotting")
+
+
 def __dir__() -> list[str]:
-    """The API functions too, loaded on first use: what a notebook's completion offers."""
-    return sorted({*__all__, *(n for n in globals() if not n.startswith("_"))})
+    """The API functions and the documented submodules too, loaded on first use: what a
+    notebook's completion offers."""
+    return sorted({*__all__, *_DOCUMENTED_SUBMODULES,
+                   *(n for n in globals() if not n.startswith("_"))})

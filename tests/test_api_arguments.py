@@ -71,3 +71,6 @@ def test_a_game_s_simulate_defaults_to_the_command_line_s_seed(name):
 def test_the_api_functions_are_offered_by_completion():
     """dir(analyzer) listed only its helpers, so a notebook's Tab offered no evaluate_hand."""
     assert {"evaluate_hand", "bid_chart", "compare_variants", "solve"} <= set(dir(analyzer))
+    # and the submodules the README reaches through ``analyzer.``, not the module's imports
+    assert {"games", "plotting"} <= set(dir(analyzer))
+    assert not {"importlib", "ensure_fresh_cache"} & set(dir(analyzer))
