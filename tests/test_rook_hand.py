@@ -131,3 +131,14 @@ def test_the_recommended_action_is_among_the_ranked_ones(game, hand):
     row = ev.actions[ev.actions["action"] == ev.recommended]
     assert len(row) == 1, (ev.recommended, list(ev.actions["action"]))
     assert ev.actions["p_best"].sum() == pytest.approx(1, abs=1e-9)
+
+
+def test_the_hand_says_which_way_its_deals_pass():
+    """A single-hand Rook figure mixed both passing directions without a word (deal i
+    passes by the cycle at i): the output now says so, and how to fix one direction."""
+    note = "passing: right and left in turn by the deal's index (pass_cycle=right_left)"
+    assert note in run("hand", "rook", STRONG, "--deals", "200").output
+    fixed = run("hand", "rook", STRONG, "--deals", "200", "--rule", "pass_cycle=left")
+    assert fixed.exit_code == 0 and "passing:" not in fixed.output
+    df = rook.simulate(rook.parse_rules("rook"), 4, seed=1)  # what "in turn" means
+    assert df["direction"].tolist() == [-1, 1, -1, 1]  # right, left, right, left

@@ -1,6 +1,6 @@
 """A Rook hand evaluation as aligned text: points per trump as declarer, P(points >= b)
 and EV(b) every ten points, EV of bidding up to b with the auction, EV(pass), the ranking
-and the advice. May import: the generic hand view.
+and the advice. May import: the generic hand view and the game's rules.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from ...hand_view import (
 )
 from ...rollout import HandEvaluation
 from ...text import render_table
+from .rules import PASS_CYCLES, parse_rules
 
 ROOK_MODEL_NOTE = (
     "Per trump: the seat declares at b with nobody else bidding and calls that trump; "
@@ -26,12 +27,28 @@ ROOK_MODEL_NOTE = (
     "and the pass (analyzer/games/rook/evaluate.py).")
 
 
+_DIRECTION_NAMES = {1: "left", -1: "right", 0: "none"}
+
+
+def passing_note(rules: str) -> str | None:
+    """Which way the three cards go in the evaluated deals, where the rules' cycle has more
+    than one direction (the deal's index picks it, so the figures average over them)."""
+    cycle = parse_rules(rules).pass_cycle
+    if len(PASS_CYCLES[cycle]) < 2:
+        return None
+    names = [_DIRECTION_NAMES[d] for d in PASS_CYCLES[cycle]]
+    turns = ", ".join(names[:-1]) + " and " + names[-1]
+    return (f"passing: {turns} in turn by the deal's index (pass_cycle={cycle}), so every "
+            f"figure averages over them; --rule pass_cycle=left (or right, none) fixes one")
+
+
 def render_hand(ev: HandEvaluation) -> str:
     """A Rook evaluation as aligned text: points per trump, P(points >= b) and EV(b) per
     trump every 10 points, EV(bid up to b) with the auction, EV(pass) and the ranking."""
     trumps = _trumps(ev)
     total = int(ev.distribution.columns[-1])
-    out = [header(ev), f"stop rule: {STOPPED.get(ev.stopped_by, ev.stopped_by)}", ""]
+    out = [header(ev), f"stop rule: {STOPPED.get(ev.stopped_by, ev.stopped_by)}"]
+    out += [note for note in [passing_note(ev.rules)] if note] + [""]
     out.append(f"The side's points (of {total}) when {ev.seat} declares and calls the trump, "
                f"mean ± 95% CI; declare up to = the highest b at which declaring (nobody "
                f"else bidding) beats passing beyond the noise, 0 = none")
