@@ -173,8 +173,11 @@ def _positive_leader(rule, dealer, chooser):
 
 
 @njit(cache=True)
-def _random_offer(high, floor, has_priority, max_offer, prng):
-    """Pass half the time, else a uniform legal offer (a raise, or the priority match)."""
+def _random_offer(high, floor, has_priority, holds_offer, max_offer, prng):
+    """Pass half the time, else a uniform legal offer (a raise, or the priority match);
+    always pass while holding the high offer (docs/spec.md §3.5, "Bots")."""
+    if holds_offer:
+        return 0
     lowest = max(high, floor) + 1
     n = max(0, max_offer - lowest + 1) + (1 if has_priority else 0)
     if n == 0 or uniform_int(prng, 2) == 0:
@@ -249,10 +252,10 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                         second, second_j = x, j
                     new_offer = new_offer or x > 0
                 elif _calls_at_random(pols, p, play_only):
-                    x = _random_offer(high, floor, prio, max_offer, prng)
-                else:
-                    x = heuristic_offer(hands[p], high, floor, prio,
-                                        p == holder and high > floor, max_offer, allow_nt)
+                    x = _random_offer(high, floor, prio, p == holder, max_offer, prng)
+                else:  # the holder of the high offer passes, refused or not, until outbid
+                    x = heuristic_offer(hands[p], high, floor, prio, p == holder, max_offer,
+                                        allow_nt)
                 if log and n_calls < MAX_CALLS:
                     li[L_CALLS + 2 * n_calls] = p
                     li[L_CALLS + 2 * n_calls + 1] = x

@@ -19,8 +19,9 @@ the shared layout (lanes C D H S, rank 2 at bit 0).
   its lowest card.
 * **Auction.** It values the trump right as the tricks it would gain by
   choosing trump over playing under another seat's suit (:func:`trump_value`),
-  offers the minimum legal amount while that stays within its value (never raising
-  its own standing offer, which nobody has outbid or the benefited refused), accepts
+  offers the minimum legal amount while that stays within its value (and, as
+  docs/spec.md §3.5 has every player do, passes while it holds the high offer, accepted
+  or refused, until another seat outbids it), accepts
   an offer above its own value as the benefited, and declines (4-3-3-3) when
   it expects fewer than 4 tricks with its own trump. It names the suit it values most,
   or, where the rules allow no trump, no trump with a hand that :func:`plays_no_trump`.
@@ -192,8 +193,10 @@ def trump_value(hand, allow_no_trump):
 def heuristic_offer(hand, high, floor, has_priority, holds_offer, max_offer, allow_no_trump):
     """0 (pass) or an offer: the minimum legal amount while it stays within the value.
 
-    ``holds_offer``: the seat's own offer stands (the highest, not refused). Raising it
-    would only cost the seat more with nobody competing, so it passes.
+    ``holds_offer``: the seat made the high offer and nobody has outbid it. It passes
+    then, as docs/spec.md §3.5 has every player do: over an accepted offer a raise only
+    costs it more with nobody competing; over a refused one, the spec's players offer again
+    only after being outbid.
     """
     if holds_offer:
         return 0
