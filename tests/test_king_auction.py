@@ -85,6 +85,26 @@ def test_the_reported_hands_sell_without_an_own_raise(seed, index):
     assert own_raises(rec, raw).sum() == 0
 
 
+def best_offers(calls) -> np.ndarray:
+    """Per hand, the highest offer of its auction (0: none)."""
+    acts = calls[:, 1::2].astype(np.int64)
+    return np.where(acts < engine.ACCEPT, acts, 0).max(axis=1)
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_a_best_offer_of_one_not_sold_may_be_declined(policy):
+    """docs/rules.md §3.5: with no offer, or a best offer of 1 he does not take, the
+    benefited may decline (4-3-3-3). A kernel that allowed it only with no offer at all
+    passed every agreement test: playing the hand is always legal (a mutation review)."""
+    rec, calls = auction_logs(3, range(20_000), policy=policy)
+    outcome, best = rec[:, engine.R_OUTCOME], best_offers(calls)
+    assert not (outcome[best >= 2] == engine.OUT_DECLINE).any()
+    unsold_at_one = (best == 1) & (outcome != engine.OUT_SELL)
+    assert unsold_at_one.sum() > 20
+    declined = outcome[unsold_at_one] == engine.OUT_DECLINE
+    assert declined.any() and not declined.all()  # the dealer's choice, both ways
+
+
 def test_the_replay_finds_own_raises_where_they_happen():
     """The checker itself can fail: a log of the old heuristic's auctions (dealer 0; E
     offers 2, refused, E offers 3, accepted; then, in a second hand, E offers 2,

@@ -105,3 +105,21 @@ def test_stock_trumps_the_dealer_leaves_are_dead_and_scored_by_the_rule(rule):
                          for s, card in log["dead"])]
     assert len(from_stock) >= 10, len(from_stock)
     assert_agree(from_stock)
+
+
+def test_a_high_dumped_on_trick_1_and_lost_there_scores_for_the_side_that_held_it():
+    """docs/rules.md §1.8: High scores to the side that held the trump ace when play began.
+    Under keep_all_dump_on_trick1 a seat may drop it on trick 1, which the other side can
+    win; no deal the agreement tests sample did that, so a kernel that gave High to the
+    trick's winner passed them (a mutation review). Random play does it about once in
+    2,000 deals."""
+    rules = pedro.parse_rules("pedro(excess_trumps=keep_all_dump_on_trick1)")
+    logs = pedro.play_logged(rules, 1, list(range(20_000)), policies="random")
+    lost = [log for log in logs if log["tricks"] and any(
+        card == "A" + log["trump"] and log["tricks"][0]["winner"] % 2 != seat % 2
+        for seat, card in log["tricks"][0]["dumps"])]
+    assert len(lost) >= 3
+    for log in lost:
+        holder = next(s for s, c in log["tricks"][0]["dumps"] if c == "A" + log["trump"])
+        assert log["result"]["high"] == holder % 2, log["index"]
+    assert_agree(lost)

@@ -116,3 +116,23 @@ def test_match_cap_is_stated_and_settable(tmp_path):
     assert "undecided after 40 deals" in r.stdout and "--max-deals" in r.stderr
     r = run("match", "pedro", "--games", "200")
     assert "undecided after 1,000 deals" in r.stdout
+
+
+def test_equal_totals_past_the_target_on_a_deal_nobody_bid_go_to_the_dealers_side():
+    """docs/rules.md §1.10's tie rule on the games that reach it: no sampled game did, so
+    giving those games to the other side passed every test (a mutation review). With
+    min_bid=7 the heuristic passes out four deals in five, and 7-7 puts both sides on a
+    target of 7 at once."""
+    rules = pedro.parse_rules("pedro(min_bid=7,target=7)")
+    df = pedro.simulate_games(rules, 1000, seed=3, max_deals=60)
+    tied = df[(df["score0"] == df["score1"]) & (df["score0"] >= 7)].head(40)
+    winners = set()
+    for row in tied.itertuples():
+        assert (row.winner, row.deals) == python_game(rules, 3, row.game, "heuristic")[:2]
+        rec, hands = pedro.run_deals(rules, game_deals(row.game, row.deals)[-1:], 3,
+                                     pedro.parse_policies("heuristic"))
+        last = pedro.records_frame(rec, hands, 0)
+        if last["bid"].iat[0] == 0:
+            assert row.winner == last["dealer"].iat[0] % 2, row.game
+            winners.add(row.winner)
+    assert winners == {0, 1}, "the check needs tied games won by each side's dealer"

@@ -94,3 +94,20 @@ def test_the_makers_side_leads_its_lowest_non_counting_trump_to_draw_trumps():
     # ... and a trump above every unseen one is led by either side
     assert _lead(hand, seat=1, maker=3, unseen=1 << 59) == 60
     assert _lead(hand, seat=0, maker=3, unseen=1 << 59) == 60
+
+
+def test_trumps_shown_in_the_stock_change_play_only_where_a_dealer_left_some():
+    """rob_disclosure=face_leftover_trumps tells the table which trumps the dealer left in
+    the stock. A kernel that ignored it passed every test (a mutation review): the
+    heuristic dealer takes every trump it can, so it never leaves one, and no deal of
+    300,000 moves. With a random dealer at seat 3 (it robs at random) the heuristic seats'
+    play changes on some deals, and only on deals seat 3 dealt."""
+    mixed = "heuristic,heuristic,heuristic,random"
+    hidden = pedro.simulate(pedro.parse_rules("cinch"), 100_000, seed=1, policies=mixed)
+    shown = pedro.simulate(pedro.parse_rules("cinch(rob_disclosure=face_leftover_trumps)"),
+                           100_000, seed=1, policies=mixed)
+    moved = (hidden.to_numpy() != shown.to_numpy()).any(axis=1)
+    assert moved.sum() > 50
+    assert set(hidden["dealer"][moved]) == {3}
+    bidding = ["bid", "bidder", "trump"]  # shown after the rob: the auction is the same
+    assert hidden[bidding].equals(shown[bidding])
