@@ -1,6 +1,7 @@
 """A Rook hand evaluation as aligned text: points per trump as declarer, P(points >= b)
 and EV(b) every ten points, EV of bidding up to b with the auction, EV(pass), the ranking
-and the advice. May import: the generic hand view and the game's rules.
+and the advice. May import: the generic hand view and the game's package (its rules and
+names).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from ...hand_view import (
 )
 from ...rollout import HandEvaluation
 from ...text import render_table
+from . import DIRECTIONS
 from .rules import PASS_CYCLES, parse_rules
 
 ROOK_MODEL_NOTE = (
@@ -27,16 +29,13 @@ ROOK_MODEL_NOTE = (
     "and the pass (analyzer/games/rook/evaluate.py).")
 
 
-_DIRECTION_NAMES = {1: "left", -1: "right", 0: "none"}
-
-
 def passing_note(rules: str) -> str | None:
     """Which way the three cards go in the evaluated deals, where the rules' cycle has more
     than one direction (the deal's index picks it, so the figures average over them)."""
     cycle = parse_rules(rules).pass_cycle
     if len(PASS_CYCLES[cycle]) < 2:
         return None
-    names = [_DIRECTION_NAMES[d] for d in PASS_CYCLES[cycle]]
+    names = [DIRECTIONS[d] for d in PASS_CYCLES[cycle]]
     turns = ", ".join(names[:-1]) + " and " + names[-1]
     return (f"passing: {turns} in turn by the deal's index (pass_cycle={cycle}), so every "
             f"figure averages over them; --rule pass_cycle=left (or right, none) fixes one")
