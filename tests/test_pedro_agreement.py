@@ -123,3 +123,40 @@ def test_a_high_dumped_on_trick_1_and_lost_there_scores_for_the_side_that_held_i
         holder = next(s for s, c in log["tricks"][0]["dumps"] if c == "A" + log["trump"])
         assert log["result"]["high"] == holder % 2, log["index"]
     assert_agree(lost)
+
+
+@pytest.mark.parametrize("rule", ["allowed", "forbidden"])
+def test_legal_moves_are_the_references_on_random_tricks(rule):
+    """The kernel's legal cards, as a set, against the reference's, on 4,000 random hands
+    and led cards under each trump (in the kernel's trump-normalised layout, the Left
+    Pedro a trump). The log agreement checks only that each card played was legal, so a
+    kernel that dropped a legal option (never trumping while able to follow) passed it."""
+    import numpy as np
+
+    from analyzer.bits import lsb
+    from analyzer.cards import format_card
+    from analyzer.games.pedro import core
+
+    deck = [c for c in range(64) if (c & 15) < 13]
+    rng = random.Random(13)
+    trumped_while_able_to_follow = 0
+    for _ in range(4000):
+        trump = rng.randrange(4)
+        led, *hand = rng.sample(deck, 1 + rng.randint(1, 9))
+        mask = np.uint64(sum(1 << c for c in hand))
+        lead_lane = int(lsb(core.normalise(np.uint64(1 << led), trump))) >> 4
+        legal = core.legal_moves(core.normalise(mask, trump), lead_lane, rule == "forbidden")
+        got = int(core.denormalise(legal, trump))
+        trump_letter = "CDHS"[trump]
+        expected = pedro_ref.legal_plays([pedro_ref.parse_card(format_card(c)) for c in hand],
+                                         [pedro_ref.parse_card(format_card(led))], trump_letter,
+                                         {"trump_while_able_to_follow": rule})
+        assert sorted(pedro_ref.card_str(c) for c in expected) == \
+            sorted(format_card(c) for c in hand if got >> c & 1), (format_card(led), hand, trump)
+        ref_led = pedro_ref.parse_card(format_card(led))
+        followers = [c for c in expected if pedro_ref.effective_suit(c, trump_letter)
+                     == pedro_ref.effective_suit(ref_led, trump_letter)]
+        trumped_while_able_to_follow += bool(
+            followers and not pedro_ref.is_trump(ref_led, trump_letter)
+            and any(pedro_ref.is_trump(c, trump_letter) for c in expected))
+    assert (trumped_while_able_to_follow > 0) == (rule == "allowed")
