@@ -110,9 +110,17 @@ def test_help_example_runs(command, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("block", _blocks("python"))
-def test_readme_python_runs(block, tmp_path, monkeypatch):
+def test_readme_python_runs(block, tmp_path, monkeypatch, capsys):
+    """The block runs, and a value a ``print(...)  # {...}`` line shows is what it prints
+    ("..." standing for the rest, as in the README; a comment in words is not a value)."""
     monkeypatch.chdir(tmp_path)
     exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+    printed = capsys.readouterr().out
+    shown = re.findall(r"^print\(.*\)\s+#\s+([{\[(].*)$", block, re.M)
+    for text in shown:
+        parts = [p.strip(" ,") for p in text.strip("{}").split("...") if p.strip(" ,")]
+        assert parts and all(p in printed for p in parts), (text, printed[:500])
+    assert len(shown) >= 1
 
 
 def test_readme_python_uses_only_what_import_analyzer_gives():

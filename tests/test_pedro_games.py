@@ -69,12 +69,15 @@ def test_method_1_bidding_side_wins_when_both_go_out():
     df = pedro.simulate_games(rules, 3000, seed=5)
     both = df[(df["score0"] >= 11) & (df["score1"] >= 11)]
     assert len(both) > 20  # the rule is exercised
+    contracts = 0
     for row in both.itertuples():
         rec, hands = pedro.run_deals(rules, game_deals(row.game, row.deals)[-1:], 5,
                                      pedro.parse_policies("heuristic"))
         last = pedro.records_frame(rec, hands, 0)
         if last["bid"].iat[0] > 0:
             assert row.winner == last["bidder"].iat[0] % 2
+            contracts += 1
+    assert contracts > 20  # ... on deals with a contract
 
 
 def test_games_are_decided_and_fair_between_teams():
