@@ -236,39 +236,50 @@ def test_whole_games_last_as_many_hands_as_the_rules_play(spelling):
     assert "first dealer" in game.game_start
 
 
-def _readable(rows, row_feature, col_feature):
-    """Mean penalty of the readable (not rare) classes, row feature x column feature."""
-    return rows[~rows["rare"]].pivot(index=row_feature, columns=col_feature, values="penalty")
+def _readable(rows, row_feature, col_feature, values="penalty"):
+    """Mean penalty (or ``values``) of the readable (not rare) classes, row feature x column
+    feature."""
+    return rows[~rows["rare"]].pivot(index=row_feature, columns=col_feature, values=values)
+
+
+def _rises(rows, row_feature, col_feature, columns=None) -> int:
+    """Assert that along each row of the readable grid the penalty never falls from column
+    to column beyond the noise, and rises from its first column to its last beyond it
+    (disjoint classes: a difference's SE is the two classes' in quadrature; one step, such
+    as no high heart to one, may be within the noise); the number of rows checked."""
+    grid = _readable(rows, row_feature, col_feature)
+    se = _readable(rows, row_feature, col_feature, "penalty_se")
+    if columns is not None:
+        grid, se = grid[columns], se[columns]
+    checked = 0
+    for (_, row), (_, row_se) in zip(grid.iterrows(), se.iterrows(), strict=True):
+        keep = row.notna().to_numpy()
+        vals, errs = row.to_numpy()[keep], row_se.to_numpy()[keep]
+        if len(vals) < 2:
+            continue
+        shown = pd.DataFrame({"penalty": row, "se": row_se})
+        assert (np.diff(vals) > -Z95 * np.hypot(errs[1:], errs[:-1])).all(), shown
+        assert vals[-1] - vals[0] > Z95 * np.hypot(errs[-1], errs[0]), shown
+        checked += 1
+    return checked
 
 
 def test_no_hearts_danger_rises_with_high_cards_and_high_hearts(chart):
     """High hearts (at a given length) and high cards raise the no-hearts penalty; length
     itself protects (own hearts mostly fall on other seats' tricks)."""
-    grid = _readable(chart.danger_of("no_hearts"), "hearts", "high_cards")
-    for _, row in grid.iterrows():
-        vals = row.dropna().to_numpy()
-        assert (np.diff(vals) > 0).all(), row
+    assert _rises(chart.danger_of("no_hearts"), "hearts", "high_cards") >= 2
     by_high = king_chart(RULES, deals=DEALS, seed=SEED, games=0,
                          danger_by={"no-hearts": ("hearts", "high_hearts")})
-    grid = _readable(by_high.danger_of("no_hearts"), "hearts", "high_hearts")
-    for _, row in grid.iterrows():
-        vals = row.dropna().to_numpy()
-        assert (np.diff(vals) > 0).all(), row
-    # at each strength, the longest hearts are the safest and 4+ hearts beat 2-3
-    grid = _readable(chart.danger_of("no_hearts"), "high_cards", "hearts")[["2-3", "4-5"]]
-    assert len(grid.dropna()) >= 3
-    for _, row in grid.dropna().iterrows():
-        assert row["4-5"] < row["2-3"]
+    assert _rises(by_high.danger_of("no_hearts"), "hearts", "high_hearts") >= 2
+    # at each strength, 4-5 hearts are safer than 2-3: the penalty falls from 2-3 to 4-5
+    rows = chart.danger_of("no_hearts").assign(penalty=lambda r: -r["penalty"])
+    assert _rises(rows, "high_cards", "hearts", ["2-3", "4-5"]) >= 3
 
 
 def test_king_of_hearts_guard_protects(chart):
-    rows = chart.danger_of("no_king_of_hearts")
-    grid = _readable(rows, "high_cards", "kh_guard")
-    guards = ["K♥ with 0-1", "K♥ with 2-3", "K♥ with 4+"]
-    full = grid[guards].dropna()
-    assert len(full) >= 2
-    for _, row in full.iterrows():
-        assert row["K♥ with 4+"] < row["K♥ with 2-3"] < row["K♥ with 0-1"]
+    rows = chart.danger_of("no_king_of_hearts").assign(penalty=lambda r: -r["penalty"])
+    guards = ["K♥ with 0-1", "K♥ with 2-3", "K♥ with 4+"]  # the penalty falls guard by guard
+    assert _rises(rows, "high_cards", "kh_guard", guards) >= 2
 
 
 def test_chart_does_not_depend_on_batch(chart):
