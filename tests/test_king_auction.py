@@ -58,9 +58,11 @@ def test_no_heuristic_seat_raises_its_own_offer_in_100000_hands():
     raises = own_raises(rec, calls)
     assert raises.sum() == 0, np.flatnonzero(raises)[:10]
     sold = rec[:, engine.R_OUTCOME] == engine.OUT_SELL
-    assert 0.2 < sold.mean() < 0.95  # the auction still sells the right in most hands
+    # the auction still sells the right in a good share of hands (44% here; 56% when a
+    # refused holder raised), and refusals, the hands the rule is about, are common
+    assert sold.mean() > 0.3
     refused = (calls[:, 1::2] == engine.REFUSE).any(axis=1)
-    assert refused.mean() > 0.1  # and the hands it is about, a refused offer, are common
+    assert refused.mean() > 0.1
 
 
 def test_no_random_seat_raises_its_own_offer_in_20000_hands():
