@@ -1,0 +1,87 @@
+"""The statistics' formulas against textbook values worked by hand: a mutation review of
+the statistical core (38 small bugs) found five that no test caught and two that only a
+golden digest did (which says that something changed, not what). Each test here fails on
+its mutant: a Wilson SE over n - 1, batch means with ddof 0, the SE of outcomes that are
+not whole numbers over n, digits that stop at four, a two-level split that drops the
+factor 2 of Cov(h, d), a bounded interval's SE not divided by z, and an extra digit where
+the half-width does not round to zero."""
+import math
+
+import numpy as np
+import pytest
+
+from analyzer.moments import Histogram, Moments
+from analyzer.stats import (
+    Z95,
+    ColumnMoments,
+    Estimate,
+    PairedMoments,
+    batch_means,
+    bounded,
+    interval_text,
+    mean_ci,
+    plus_minus,
+    visible_digits,
+    wilson,
+)
+from analyzer.twolevel import best_split
+
+
+def test_wilson_se_is_the_plug_in_binomial_se():
+    # textbook plug-in SE of a proportion: sqrt(p (1 - p) / n), p = 81/263
+    p = 81 / 263
+    assert wilson(81, 263).se == pytest.approx(math.sqrt(p * (1 - p) / 263), rel=1e-12)
+    assert wilson(3, 4).se == pytest.approx(math.sqrt(0.75 * 0.25 / 4))  # 0.216506
+
+
+def test_a_bounded_interval_says_its_se_as_half_width_over_z():
+    b = bounded(Estimate(0.0, 0.0, 0.0, 0.0, 100), -1, 1)
+    share = Z95 ** 2 / (100 + Z95 ** 2)  # Wilson upper bound at 0 of 100: 0.03701
+    assert b.hi == pytest.approx(share)
+    assert b.se == pytest.approx(share / Z95)  # 0.018885: lo, hi = mean -/+ z se
+    assert b.mean + Z95 * b.se == pytest.approx(b.hi)
+
+
+def test_batch_means_se_uses_the_sample_deviation_of_the_batch_means():
+    # batches (1,2) (3,4) (5,6) (7,8): means 1.5 3.5 5.5 7.5, sample variance 20/3
+    e = batch_means(np.arange(1.0, 9.0), n_batches=4)
+    assert e.se == pytest.approx(math.sqrt(20 / 3) / 2)  # 1.290994
+
+
+def test_moments_of_non_integer_samples_use_ddof_1():
+    x = [0.5, 1.5, 2.5]  # sample sd 1: se 1 / sqrt(3)
+    assert PairedMoments.of([[v] for v in x]).estimate(0).se == pytest.approx(1 / math.sqrt(3))
+    m = ColumnMoments(1)
+    m.add_columns([x])
+    assert m.estimate(0).se == pytest.approx(1 / math.sqrt(3))
+    assert mean_ci(x).se == pytest.approx(1 / math.sqrt(3))
+
+
+def test_plus_minus_adds_a_digit_only_where_the_half_width_rounds_to_zero():
+    # round(0.007, 2) = 0.01 is not 0: two digits show it
+    assert plus_minus(0.123, 0.007) == "0.12 ± 0.01"
+    assert plus_minus(0.123, 0.004) == "0.123 ± 0.004"  # round(0.004, 2) == 0
+
+
+def test_visible_digits_go_up_to_eight():
+    # 1.9e-5 rounds to 0 at 4 digits and to 2e-5 at 5
+    assert visible_digits(0.0, 0.0, 0.000019, 3) == 5
+    assert interval_text(0.0, 0.0, 0.000019, 3) == "0.00000 [0.00000, 0.00002]"
+    assert visible_digits(0.0, 0.0, 1e-12, 3) == 8
+
+
+def test_histogram_moments_weigh_each_value_by_its_count():
+    h = Histogram(2)
+    h.add([7, 7, 3], [0, 0, 0])
+    # the same numbers summed deal by deal: n 3, sum 17, sum of squares 49 + 49 + 9 = 107
+    assert h.moments(lambda b, o: b) == Moments.of([7, 7, 3]) == Moments(3, 17, 107)
+
+
+def test_the_split_s_se_is_the_two_phase_variance_of_its_own_n_and_N():
+    var_h, var_d, cov_hd, cost_h, cost_s, seconds = 18.0, 1.5, -4.0, 1e-5, 0.1, 60.0
+    s = best_split(var_h, var_d, cov_hd, cost_h, cost_s, seconds)
+    # Var = (Var(h) + 2 Cov(h, d)) / N + Var(d) / n (difference estimator, two-phase sampling)
+    assert s.se ** 2 == pytest.approx((var_h + 2 * cov_hd) / s.n_base + var_d / s.n_paired)
+    best = min((var_h + 2 * cov_hd) / ((seconds - n * cost_s) / cost_h) + var_d / n
+               for n in range(2, int(seconds / cost_s)))
+    assert s.se ** 2 <= best * 1.01
