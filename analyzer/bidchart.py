@@ -3,19 +3,18 @@
 How the numbers are made, in a paragraph a player can follow: every hand dealt to every
 seat counts (four hands a deal), whether or not it would win the auction. For each hand
 the deal is played once for every action the seat could take, on the very same cards:
-passing, and bidding each amount in its turn (Rook: raising by the minimum up to each
-amount) while the other three bid by their policy and may outbid it. If the seat wins,
-it names its own best trump: the suit its policy names from these cards (Rook: after
-the widow and the pass). So EV(bid b) is what bidding b is worth from this seat with
-this hand against these opponents, the same model as ``bidlab hand``, and EV(bid b) -
-EV(pass) is a paired difference with a narrow interval. Hands are then grouped into
-classes by features of the hand in that suit (for Rook, in its longest suit, the Rook
-included), and each class gets, per action, the mean and 95% interval, P(make b) when it
-is the sole bidder, and a recommendation by the decision rule of :mod:`analyzer.advice`:
-a bid only where it beats passing, and every lower bid it displaces, beyond the noise
-(of the whole ladder of bids). The guide lists, per seat, the weakest class recommended
-to bid at least b, and a check reports any class whose recommended bid is lower than
-that of a class one card weaker.
+passing, and bidding each amount in its turn (Rook, and Pedro's dealer, who bids last:
+raising by the minimum up to each amount) while the other three bid by their policy and
+may outbid it. If the seat wins, it names its own best trump: the suit its policy names
+from these cards (Rook: after the widow and the pass). So EV(bid b) is what bidding b is
+worth from this seat with this hand against these opponents, the same model as ``bidlab
+hand``, and EV(bid b) - EV(pass) is a paired difference with a narrow interval. Hands
+are then grouped into classes by features of the hand in that suit (for Rook, in its
+longest suit, the Rook included), and each class gets, per action, the mean and 95%
+interval, P(make b) as the sole bidder, and a recommendation by :mod:`analyzer.advice`: a
+bid only where it beats passing, and every lower bid it displaces, beyond the noise (of
+the whole ladder of bids). The guide lists, per seat, the weakest class recommended to bid
+at least b; a check reports any class recommended a lower bid than a class a card weaker.
 
 Each game declares its features (``analyzer/games/<game>/chart.py``): ``bidlab
 bid-chart GAME --help`` lists them.
@@ -320,10 +319,11 @@ class SeatChartAccumulator:
 
 
 MODEL = ("Every seat's hand of every deal counts; each action is played on the same deals: "
-         "pass, or bid b in its turn (Rook: raise by the minimum up to b) while the others "
-         "bid by their policy and may outbid it, naming its best trump if it wins. A bid is "
-         "recommended only where it beats passing, and every lower bid it displaces, beyond "
-         "the noise (paired intervals, 95% for all the bids compared together; 30 hands up).")
+         "pass, or bid b in its turn (Rook, and Pedro's dealer, who bids last: the lowest "
+         "legal bid up to b) while the others bid by their policy and may outbid it, naming "
+         "its best trump if it wins. A bid is recommended only where it beats passing and "
+         "every lower bid it displaces beyond the noise (paired intervals, 95% for all the "
+         "bids together; 30 hands up).")
 
 
 def _context(by: tuple[str, ...], game: ChartGame) -> list[str]:

@@ -199,8 +199,15 @@ def test_auction_ev_is_the_settlement_when_the_seat_bids_in_turn(exact, bid):
         df, _ = batch(k, "bid", trump=t, n=N_EXACT, bid=bid)
         seat = fixed_seat(df, k)
         team = seat & 1
-        bids = df[[f"bid_seat{s}" for s in range(4)]].to_numpy()[np.arange(len(df)), seat]
-        assert set(np.unique(bids)) <= {0, bid}  # it bids b, or passes when b is too low
+        all_bids = df[[f"bid_seat{s}" for s in range(4)]].to_numpy().astype(np.int64)
+        bids = all_bids[np.arange(len(df)), seat]
+        if k == 0:  # the dealer bids last: the lowest legal bid when that is at most b
+            lowest = np.maximum(all_bids.max(axis=1, where=np.arange(4) != seat[:, None],
+                                             initial=0) + 1, RULES.min_bid)
+            assert (bids == np.where(lowest <= bid, lowest, 0)).all()
+            assert len(np.unique(bids)) > 2 or bid == RULES.min_bid  # up to b, not b alone
+        else:
+            assert set(np.unique(bids)) <= {0, bid}  # it bids b, or passes when b is too low
         won = df["maker"].to_numpy() == seat
         assert (df["trump"].to_numpy()[won] == t).all()
         row = bid_row(ev, SUIT_NAMES[t], bid)
@@ -257,7 +264,8 @@ def test_bid_up_to_and_the_recommendation_respect_the_noise(exact):
     choice, values = "pass", pass_net
     for bid in range(RULES.min_bid, 15):
         if lower_bound(net[best_t, bid], values) > 0:
-            choice, values = f"bid {bid} naming {SUIT_NAMES[best_t]}", net[best_t, bid]
+            verb = "bid up to" if k == 0 else "bid"  # the dealer: the lowest legal bid
+            choice, values = f"{verb} {bid} naming {SUIT_NAMES[best_t]}", net[best_t, bid]
     assert ev.recommended == choice
     acts = ev.actions
     assert list(acts["ev"]) == sorted(acts["ev"], reverse=True)

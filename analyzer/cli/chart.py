@@ -92,8 +92,8 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, base, base_dea
 
     Every hand dealt to every seat counts (4 per deal), whether or not it would
     win the auction. Each is played once per action on the same cards: pass,
-    and bid b in its turn for every legal b (Rook: raise by the minimum up to
-    b) while the others bid by their policy and may outbid it; if it wins it
+    and bid b in its turn for every legal b (Rook, and Pedro's dealer: raise
+    by the minimum up to b) while the others bid by their policy and may outbid it; if it wins it
     names its best trump (its policy's suit). The hands are classed by
     features of that suit (Rook: the longest suit): trumps held, counters, top
     trumps, seat. For each class: n, the side's points as sole bidder,

@@ -94,7 +94,8 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
     every trump, every bid and the pass are played on the same deals, so their
     differences are paired. EV(bid b): the seat bids b in its turn, the others
     bid by their policies and may outbid it, and it names the trump if it
-    wins; for the pass it passes. P(points >= b) is for the seat as the sole
+    wins (the dealer, who bids last, bids the lowest legal amount up to b);
+    for the pass it passes. P(points >= b) is for the seat as the sole
     bidder. EVs are settlement deltas under both methods, net (own
     minus opponents) and own. Alternatives are ranked under the rules' method
     with P(best), as in a backgammon rollout.

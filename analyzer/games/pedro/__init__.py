@@ -69,7 +69,9 @@ class Scenario:
     hold. ``force`` is ``"maker"`` (``seat`` names ``trump``; nobody bids),
     ``"pass"`` (``seat`` passes, the others bid by their policies) or ``"bid"``
     (``seat`` bids ``bid`` in its turn when that is legal, else passes; the
-    others bid by their policies; if it wins it names ``trump``).
+    others bid by their policies; if it wins it names ``trump``). The dealer bids last and
+    sees what it takes, so a dealer's ``bid`` is a ceiling: he bids the lowest legal amount
+    when that is at most ``bid`` (bidding more would only raise his contract).
     """
 
     hand: int = 0  # shared-layout mask of the scenario seat's 9 cards; 0 = nothing fixed

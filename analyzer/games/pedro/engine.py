@@ -200,8 +200,12 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
             if force == FORCE_MAKER or (force == FORCE_PASS and seat == fixed_seat):
                 b = 0
             elif force == FORCE_BID and seat == fixed_seat:
-                # the seat bids the given amount if it is still legal, else it must pass
+                # the seat bids the given amount if it is still legal, else it must pass;
+                # the dealer bids last, knowing what it takes: the lowest legal bid up to it
+                # (bidding more would only raise his contract)
                 b = np.int64(sc[SC_BID])
+                if seat == dealer:
+                    b = max(high + 1, min_bid) if max(high + 1, min_bid) <= b else 0
                 if b <= max(high, min_bid - 1) or b > 14:
                     b = 0
             else:

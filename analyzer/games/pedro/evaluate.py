@@ -8,7 +8,9 @@ compared on common random numbers, and their differences are paired.
 How the auction is modelled. "Bid b naming t": the seat bids b in its turn
 (when b is still legal; otherwise it must pass) and the others bid by their
 policy before and after it; if the seat wins the auction it names t, and
-whoever wins plays the deal out. So EV(b) weighs the chance of being outbid,
+whoever wins plays the deal out. The dealer bids last and sees the high bid, so
+for him it is "bid up to b": the lowest legal bid when that is at most b (a
+higher bid would only raise his contract). So EV(b) weighs the chance of being outbid,
 and higher bids buy the right to name trump at the risk of a set. "Pass": the
 seat passes and the others bid by their policy. EVs are settlement deltas
 (docs/rules.md §1.9) of the seat's side, as its own change and as own minus the
@@ -148,13 +150,15 @@ def _action_list(rules: pedro.Rules) -> list[tuple[int, int]]:
     return [(t, b) for t in range(4) for b in range(rules.min_bid, 15)] + [(-1, 0)]
 
 
-def _labels(rules: pedro.Rules) -> list[tuple[str, str, int]]:
-    """(action, trump, bid) of every action, in :func:`_action_list` order."""
-    return [(f"bid {bid} naming {SUIT_NAMES[t]}", SUIT_NAMES[t], bid) if t >= 0
+def _labels(rules: pedro.Rules, offset: int) -> list[tuple[str, str, int]]:
+    """(action, trump, bid) of every action, in :func:`_action_list` order, for the seat
+    ``offset`` places after the dealer (the dealer, offset 0, bids "up to b")."""
+    verb = "bid up to" if offset == 0 else "bid"
+    return [(f"{verb} {bid} naming {SUIT_NAMES[t]}", SUIT_NAMES[t], bid) if t >= 0
             else ("pass", "", 0) for t, bid in _action_list(rules)]
 
 
-def _tables(tally: _Tally, rules: pedro.Rules, seed: int, moments=None):
+def _tables(tally: _Tally, rules: pedro.Rules, seed: int, offset: int, moments=None):
     """The evaluation's tables from ``tally``; ``moments`` (two-level) replace its net
     scores under the rules' method, which rank the actions and decide."""
     actions_list = _action_list(rules)
@@ -191,7 +195,7 @@ def _tables(tally: _Tally, rules: pedro.Rules, seed: int, moments=None):
     for m in (1, 2):
         pass_row.update(est_cols(f"ev{m}_net", net[m - 1].estimate(len(actions_list) - 1)))
         pass_row.update(est_cols(f"ev{m}_own", tally.own[m - 1].estimate(len(actions_list) - 1)))
-    labels = _labels(rules)
+    labels = _labels(rules, offset)
     # The question players ask: how high may I go? The highest bid whose paired gain over
     # passing (net, under the rules' method) is above zero beyond the noise, per trump; 0
     # when none is (analyzer.advice).
@@ -311,14 +315,14 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     offset = pedro.SEAT_OFFSETS[seat]
     known_cards = parse_known(known or {}, offset)
     pedro.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
-    labels = _labels(rules)
+    labels = _labels(rules, offset)
     check_budget(base, budget)
     if base is not None:
         check_two_level(target_ci, time_budget, until_decided)
         run = two_level_hand(_model(rules), rules, mask, offset, known_cards, pols, base, seed,
                              deals, base_deals, budget, progress, spread_with)
         points, dist, bids, pass_ev, actions, decision = _tables(run.tally, rules, seed,
-                                                                 run.moments)
+                                                                 offset, run.moments)
         return HandEvaluation(
             hand=str(CardSet(mask)), seat=seat,
             known={pedro.SEATS[o]: str(CardSet(m)) for o, m in known_cards}, rules=str(rules),
@@ -338,7 +342,7 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
         lambda: leading_half_width(tally.net[rules.scoring - 1]), deals, target_ci,
         time_budget, max_deals, batch_for(pols), progress, decided if until_decided else None,
         spread=spread)
-    points, dist, bids, pass_ev, actions, decision = _tables(tally, rules, seed)
+    points, dist, bids, pass_ev, actions, decision = _tables(tally, rules, seed, offset)
     return HandEvaluation(
         hand=str(CardSet(mask)), seat=seat,
         known={pedro.SEATS[o]: str(CardSet(m)) for o, m in known_cards}, rules=str(rules),

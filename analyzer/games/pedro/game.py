@@ -27,6 +27,15 @@ class PedroGame(Game):
 
         return FEATURES, DEFAULT_BY
 
+    def chart_note(self, rules) -> str:
+        """Method 2 with the difference to the side with more settles every deal's margin as
+        method 1 does, so its guide (net points) is method 1's: say so, not show it as new."""
+        if rules.scoring == 2 and rules.m2_diff_to == "side_with_more":
+            return (" Net of a deal is the same under methods 1 and 2 here (made: B − O; set: "
+                    "−b − O), so this guide is the one method 1 (Pedro's scoring) gives: the "
+                    "method changes who writes the points down, not the margin.")
+        return ""
+
     def summarize(self, df):
         from .summary import summarize
 
@@ -98,7 +107,9 @@ class PedroGame(Game):
             ev.bids, ev.pass_ev, method=parse_rules(ev.rules).scoring, net=True,
             title=f"{ev.hand} at {ev.seat}: EV by bid\n{ev.rules}, "
                   f"policy {policy_label(ev.policy)}, seed {ev.seed}, n={ev.n:,}, "
-                  f"stopped by {ev.stopped_by}")
+                  f"stopped by {ev.stopped_by}",
+            xlabel=("bid up to b (the dealer bids last: the lowest legal bid up to b; names "
+                    "trump if he wins)") if ev.seat == "dealer" else None)
 
     def chart_game(self, rules):
         from .chart import chart_game

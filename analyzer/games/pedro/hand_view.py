@@ -27,7 +27,9 @@ METHOD_NAMES = {1: "set-back", 2: "difference"}
 
 MODEL_NOTE = ("EV(bid b): the seat bids b in its turn (passing if b is no longer legal), the "
               "others bid by their policies and may outbid it, and it names the trump if it "
-              "wins; EV(pass): the seat passes. P(points >= b) is for the seat as sole bidder "
+              "wins; the dealer, who bids last and sees the high bid, bids the lowest legal "
+              "amount when that is at most b (bid up to b); EV(pass): the seat passes. "
+              "P(points >= b) is for the seat as sole bidder "
               "(analyzer/games/pedro/evaluate.py).")
 
 
@@ -58,10 +60,12 @@ def render_hand(ev: HandEvaluation) -> str:
     # Net of a made bid is B − O and of a set −b − O under both methods unless method 2
     # gives the difference to the bidder only; one table then says it for both.
     same = ev.bids["ev1_net"].equals(ev.bids["ev2_net"])
+    verb = "bid up to" if ev.seat == "dealer" else "bid"  # the dealer knows the high bid
     for m in (1,) if same else (1, 2):
         which = ("methods 1 and 2 (the same under these rules: B − O if made, −b − O if set)"
                  if same else f"method {m} ({METHOD_NAMES[m]})")
-        out += ["", f"EV(bid b naming trump), net = own − opponents, ± 95% half-width, {which}"]
+        out += ["", f"EV({verb} b naming trump), net = own − opponents, ± 95% half-width, "
+                    f"{which}"]
         col = f"ev{m}_net"
         out.append(render_table(
             ["bid", *trumps],
@@ -90,7 +94,7 @@ def _reach(ev: HandEvaluation) -> str:
     """How far the recommended trump carries beyond the noise, the figure a bidder needs."""
     if ev.decision is None or ev.decision.index == 0:
         return ""
-    trump = ev.recommended.rsplit(" ", 1)[-1]  # "bid 7 naming spades"
+    trump = ev.recommended.rsplit(" ", 1)[-1]  # "bid 7 naming spades", "bid up to 7 .."
     up_to = ev.points.set_index("trump").loc[trump, "bid_up_to"]
     return f"; naming {trump} beats passing beyond the noise up to a bid of {int(up_to)}"
 

@@ -120,7 +120,8 @@ def simulate_batch(samples, rules, hand_mask, offset, known, pols, seed, first, 
 def pedro_seat_batch(rules, seed, pols, first, n, share: bool | None = None):
     """Every seat of deals first .. first+n-1 taking each of its bidding actions, as
     ``bidlab hand`` plays them: the pass, then each bid min_bid .. 14 made in its turn (the
-    others bid by their policies and may outbid it), naming its policy's trump if it wins.
+    others bid by their policies and may outbid it; the dealer bids the lowest legal amount
+    up to it), naming its policy's trump if it wins.
 
     Returns ``hands`` (u64[n, 4], the dealt hands by seat offset from the dealer),
     ``trumps`` (int64[n, 4], the trump each seat's policy names from its dealt hand),
