@@ -232,8 +232,11 @@ def test_whole_games_last_as_many_hands_as_the_rules_play(spelling):
     winner, hands, scores = game.whole_game_rows(rules, 20, SEED, POLS)
     assert (hands == len(rules.contracts)).all() and len(hands) == 20
     assert len(rules.contracts) == (7 if rules.combined_negatives else 10)
-    assert scores.shape == (20, 4) and "g % 4" not in game.game_start
-    assert "first dealer" in game.game_start
+    start = game.game_start(rules)
+    assert scores.shape == (20, 4) and "g % 4" not in start
+    assert "first dealer is drawn at random" in start  # the default, first_dealer=random
+    chooses = game.game_start(king.parse_rules("king(first_dealer=kh_finder_chooses)"))
+    assert "K♥" in chooses and "random" not in chooses
 
 
 def _readable(rows, row_feature, col_feature, values="penalty"):

@@ -54,8 +54,6 @@ class Game:
     compare_unit = "deal"  # what one row of ``compare_measures`` is, for people
     # the bids are ceilings ("bid up to b", Rook): each is its own "up to", none shown apart
     bids_are_ceilings = False
-    # how a report's whole games are dealt, for people (a clause after "every seat playing")
-    game_start = "game g starts with dealer g % 4 and the deal passes to the left"
     # the caption of a report's bid guide, the table chart_contents names
     guide_caption = ("The bid guide: for each seat, the weakest class of hand (the fewest "
                      "points as sole bidder) that should make each bid (gain over passing, "
@@ -78,6 +76,15 @@ class Game:
     text_columns: dict[str, str | tuple[str, ...]] = {
         **{f"hand{s}": "cards" for s in range(4)}, "dealer": "seat", "first_dealer": "seat",
         "trump": "suit"}
+
+    def chart_note(self, rules) -> str:
+        """A sentence a report's bid guide under ``rules`` adds ("" for none)."""
+        return ""
+
+    def game_start(self, rules) -> str:
+        """How a report's whole games under ``rules`` are dealt, for people (a clause after
+        "every seat playing")."""
+        return "game g starts with dealer g % 4 and the deal passes to the left"
 
     @property
     def module(self) -> ModuleType:

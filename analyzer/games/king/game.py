@@ -94,10 +94,13 @@ class KingGame(Game):
     # ---- a report's tables: every row of simulate is a whole game of ten hands --------------
 
     sides = ("first dealer", "first dealer + 1", "first dealer + 2", "first dealer + 3")
-    game_start = ("each game's first dealer is drawn at random (first_dealer=kh_finder_chooses: "
-                  "named by the seat that finds the K♥), the deal passes to the left, and the "
-                  "sides are counted from the first dealer")
     plays_whole_games = True
+
+    def game_start(self, rules) -> str:
+        chosen = ("drawn at random" if rules.first_dealer == "random" else
+                  "the seat dealt the K♥, who names himself (first_dealer=kh_finder_chooses)")
+        return (f"each game's first dealer is {chosen}, the deal passes to the left, and the "
+                "sides are counted from the first dealer")
 
     def whole_game_rows(self, rules, n, seed, policies, max_deals=None, progress=None, first=0):
         import numpy as np
