@@ -58,6 +58,21 @@ def test_every_section_is_on_the_page_and_in_the_markdown(built):
         assert part["seconds"] >= 0
 
 
+def test_a_footer_of_several_runs_names_each_runs_n():
+    """No estimate of a section of three hands has their summed n: its footer gives each."""
+    from analyzer.report.render import _provenance_line
+
+    p = {"n": 150_000, "unit": "deals", "seed": 1, "policy": "heuristic", "rules": "pedro",
+         "seconds": 2.0}
+    assert _provenance_line(p).startswith("n = 150,000 deals, seed 1")
+    assert _provenance_line({**p, "n_each": [50_000] * 3, "of": "hand"}).startswith(
+        "n = 3 hands × 50,000 deals each, seed 1")
+    assert _provenance_line({**p, "n_each": [100_000, 50_000], "of": "comparison"}).startswith(
+        "n = 100,000 + 50,000 deals (one comparison each), seed 1")
+    assert _provenance_line({**p, "n_each": [150_000], "of": "hand"}).startswith(
+        "n = 150,000 deals, seed 1")
+
+
 def test_every_figure_exists_twice_and_is_shown(built):
     _, out = built
     page = (out / "index.html").read_text()

@@ -14,7 +14,13 @@ estimate as "mean [lo, hi]".
 >>> verdict(0.0, 0.0, "B higher", "B lower")
 'the same on every deal'
 
-May import: the standard library, numpy and pandas.
+An interval too narrow to show at the digits asked gets the digits it needs, as in the
+command line's tables (:func:`analyzer.stats.visible_digits`):
+
+>>> ci(0.0, 0.0, 0.00003, 3)
+'0.00000 [0.00000, 0.00003]'
+
+May import: the standard library, numpy, pandas and :mod:`analyzer.stats`.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
+
+from ..stats import visible_digits
 
 
 @dataclass
@@ -95,6 +103,7 @@ def ci(mean, lo, hi, digits: int = 2, sign: bool = False) -> str:
         return "-"
     if not _ok(lo, hi):
         return num(mean, digits, sign)
+    digits = visible_digits(mean, lo, hi, digits)
     return f"{num(mean, digits, sign)} [{num(lo, digits, sign)}, {num(hi, digits, sign)}]"
 
 
@@ -103,24 +112,26 @@ def pct(p, lo, hi, digits: int = 1) -> str:
         return "-"
     if not _ok(lo, hi):
         return f"{100 * p:.{digits}f}%"
+    digits = visible_digits(100 * p, 100 * lo, 100 * hi, digits)
     return f"{100 * p:.{digits}f}% [{100 * lo:.{digits}f}%, {100 * hi:.{digits}f}%]"
 
 
 def verdict(lo, hi, better: str, worse: str, digits: int = 2,
             unchanged: str | None = None) -> str:
     """Advice that respects the noise: which way the paired interval [lo, hi] points, or
-    that it shows no difference beyond the noise. ``unchanged`` (the unit, "deal"): no
-    unit of the run differed, and [lo, hi] bounds what the run may have missed.
+    that it shows no difference beyond the noise. ``unchanged`` (the unit, "deal"): this
+    measure was the same on every unit of the run (others may have moved), and [lo, hi]
+    bounds what the run may have missed.
 
     >>> verdict(-0.0011, 0.0011, "B higher", "B lower", 4, unchanged="deal")
-    'no deal played out differently: B − A within [-0.0011, +0.0011]'
+    'the same on every deal: B − A within [-0.0011, +0.0011]'
     """
     if not _ok(lo, hi):
         return "not measured"
     if lo == hi == 0:
-        return "the same on every deal"
+        return f"the same on every {unchanged or 'deal'}"
     if unchanged:
-        return (f"no {unchanged} played out differently: B − A within [{lo:+.{digits}f}, "
+        return (f"the same on every {unchanged}: B − A within [{lo:+.{digits}f}, "
                 f"{hi:+.{digits}f}]")
     if lo > 0:
         return better

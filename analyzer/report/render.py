@@ -82,10 +82,16 @@ def _html_table(frame: pd.DataFrame, caption: str, anchor: str) -> str:
 
 
 def _provenance_line(p: dict) -> str:
+    """The section's footer. A section of several runs (``n_each``, one per ``of``: hands,
+    comparisons) names each run's n: no estimate in it has their sum."""
     if "n" not in p:
         return ""
-    return (f"n = {p['n']:,} {p['unit']}, seed {p['seed']}, policy {p['policy']}, rules "
-            f"{p['rules']}, {p['seconds']:.1f} s")
+    n = f"n = {p['n']:,} {p['unit']}"
+    if len(each := p.get("n_each", ())) > 1:
+        sizes = (f"{len(each)} {p['of']}s × {each[0]:,} {p['unit']} each" if len(set(each)) == 1
+                 else f"{' + '.join(f'{k:,}' for k in each)} {p['unit']} (one {p['of']} each)")
+        n = f"n = {sizes}"
+    return f"{n}, seed {p['seed']}, policy {p['policy']}, rules {p['rules']}, {p['seconds']:.1f} s"
 
 
 def to_html(title: str, head: list[str], parts: list[Part], figures: Path) -> str:

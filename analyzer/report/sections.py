@@ -249,6 +249,12 @@ def _side_table(sides: pd.DataFrame) -> pd.DataFrame:
 # ---- the bid guide ------------------------------------------------------------------------
 
 
+# What every bid guide's advice assumes, in a sentence a player can follow.
+OBJECTIVE = (" Each gain is in points per {unit} (it maximises a {unit}'s expected score, not "
+             "the chance of winning the game) and is the best reply to these bots' bidding: "
+             "against players who adapt, a gain of a tenth of a point may vanish.")
+
+
 def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     from ..bidchart import bid_chart
 
@@ -270,11 +276,15 @@ def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     model = chart.provenance.get("model") or (
         f"Every seat's hand of every deal counts, all seats playing {_policy(s)}; a class's "
         "advice stands only where its paired 95% interval excludes zero.")
-    part = Part("bid-chart", "The bid guide", model + _estimator_words(s, cfg))
+    objective = OBJECTIVE.format(unit=g.compare_unit) if g.bid_tables else ""  # not King's
+    part = Part("bid-chart", "The bid guide",
+                model + g.chart_note(s.rules) + objective + _estimator_words(s, cfg))
     if not len(shown):
         part.text(f"No class of hand gains from any bid beyond the noise on {cfg['deals']:,} "
                   "deals: the guide is empty at this size; more deals narrow the intervals.")
     part.table(guide, tables[guide], shown, g.guide_caption, anchor="bid-guide")
+    if g.bid_tables:
+        part.text(_class_legend(g.chart_game(s.rules).features, chart.by))
     for name, df in tables.items():
         if name != guide:
             part.tables[name] = df.reset_index(drop=True)
@@ -285,6 +295,16 @@ def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     return _stamp(part, s, s.rules, int(chart.provenance.get("n_deals",
                                                              chart.provenance.get("n", 0))),
                   "deals", t0, **_estimator_stamp(s, cfg["base_deals"]))
+
+
+def _class_legend(features: dict, by: tuple[str, ...]) -> str:
+    """What the words of a hand class mean, feature by feature, in one paragraph."""
+    from ..bidchart import YES_NO
+
+    words = [f"{name} / no {name}: {features[name].title}" if features[name].labels == YES_NO
+             else f"{name} ({', '.join(features[name].labels)}): {features[name].title}"
+             for name in by]
+    return "Hand classes: " + "; ".join(words) + "."
 
 
 # ---- example hands ------------------------------------------------------------------------
@@ -324,6 +344,7 @@ def hands_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     part.blocks.insert(0, Block("table", text="The hands and the advice.", frame=shown,
                                 name="hands", anchor="example-hands"))
     return _stamp(part, s, s.rules, cfg["deals"] * len(cfg["cards"]), "deals", t0,
+                  n_each=[cfg["deals"]] * len(cfg["cards"]), of="hand",
                   **_estimator_stamp(s, cfg["base_deals"]))
 
 
@@ -384,6 +405,7 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
     part.tables = {"comparisons": pd.concat(frames, ignore_index=True)}
     return _stamp(part, s, s.rules, n, f"{unit}s", t0,
                   variants=[(str(v["a"]), str(v["b"])) for v in tables],
+                  n_each=[v["deals"] for v in tables], of="comparison",
                   **_estimator_stamp(s, [v["base_deals"] for v in tables]))
 
 
@@ -411,6 +433,7 @@ def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
         f"{lad.measure} [95% CI]": [ci(m, lo, hi) for m, lo, hi in
                                     zip(summary["points"], summary["points_lo"],
                                         summary["points_hi"], strict=True)],
+        "contracts": [f"{c:,}" for c in summary["contracts"]],  # the make rate's own n
         "make rate [95% CI]": [pct(p, lo, hi) for p, lo, hi in
                                zip(summary["p_make"], summary["p_make_lo"],
                                    summary["p_make_hi"], strict=True)]})
@@ -422,8 +445,9 @@ def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
                             else "baseline" for r, lo, hi in
                             zip(summary["rung"], summary["diff_lo"], summary["diff_hi"],
                                 strict=True)]
-    part.table("rungs", summary, shown, "Each card player on the same contracts.",
-               anchor="ladder")
+    part.table("rungs", summary, shown, "Each card player on the same contracts; the make "
+               "rate is over the contracts (the deals played at a bid or a price: taking at "
+               "least it).", anchor="ladder")
     if len(by_bid):
         bias = _bias_by_bid(lad, base)
         part.table("by_bid", by_bid, bias, "What better card play adds at each bid level: "
@@ -504,7 +528,7 @@ def games_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     goal = f"to {target}" if target else "of all their hands"
     part = Part("games", "Whole games",
                 f"{cfg['games']:,} whole games {goal}, every seat playing {_policy(s)}; "
-                f"{g.game_start}.")
+                f"{g.game_start(s.rules)}.")
     ties = TIES if (winner == -2).any() else ""
     part.table("sides", sides, _side_table(sides), "Win rate and final score by side." + ties,
                anchor="whole-games")

@@ -25,7 +25,8 @@ from .rules import POINT_SCHEMES
 ROOK_FEATURES: dict[str, Feature] = {
     "trumps": Feature(("<=4", "5", "6", "7", "8+"), "cards of the longest suit, the Rook "
                       "included"),
-    "counters": Feature(("<=25", "30-45", "50-65", "70+"), "counter points held"),
+    "counters": Feature(("<=25", "30-45", "50-65", "70+"), "counter points held in every "
+                        "suit, the Rook's included"),
     "aces": Feature(("0", "1", "2", "3+"), "aces held", unclear=("counters",)),
     "rook": Feature(YES_NO, "holds the Rook", implies=("trumps",), unclear=("counters",)),
     "seat": SEAT_FEATURE,
