@@ -58,6 +58,21 @@ def test_every_section_is_on_the_page_and_in_the_markdown(built):
         assert part["seconds"] >= 0
 
 
+def test_the_bid_guide_says_what_its_classes_and_gains_mean(built):
+    """Pedro and Rook guides define their hand classes and say what a gain assumes; Cinch's
+    (method 2, the difference to the side with more) says its net is method 1's."""
+    s, out = built
+    md = (out / "report.md").read_text()
+    guide = md[md.index('<a id="bid-chart"></a>'):]
+    guide = guide[:guide.index("<sub>n = ")]
+    if s.rules.game == "king":
+        assert "Hand classes:" not in guide and "best reply" not in guide
+        return
+    assert "Hand classes: trumps (" in guide and "not the chance of winning the game" in guide
+    same_net = s.rules.game == "cinch" and s.rules.m2_diff_to == "side_with_more"
+    assert ("the method changes who writes the points down" in guide) == same_net
+
+
 def test_a_footer_of_several_runs_names_each_runs_n():
     """No estimate of a section of three hands has their summed n: its footer gives each."""
     from analyzer.report.render import _provenance_line
