@@ -70,6 +70,8 @@ def paired_effects(table: pd.DataFrame, title: str, unit: str = "deal"):
         ax.axvline(0, color="0.4", lw=0.8)
         ax.set_yticks([0], [r.measure], fontsize=8)
         ax.tick_params(axis="x", labelsize=7)
+        # no "1e-5" offset in the corner: it lands on the next row's axis or the label
+        ax.ticklabel_format(axis="x", style="plain", useOffset=False)
     axes[0].set_title(title, fontsize=9)
     axes[-1].set_xlabel(f"B − A per {unit}, each row on its own scale (paired 95% CI)")
     fig.tight_layout()

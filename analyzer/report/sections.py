@@ -459,7 +459,8 @@ def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
             part.figure("ladder", ladder_by_bid(by_bid[by_bid["n"] >= FEW],
                                                 measure=lad.measure),
                         f"{lad.measure} by bid level for each card player (levels of {FEW} "
-                        "deals or more), 95% intervals.")
+                        "deals or more), each player's own 95% interval: the paired "
+                        "differences of the table above are narrower.")
     return _stamp(part, s, s.rules, cfg["deals"], "deals", t0, rungs=list(cfg["rungs"]),
                   opponents=cfg["opponents"],
                   seconds_by_rung={label(r): round(t, 3) for r, t in lad.seconds.items()})
