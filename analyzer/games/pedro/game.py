@@ -20,6 +20,8 @@ class PedroGame(Game):
     whole_games = True
     kernel_modules = ("engine", "games")  # whole games to a target have their own kernel
     text_columns = {**Game.text_columns, "bidder": "seat", "maker": "seat"}
+    guide_caption = Game.guide_caption + (" The dealer's bid b is a ceiling: bidding last, he "
+                                          "takes the contract at the lowest legal bid up to b.")
 
     @property
     def chart_by(self):
