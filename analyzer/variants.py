@@ -157,9 +157,17 @@ def pairs_once(items, where: str) -> dict[str, str]:
     return pairs
 
 
+def flag_pairs(pairs: dict[str, str], where: str) -> dict[str, str]:
+    """``pairs`` keyed by flag names as the Rules spell them (stripped, lower case), since
+    flag names are case-blind everywhere a user types them; RuleError if two spellings
+    of one flag carry two values."""
+    return pairs_once(((k.strip().lower(), v) for k, v in pairs.items()), where)
+
+
 def with_overrides(rules: Any, pairs: dict[str, str]) -> Any:
     """A copy of ``rules`` with flags given as text replaced (validated)."""
     cls = type(rules)
+    pairs = flag_pairs(pairs, "among the rule flags")
     new = dataclasses.replace(rules, **{k: coerce(cls, k, v) for k, v in pairs.items()})
     validate(new)
     return new
@@ -189,7 +197,8 @@ def parse_preset(presets: dict, text: str, overrides: dict[str, str] | None = No
     name, pairs = split_variant(text)
     if name not in presets:
         raise RuleError(f"unknown game {name!r} here; games: {', '.join(presets)}")
-    return with_overrides(presets[name], {**pairs, **(overrides or {})})
+    extra = flag_pairs(overrides or {}, "among the extra rule flags")
+    return with_overrides(presets[name], {**pairs, **extra})  # the extra flags win
 
 
 def single_flag_variants(presets: dict, int_values: tuple[int, ...]) -> list:

@@ -218,6 +218,17 @@ def test_bad_rules_and_hands_are_refused(preset):
     assert_bad_input(run("simulate", preset, "--deals", "0"), "--deals")
 
 
+def test_flag_names_are_case_blind_and_the_extra_flags_win():
+    holder = parse_game("pedro(low_to=holder)")
+    assert parse_game("pedro(LOW_TO=holder)") == holder
+    assert parse_game("pedro", {"LOW_TO": "holder"}) == holder  # a [rules] table, --rule
+    # the extra pairs (--rule, a scenario's [rules]) override the variant string's flag
+    assert parse_game("pedro(low_to=holder)", {"low_to": "winner"}) == parse_game("pedro")
+    assert parse_game("pedro(low_to=holder)", {"Low_To": "winner"}) == parse_game("pedro")
+    with pytest.raises(RuleError, match="low_to given twice"):
+        parse_game("pedro", {"LOW_TO": "holder", "low_to": "winner"})
+
+
 @PRESETS
 def test_missing_capabilities_are_refused_in_one_line(preset):
     g = game(preset)

@@ -75,6 +75,13 @@ def test_a_bad_scenario_is_one_line_exit_2_and_no_report(case, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]  # no temporary left
 
 
+def test_a_rules_table_spells_its_flags_in_any_case():
+    from analyzer.report.scenario import parse_scenario
+
+    text = 'game = "pedro(min_bid=7)"\nrules = { LOW_TO = "holder" }\n[bids]\n'
+    assert str(parse_scenario(text, "s.toml").rules) == "pedro(min_bid=7,low_to=holder)"
+
+
 def test_a_missing_file_a_folder_and_a_binary_file(tmp_path):
     out = tmp_path / "report"
     assert_bad_input(run("report", str(tmp_path / "nope.toml"), "--out", str(out)),
