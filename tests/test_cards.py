@@ -154,6 +154,9 @@ def test_parse_cards_separators():
         ("AS 0H", "0H", 2),
         ("AS 1S", "1S", 2),
         ("AS JKR", "JKR", 2),
+        ("23S", "23S", 1),  # two ranks run together: a substring of the rank order
+        ("AS JQH", "JQH", 2),
+        ("AS KAD", "KAD", 2),
     ],
 )
 def test_bad_token_names_token_and_position(text, token, position):

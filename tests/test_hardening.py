@@ -21,7 +21,7 @@ from analyzer import io
 from analyzer.cards import CardParseError, CardSet, parse_card
 from analyzer.games import parse_game
 from analyzer.limits import ArgumentError, SizeError, require_memory, require_time
-from analyzer.parsing import QUOTE_LIMIT
+from analyzer.parsing import QUOTE_LIMIT, NumberError, parse_float, parse_int
 from analyzer.variants import RuleError
 
 BIDLAB = [sys.executable, "-m", "analyzer"]
@@ -80,6 +80,14 @@ def test_the_api_refuses_what_the_cli_refuses():
     with pytest.raises(RuleError, match="one line"):
         parse_game("pedro\n(low_to=holder)")
     assert str(CardSet(1 << 63)) == "JK"
+
+
+@pytest.mark.parametrize("parse", [parse_int, parse_float])
+def test_a_boolean_is_not_a_number(parse):
+    # True is an int to Python; a size of True is a mistake, not 1 deal
+    with pytest.raises(NumberError, match="bad --deals '?True"):
+        parse(True, 0, 5, "--deals")
+    assert parse(1, 0, 5, "--deals") == 1
 
 
 def _library_calls():
