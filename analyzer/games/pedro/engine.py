@@ -204,9 +204,10 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                 # the dealer bids last, knowing what it takes: the lowest legal bid up to it
                 # (bidding more would only raise his contract)
                 b = np.int64(sc[SC_BID])
-                if seat == dealer:
-                    b = max(high + 1, min_bid) if max(high + 1, min_bid) <= b else 0
-                if b <= max(high, min_bid - 1) or b > 14:
+                lowest = max(high + 1, min_bid)  # the lowest legal bid in this turn
+                if seat == dealer and lowest <= b:
+                    b = lowest
+                if b < lowest or b > 14:
                     b = 0
             else:
                 if pols[seat] == 0 and not play_only:

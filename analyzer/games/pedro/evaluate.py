@@ -75,6 +75,7 @@ from ...two_level_hand import HandModel, check_two_level, grow_tally, two_level_
 from ...twolevel import check_budget
 from .. import parse_game, pedro
 from . import engine, outcomes
+from .hand_view import bid_verb
 
 
 @dataclass
@@ -150,10 +151,10 @@ def _action_list(rules: pedro.Rules) -> list[tuple[int, int]]:
     return [(t, b) for t in range(4) for b in range(rules.min_bid, 15)] + [(-1, 0)]
 
 
-def _labels(rules: pedro.Rules, offset: int) -> list[tuple[str, str, int]]:
-    """(action, trump, bid) of every action, in :func:`_action_list` order, for the seat
-    ``offset`` places after the dealer (the dealer, offset 0, bids "up to b")."""
-    verb = "bid up to" if offset == 0 else "bid"
+def _labels(rules: pedro.Rules, seat: str) -> list[tuple[str, str, int]]:
+    """(action, trump, bid) of every action, in :func:`_action_list` order, at ``seat``
+    (the dealer bids "up to b")."""
+    verb = bid_verb(seat)
     return [(f"{verb} {bid} naming {SUIT_NAMES[t]}", SUIT_NAMES[t], bid) if t >= 0
             else ("pass", "", 0) for t, bid in _action_list(rules)]
 
@@ -195,7 +196,7 @@ def _tables(tally: _Tally, rules: pedro.Rules, seed: int, offset: int, moments=N
     for m in (1, 2):
         pass_row.update(est_cols(f"ev{m}_net", net[m - 1].estimate(len(actions_list) - 1)))
         pass_row.update(est_cols(f"ev{m}_own", tally.own[m - 1].estimate(len(actions_list) - 1)))
-    labels = _labels(rules, offset)
+    labels = _labels(rules, pedro.SEATS[offset])
     # The question players ask: how high may I go? The highest bid whose paired gain over
     # passing (net, under the rules' method) is above zero beyond the noise, per trump; 0
     # when none is (analyzer.advice).
@@ -315,7 +316,7 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     offset = pedro.SEAT_OFFSETS[seat]
     known_cards = parse_known(known or {}, offset)
     pedro.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
-    labels = _labels(rules, offset)
+    labels = _labels(rules, seat)
     check_budget(base, budget)
     if base is not None:
         check_two_level(target_ci, time_budget, until_decided)

@@ -103,6 +103,7 @@ class PedroGame(Game):
     def hand_figure(self, ev):
         from ... import plotting
         from ..common import policy_label
+        from .hand_view import bid_verb
         from .rules import parse_rules
 
         return plotting.ev_by_bid(
@@ -111,7 +112,7 @@ class PedroGame(Game):
                   f"policy {policy_label(ev.policy)}, seed {ev.seed}, n={ev.n:,}, "
                   f"stopped by {ev.stopped_by}",
             xlabel=("bid up to b (the dealer bids last: the lowest legal bid up to b; names "
-                    "trump if he wins)") if ev.seat == "dealer" else None)
+                    "trump if he wins)") if bid_verb(ev.seat) != "bid" else None)
 
     def chart_game(self, rules):
         from .chart import chart_game

@@ -33,6 +33,17 @@ MODEL_NOTE = ("EV(bid b): the seat bids b in its turn (passing if b is no longer
               "(analyzer/games/pedro/evaluate.py).")
 
 
+def bid_verb(seat: str) -> str:
+    """How a bid of b reads at ``seat``: "bid up to" at the dealer, who bids last and sees
+    the high bid, so takes the lowest legal bid when that is at most b (the engine's
+    forced bid); "bid" elsewhere.
+
+    >>> bid_verb("dealer"), bid_verb("eldest")
+    ('bid up to', 'bid')
+    """
+    return "bid up to" if seat == "dealer" else "bid"
+
+
 def render_hand(ev: HandEvaluation) -> str:
     """Every table of ``ev`` as aligned text.
 
@@ -60,7 +71,7 @@ def render_hand(ev: HandEvaluation) -> str:
     # Net of a made bid is B − O and of a set −b − O under both methods unless method 2
     # gives the difference to the bidder only; one table then says it for both.
     same = ev.bids["ev1_net"].equals(ev.bids["ev2_net"])
-    verb = "bid up to" if ev.seat == "dealer" else "bid"  # the dealer knows the high bid
+    verb = bid_verb(ev.seat)
     for m in (1,) if same else (1, 2):
         which = ("methods 1 and 2 (the same under these rules: B − O if made, −b − O if set)"
                  if same else f"method {m} ({METHOD_NAMES[m]})")
