@@ -164,6 +164,33 @@ def test_an_output_folder_is_replaced_whole_or_not_at_all(tmp_path):
     assert not fresh.exists()
 
 
+def test_a_users_file_put_in_the_output_folder_during_the_write_is_refused_and_kept(
+        tmp_path):
+    """The folder is checked up front and again at the swap: a file the user dropped into
+    it while the run wrote its outputs stops the swap (it would have been deleted with the
+    old folder), and the earlier output stays as it was."""
+    out = tmp_path / "chart"
+    with io.atomic_dir(out) as d:
+        (d / "manifest.json").write_text(json.dumps({"bidlab_version": "old",
+                                                     "files": ["chart.csv"]}))
+        (d / "chart.csv").write_text("old")
+    with pytest.raises(FileExistsError, match="bidlab did not write") as e:
+        with io.atomic_dir(out) as d:
+            (d / "manifest.json").write_text(json.dumps({"bidlab_version": "new",
+                                                         "files": []}))
+            (out / "NOTES.txt").write_text("mine")  # while the run plays
+    assert "NOTES.txt" in str(e.value)
+    assert (out / "NOTES.txt").read_text() == "mine"
+    assert (out / "chart.csv").read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chart"]  # no temporary left
+    fresh = tmp_path / "fresh"  # a folder that was not there when the run began
+    with pytest.raises(FileExistsError, match="bidlab did not write"):
+        with io.atomic_dir(fresh):
+            fresh.mkdir()
+            (fresh / "mine.txt").write_text("mine")
+    assert [p.name for p in fresh.iterdir()] == ["mine.txt"]
+
+
 def test_a_folder_of_other_files_is_refused_not_emptied(tmp_path):
     mine = tmp_path / "notes"
     mine.mkdir()
@@ -227,6 +254,28 @@ def test_stale_temporaries_of_dead_writers_are_removed(tmp_path):
         f.write(b"data")
     assert sorted(p.name for p in tmp_path.iterdir()) == [".run.parquet.notes.tmp",
                                                           "run.parquet"]
+
+
+def test_a_live_writers_temporary_is_kept(tmp_path):
+    """Only a dead writer's leftovers go: the temporary of a writer still at work (another
+    thread of this process, or another process) is its half-written output, kept."""
+    target = tmp_path / "run.parquet"
+    writer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        ours = tmp_path / f".run.parquet.{os.getpid()}.deadbeef.tmp"
+        ours.write_text("another thread's half file")
+        theirs = tmp_path / f".run.parquet.{writer.pid}.cafe0000.tmp"
+        theirs.mkdir()
+        (theirs / "part.csv").write_text("another process's half folder")
+        with io.atomic_open(target) as f:
+            f.write(b"data")
+        io.remove_stale_temporaries(target)
+        assert ours.read_text() == "another thread's half file"
+        assert (theirs / "part.csv").read_text() == "another process's half folder"
+    finally:
+        writer.kill()
+        writer.wait()
+    assert target.read_bytes() == b"data"
 
 
 def test_a_name_too_long_for_the_temporary_is_refused_up_front(tmp_path):

@@ -60,6 +60,23 @@ def test_remaining_chunks_are_cut_where_the_whole_run_cuts():
     assert list(runs.job.remaining(0, 10, [(0, 10)], 3)) == []
 
 
+def test_a_two_level_chart_cuts_its_searched_deals_at_a_searching_run_s_chunk_size():
+    """The first search_deals (a tenth of a second or more each) in chunks of a searching
+    run's size (50 deals for 500), not in one chunk of the cheap deals' size; the cheap
+    deals after them in the given chunk size, cut from where the searched ones end."""
+    job = runs.Job.of("pedro", seed=1, policy="dd", kind="bid-chart", base="heuristic",
+                      search_deals=500)
+    searched = [(lo, 50) for lo in range(0, 500, 50)]
+    assert list(job.cuts(0, 20_000, [], 20_000)) == [*searched, (500, 19_500)]
+    assert list(job.cuts(0, 6000, [], 2000)) == [*searched, (500, 2000), (2500, 2000),
+                                                 (4500, 1500)]
+    # what a resume plays: only the chunks not done, cut where the whole run cuts them
+    assert list(job.cuts(0, 6000, [(0, 100), (500, 2000)], 2000)) == [
+        *searched[2:], (2500, 2000), (4500, 1500)]
+    cheap = runs.Job.of("pedro", seed=1, policy="heuristic", kind="bid-chart")
+    assert list(cheap.cuts(0, 6000, [], 2000)) == [(0, 2000), (2000, 2000), (4000, 2000)]
+
+
 def _chunk_files(folder) -> int:
     chunks = folder / "chunks"
     return len(list(chunks.glob("*.json"))) if chunks.is_dir() else 0
@@ -225,6 +242,26 @@ def test_merge_joins_seeds_and_refuses_mismatches(tmp_path):
     assert_bad_input(run("merge", str(tmp_path / "s1"), str(tmp_path / "random")), "policy")
     assert_bad_input(run("merge", str(tmp_path / "s1"), str(tmp_path / "s1")), "given twice")
     assert_bad_input(run("merge", str(tmp_path / "nothing")), "not a bidlab run store")
+
+
+def test_merge_refuses_king_runs_of_different_contracts(tmp_path):
+    """Same rules, seed and policy, other deals: King's single hands of one contract are not
+    another's, nor whole games; merging them is one line naming the contracts."""
+    for name, contract, first in (("positive", ["--contract", "positive"], "0"),
+                                  ("no-hearts", ["--contract", "no-hearts"], "200"),
+                                  ("games", [], "400"), ("positive-more",
+                                                         ["--contract", "positive"], "200")):
+        r = run("simulate", "king", "--deals", "200", "--first", first, *contract,
+                "--run-dir", str(tmp_path / name))
+        assert r.exit_code == 0, r.stderr
+    line = assert_bad_input(run("merge", str(tmp_path / "positive"),
+                                str(tmp_path / "no-hearts")), "contract positive and no-hearts")
+    assert "differ" in line, line
+    assert_bad_input(run("merge", str(tmp_path / "games"), str(tmp_path / "positive")),
+                     "contract none (whole games) and positive differ")
+    both = run("merge", str(tmp_path / "positive"), str(tmp_path / "positive-more"), "--json")
+    assert both.exit_code == 0, both.stderr
+    assert json.loads(both.stdout)["provenance"]["n"] == 400
 
 
 def test_a_store_in_use_is_refused(tmp_path):

@@ -302,3 +302,39 @@ def test_the_rows_of_merged_runs_summarize_as_their_ranges(tmp_path):
     assert run("merge", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(both)).exit_code == 0
     head = summarize(io.read_table(both)).to_text().splitlines()[0]
     assert head == "pedro: n=1000 deals (0..499 of seed 1; 2000..2499 of seed 1), policy heuristic"
+
+
+def test_chunks_sharing_a_single_deal_are_refused_naming_that_deal(tmp_path):
+    """Chunks 0+100 and 99+100 of one run share deal 99 alone: refused, naming it, though
+    each chunk is whole and of this run (adjacent chunks, 0+100 and 100+100, are not)."""
+    d = tmp_path / "run"
+    args = ["simulate", "pedro", "--deals", "200", "--chunk", "100", "--seed", "3"]
+    assert run(*args, "--run-dir", str(d)).exit_code == 0
+    assert runs.RunStore(d).done() == [(0, 100), (100, 100)]
+    shifted = tmp_path / "shifted"  # the same run's deals 99..198, played as one chunk
+    assert run("simulate", "pedro", "--deals", "100", "--seed", "3", "--first", "99",
+               "--run-dir", str(shifted)).exit_code == 0
+    late = d / "chunks" / f"{100:019d}+100.json"
+    early = d / "chunks" / f"{99:019d}+100.json"
+    late.unlink()
+    early.write_bytes((shifted / "chunks" / early.name).read_bytes())
+    with pytest.raises(runs.RunStoreError, match=r"share deals 99\.\.99,"):
+        runs.RunStore(d).done()
+    for args in (["resume", str(d)], ["merge", str(d)]):
+        line = assert_bad_input(run(*args), "share deals 99..99,")
+        assert f"{0:019d}+100.json" in line and early.name in line, line
+
+
+def test_a_save_keeps_the_deals_another_process_extended_the_store_to(store):
+    """Two commands open the store; the other one extends it to 5,000 deals and saves first:
+    this one's save, asked for the 4,000 it read, keeps the 5,000 (the extension's deals
+    are not lost), and resume plays them."""
+    job = runs.RunStore(store).job
+    mine = runs.RunStore.open(store, job, 0, 4000, 1000)
+    other = runs.RunStore.open(store, job, 0, 5000, 1000)
+    other.save()
+    assert runs.RunStore(store).deals == 5000
+    mine.save()
+    assert mine.deals == 5000 and runs.RunStore(store).deals == 5000
+    assert run("resume", str(store)).exit_code == 0
+    assert runs.RunStore(store).n_done == 5000

@@ -132,3 +132,33 @@ def test_an_interval_too_narrow_for_three_decimals_gets_the_digits_it_needs():
     assert lines[2].split()[-4:] == ["0.0000", "-", "[0.0000,", "0.0001]"]
     assert lines[3].split()[-5:] == ["9.381", "±", "0.008", "[9.373,", "9.389]"]
     assert lines[4].split()[-5:] == ["2.0000", "±", "0.0004", "[1.9996,", "2.0004]"]
+
+
+def test_summaries_sharing_a_single_deal_are_refused_naming_it():
+    """Deals 0..99 and 99..198 of one seed share deal 99 alone: merging them would count it
+    twice; adjacent ranges (0..99 and 100..199) merge into one run."""
+    rules = pedro.parse_rules("pedro")
+    a, b, c = (pedro.GAME.summarize(pedro.simulate(rules, 100, seed=1, first=f))
+               for f in (0, 99, 100))
+    with pytest.raises(ValueError, match=r"runs overlap: deals 99\.\.99 of seed 1 are in two"):
+        merge([a, b])
+    with pytest.raises(ValueError, match=r"runs overlap: deals 99\.\.99 of seed 1"):
+        merge([b, a])
+    joined = merge([c, a]).provenance
+    assert (joined["n"], joined["first"], joined["seed"]) == (200, 0, 1)
+    assert "ranges" not in joined
+
+
+def test_rows_with_a_deal_twice_are_labelled_a_selection():
+    """Deals 0, 1, 1, 3: as many rows as the range 0..3 has deals, yet not those deals; the
+    label says a selection, not "0..3" (the run's deals 0 to 3), and it will not merge."""
+    df = pedro.simulate(pedro.parse_rules("pedro"), 10, seed=9)
+    twice = df.iloc[[0, 1, 1, 3]]
+    s = summarize(twice)
+    assert s.provenance["selected_from"] == [0, 3]
+    assert s.to_text().splitlines()[0] == (
+        "pedro: n=4 deals (a selection from 0..3 of seed 9), policy heuristic")
+    with pytest.raises(ValueError, match="selected deals"):
+        merge([s, summarize(df.iloc[4:])])
+    head = summarize(df.iloc[0:4]).to_text().splitlines()[0]  # the deals 0..3 themselves
+    assert head == "pedro: n=4 deals (0..3 of seed 9), policy heuristic"
