@@ -281,3 +281,114 @@ def test_features_may_be_given_as_the_string_the_provenance_keeps():
     assert check_features("trumps, seat", rules) == check_features(("trumps", "seat"), rules)
     with pytest.raises(ChartError, match="bad --by feature.*tramps"):  # not split to letters
         check_features("tramps,seat", rules)
+
+
+# ---- the chart's rules on made-up hands: rare classes, the guide, the check -----------------
+
+ACTIONS = 15  # Pedro's pass, then bids 1 .. 14
+
+
+def made_up_chart(hands_by_trumps: dict[int, np.ndarray], sole: int = 7):
+    """A chart classed by trumps alone of made-up seat-hands: per trumps bin (0 is "<=2"),
+    the action values of its hands, one row a hand (pass, bid 1 .. bid 14)."""
+    acc = SeatChartAccumulator(RULES, ("trumps",))
+    codes = np.concatenate([np.full(len(v), t) for t, v in hands_by_trumps.items()])
+    values = np.vstack(list(hands_by_trumps.values())).astype(np.float64)
+    acc.add({"trumps": codes}, np.full(len(values), sole), values)
+    acc.n_deals = len(values)
+    return acc.chart({"rules": "pedro", "seed": 1, "policy": "heuristic"})
+
+
+def hands(n: int, row) -> np.ndarray:
+    """n hands whose actions are all worth ``row`` (a value per action, zeros after)."""
+    return np.tile(np.r_[row, np.zeros(ACTIONS - len(row))], (n, 1))
+
+
+def climbing(n: int, step: int) -> np.ndarray:
+    """n hands recommended bid ``step`` (each bid up to it beats the one below by 1 on every
+    hand, the higher ones are worth nothing): ``step`` 0 is the pass."""
+    return hands(n, np.arange(step + 1))
+
+
+def noisy(n: int, spread: float) -> np.ndarray:
+    """n hands where every bid is worth +spread or -spread, alternately, over passing."""
+    x = hands(n, [0] + [1] * (ACTIONS - 1))
+    x[:, 1:] *= spread * np.where(np.arange(n) % 2, 1, -1)[:, None]
+    return x
+
+
+def test_a_class_is_rare_under_100_hands_or_when_its_decision_is_wider_than_a_point():
+    """rare: n < 100, or a deciding interval's half-width over 1/14 of Pedro's 14 points (1
+    point); 100 hands, or a half-width under a point, are read."""
+    chart = made_up_chart({0: climbing(99, 0), 1: climbing(100, 0), 2: noisy(1000, 9.8),
+                           3: noisy(1000, 11.9)})
+    c = chart.classes.set_index("label")
+    half = (c["margin_hi"] - c["margin_lo"]) / 2
+    assert 0.85 < half["trumps=4"] < 0.95 and 1.05 < half["trumps=5"] < 1.15
+    assert c["n"].to_dict() == {"trumps=<=2": 99, "trumps=3": 100, "trumps=4": 1000,
+                                "trumps=5": 1000}
+    assert c["rare"].to_dict() == {"trumps=<=2": True, "trumps=3": False, "trumps=4": False,
+                                   "trumps=5": True}
+
+
+def test_a_stronger_class_with_the_same_recommendation_is_no_violation():
+    for step in (0, 3):  # both pass, both bid 3
+        chart = made_up_chart({1: climbing(100, step), 2: climbing(100, step)})
+        assert chart.classes["rec_bid"].tolist() == [step, step]
+        assert chart.violations.empty, chart.violations.to_string()
+        assert chart.violations.attrs["pairs"] == 1
+
+
+def test_a_violation_is_beyond_the_noise_only_when_its_whole_interval_is_below_zero():
+    """The stronger class (trumps=4) bids 2 where the weaker (trumps=3) bids 5: a drop of 3
+    bids, its size the stronger class's gain at bid 5 minus the weaker one's. It is beyond
+    the noise only where the interval's upper end is below 0, not where it reaches 0."""
+    weaker = climbing(100, 5)  # bid 5 gains 5 on every hand
+
+    def violation(gain_at_5: np.ndarray):
+        stronger = hands(100, [0, 1, 10, 0, 0, 0])  # bid 2 gains 10: recommended
+        stronger[:, 5] = gain_at_5
+        v = made_up_chart({1: weaker, 2: stronger}).violations
+        assert len(v) == 1
+        row = v.iloc[0]
+        assert (row["stronger"], row["weaker"]) == ("trumps=4", "trumps=3")
+        assert (row["stronger_bid"], row["weaker_bid"], row["size"]) == (2, 5, 3)
+        assert row["beyond_noise"] == (row["gain_diff_hi"] < 0)
+        return row
+
+    same = violation(np.full(100, 5.0))  # the same gain on every hand: [0, 0]
+    assert (same["gain_diff"], same["gain_diff_lo"], same["gain_diff_hi"]) == (0, 0, 0)
+    assert not same["beyond_noise"]
+    spread = violation(5 + 3 * np.where(np.arange(100) % 2, 1, -1))  # 0, interval about it
+    assert spread["gain_diff_lo"] < 0 < spread["gain_diff_hi"] and not spread["beyond_noise"]
+    lower = violation(np.full(100, 1.0))  # gains 4 less on every hand
+    assert lower["gain_diff"] == lower["gain_diff_hi"] == -4 and lower["beyond_noise"]
+
+
+def guide_of(classes: list[tuple]) -> pd.DataFrame:
+    """The guide (:func:`analyzer.bidchart._guide`) of Pedro classes by trumps alone, each
+    (label, mean points as sole bidder, recommended bid, rare)."""
+    from analyzer.bidchart import _guide
+    from analyzer.games.pedro.chart import chart_game
+
+    frame = pd.DataFrame(
+        [{"label": label, "n": 500, "points": points, "rec_bid": bid,
+          "recommended": f"bid {bid}" if bid else "pass", "rec_gain": 1.0, "rec_gain_lo": 0.5,
+          "rec_gain_hi": 1.5, "rare": rare} for label, points, bid, rare in classes])
+    return _guide(frame, ("trumps",), chart_game(RULES))
+
+
+def test_each_guide_row_names_the_weakest_readable_class_recommended_every_bid_of_it():
+    """To bid at least b: the class with the fewest points whose recommended bid is b or
+    more, so a row's class is recommended its last bid too; a rare class (here the weakest,
+    recommended 14) is never named."""
+    guide = guide_of([("trumps=<=2", 2.0, 14, True), ("trumps=3", 4.0, 7, False),
+                      ("trumps=4", 6.0, 9, False), ("trumps=5", 8.0, 11, False),
+                      ("trumps=6+", 9.0, 0, False)])
+    rows = list(zip(guide["bid_from"], guide["bid_to"], guide["minimum holding"],
+                    guide["recommended"], strict=True))
+    assert rows == [(1, 7, "trumps=3", "bid 7"), (8, 9, "trumps=4", "bid 9"),
+                    (10, 11, "trumps=5", "bid 11")]
+    for _, r in guide.iterrows():  # recommended at least the row's last bid
+        assert int(r["recommended"].split()[1]) >= r["bid_to"]
+    assert guide_of([("trumps=<=2", 2.0, 14, True)]).empty  # only a rare class: no advice

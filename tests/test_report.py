@@ -252,3 +252,104 @@ def test_the_page_loads_in_a_real_browser_with_every_image_and_the_guide(built, 
         finally:
             browser.close()
     assert errors == []
+
+
+# ---- sections on small inputs: what their sentences and tables say -------------------------
+
+
+def _texts(part) -> list[str]:
+    return [b.text for b in part.blocks if b.kind == "text"]
+
+
+def _shown(part, name: str) -> pd.DataFrame:
+    return next(b.frame for b in part.blocks if b.kind == "table" and b.name == name)
+
+
+def _dealer_sentence(monkeypatch, advantage: float, lo: float, hi: float) -> str:
+    """The seats section's sentence on the dealer's team, for a dealer's edge of
+    ``advantage`` [lo, hi] points a deal (the other positions even)."""
+    from types import SimpleNamespace
+
+    from analyzer.report import sections
+    from analyzer.report.scenario import parse_scenario
+
+    rows = [{"position": p, "share": 0.25, "share_lo": 0.2, "share_hi": 0.3, "make_rate": 0.6,
+             "make_lo": 0.5, "make_hi": 0.7, "advantage": 0.0, "advantage_lo": -0.1,
+             "advantage_hi": 0.1} for p in ("eldest", "second", "third", "dealer")]
+    rows[-1].update(advantage=advantage, advantage_lo=lo, advantage_hi=hi)
+    stub = SimpleNamespace(seat_positions=lambda df, rules: pd.DataFrame(rows))
+    monkeypatch.setattr(sections, "game_of", lambda rules: stub)
+    s = parse_scenario('game = "pedro"\n[seats]\ndeals = 100\n', "seats.toml")
+    cache = {100: (pd.DataFrame({"deal": range(100)}), SimpleNamespace(unit="deals"))}
+    part = sections.seats_part(s, s.section("seats"), cache, None)
+    return next(t for t in _texts(part) if t.startswith("The dealer's team"))
+
+
+def test_the_dealers_edge_reads_gains_or_loses_by_the_sign_of_its_interval(monkeypatch):
+    """A dealer's team ahead beyond the noise "gains" its edge; behind, it "loses" the edge's
+    size (a positive number); an interval holding 0 shows no difference."""
+    gains = _dealer_sentence(monkeypatch, 0.5, 0.2, 0.8)
+    assert gains.startswith("The dealer's team gains 0.50 [0.20, 0.80] points a deal over "
+                            "the other team, beyond the noise."), gains
+    loses = _dealer_sentence(monkeypatch, -0.5, -0.8, -0.2)
+    assert loses.startswith("The dealer's team loses 0.50 [0.20, 0.80] points a deal to "
+                            "the other team, beyond the noise."), loses
+    even = _dealer_sentence(monkeypatch, 0.1, -0.2, 0.4)
+    assert even.startswith("The dealer's team shows no difference beyond the noise"), even
+    assert "gains" not in even and "loses" not in even
+
+
+def test_only_seats_whose_interval_excludes_zero_are_named_beyond_the_noise():
+    """An interval that touches 0 (lo = 0 or hi = 0) holds 0: that seat is not named."""
+    from analyzer.report.sections import _uneven_seats
+
+    def sides(*rows):
+        return pd.DataFrame(rows, columns=["side", "score", "score_lo", "score_hi"])
+
+    mixed = sides(("dealer", 3.0, 1.0, 5.0), ("eldest", -2.0, -4.0, -0.5),
+                  ("second", 0.5, 0.0, 1.0), ("third", -0.5, -1.0, 0.0))
+    assert _uneven_seats(mixed) == ("Beyond the noise, per game: dealer gains +3.0 [+1.0, "
+                                    "+5.0]; eldest loses 2.0 [0.5, 4.0] points; any other "
+                                    "position's interval holds 0.")
+    even = sides(("dealer", 0.5, 0.0, 1.0), ("eldest", -0.5, -1.0, 0.0),
+                 ("second", 0.2, -0.3, 0.7), ("third", -0.2, -0.7, 0.3))
+    assert _uneven_seats(even).startswith("No position ends a game ahead or behind")
+    apart = sides(("dealer", 3.0, 1.0, 5.0), ("eldest", -3.0, -5.0, -1.0))
+    assert _uneven_seats(apart) == ("Beyond the noise, per game: dealer gains +3.0 [+1.0, "
+                                    "+5.0]; eldest loses 3.0 [1.0, 5.0] points.")
+
+
+def test_the_ladder_measures_every_rung_against_its_first():
+    """The first rung (the weakest) is the baseline: its row says so, and the others are
+    compared with it, in the rungs table and by bid level."""
+    from analyzer.report import sections
+    from analyzer.report.scenario import parse_scenario
+
+    s = parse_scenario('game = "pedro"\n[ladder]\ndeals = 200\nrungs = ["random", '
+                       '"heuristic"]\n', "ladder.toml")
+    part = sections.ladder_part(s, s.section("ladder"), None)
+    rungs = _shown(part, "rungs")
+    assert list(rungs["card player"]) == ["random", "heuristic"]
+    assert rungs["verdict"].iloc[0] == "baseline" and rungs["verdict"].iloc[1] != "baseline"
+    assert "vs random [paired 95% CI]" in rungs.columns
+    assert list(_shown(part, "by_bid").columns) == ["bid", "n", "heuristic − random"]
+    summary = part.tables["rungs"].set_index("rung")
+    assert summary.loc["random", "diff"] == 0 and summary.loc["heuristic", "diff"] > 0
+
+
+def test_the_rules_table_marks_each_flag_that_differs_from_the_preset():
+    from analyzer.report.scenario import parse_scenario
+    from analyzer.report.sections import rules_part
+
+    part = rules_part(parse_scenario('game = "pedro(min_bid=7)"\n[bids]\n', "r.toml"))
+    assert ("These flags differ from the preset pedro: min_bid = 7 (default 1)."
+            in _texts(part))
+    data = part.tables["flags"].set_index("flag")
+    assert data["changed"].tolist().count(True) == 1 and data.loc["min_bid", "changed"]
+    shown = _shown(part, "flags").set_index("flag")
+    assert shown.loc["min_bid", "value"] == "7 *" and shown.loc["min_bid", "default"] == "1"
+    assert not shown.drop(index="min_bid")["value"].str.endswith(" *").any()
+    plain = rules_part(parse_scenario('game = "pedro"\n[bids]\n', "r.toml"))
+    assert ("The preset pedro as it stands: no flag differs from its default."
+            in _texts(plain))
+    assert not _shown(plain, "flags")["value"].str.endswith(" *").any()

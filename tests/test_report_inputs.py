@@ -202,3 +202,57 @@ def test_a_two_level_bid_guide_played_in_chunks_is_the_one_played_at_once(tmp_pa
     assert digests["chunks"] == digests["once"]
     guide = bars["the bid guide"]
     assert guide == [2020, 2020]  # the bar ends full: N cheap deals and n searched ones
+
+
+# ---- what a good scenario file becomes -----------------------------------------------------
+
+
+def test_quick_caps_the_large_sizes_and_keeps_the_small_ones(tmp_path):
+    """--quick: a size above its --quick size is cut to it; a smaller one stays as written
+    (16 deals stay 16), and without --quick every size is the file's."""
+    from analyzer.report.scenario import load_scenario
+
+    path = tmp_path / "q.toml"
+    path.write_text('game = "pedro"\n[bids]\ndeals = 16\n[seats]\ndeals = 5_000_000\n'
+                    '[games]\ngames = 5\n[ladder]\n')
+    quick = load_scenario(path, quick=True)
+    assert quick.quick
+    assert quick.section("bids")["deals"] == 16
+    assert quick.section("seats")["deals"] == 20_000
+    assert quick.section("games")["games"] == 5 and quick.section("games")["max_deals"] is None
+    assert quick.section("ladder")["deals"] == 60  # the default 1,000, cut
+    full = load_scenario(path)
+    assert not full.quick
+    assert (full.section("bids")["deals"], full.section("seats")["deals"],
+            full.section("ladder")["deals"]) == (16, 5_000_000, 1_000)
+
+
+def test_a_variant_without_a_is_compared_with_the_scenarios_own_rules():
+    """[[variants]] a defaults to the scenario's game and rules, its flags included (not
+    the bare preset); an a that is given stays."""
+    from analyzer.report.scenario import parse_scenario
+
+    s = parse_scenario('game = "pedro"\nrules = { min_bid = 7 }\n[[variants]]\n'
+                       'b = "pedro(min_bid=6)"\n[[variants]]\na = "pedro"\nb = "cinch"\n',
+                       "v.toml")
+    first, second = s.sections["variants"]
+    assert str(first["a"]) == "pedro(min_bid=7)" and first["a"] == s.rules
+    assert str(first["b"]) == "pedro(min_bid=6)"
+    assert str(second["a"]) == "pedro"
+
+
+def test_seed_zero_is_kept_as_zero():
+    from analyzer.report.scenario import parse_scenario
+
+    assert parse_scenario('game = "pedro"\nseed = 0\n[bids]\n', "z.toml").seed == 0
+    assert parse_scenario('game = "pedro"\n[bids]\n', "d.toml").seed == 1  # the default
+
+
+@pytest.mark.parametrize("name", ["..", ".", ".hidden"])
+def test_a_name_starting_with_a_dot_cannot_name_the_report_folder(name):
+    """".." would write the report beside reports/, "." over it, ".hidden" out of sight."""
+    from analyzer.report.scenario import ScenarioFileError, parse_scenario
+
+    with pytest.raises(ScenarioFileError, match="cannot be a folder name"):
+        parse_scenario(f'game = "pedro"\nname = "{name}"\n[bids]\n', "n.toml")
+    assert parse_scenario('game = "pedro"\nname = "a.b"\n[bids]\n', "n.toml").name == "a.b"
