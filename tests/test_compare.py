@@ -344,3 +344,88 @@ def test_allowing_no_trump_in_rook_comes_into_play_and_helps_the_declarer():
     assert t.loc["bid", "b_minus_a"] == 0  # trump is named after the auction
     assert t.loc["declaring side's points", "diff_lo"] > 0
     assert t.loc["declarer makes", "diff_lo"] > 0
+
+
+# ---- what a review of mutants found untested ----------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["pedro", "pedro(min_bid=7)", "pedro(stock_short=redeal)"])
+def test_a_variant_against_itself_has_a_difference_interval_of_exactly_zero(variant):
+    """A against A plays the same deals the same way: every B − A is 0 with an interval
+    of exactly [0, 0], not the width a rule no deal showed would get (module doc: "except
+    for A against itself, exactly 0"), on measures of every deal and of some deals."""
+    t = compare_variants(variant, variant, deals=1_000, seed=3).table
+    defined = t.dropna(subset=["b_minus_a"])
+    assert len(defined) == len(t)  # every measure has its difference
+    assert (defined["diff_lo"] == 0).all() and (defined["diff_hi"] == 0).all(), \
+        defined[["measure", "diff_lo", "diff_hi"]]
+    assert (t["n_differ"] == 0).all()
+
+
+def test_a_variant_against_itself_two_level_has_a_difference_interval_of_exactly_zero():
+    t = compare_variants("pedro", "pedro", deals=100, seed=3, policy="random",
+                         base="heuristic", base_deals=1_000).table
+    assert (t["b_minus_a"] == 0).all()
+    assert (t["diff_lo"] == 0).all() and (t["diff_hi"] == 0).all(), \
+        t[["measure", "diff_lo", "diff_hi"]]
+    assert (t["n_apart"] == 0).all()
+
+
+def test_deals_played_out_differently_are_at_least_those_one_variant_alone_counts():
+    """Under min_bid 7 most deals have no contract: a measure of contract deals is defined
+    under A on deals where B leaves it undefined, and each such deal played out
+    differently. n_differ counts them, so it is at least |n_a − n_b|."""
+    t = compare_variants("pedro", "pedro(min_bid=7)", deals=2_000, seed=3).table
+    t = t.set_index("measure")
+    bid = t.loc["bid (contract deals)"]
+    assert bid["n_a"] - bid["n_b"] > 1_000  # the case this is about: counts far apart
+    assert (t["n_differ"] >= (t["n_a"] - t["n_b"]).abs()).all(), \
+        t[["n_a", "n_b", "n_differ"]]
+    # on top of those, at most the deals both define it on (A defines it on every deal)
+    assert bid["n_a"] == 2_000 and bid["n_differ"] <= bid["n_a"]
+
+
+@pytest.mark.parametrize("n_a, n_b, n_paired, shown", [
+    (5000, 5000, 5000, "5,000"),  # defined on every paired deal under both: one number
+    (944, 5000, 5000, "944 / 5,000"),
+    (5000, 944, 5000, "5,000 / 944"),
+    (944, 944, 5000, "944 / 944"),  # equal counts, yet not every deal: both shown
+    (944, 944, 944, "944"),
+    (0, 0, 5000, "0 / 0"),
+])
+def test_a_row_s_count_shows_one_number_only_where_both_define_it_on_every_deal(
+        n_a, n_b, n_paired, shown):
+    from analyzer.compare import n_label
+
+    assert n_label(n_a, n_b, n_paired) == shown
+
+
+def test_deals_apart_are_counted_alike_whatever_the_chunks():
+    """n_apart sums the chunks' counts: a comparison played in chunks of 50 deals gives
+    the count of one played in a single chunk, and so does the whole table."""
+    args = ("pedro", "pedro(min_bid=7)")
+    kw = dict(deals=200, seed=5, policy="random", base="heuristic", base_deals=1_000)
+    one = compare_variants(*args, batch=1_000, **kw).table.set_index("measure")
+    many = compare_variants(*args, batch=50, **kw).table.set_index("measure")
+    assert one.loc["bid (contract deals)", "n_apart"] > 200  # more than a chunk's worth
+    assert (many["n_apart"] == one["n_apart"]).all(), (many["n_apart"], one["n_apart"])
+    pd.testing.assert_frame_equal(many, one)
+
+
+def test_a_budgeted_comparison_reports_the_paired_deals_it_played(monkeypatch):
+    """Where the split wants fewer searched deals than its pilot already played (made so
+    here: the split is told to want 2), the deals reported are those the searching policy
+    played, which the table's n_search counts, and replaying that count gives the table."""
+    import dataclasses
+
+    from analyzer import rollout
+
+    split = rollout.best_split
+    monkeypatch.setattr(rollout, "best_split",
+                        lambda *a: dataclasses.replace(split(*a), n_paired=2))
+    c = compare_variants("pedro", LOW_TO_HOLDER, seed=3, policy="random", base="heuristic",
+                         budget=0.2)
+    prov = c.provenance
+    assert prov["stopped_by"] == "budget"
+    assert (c.table["n_search"] == prov["deals"]).all(), (prov["deals"], c.table["n_search"])
+    assert 2 < prov["deals"] <= prov["n_base"]

@@ -414,3 +414,23 @@ def test_a_card_given_to_two_seats_names_both():
     hand = CardSet("AS KS 5S 5C 2S 9H 3D JC 7H").mask
     with pytest.raises(pedro.ScenarioError, match="AS given to two seats: eldest and second"):
         pedro.Scenario(hand=hand, seat=1, known=((2, CardSet("AS 2H").mask),)).vector()
+
+
+def test_the_old_evaluate_module_still_works_and_warns_that_it_moved(monkeypatch):
+    """``analyzer.evaluate`` is kept for a release: importing it warns (DeprecationWarning
+    naming where its names went) and its names are the new ones."""
+    import importlib
+    import sys
+
+    import analyzer
+    from analyzer.games.pedro import evaluate as pedro_evaluate
+
+    if "evaluate" in vars(analyzer):  # (hasattr would import it: the package's __getattr__)
+        monkeypatch.delattr(analyzer, "evaluate")
+    monkeypatch.delitem(sys.modules, "analyzer.evaluate", raising=False)  # a first import
+    with pytest.warns(DeprecationWarning, match="analyzer.evaluate moved: use "
+                                                "analyzer.evaluate_hand"):
+        old = importlib.import_module("analyzer.evaluate")
+    assert old.evaluate_hand is rollout.evaluate_hand
+    assert (old.HandError, old.HandEvaluation) == (rollout.HandError, rollout.HandEvaluation)
+    assert (old.parse_hand, old.settle) == (pedro_evaluate.parse_hand, pedro_evaluate.settle)

@@ -171,3 +171,53 @@ def test_p_make_shows_its_own_n_and_no_auction_where_there_is_none():
               "--contract", "no-hearts")
     assert neg.exit_code == 0, neg.stderr
     assert "auction" not in neg.stdout and "P(make)" not in neg.stdout and "n/a" not in neg.stdout
+
+
+def test_pedro_ladder_rungs_play_the_maker_s_side_and_random_cards_lose_points():
+    """Each rung plays both seats of the trump maker's side: the heuristic rung is the
+    heuristic's own deal, and random card play there costs the side over 2 points a deal
+    (3.6 on these deals; a rung given one seat of each side, or the other side, shows
+    under 1 point, or a gain)."""
+    from analyzer.games import pedro
+
+    lad = ladder.ladder("pedro", deals=400, seed=3, rungs=("random", "heuristic"))
+    df = lad.deals
+    rec, _ = pedro.run_batch(pedro.parse_rules("pedro"), 0, 400, 3,
+                             common.parse_policies("heuristic"))
+    cols = pedro.engine.REC_COLUMNS
+    side = df["maker"].to_numpy() & 1  # the maker's partnership, seats 0 and 2 or 1 and 3
+    own = rec[np.arange(400), np.where(side == 0, cols.index("points0"), cols.index("points1"))]
+    assert (df["points_heuristic"].to_numpy() == own).all()
+    summ = lad.summary().set_index("rung")
+    assert summ.loc["random", "points"] < summ.loc["heuristic", "points"] - 2
+    assert summ.loc["random", "diff_hi"] < -2, summ.loc["random"]
+
+
+def test_duplicate_credits_the_better_player_with_a_positive_net_edge():
+    """Heuristic against random, partnerships swapped deal by deal: the heuristic's net edge
+    is positive beyond the noise, in points and in score, and swapping A and B flips it."""
+    ab = ladder.duplicate("pedro", "heuristic", "random", deals=400, seed=3)
+    ba = ladder.duplicate("pedro", "random", "heuristic", deals=400, seed=3)
+    assert ab.net_points.lo > 0 and ab.net_score.lo > 0, (ab.net_points, ab.net_score)
+    assert ba.net_points.hi < 0 and ba.net_score.hi < 0
+    assert ab.net_points.mean == -ba.net_points.mean
+    assert ab.net_score.mean == -ba.net_score.mean
+    row = ab.row()
+    assert (row["a"], row["b"], row["n"]) == ("heuristic", "random", 400)
+    assert row["score_lo"] > 0 and row["points_lo"] > 0
+
+
+@pytest.mark.parametrize("rungs", [("heuristic", "heuristic"), ("random", "heuristic", "random"),
+                                   ("pimc:20", "pimc"), (" dd", "dd ")])
+def test_a_rung_given_twice_is_refused(rungs):
+    """Duplicate rungs are refused before any deal is played, named in the message, even
+    written differently (pimc is pimc:20)."""
+    with pytest.raises(PolicyError, match="given more than once"):
+        ladder.check_rungs(rungs)
+    with pytest.raises(PolicyError, match="given more than once"):
+        ladder.ladder("pedro", deals=4, rungs=rungs)
+
+
+def test_distinct_rungs_pass_the_check_as_given():
+    assert ladder.check_rungs(["random", " heuristic", "pimc:5"]) == ("random", "heuristic",
+                                                                     "pimc:5")

@@ -202,3 +202,32 @@ def test_the_difference_of_two_alternatives_covers_the_true_difference():
         d = TwoLevelMoments.of(np.vstack([h0, h1]), np.vstack([s0[:400], s1[:400]])).diff(1, 0)
         hits += d.lo <= truth <= d.hi
     assert abs(hits / reps - 0.95) <= 3 * math.sqrt(0.95 * 0.05 / reps), hits / reps
+
+
+def test_a_budgeted_run_reports_the_paired_deals_it_played_not_those_it_planned():
+    """The split may want fewer paired deals than the pilot already played (here 2: the
+    searching player never strays from the cheap one, Var(r) = 0); the run reports the n
+    it played, deals 0 .. n-1, and the N cheap deals it played, 0 .. N-1."""
+    import time
+
+    from analyzer.rollout import run_two_level
+
+    played = {"base": [], "paired": []}
+
+    def grower(name, seconds_a_deal):
+        def grow(first, n):
+            played[name].append((first, n))
+            time.sleep(n * seconds_a_deal)
+        return grow
+
+    n, big, stopped_by = run_two_level(grower("base", 1e-6), grower("paired", 1e-5),
+                                       lambda: (1.0, 0.0, 0.0), None, None, budget=0.05,
+                                       batch=50)
+    assert stopped_by == "budget"
+    assert best_split(1.0, 0.0, 0.0, 1e-6, 1e-5, 0.05).n_paired == 2  # what it planned
+    for name, count in (("paired", n), ("base", big)):
+        sizes = [k for _, k in played[name]]  # each part starts where the last ended
+        assert [first for first, _ in played[name]] == [sum(sizes[:i]) for i in
+                                                       range(len(sizes))]
+        assert sum(sizes) == count, (name, played[name], count)
+    assert 50 <= n <= big

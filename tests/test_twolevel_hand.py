@@ -277,3 +277,35 @@ def test_a_budget_no_two_level_run_would_use_is_refused(call, base, budget, expe
                                                  **two)}
     with pytest.raises(TwoLevelError, match=expected):
         calls[call]()
+
+
+@pytest.mark.parametrize("game, hand", [("pedro", HAND), ("rook", ROOK_HAND)])
+def test_a_budgeted_evaluation_reports_the_paired_deals_it_played(game, hand, monkeypatch):
+    """Where the split wants fewer searched deals than its pilot already played (made so
+    here: the split is told to want 2), the evaluation's n is the deals the searching
+    policy played, which its table's n_paired counts, not the split's plan."""
+    import dataclasses
+
+    from analyzer import rollout
+
+    split = rollout.best_split
+    monkeypatch.setattr(rollout, "best_split",
+                        lambda *a: dataclasses.replace(split(*a), n_paired=2))
+    ev = evaluate_hand(game, hand, policy="random", base="heuristic", budget=0.2, seed=2)
+    assert ev.stopped_by == "budget"
+    assert (ev.actions["n_paired"] == ev.n).all(), (ev.n, ev.actions["n_paired"])
+    assert ev.provenance["n"] == ev.n > 2 and ev.n <= ev.n_base
+
+
+@pytest.mark.parametrize("game, hand", [("pedro", HAND), ("rook", ROOK_HAND)])
+@pytest.mark.parametrize("rule, name", [({"until_decided": True}, "--until-decided"),
+                                        ({"target_ci": 1.0}, "--target-ci"),
+                                        ({"time_budget": 1.0}, "--time-budget")])
+def test_the_library_refuses_a_stop_rule_with_a_base_policy(game, hand, rule, name):
+    """A two-level evaluation plays its N and n (or splits a budget): a stop rule does not
+    combine with it, and the library says so, as the command line does, rather than run
+    without the rule."""
+    from analyzer.rollout import HandError
+
+    with pytest.raises(HandError, match=f"a two-level evaluation .*{name}"):
+        evaluate_hand(game, hand, policy="random", base="heuristic", seed=2, **rule)
