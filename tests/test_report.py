@@ -50,6 +50,8 @@ def test_every_section_is_on_the_page_and_in_the_markdown(built):
         if required != "bids" or s.rules.game != "king":  # King has no bids to level
             assert required in s.sections, f"{s.name} lacks [{required}]"
     assert 'id="bid-guide"' in page
+    findings = re.search(r'<section id="findings">.*?</section>', page).group(0)
+    assert findings.count("<li>") >= 4 and "## Key findings" in md  # rules, seats, ...
     manifest = json.loads((out / "manifest.json").read_text())
     assert [p["key"] for p in manifest["sections"]] == ["rules", *[PART_KEYS[n] for n in
                                                                   s.wanted()]]
@@ -243,6 +245,11 @@ def test_the_page_loads_in_a_real_browser_with_every_image_and_the_guide(built, 
                 guide.scroll_into_view_if_needed()
                 assert guide.is_visible()
                 assert guide.locator("tbody tr").count() >= 1
+                # every link within the page (the contents, the key findings) has a target
+                assert page.evaluate("Array.from(document.querySelectorAll('a[href^=\"#\"]'))"
+                                     ".filter(a => !document.getElementById("
+                                     "a.getAttribute('href').slice(1))).length") == 0
+                assert page.locator("#findings li").count() >= 4
                 # nothing but the scroll boxes is wider than a phone's screen
                 assert page.evaluate("document.documentElement.scrollWidth "
                                      "<= window.innerWidth + 1")

@@ -34,6 +34,7 @@ import pandas as pd
 
 from .. import __version__, io
 from . import render, sections
+from .findings import key_findings
 from .parts import Part
 from .scenario import Scenario
 
@@ -114,9 +115,10 @@ def build_report(s: Scenario, out: str | os.PathLike, command: str,
         head = [s.question, f"bidlab {__version__}; rules {s.rules}; seed {s.seed}; policy "
                 f"{s.policy}{'; --quick sizes' if s.quick else ''}. Every number: n and "
                 "its 95% interval."]
-        (tmp / "index.html").write_text(render.to_html(title, head, parts, tmp / "figures"),
-                                        encoding="utf-8")
-        (tmp / "report.md").write_text(render.to_markdown(title, head, parts),
+        found = key_findings(parts)
+        (tmp / "index.html").write_text(render.to_html(title, head, parts, tmp / "figures",
+                                                       found), encoding="utf-8")
+        (tmp / "report.md").write_text(render.to_markdown(title, head, parts, found),
                                        encoding="utf-8")
         manifest = _manifest(s, parts, tmp, command, time.perf_counter() - t0)
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")

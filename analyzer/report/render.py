@@ -20,6 +20,8 @@ import pandas as pd
 
 from .parts import Part
 
+Findings = list[tuple[Part, str]] | tuple[()]  # (section, sentence): findings.key_findings
+
 CSS = """
 :root { --ink: #1b1b1b; --muted: #5a5a5a; --rule: #d9d9d9; --accent: #0b5394; }
 * { box-sizing: border-box; }
@@ -94,12 +96,23 @@ def _provenance_line(p: dict) -> str:
     return f"{n}, seed {p['seed']}, policy {p['policy']}, rules {p['rules']}, {p['seconds']:.1f} s"
 
 
-def to_html(title: str, head: list[str], parts: list[Part], figures: Path) -> str:
-    """The page: ``head`` paragraphs under the title, then each part; figures are read from
-    the folder ``figures`` (``<part key>-<name>.png``) and embedded."""
+FINDINGS_NOTE = ("Each line is the headline of a section below, with its 95% interval; the "
+                 "section says what its numbers assume.")
+
+
+def to_html(title: str, head: list[str], parts: list[Part], figures: Path,
+            findings: Findings = ()) -> str:
+    """The page: ``head`` paragraphs under the title, the key ``findings`` (each linked to
+    its section), then each part; figures are read from the folder ``figures`` (``<part
+    key>-<name>.png``) and embedded."""
     out = [f"<h1>{_esc(title)}</h1>"]
     out += [f"<p class={'question' if i == 0 else 'meta'}>{_esc(h)}</p>"
             for i, h in enumerate(head) if h]
+    if findings:
+        out.append('<section id="findings"><h2>Key findings</h2>'
+                   f'<p class="model">{_esc(FINDINGS_NOTE)}</p><ul>'
+                   + "".join(f'<li>{_esc(said)} (<a href="#{p.key}">{_esc(p.title)}</a>)</li>'
+                             for p, said in findings) + "</ul></section>")
     out.append("<nav><ol>" + "".join(f'<li><a href="#{p.key}">{_esc(p.title)}</a></li>'
                                      for p in parts) + "</ol></nav>")
     for p in parts:
@@ -142,9 +155,13 @@ def _md_table(frame: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def to_markdown(title: str, head: list[str], parts: list[Part]) -> str:
+def to_markdown(title: str, head: list[str], parts: list[Part],
+                findings: Findings = ()) -> str:
     out = [f"# {title}", ""]
     out += [f"{h}\n" for h in head if h]
+    if findings:
+        out += ['<a id="findings"></a>', "", "## Key findings", "", f"*{FINDINGS_NOTE}*", ""]
+        out += [f"- {_md_cell(said)} ([{p.title}](#{p.key}))" for p, said in findings] + [""]
     out += [f"{i}. [{p.title}](#{p.key})" for i, p in enumerate(parts, 1)] + [""]
     for p in parts:
         out += [f'<a id="{p.key}"></a>', "", f"## {p.title}", "", f"*{p.model}*", ""]

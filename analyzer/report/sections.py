@@ -462,7 +462,7 @@ def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
                         "deals or more), each player's own 95% interval: the paired "
                         "differences of the table above are narrower.")
     return _stamp(part, s, s.rules, cfg["deals"], "deals", t0, rungs=list(cfg["rungs"]),
-                  opponents=cfg["opponents"],
+                  opponents=cfg["opponents"], measure=lad.measure,
                   seconds_by_rung={label(r): round(t, 3) for r, t in lad.seconds.items()})
 
 

@@ -1,0 +1,110 @@
+"""A report's key findings: one or two sentences a section's own numbers support, put at
+the top of the report so a reader gets the answers before the tables.
+
+Each sentence is read off the section's tables (the numbers written to ``data/``), carries
+its 95% interval, and says "beyond the noise" only where the interval excludes zero: a
+finding is never stronger than the section below it. A section with nothing to headline
+(the bid guide, whose advice is a table by class) gives none.
+
+May import: :mod:`.parts`.
+"""
+
+from __future__ import annotations
+
+from .parts import FEW, Part, ci, pct
+
+MOST_MEASURES = 2  # per comparison: the clearest effects, the rest in its table
+
+
+def key_findings(parts: list[Part]) -> list[tuple[Part, str]]:
+    """(part, sentence) for each headline, in the report's order."""
+    out = []
+    for p in parts:
+        read = _READERS.get(p.key)
+        out += [(p, sentence) for sentence in (read(p) if read else [])]
+    return out
+
+
+def _first_text(p: Part) -> list[str]:
+    """The section's own first paragraph (the rules in force, the seats' verdict)."""
+    return next(([b.text] for b in p.blocks if b.kind == "text"), [])
+
+
+def _bids(p: Part) -> list[str]:
+    levels = p.tables["levels"]
+    levels = levels[levels["n"] >= FEW]
+    if not len(levels):
+        return []
+    unit = p.provenance["unit"]
+    top = levels.loc[levels["n"].idxmax()]
+    worst = levels.loc[levels["rate"].idxmin()]
+    made = pct(top["rate"], top["rate_lo"], top["rate_hi"])
+    scored = ci(top["ev"], top["ev_lo"], top["ev_hi"], sign=True)
+    said = (f"Auctions are won most often at {int(top['bid']):,} ({int(top['n']):,} of "
+            f"{p.provenance['n']:,} {unit}): made {made}, the bidding side scoring {scored} "
+            f"a {unit[:-1]}")
+    if worst["bid"] != top["bid"]:
+        said += (f"; the level made least often is {int(worst['bid']):,} "
+                 f"({pct(worst['rate'], worst['rate_lo'], worst['rate_hi'])})")
+    return [said + "."]
+
+
+def _hands(p: Part) -> list[str]:
+    hands = p.tables["hands"]
+    if "advice" not in hands:  # King's hands: tables by contract, no single advice
+        return []
+    return [f"{r.hand} at {r.seat}: {r.advice}." for r in hands.itertuples()]
+
+
+def _variants(p: Part) -> list[str]:
+    unit = p.provenance["unit"][:-1]
+    out = []
+    for _, t in p.tables["comparisons"].groupby("comparison", sort=True):
+        head = f"{t['b_rules'].iloc[0]} against {t['a_rules'].iloc[0]}"
+        moved = t[(t["diff_lo"] > 0) | (t["diff_hi"] < 0)]
+        if not len(moved):
+            out.append(f"{head}: no measure of the {len(t)} moves beyond the noise.")
+            continue
+        # the clearest first: the effect in units of its interval's half-width
+        clarity = (moved["b_minus_a"].abs() / (moved["diff_hi"] - moved["diff_lo"]))
+        shown = [f"{r.measure} {ci(r.b_minus_a, r.diff_lo, r.diff_hi, 3, sign=True)}"
+                 for r in moved.loc[clarity.sort_values(ascending=False).index]
+                 .head(MOST_MEASURES).itertuples()]
+        out.append(f"{head}, per {unit}: " + "; ".join(shown) + f" ({len(moved)} of {len(t)} "
+                   "measures move beyond the noise; the clearest shown).")
+    return out
+
+
+def _ladder(p: Part) -> list[str]:
+    rungs = p.tables["rungs"]
+    if "diff" not in rungs or len(rungs) < 2:
+        return []
+    base, measure = rungs["rung"].iloc[0], p.provenance.get("measure", "points")
+    out = []
+    for r in rungs.iloc[1:].itertuples():
+        how = ("plays better than" if r.diff_lo > 0 else "plays worse than" if r.diff_hi < 0
+               else "shows no difference beyond the noise from")
+        out.append(f"Card player {r.rung} {how} {base} on the same {r.n:,} "
+                   f"{p.provenance['unit']}: {measure} "
+                   f"{ci(r.diff, r.diff_lo, r.diff_hi, sign=True)} (paired).")
+    return out
+
+
+def _games(p: Part) -> list[str]:
+    """Which side wins more or less often than an even share, beyond the noise (the seats
+    section already says who ends ahead on points)."""
+    sides = p.tables["sides"]
+    even = 1 / len(sides)
+    rates = {r.side: pct(r.win, r.win_lo, r.win_hi) for r in sides.itertuples()}
+    uneven = [f"{side} wins {rates[side]}" for side, lo, hi in
+              zip(sides["side"], sides["win_lo"], sides["win_hi"], strict=True)
+              if lo > even or hi < even]
+    if not uneven:
+        return [f"Whole games: no side wins more or less often than an even {even:.0%} beyond "
+                f"the noise ({'; '.join(f'{s} {r}' for s, r in rates.items())})."]
+    return [f"Whole games, against an even {even:.0%} of wins: " + "; ".join(uneven)
+            + (" (the others within the noise)." if len(uneven) < len(sides) else ".")]
+
+
+_READERS = {"rules": _first_text, "bids": _bids, "seats": _first_text, "hands": _hands,
+            "variants": _variants, "ladder": _ladder, "games": _games}
