@@ -90,6 +90,16 @@ def test_whole_games_name_a_side_only_when_its_win_rate_is_off_an_even_share():
         "first dealer + 1 wins 23.0% [22.0%, 24.0%] (the others within the noise)."]
 
 
+def test_a_bound_beyond_the_reference_never_prints_as_the_reference():
+    barely = [_side("team 0", 0.503, 0.50004, 0.506), _side("team 1", 0.497, 0.494, 0.49996)]
+    (said,) = _said(_part("games", {"sides": barely}, unit="games"))
+    assert "team 0 wins 50.300% [50.004%, 50.600%]" in said
+    assert "team 1 wins 49.700% [49.400%, 49.996%]" in said
+    rows = [_measure("faint", 0.01, 0.0004, 0.02)]
+    assert "faint +0.0100 [+0.0004, +0.0200]" in _said(_part("variants",
+                                                              {"comparisons": rows}))[0]
+
+
 def test_hands_give_their_advice_and_sections_without_a_headline_give_none():
     hands = _part("hands", {"hands": [{"hand": "AS KS", "seat": "eldest",
                                        "advice": "bid 7 naming spades: +6.11 ± 0.22 over "

@@ -16,6 +16,19 @@ from .parts import FEW, Part, ci, pct
 MOST_MEASURES = 2  # per comparison: the clearest effects, the rest in its table
 
 
+def apart(lo: float, hi: float, ref: float, digits: int) -> int:
+    """``digits``, or more (up to 6) so that a bound beyond ``ref`` does not print as it: a
+    side "beyond the noise" of an even 50% must not show "[50.0%, 50.6%]".
+
+    >>> apart(50.04, 50.6, 50.0, 1), apart(0.0004, 0.05, 0.0, 3), apart(-1.0, 1.0, 0.0, 2)
+    (2, 4, 2)
+    """
+    while digits < 6 and ((lo > ref and round(lo, digits) <= ref)
+                          or (hi < ref and round(hi, digits) >= ref)):
+        digits += 1
+    return digits
+
+
 def key_findings(parts: list[Part]) -> list[tuple[Part, str]]:
     """(part, sentence) for each headline, in the report's order."""
     out = []
@@ -67,7 +80,8 @@ def _variants(p: Part) -> list[str]:
             continue
         # the clearest first: the effect in units of its interval's half-width
         clarity = (moved["b_minus_a"].abs() / (moved["diff_hi"] - moved["diff_lo"]))
-        shown = [f"{r.measure} {ci(r.b_minus_a, r.diff_lo, r.diff_hi, 3, sign=True)}"
+        shown = [f"{r.measure} "
+                 f"{ci(r.b_minus_a, r.diff_lo, r.diff_hi, apart(r.diff_lo, r.diff_hi, 0, 3), True)}"
                  for r in moved.loc[clarity.sort_values(ascending=False).index]
                  .head(MOST_MEASURES).itertuples()]
         out.append(f"{head}, per {unit}: " + "; ".join(shown) + f" ({len(moved)} of {len(t)} "
@@ -86,7 +100,8 @@ def _ladder(p: Part) -> list[str]:
                else "shows no difference beyond the noise from")
         out.append(f"Card player {r.rung} {how} {base} on the same {r.n:,} "
                    f"{p.provenance['unit']}: {measure} "
-                   f"{ci(r.diff, r.diff_lo, r.diff_hi, sign=True)} (paired).")
+                   f"{ci(r.diff, r.diff_lo, r.diff_hi, apart(r.diff_lo, r.diff_hi, 0, 2), True)}"
+                   " (paired).")
     return out
 
 
@@ -95,7 +110,9 @@ def _games(p: Part) -> list[str]:
     section already says who ends ahead on points)."""
     sides = p.tables["sides"]
     even = 1 / len(sides)
-    rates = {r.side: pct(r.win, r.win_lo, r.win_hi) for r in sides.itertuples()}
+    rates = {r.side: pct(r.win, r.win_lo, r.win_hi,
+                         apart(100 * r.win_lo, 100 * r.win_hi, 100 * even, 1))
+             for r in sides.itertuples()}
     uneven = [f"{side} wins {rates[side]}" for side, lo, hi in
               zip(sides["side"], sides["win_lo"], sides["win_hi"], strict=True)
               if lo > even or hi < even]
