@@ -53,6 +53,7 @@ from .games.common import SEATS, first_batch, parse_policies, policy_string, pro
 from .limits import Pace, check_counts, check_seed
 from .rollout import run_two_level
 from .stats import Z95, PairedMoments, bounded, est_cols, wilson
+from .text import ShownAsText
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelError, TwoLevelMoments, check_budget, check_request
 
@@ -139,18 +140,13 @@ def check_features(by, rules) -> tuple[str, ...]:
 
 
 def _label(cls: dict, by: tuple[str, ...], features: dict[str, Feature]) -> str:
-    parts = []
-    for f in by:
-        v = cls[f]
-        if features[f].binary:
-            parts.append(f if v else f"no {f}")
-        else:
-            parts.append(f"{f}={v}")
-    return ", ".join(parts)
+    """"trumps=4, pedros=1, ace": a binary feature by its name, or "no ace"."""
+    return ", ".join((f if cls[f] else f"no {f}") if features[f].binary else f"{f}={cls[f]}"
+                     for f in by)
 
 
-@dataclass
-class BidChart:
+@dataclass(repr=False)
+class BidChart(ShownAsText):
     """A bid chart: ``table`` one row per (class, action), ``classes`` one per class with
     its recommendation, ``guide`` the weakest class recommended each bid per seat, and
     ``violations`` every pair of neighbouring classes whose recommended bids go down as
@@ -165,6 +161,9 @@ class BidChart:
 
     def __post_init__(self):
         stamp(self, self.provenance)  # every table says how it was made
+
+    def text(self) -> str:  # as ``bidlab bid-chart`` prints it
+        return game_of(self.provenance["rules"]).render_chart(self)
 
 
 @dataclass

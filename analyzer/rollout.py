@@ -46,6 +46,7 @@ from .limits import (
     require_time,
 )
 from .stats import PairedMoments, est_cols
+from .text import ShownAsText
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelMoments, best_split
 
@@ -64,8 +65,8 @@ def collapse(parts: list) -> np.ndarray:
     return parts[0]
 
 
-@dataclass
-class HandEvaluation:
+@dataclass(repr=False)
+class HandEvaluation(ShownAsText):
     """Every table of a hand evaluation, as DataFrames, with its provenance."""
 
     hand: str
@@ -89,6 +90,14 @@ class HandEvaluation:
 
     def __post_init__(self):
         stamp(self, self.provenance)  # every table says how it was made
+
+    def text(self) -> str:  # as ``bidlab hand`` prints it
+        from .games import game
+
+        return game(self.rules).render_hand(self)
+
+    def _repr_extra(self) -> str:
+        return f"; {self.hand} at {self.seat}: {self.recommended}"
 
     @property
     def estimator(self) -> str:

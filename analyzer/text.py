@@ -48,3 +48,30 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[object]],
         if i == 0:
             lines.append(indent + "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+class ShownAsText:
+    """A result that shows itself as the command line prints it: ``str()`` and a notebook
+    (``_repr_html_``) give the subclass's ``text()``, and ``repr()`` one line from its
+    ``provenance`` (a dataclass's own repr would print every table, cell by cell).
+    Dataclasses using it pass ``repr=False``."""
+
+    def text(self) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        p = self.provenance
+        n = f"n={p['n']:,}" + (f" hands of {p['n_deals']:,} deals" if "n_deals" in p else "")
+        return (f"<{type(self).__name__}: {p['rules']}, policy {p['policy']}, seed "
+                f"{p['seed']}, {n}{self._repr_extra()}>")
+
+    def _repr_extra(self) -> str:
+        return ""
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return f"<pre>{html.escape(self.text())}</pre>"

@@ -6,6 +6,7 @@ Found by a review from a notebook: each case below failed so before.
 """
 
 import pytest
+from cli_helpers import run
 
 import analyzer
 
@@ -56,8 +57,6 @@ def test_a_game_s_simulate_defaults_to_the_command_line_s_seed(name):
     not those of `bidlab simulate pedro --deals n`."""
     import json
 
-    from cli_helpers import run
-
     from analyzer.games import family
 
     cli = json.loads(run("simulate", name, "--deals", "10", "--json").stdout)["provenance"]
@@ -74,3 +73,35 @@ def test_the_api_functions_are_offered_by_completion():
     # and the submodules the README reaches through ``analyzer.``, not the module's imports
     assert {"games", "plotting"} <= set(dir(analyzer))
     assert not {"importlib", "ensure_fresh_cache"} & set(dir(analyzer))
+
+
+ROOK = "AS KS QS 10S 5S JK 9H 7H AD 3D 2C 4C 6C"
+
+
+@pytest.mark.parametrize("game, hand, repr_start", [
+    ("pedro", PEDRO, "<HandEvaluation: pedro, policy heuristic, seed 3, n=300; "),
+    ("rook", ROOK, "<HandEvaluation: rook, policy heuristic, seed 3, n=300; "),
+    ("king", KING, "<KingEvaluation: king, policy heuristic, seed 3, n=300; ")])
+def test_a_hand_shows_in_a_notebook_as_the_command_line_prints_it(game, hand, repr_start):
+    """At a notebook's prompt an evaluation shows its tables as ``bidlab hand`` prints them
+    (the dataclass's repr printed every DataFrame cell by cell), and repr is one line."""
+    ev = analyzer.evaluate_hand(game, hand, deals=300, seed=3)
+    cli = run("hand", game, hand, "--deals", "300", "--seed", "3")
+    assert cli.exit_code == 0, cli.stderr
+    assert str(ev) == cli.stdout.rstrip("\n")
+    assert repr(ev).startswith(repr_start) and "\n" not in repr(ev), repr(ev)
+    shown = ev._repr_html_()
+    assert shown.startswith("<pre>") and shown.endswith("</pre>")
+    assert "&lt;" in shown or "<" not in str(ev)  # the text is escaped
+
+
+@pytest.mark.parametrize("game, repr_text", [
+    ("pedro", "<BidChart: pedro, policy heuristic, seed 3, n=800 hands of 200 deals>"),
+    ("king", "<KingChart: king, policy heuristic, seed 3, n=200>")])
+def test_a_bid_chart_shows_in_a_notebook_as_the_command_line_prints_it(game, repr_text):
+    chart = analyzer.bid_chart(game, deals=200, seed=3)
+    cli = run("bid-chart", game, "--deals", "200", "--seed", "3")
+    assert cli.exit_code == 0, cli.stderr
+    assert str(chart) == cli.stdout.rstrip("\n")
+    assert repr(chart) == repr_text
+    assert chart._repr_html_().startswith("<pre>")

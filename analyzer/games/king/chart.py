@@ -80,6 +80,7 @@ from ...bidchart import RARE_HALF_WIDTH, RARE_MIN_N, ChartError
 from ...documents import stamp
 from ...limits import Pace
 from ...stats import Z95, Estimate, PairedMoments, est_cols, held, wilson
+from ...text import ShownAsText
 from .. import king
 from ..common import SEATS, first_batch, parse_policies, provenance
 from . import engine
@@ -294,8 +295,8 @@ def _rare(n: int, se: float, scale: float) -> bool:
     return n < RARE_MIN_N or not (Z95 * se <= RARE_HALF_WIDTH * scale)
 
 
-@dataclass
-class KingChart:
+@dataclass(repr=False)
+class KingChart(ShownAsText):
     """King danger charts, the trump-right chart and the seat-position table."""
 
     danger: pd.DataFrame  # contract, by, label, feature columns, n, penalty (+se, lo, hi), rare
@@ -308,6 +309,13 @@ class KingChart:
 
     def __post_init__(self):
         stamp(self, self.provenance)  # a table taken out still says how it was made
+
+    def text(self) -> str:
+        """As ``bidlab bid-chart king`` prints it (its view is found through the registry:
+        the view imports this module)."""
+        from .. import game
+
+        return game(self.provenance["rules"]).render_chart(self)
 
     def danger_of(self, contract: str) -> pd.DataFrame:
         """One contract's danger rows, with only its own feature columns."""

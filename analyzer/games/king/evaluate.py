@@ -51,7 +51,7 @@ from ...rollout import (
     two_level_cols,
 )
 from ...stats import Estimate, PairedMoments, held, interval_text, wilson
-from ...text import render_table
+from ...text import ShownAsText, render_table
 from ...two_level_hand import HandModel, grow_tally, two_level_hand
 from ...twolevel import check_budget
 from .. import king
@@ -77,8 +77,8 @@ def contracts_of(text: str, rules) -> list[int]:
     return [code]
 
 
-@dataclass
-class KingEvaluation:
+@dataclass(repr=False)
+class KingEvaluation(ShownAsText):
     hand: str
     seat: str
     rules: str
@@ -95,6 +95,12 @@ class KingEvaluation:
 
     def __post_init__(self):
         stamp(self, self.provenance)  # every table says how it was made
+
+    def text(self) -> str:  # as ``bidlab hand king`` prints it
+        return render_king_hand(self)
+
+    def _repr_extra(self) -> str:
+        return f"; {self.hand} at {self.seat}"
 
     @property
     def estimator(self) -> str:
