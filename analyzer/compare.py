@@ -34,17 +34,25 @@ import pandas as pd
 
 from .documents import stamp
 from .games import game, parse_game
-from .games.common import default_chunk, parse_policies, policy_string, searches, searching_size
+from .games.common import (
+    default_chunk,
+    parse_policies,
+    policy_label,
+    policy_string,
+    searches,
+    searching_size,
+)
 from .limits import Pace, check_counts, check_seed, require_time
 from .moments import Moments
-from .stats import Z95, Estimate, PairedMoments, bounded, held, wilson
+from .stats import Z95, Estimate, PairedMoments, bounded, held, interval_text, wilson
+from .text import ShownAsText, render_table
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelMoments, check_budget, check_request
 from .variants import RuleError
 
 
-@dataclass
-class Comparison:
+@dataclass(repr=False)
+class Comparison(ShownAsText):
     """One row per measure: the value under A and B, and the paired difference B − A."""
 
     a: str
@@ -54,6 +62,14 @@ class Comparison:
 
     def __post_init__(self):
         stamp(self, self.provenance)  # the table says how it was made
+
+    def text(self) -> str:
+        return render_comparison(self)
+
+    def __repr__(self) -> str:
+        p = self.provenance
+        return (f"<Comparison: A {self.a}, B {self.b}, policy {p['policy']}, seed {p['seed']}, "
+                f"{self.deals_line()}>")
 
     def deals_line(self, unit: str = "deal") -> str:
         """How many ``unit``s were compared, and how many of them a variant threw in."""
@@ -431,3 +447,51 @@ def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int):
             differ = np.vstack([differ, defined[:2] != defined[2:]])
         apart[name] = int(differ.any(axis=0).sum())
     return out, int(same.sum()), apart
+
+
+def render_comparison(c: Comparison) -> str:
+    """The header line and the table of a comparison, as `bidlab compare` prints them."""
+    p = c.provenance
+    unit = game(p["a"]).compare_unit  # King compares whole games
+    head = (f"A = {p['a']}   B = {p['b']}   policy {policy_label(p['policy'])}, "
+            f"seed {p['seed']}, {c.deals_line(unit)}\n")
+    if "base_policy" in p:
+        thrown = p["n_base"] - p["shared_base_deals"]
+        head += (f"estimator: {p['estimator']}: {policy_label(p['base_policy'])} on "
+                 f"N = {p['n_base']:,} deals"
+                 + (f" ({thrown:,} thrown in and redealt under A or B)" if thrown else "")
+                 + ", plus the "
+                 f"correction ({p['policy']} minus it) fitted on the first n = {p['deals']:,}; "
+                 f"every figure is an estimate of {p['policy']}'s\n")
+
+    two_level = "correction" in c.table
+    rows = []
+    for r in c.table.itertuples():
+        row = [r.measure, interval_text(r.a, r.a_lo, r.a_hi, 3),
+               interval_text(r.b, r.b_lo, r.b_hi, 3),
+               "-" if np.isnan(r.b_minus_a) else f"{r.b_minus_a:+.4f}",
+               "-" if np.isnan(r.diff_lo) else f"[{r.diff_lo:+.4f}, {r.diff_hi:+.4f}]"]
+        if two_level:
+            row += ["-" if np.isnan(r.correction) else
+                    f"{r.correction:+.4f} [{r.correction_lo:+.4f}, {r.correction_hi:+.4f}]",
+                    "-" if np.isnan(r.n_base) else f"{r.n_base:,.0f} / {r.n_search:,.0f}"]
+        else:  # a measure of some deals: how many each variant has (B − A: A's mean to B's)
+            row.append(n_label(r.n_a, r.n_b, r.n_paired))
+        rows.append(row)
+    names = [f"measure (per {unit})", "A", "B", "B − A", "95% CI (paired)"]
+    names += ["correction of B − A (n)", "N / n"] if two_level else ["n (A / B)"]
+    table = render_table(names, rows, align="l" + "r" * (len(names) - 1))
+    if not two_level and counts_apart(c.table):
+        table += "\n" + COUNTS_NOTE.format(unit=unit)
+    if not two_level and p["a"] != p["b"] and not c.table["n_differ"].any():
+        table += (f"\nNo {unit} of the {p['deals']:,} played out differently under A and B: "
+                  f"with this policy the rule never came into play (each interval bounds how "
+                  f"often it could)")
+    if two_level and c.table["b_minus_a"].isna().any():
+        table += ("\n- : too few of the n deals define the measure under a variant to "
+                  f"estimate it (a measure of some deals needs {RATIO_MIN_DEALS})")
+    if two_level and (c.table["n_apart"] > 0).any():
+        table += ("\n(contract deals): each variant's mean over the deals it defines the "
+                  "measure on, a ratio of two-level means (the delta method's interval); "
+                  "estimates are held to the measure's range")
+    return head + "\n" + table

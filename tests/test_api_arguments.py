@@ -105,3 +105,13 @@ def test_a_bid_chart_shows_in_a_notebook_as_the_command_line_prints_it(game, rep
     assert str(chart) == cli.stdout.rstrip("\n")
     assert repr(chart) == repr_text
     assert chart._repr_html_().startswith("<pre>")
+
+
+def test_a_comparison_shows_in_a_notebook_as_the_command_line_prints_it():
+    change = analyzer.compare_variants("pedro", "pedro(low_to=holder)", deals=300, seed=3)
+    cli = run("compare", "pedro", "pedro(low_to=holder)", "--deals", "300", "--seed", "3")
+    assert cli.exit_code == 0, cli.stderr
+    assert str(change) == cli.stdout.rstrip("\n")
+    assert repr(change) == ("<Comparison: A pedro, B pedro(low_to=holder), policy heuristic, "
+                            "seed 3, 300 deals>")
+    assert change._repr_html_().startswith("<pre>A = pedro")

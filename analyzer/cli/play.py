@@ -13,7 +13,6 @@ from __future__ import annotations
 import time
 
 import click
-import numpy as np
 
 from .. import io, runs
 from ..documents import dumps, provenance, records
@@ -266,61 +265,10 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
     if as_json:
         click.echo(dumps({"provenance": provenance(p), "measures": records(c.table)}))
     else:
-        click.echo(paired_table(c))
+        click.echo(c.text())
     if out is not None:
         io.write_table(c.table, out, p)
         click.echo(f"wrote {out} ({len(c.table)} measures)", err=True)
-
-
-def paired_table(c) -> str:
-    """The header line and the table of a comparison, as `compare` prints them."""
-    from ..compare import COUNTS_NOTE, RATIO_MIN_DEALS, counts_apart, n_label
-    from ..stats import interval_text
-
-    p = c.provenance
-    unit = game_of(p["a"]).compare_unit  # King compares whole games
-    head = (f"A = {p['a']}   B = {p['b']}   policy {policy_label(p['policy'])}, "
-            f"seed {p['seed']}, {c.deals_line(unit)}\n")
-    if "base_policy" in p:
-        thrown = p["n_base"] - p["shared_base_deals"]
-        head += (f"estimator: {p['estimator']}: {policy_label(p['base_policy'])} on "
-                 f"N = {p['n_base']:,} deals"
-                 + (f" ({thrown:,} thrown in and redealt under A or B)" if thrown else "")
-                 + ", plus the "
-                 f"correction ({p['policy']} minus it) fitted on the first n = {p['deals']:,}; "
-                 f"every figure is an estimate of {p['policy']}'s\n")
-
-    two_level = "correction" in c.table
-    rows = []
-    for r in c.table.itertuples():
-        row = [r.measure, interval_text(r.a, r.a_lo, r.a_hi, 3),
-               interval_text(r.b, r.b_lo, r.b_hi, 3),
-               "-" if np.isnan(r.b_minus_a) else f"{r.b_minus_a:+.4f}",
-               "-" if np.isnan(r.diff_lo) else f"[{r.diff_lo:+.4f}, {r.diff_hi:+.4f}]"]
-        if two_level:
-            row += ["-" if np.isnan(r.correction) else
-                    f"{r.correction:+.4f} [{r.correction_lo:+.4f}, {r.correction_hi:+.4f}]",
-                    "-" if np.isnan(r.n_base) else f"{r.n_base:,.0f} / {r.n_search:,.0f}"]
-        else:  # a measure of some deals: how many each variant has (B − A: A's mean to B's)
-            row.append(n_label(r.n_a, r.n_b, r.n_paired))
-        rows.append(row)
-    names = [f"measure (per {unit})", "A", "B", "B − A", "95% CI (paired)"]
-    names += ["correction of B − A (n)", "N / n"] if two_level else ["n (A / B)"]
-    table = render_table(names, rows, align="l" + "r" * (len(names) - 1))
-    if not two_level and counts_apart(c.table):
-        table += "\n" + COUNTS_NOTE.format(unit=unit)
-    if not two_level and p["a"] != p["b"] and not c.table["n_differ"].any():
-        table += (f"\nNo {unit} of the {p['deals']:,} played out differently under A and B: "
-                  f"with this policy the rule never came into play (each interval bounds how "
-                  f"often it could)")
-    if two_level and c.table["b_minus_a"].isna().any():
-        table += ("\n- : too few of the n deals define the measure under a variant to "
-                  f"estimate it (a measure of some deals needs {RATIO_MIN_DEALS})")
-    if two_level and (c.table["n_apart"] > 0).any():
-        table += ("\n(contract deals): each variant's mean over the deals it defines the "
-                  "measure on, a ratio of two-level means (the delta method's interval); "
-                  "estimates are held to the measure's range")
-    return head + "\n" + table
 
 
 @main.command()
