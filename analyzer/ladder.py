@@ -43,6 +43,7 @@ from .games import game as game_of
 from .games.search.setup import P_PLAY_ONLY  # the policies choose cards only
 from .limits import require_memory, require_time
 from .stats import mean_ci, paired_diff, wilson
+from .text import ShownAsText, render_table
 
 RUNGS = ("random", "heuristic", "pimc", "dd")
 LABELS = {"dd": "dd (clairvoyant)"}
@@ -63,8 +64,8 @@ def label(rung: str) -> str:
     return LABELS.get(rung.split(":")[0], rung)
 
 
-@dataclass
-class Ladder:
+@dataclass(repr=False)
+class Ladder(ShownAsText):
     """Per-deal results of every rung on the same contracts, and their summaries."""
 
     deals: pd.DataFrame  # deal, maker, bid, then points_<rung> and made_<rung>
@@ -72,6 +73,14 @@ class Ladder:
     provenance: dict
     seconds: dict[str, float] = field(default_factory=dict)
     measure: str = "bid-side points"  # what points_<rung> counts (King: tricks or a seat's)
+
+    def text(self) -> str:
+        return render_ladder(self)
+
+    def __repr__(self) -> str:
+        p = self.provenance
+        return (f"<Ladder: {p['rules']}, rungs {','.join(self.rungs)} against "
+                f"{p['opponents']}, seed {p['seed']}, {p['deals']:,} deals>")
 
     def summary(self, baseline: str = "heuristic") -> pd.DataFrame:
         """One row per rung: mean bid-side points, P(make) over contract deals, and the paired
@@ -295,3 +304,48 @@ def duplicate_part(rules, a: str, b: str, seed: int, worlds: int, first: int, de
     net_pts = ((t1[:, i0] - t1[:, i1]) + (t2[:, i1] - t2[:, i0])) / 2
     net_score = ((t1[:, j0] - t1[:, j1]) + (t2[:, j1] - t2[:, j0])) / 2
     return net_pts, net_score
+
+
+def render_ladder(lad: Ladder) -> str:
+    """The header and the tables of a ladder, as ``bidlab ladder`` prints them."""
+    p, summ, by_bid = lad.provenance, lad.summary(), lad.by_bid()
+    what = f"  contract {p['contract']}" if "contract" in p else ""
+    searching = any(r.startswith("pimc") for r in (*lad.rungs, p["opponents"]))
+    out = [f"bidlab ladder  {p['rules']}{what}  seed {p['seed']}  deals {p['deals']:,}  "
+           f"opponents {p['opponents']}" + (f"  pimc worlds {p['worlds']}" if searching else "")]
+    contracts = bool(summ["contracts"].any())  # a negative King contract has no auction
+    if contracts:
+        out.append("auction: heuristic for every seat and rung; rungs differ in card play only")
+    if "declined" in p:
+        out.append(f"{p['declined']:,} hands declined 4-3-3-3 (not played) are left out")
+    out.append("")
+
+    def interval(lo, hi, fmt=".3f") -> str:  # one deal leaves it unknown
+        return f"[{lo:{fmt}}, {hi:{fmt}}]" if np.isfinite(lo) and np.isfinite(hi) else "n/a"
+
+    make = ["contracts", "P(make)", "95% CI"] if contracts else []  # P(make)'s own n
+    rows = [[r.rung, r.n, f"{r.points:.3f}", interval(r.points_lo, r.points_hi),
+             *((r.contracts, f"{100 * r.p_make:.1f}%",
+                f"[{100 * r.p_make_lo:.1f}%, {100 * r.p_make_hi:.1f}%]")
+               if contracts else ()),
+             f"{r.diff:+z.3f} {interval(r.diff_lo, r.diff_hi, '+z.3f')}" if "diff" in summ
+             else "", f"{r.seconds:.1f}"] for r in summ.itertuples()]
+    out.append(render_table(["rung", "n", lad.measure, "95% CI", *make,
+                             "vs heuristic (paired)", "seconds"], rows))
+    if "make" in p:  # King: no contract to make; what the column counts
+        out.append(f"P(make): {p['make']}")
+    if len(by_bid):
+        out += ["", f"by bid level: {lad.measure} (± 95% half-width) and P(make)"]
+        rows = []
+        for b in sorted(by_bid["bid"].unique()):
+            g = by_bid[by_bid["bid"] == b].set_index("rung")
+            rows.append([int(b), int(g["n"].iloc[0])]
+                        + [_points_cell(g.loc[label(r)]) for r in lad.rungs])
+        out.append(render_table(["bid", "n", *[label(r) for r in lad.rungs]], rows))
+    return "\n".join(out)
+
+
+def _points_cell(row) -> str:
+    """Points ± half-width and P(make), fixed widths so that the columns line up."""
+    hw = "n/a" if np.isnan(row["points_hw"]) else f"{row['points_hw']:.2f}"
+    return f"{row['points']:6.2f} ± {hw:>5}  {100 * row['p_make']:3.0f}%"

@@ -5,6 +5,8 @@ inside (an AttributeError of pandas, a numba TypingError) or ignore them.
 Found by a review from a notebook: each case below failed so before.
 """
 
+import re
+
 import pytest
 from cli_helpers import run
 
@@ -115,3 +117,18 @@ def test_a_comparison_shows_in_a_notebook_as_the_command_line_prints_it():
     assert repr(change) == ("<Comparison: A pedro, B pedro(low_to=holder), policy heuristic, "
                             "seed 3, 300 deals>")
     assert change._repr_html_().startswith("<pre>A = pedro")
+
+
+def test_a_ladder_shows_in_a_notebook_as_the_command_line_prints_it():
+    from analyzer.ladder import ladder
+
+    lad = ladder("pedro", 60, seed=3, rungs=("random", "heuristic"))
+    cli = run("ladder", "pedro", "--deals", "60", "--seed", "3", "--rungs", "random,heuristic")
+    assert cli.exit_code == 0, cli.stderr
+    def timeless(text: str) -> str:  # each rung's seconds: two runs, two timings
+        return re.sub(r"(?m)^(random|heuristic) (.*?)\s+\d+\.\d$", r"\1 \2", text)
+
+    assert timeless(str(lad)) == timeless(cli.stdout.rstrip("\n"))
+    assert "vs heuristic (paired)" in str(lad) and "by bid level" in str(lad)
+    assert repr(lad) == ("<Ladder: pedro, rungs random,heuristic against heuristic, seed 3, "
+                         "60 deals>")

@@ -7,14 +7,12 @@ May import: :mod:`.group`, :mod:`.options`, the games' registry and protocol,
 from __future__ import annotations
 
 import click
-import numpy as np
 
 from .. import io, runs
 from ..documents import dumps, provenance, records
 from ..games import common
 from ..games import game as game_of
 from ..ladder import RUNGS
-from ..text import render_table
 from .group import main
 from .options import (
     OUT_DIR,
@@ -116,40 +114,7 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
         if not as_json:
             click.echo(text)
 
-    searching = any(r.startswith("pimc") for r in names) or opponents.startswith("pimc")
-    echo(f"bidlab ladder  {rules}{what}  seed {seed}  deals {deals:,}  opponents "
-         f"{opponents}" + (f"  pimc worlds {worlds}" if searching else ""))
-    contracts = bool(summ["contracts"].any())  # a negative King contract has no auction
-    if contracts:
-        echo("auction: heuristic for every seat and rung; rungs differ in card play only")
-    if "declined" in result.provenance:
-        echo(f"{result.provenance['declined']:,} hands declined 4-3-3-3 (not played) "
-             "are left out")
-    echo("")
-    def interval(lo, hi, fmt=".3f") -> str:  # one deal leaves it unknown
-        return f"[{lo:{fmt}}, {hi:{fmt}}]" if np.isfinite(lo) and np.isfinite(hi) else "n/a"
-
-    make = ["contracts", "P(make)", "95% CI"] if contracts else []  # P(make)'s own n
-    rows = [[r.rung, r.n, f"{r.points:.3f}", interval(r.points_lo, r.points_hi),
-             *((r.contracts, f"{100 * r.p_make:.1f}%",
-                f"[{100 * r.p_make_lo:.1f}%, {100 * r.p_make_hi:.1f}%]")
-               if contracts else ()),
-             f"{r.diff:+z.3f} {interval(r.diff_lo, r.diff_hi, '+z.3f')}" if "diff" in summ
-             else "", f"{r.seconds:.1f}"] for r in summ.itertuples()]
-    echo(render_table(["rung", "n", result.measure, "95% CI", *make,
-                       "vs heuristic (paired)", "seconds"], rows))
-    if "make" in result.provenance:  # King: no contract to make; what the column counts
-        echo(f"P(make): {result.provenance['make']}")
-    if len(by_bid):
-        echo("")
-        echo(f"by bid level: {result.measure} (± 95% half-width) and P(make)")
-        table = by_bid.pivot(index="bid", columns="rung", values="points")
-        rows = []
-        for b in table.index:
-            g = by_bid[by_bid["bid"] == b].set_index("rung")
-            rows.append([int(b), int(g["n"].iloc[0])] + [
-                points_cell(g.loc[lad.label(r)]) for r in names])
-        echo(render_table(["bid", "n", *[lad.label(r) for r in names]], rows))
+    echo(result.text())
     if dup:
         echo("")
         echo("duplicate matches (same deals, partnerships swapped; whole players, "
@@ -195,9 +160,3 @@ def ladder_document(result, summ, by_bid, dups, names) -> dict:
             "interval": "95%: means by the normal (mean, 1.96 se), rates by Wilson; the "
                         "difference from heuristic paired deal by deal",
             "summary": records(summ), "by_bid": records(by_bid), "duplicate": dups}
-
-
-def points_cell(row) -> str:
-    """Points ± half-width and P(make), fixed widths so that the columns line up."""
-    hw = "n/a" if np.isnan(row["points_hw"]) else f"{row['points_hw']:.2f}"
-    return f"{row['points']:6.2f} ± {hw:>5}  {100 * row['p_make']:3.0f}%"
