@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from analyzer import games
+from analyzer.advice import MIN_TRIALS
 from analyzer.bidchart import ChartError
 from analyzer.cards import cards_of, rank_of, suit_of
 from analyzer.games import king
@@ -19,7 +20,11 @@ from analyzer.games.king.chart import (
     king_chart,
     king_hand_features,
 )
-from analyzer.games.king.chart_view import render_king_chart, write_king_chart
+from analyzer.games.king.chart_view import (
+    king_chart_contents,
+    render_king_chart,
+    write_king_chart,
+)
 from analyzer.io import read_table
 from analyzer.stats import Z95
 
@@ -320,9 +325,31 @@ def test_files_written(chart, tmp_path):
         assert df.attrs["rules"] == "king" and df.attrs["seed"] == SEED
         assert df.attrs["policy"] == "heuristic" and df.attrs["n"] == DEALS
         assert np.allclose(df["penalty"], chart.danger["penalty"])
+    assert (tmp_path / "out" / "trump_right.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert manifest["games"] == GAMES and "danger_no_hearts.png" in manifest["files"]
     assert not list((tmp_path / "out").glob(".*.tmp"))
+
+
+def test_the_trump_right_figure_shows_each_class_value_and_what_its_seat_may_do(chart):
+    """The 64-row trump-right table as a figure: a panel a seat, a cell a class, holding the
+    class's value and the advice the seat can act on (the dealer accepts or declines, the
+    others offer)."""
+    fig = king_chart_contents(chart)[1]["trump_right"]
+    panels = {ax.get_title().split()[1]: ax for ax in fig.axes
+              if ax.get_visible() and ax.get_title().startswith("seat ")}
+    assert sorted(panels) == ["dealer", "eldest", "second", "third"]
+    for seat, ax in panels.items():
+        rows = chart.right[chart.right["seat"] == seat]
+        cells = sorted(t.get_text() for t in ax.texts)
+        assert len(cells) == len(rows)
+        assert cells == sorted(t for t in cells if t.split("\n")[0] in
+                               {f"{v:+.2f}" for v in rows["value"]})
+        words = ("accept >", "decline", "too few") if seat == "dealer" else (
+            "offer ≤", "no offer", "too few")
+        assert all(any(w in c for w in words) for c in cells), cells
+        declined = rows[(rows["decline"] == "decline") & (rows["n"] >= MIN_TRIALS)]
+        assert sum(c.endswith("decline") for c in cells) == len(declined)
 
 
 def test_render_names_every_chart(chart):

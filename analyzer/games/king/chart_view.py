@@ -7,7 +7,7 @@ positions, and the chart folder (tables, PNG heatmaps, manifest).
 >>> "Trump right by hand class" in render_king_chart(chart)
 True
 >>> len(write_king_chart(chart, "king-chart"))
-15
+16
 
 May import: :mod:`.chart` (the chart), the package's io, text and plotting; never another
 game.
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -198,6 +199,68 @@ def _danger_heatmap(rows: pd.DataFrame, by: tuple[str, ...], title: str):
     return fig
 
 
+def right_heatmap(chart: KingChart, title: str):
+    """The trump right's value by class of hand, one panel a seat: the tricks naming trump
+    adds over another seat naming it (mean, 95% half-width) and the advice it supports
+    (offer up to k tricks; the dealer: accept offers above k, or decline the hand); rare
+    cells hatched. The table it draws has 64 rows."""
+    from ... import plotting
+
+    with plotting.house_style():
+        return _right_heatmap(chart, title)
+
+
+def _right_advice(r: dict) -> str:
+    """A cell's advice in a few words, as its seat can act (:func:`_advice_cells`)."""
+    offer, accept, decline = _advice_cells(SimpleNamespace(**r))
+    if r["seat"] != "dealer":
+        return f"offer ≤ {offer}" if offer.isdigit() else offer
+    return "decline" if decline == "decline" else (f"accept > {accept}" if accept.isdigit()
+                                                   else accept)
+
+
+def _right_heatmap(chart: KingChart, title: str):
+    from matplotlib.patches import Rectangle
+
+    from ... import plotting
+
+    by, right = chart.trump_by, chart.right
+    vmax = max(1.0, float(np.nanmax(right["value"])))
+    fig = plotting.new_figure()
+    seats = list(dict.fromkeys(right["seat"]))
+    fig.set_size_inches(11, 8.5)
+    fig.set_layout_engine("constrained")  # four panels, their labels and one colour bar
+    axes = fig.subplots(2, 2, squeeze=False).ravel()
+    for ax, seat in zip(axes, seats, strict=False):
+        row_labels, cols, cells = _grid(right[right["seat"] == seat], by)
+        grid = np.full((len(row_labels), len(cols)), np.nan)
+        for (rl, c), d in cells.items():
+            grid[row_labels.index(rl), cols.index(c)] = d["value"]
+        ax.grid(False)
+        im = ax.imshow(np.ma.masked_invalid(grid), cmap="Blues", vmin=min(0.0, np.nanmin(grid)),
+                       vmax=vmax, aspect="auto", origin="lower")
+        for (rl, c), d in cells.items():
+            i, j = row_labels.index(rl), cols.index(c)
+            spread = _pm(d["value"], d["value_lo"], d["value_hi"], 2).partition(" ")[2]
+            ax.text(j, i, f"{d['value']:+.2f}\n{spread}\n{_right_advice(d)}", ha="center",
+                    va="center", fontsize=7.5,
+                    color="white" if d["value"] > 0.6 * vmax else "black")
+            if d["rare"]:
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
+                                       ec="#888888", lw=0))
+        ax.set_xticks(range(len(cols)), cols)
+        ax.set_yticks(range(len(row_labels)), row_labels)
+        ax.set_xlabel(_axis_title(by[-1:]), fontsize=8)
+        ax.set_ylabel(_axis_title(by[:-1]), fontsize=8)
+        ax.set_title(f"seat {seat}" + (" (the benefited: accepts or declines)"
+                                       if seat == "dealer" else " (offers)"), fontsize=9)
+    for ax in axes[len(seats):]:
+        ax.set_visible(False)
+    fig.suptitle(title, fontsize=9)
+    fig.colorbar(im, ax=list(axes[:len(seats)]), label="value of the trump right (tricks)")
+    return fig
+
+
 def _axis_title(features: tuple[str, ...]) -> str:
     return ", ".join(f"{f}: {FEATURE_TITLES[f]}" for f in features)
 
@@ -220,6 +283,11 @@ def king_chart_contents(chart: KingChart) -> tuple[dict, dict, str, pd.DataFrame
                  f"= rare)\n{meta['rules']}, policy {policy_label(meta['policy'])}, "
                  f"seed {meta['seed']}, n={int(meta['n']):,} deals x 4 hands")
         figures[f"danger_{contract}"] = danger_heatmap(chart.danger_of(contract), by, title)
+    figures["trump_right"] = right_heatmap(
+        chart, f"The trump right's value by {' x '.join(chart.trump_by)}: tricks naming trump "
+               f"minus another seat naming it (95% CI; hatched = rare), and the advice\n"
+               f"{meta['rules']}, policy {policy_label(meta['policy'])}, seed {meta['seed']}, "
+               f"n={int(meta['n']):,} deals")
     r = chart.right
     advice = [_advice_cells(x) for x in r.itertuples()]  # (offer, accept, decline) a row
     shown = pd.DataFrame({
@@ -234,13 +302,14 @@ def king_chart_contents(chart: KingChart) -> tuple[dict, dict, str, pd.DataFrame
 
 
 def write_king_chart(chart: KingChart, out_dir: str | os.PathLike) -> list[Path]:
-    """Write the tables (CSV and Parquet), one danger heatmap PNG per negative contract and
-    ``manifest.json`` under ``out_dir`` (created if missing), each file atomically.
+    """Write the tables (CSV and Parquet), one danger heatmap PNG per negative contract, the
+    trump right's heatmap and ``manifest.json`` under ``out_dir`` (created if missing), each
+    file atomically.
 
     Files: ``danger.{csv,parquet}``, ``trump_right.{csv,parquet}`` (the right's value by
     class, every seat), ``benefited.{csv,parquet}`` (the dealer in the auction),
-    ``seats.{csv,parquet}``, ``danger_<contract>.png``, ``manifest.json``; the folder is
-    replaced whole (:func:`analyzer.io.atomic_dir`).
+    ``seats.{csv,parquet}``, ``danger_<contract>.png``, ``trump_right.png``,
+    ``manifest.json``; the folder is replaced whole (:func:`analyzer.io.atomic_dir`).
     """
     from ... import plotting
 
