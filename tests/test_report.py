@@ -104,6 +104,8 @@ def test_every_figure_exists_twice_and_is_shown(built):
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert p.with_suffix(".svg").read_text().lstrip().startswith("<?xml")
     assert page.count('src="data:image/png;base64,') == len(pngs)  # embedded: no network
+    captions = re.findall(r"!\[([^\]]*)\]\(figures/", md)
+    assert all(c.endswith(".") and " " in c for c in captions), captions  # a sentence each
 
 
 def test_the_manifest_hashes_are_the_files(built):

@@ -289,12 +289,25 @@ def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
         if name != guide:
             part.tables[name] = df.reset_index(drop=True)
     for name, fig in figs.items():
-        part.figure(name, fig, "Gain of each action over passing, by class of hand; the box "
-                    "marks the advice." if name == "heatmap" else name.replace("_", " "))
+        part.figure(name, fig, _chart_caption(name))
     part.pre(g.render_chart(chart))
     return _stamp(part, s, s.rules, int(chart.provenance.get("n_deals",
                                                              chart.provenance.get("n", 0))),
                   "deals", t0, **_estimator_stamp(s, cfg["base_deals"]))
+
+
+def _chart_caption(name: str) -> str:
+    """A bid-chart figure's caption: the bidding games' heatmap, King's danger grids and its
+    trump right."""
+    if name == "heatmap":
+        return "Gain of each action over passing, by class of hand; the box marks the advice."
+    if name == "trump_right":
+        return ("The trump right's value in tricks by class of hand, a panel a seat, with the "
+                "advice each seat can act on; hatched = rare.")
+    if name.startswith("danger_"):
+        return (f"{name.removeprefix('danger_').replace('_', ' ')}: the mean penalty per hand "
+                "by class of hand; hatched = rare.")
+    return name.replace("_", " ")
 
 
 def _class_legend(features: dict, by: tuple[str, ...]) -> str:
