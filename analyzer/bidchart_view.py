@@ -37,8 +37,10 @@ def _without_context(label: str, context_values) -> str:
 def header(chart) -> str:
     p = chart.provenance
     method = "" if p["method"] == game(p["rules"]).name else f" method {p['method']},"
+    hands = 4 * p["n_deals"]  # a two-level chart leaves out classes with too few searched
+    kept = "" if p["n"] == hands else f" ({p['n']:,} of them in the classes shown)"
     line = (f"{p['rules']} | policy {policy_label(p['policy'])} | seed {p['seed']} | "
-            f"{p['n_deals']:,} deals x 4 seats = {p['n']:,} hands | classes by {p['by']} | "
+            f"{p['n_deals']:,} deals x 4 seats = {hands:,} hands{kept} | classes by {p['by']} | "
             f"EV{method} own − opponents")
     if "base_policy" not in p:
         return line

@@ -79,7 +79,8 @@ class Ladder(ShownAsText):
 
     def __repr__(self) -> str:
         p = self.provenance
-        return (f"<Ladder: {p['rules']}, rungs {','.join(self.rungs)} against "
+        contract = f" contract {p['contract']}," if "contract" in p else ""
+        return (f"<Ladder: {p['rules']},{contract} rungs {','.join(self.rungs)} against "
                 f"{p['opponents']}, seed {p['seed']}, {p['deals']:,} deals>")
 
     def summary(self, baseline: str = "heuristic") -> pd.DataFrame:

@@ -345,11 +345,17 @@ def test_the_trump_right_figure_shows_each_class_value_and_what_its_seat_may_do(
         assert len(cells) == len(rows)
         assert cells == sorted(t for t in cells if t.split("\n")[0] in
                                {f"{v:+.2f}" for v in rows["value"]})
-        words = ("accept >", "decline", "too few") if seat == "dealer" else (
-            "offer ≤", "no offer", "too few")
+        words = ("accept", "too few") if seat == "dealer" else ("offer up to", "no offer",
+                                                                 "too few")
         assert all(any(w in c for w in words) for c in cells), cells
         declined = rows[(rows["decline"] == "decline") & (rows["n"] >= MIN_TRIALS)]
-        assert sum(c.endswith("decline") for c in cells) == len(declined)
+        assert sum(c.endswith("else decline") for c in cells) == len(declined)
+        if seat == "dealer":  # a dealer who declines still takes a good enough offer
+            for r in declined.itertuples():
+                take = ("accept any offer" if r.accept_offers_above == 0
+                        else f"accept {int(r.accept_offers_above) + 1}+")
+                assert any(c.startswith(f"{r.value:+.2f}\n") and c.endswith(f"{take}\nelse decline")
+                           for c in cells), r.label
 
 
 def test_render_names_every_chart(chart):

@@ -34,9 +34,18 @@ def test_the_bid_levels_headline_the_commonest_level_and_the_riskiest_of_the_res
     assert said.startswith("Auctions are won most often at 6 (400 of 704 deals): made "
                            "85.0% [81.0%, 88.0%], the bidding side scoring +5.00 [+4.50, "
                            "+5.50] a deal")
-    assert said.endswith("; the level made least often is 7 (70.0% [65.0%, 75.0%]).")
+    assert said.endswith("; the level made least often is 7 (70.0% [65.0%, 75.0%]) (a "
+                         "level's row describes the hands that bid it under this policy).")
     one = _said(_part("bids", {"levels": levels[:1]}, unit="hands"))[0]
     assert "least often" not in one and "a hand" in one
+
+
+def test_levels_whose_make_rates_overlap_the_lowest_are_named_together():
+    levels = [_level(5, 900, 0.86, 0.85, 0.87), _level(8, 300, 0.71, 0.70, 0.72),
+              _level(9, 300, 0.70, 0.69, 0.71), _level(12, 40, 0.80, 0.66, 0.90)]
+    (said,) = _said(_part("bids", {"levels": levels}))
+    assert ("the levels made least often, within the noise of each other, are 8 (71.0% "
+            "[70.0%, 72.0%]), 9 (70.0% [69.0%, 71.0%]) and 12 (80.0% [66.0%, 90.0%])") in said
 
 
 def _measure(name, diff, lo, hi):
@@ -49,13 +58,17 @@ def test_a_comparison_names_only_measures_beyond_the_noise_clearest_first():
             _measure("large and surer", -3.0, -3.5, -2.5),  # 3 / 1 wide: clarity 3
             _measure("unclear", 2.0, -1.0, 5.0),
             _measure("sure but faint", 0.02, 0.01, 0.05)]  # clarity 0.5: not among the two
+    rows.append(_measure("mirror of the surer", 3.0, 2.5, 3.5))  # the other side's share
     (said,) = _said(_part("variants", {"comparisons": rows}))
-    assert said == ("cinch against pedro, per deal: large and surer -3.000 [-3.500, -2.500]; "
-                    "small but sure +0.100 [+0.050, +0.150] (3 of 4 measures move beyond the "
-                    "noise; the clearest shown).")
+    assert said == ("B = cinch against A = pedro, B − A per deal: large and surer -3.000 "
+                    "[-3.500, -2.500]; small but sure +0.100 [+0.050, +0.150]; sure but faint "
+                    "+0.020 [+0.010, +0.050] (4 of 5 measures move beyond the noise; the "
+                    "clearest shown).")
     quiet = [_measure("unclear", 2.0, -1.0, 5.0), _measure("zero", 0.0, 0.0, 0.0)]
-    assert _said(_part("variants", {"comparisons": quiet}, unit="games")) == [
-        "cinch against pedro: no measure of the 2 moves beyond the noise."]
+    named = _part("variants", {"comparisons": [{**r, "label": "Cinch's scoring"}
+                                               for r in quiet]}, unit="games")
+    assert _said(named) == ["Cinch's scoring (B = cinch against A = pedro): no measure of the "
+                            "2 moves beyond the noise."]
 
 
 @pytest.mark.parametrize("diff, lo, hi, how", [
@@ -77,10 +90,19 @@ def _side(side, win, lo, hi):
 
 
 def test_whole_games_name_a_side_only_when_its_win_rate_is_off_an_even_share():
-    even = [_side("team 0", 0.51, 0.49, 0.53), _side("team 1", 0.49, 0.47, 0.51)]
+    teams = _part("games", {"sides": [_side("team 0", 0.55, 0.52, 0.58),
+                                      _side("team 1", 0.45, 0.42, 0.48)]}, unit="games")
+    teams.text("A game lasts 9.10 [9.00, 9.20] deals (mean, 95% CI); 0 of 500 were undecided.")
+    # two teams deal first in turn: even by design, so their length, not a chance "winner"
+    assert _said(teams) == ["Whole games: a game lasts 9.10 [9.00, 9.20] deals (mean, 95% CI); "
+                            "0 of 500 were undecided."]
+    even = [_side("first dealer", 0.26, 0.24, 0.28), _side("first dealer + 1", 0.24, 0.22,
+                                                           0.26),
+            _side("first dealer + 2", 0.25, 0.23, 0.27), _side("first dealer + 3", 0.25,
+                                                               0.23, 0.27)]
     (said,) = _said(_part("games", {"sides": even}, unit="games"))
-    assert said.startswith("Whole games: no side wins more or less often than an even 50% "
-                           "beyond the noise (team 0 51.0% [49.0%, 53.0%]; team 1")
+    assert said.startswith("Whole games: no side wins more or less often than an even 25% "
+                           "beyond the noise (first dealer 26.0% [24.0%, 28.0%]; first")
     seats = [_side("first dealer", 0.27, 0.26, 0.28), _side("first dealer + 1", 0.23, 0.22,
                                                             0.24),
              _side("first dealer + 2", 0.25, 0.24, 0.26), _side("first dealer + 3", 0.25,
@@ -90,11 +112,13 @@ def test_whole_games_name_a_side_only_when_its_win_rate_is_off_an_even_share():
         "first dealer + 1 wins 23.0% [22.0%, 24.0%] (the others within the noise)."]
 
 
-def test_a_bound_beyond_the_reference_never_prints_as_the_reference():
-    barely = [_side("team 0", 0.503, 0.50004, 0.506), _side("team 1", 0.497, 0.494, 0.49996)]
+def test_a_bound_other_than_the_reference_never_prints_as_the_reference():
+    barely = [_side("north", 0.253, 0.25004, 0.256), _side("east", 0.247, 0.244, 0.24996),
+              _side("south", 0.253, 0.24996, 0.256), _side("west", 0.247, 0.244, 0.25)]
     (said,) = _said(_part("games", {"sides": barely}, unit="games"))
-    assert "team 0 wins 50.300% [50.004%, 50.600%]" in said
-    assert "team 1 wins 49.700% [49.400%, 49.996%]" in said
+    assert "north wins 25.300% [25.004%, 25.600%]" in said
+    assert "east wins 24.700% [24.400%, 24.996%]" in said
+    assert "south" not in said and "west" not in said  # their intervals hold 25%
     rows = [_measure("faint", 0.01, 0.0004, 0.02)]
     assert "faint +0.0100 [+0.0004, +0.0200]" in _said(_part("variants",
                                                               {"comparisons": rows}))[0]
@@ -105,13 +129,36 @@ def test_hands_give_their_advice_and_sections_without_a_headline_give_none():
                                        "advice": "bid 7 naming spades: +6.11 ± 0.22 over "
                                                  "passing"}]})
     king_hands = _part("hands", {"hands": [{"hand": "AS KS", "seat": "eldest"}]})
-    guide = _part("bid-chart", {"guide": [{"class": "x"}]})
     rules = _part("rules", {})
     rules.text("The preset pedro as it stands: no flag differs from its default.")
-    found = key_findings([rules, guide, king_hands, hands])
+    empty_guide = _part("bid-chart", {"guide": pd.DataFrame(columns=["seat", "bid_from"])})
+    found = key_findings([rules, empty_guide, king_hands, hands, _part("other", {})])
     assert [(p.key, said) for p, said in found] == [
         ("rules", "The preset pedro as it stands: no flag differs from its default."),
         ("hands", "AS KS at eldest: bid 7 naming spades: +6.11 ± 0.22 over passing.")]
+
+
+def _guide_row(seat, bid_from, bid_to, holding, gain):
+    return {"seat": seat, "bid_from": bid_from, "bid_to": bid_to,
+            "minimum holding": f"{holding}, seat={seat}", "n": 1000, "rec_gain": gain,
+            "rec_gain_lo": gain - 0.1, "rec_gain_hi": gain + 0.1}
+
+
+def test_the_guide_headlines_each_seats_weakest_hand_worth_a_bid():
+    guide = [_guide_row("dealer", 1, 4, "trumps=3, no ace", 0.2),
+             _guide_row("dealer", 5, 9, "trumps=4, ace", 1.5),
+             _guide_row("eldest", 1, 6, "trumps=4, no ace", 0.4)]
+    assert _said(_part("bid-chart", {"guide": guide})) == [
+        "The weakest hand worth a bid, by seat: dealer: trumps=3, no ace (bids up to 4: +0.20 "
+        "[+0.10, +0.30] a deal over passing); eldest: trumps=4, no ace (bids up to 6: +0.40 "
+        "[+0.30, +0.50] a deal over passing)."]
+    right = [{"longest": k, "high_cards": h, "seat": "eldest", "value": v, "rare": rare}
+             for k, h, v, rare in [("<=4", "0-2", 0.2, False), ("<=4", "3-4", 0.1, False),
+                                   ("5", "0-2", 1.2, False), ("5", "7+", 9.0, True)]]
+    assert _said(_part("bid-chart", {"trump_right": right})) == [
+        "The trump right is worth, in tricks over another seat naming trump (the range over "
+        "the other features and the seats): longest <=4: +0.10 to +0.20; longest 5: +1.20 "
+        "to +1.20."]
 
 
 def test_the_findings_lead_the_page_and_the_markdown_each_linked_to_its_section():

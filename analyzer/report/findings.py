@@ -13,18 +13,19 @@ from __future__ import annotations
 
 from .parts import FEW, Part, ci, pct
 
-MOST_MEASURES = 2  # per comparison: the clearest effects, the rest in its table
+MOST_MEASURES = 3  # per comparison: the clearest effects, the rest in its table
 
 
 def apart(lo: float, hi: float, ref: float, digits: int) -> int:
-    """``digits``, or more (up to 6) so that a bound beyond ``ref`` does not print as it: a
-    side "beyond the noise" of an even 50% must not show "[50.0%, 50.6%]".
+    """``digits``, or more (up to 6) so that a bound other than ``ref`` does not print as
+    it: a side "beyond the noise" of an even 50% must not show "[50.0%, 50.6%]", nor one
+    within it "[50.0%, 50.6%]" for a bound of 49.996%.
 
-    >>> apart(50.04, 50.6, 50.0, 1), apart(0.0004, 0.05, 0.0, 3), apart(-1.0, 1.0, 0.0, 2)
-    (2, 4, 2)
+    >>> apart(50.04, 50.6, 50.0, 1), apart(49.996, 50.6, 50.0, 1), apart(-1.0, 1.0, 0.0, 2)
+    (2, 3, 2)
     """
-    while digits < 6 and ((lo > ref and round(lo, digits) <= ref)
-                          or (hi < ref and round(hi, digits) >= ref)):
+    while digits < 6 and any(b != ref and round(b, digits) == round(ref, digits)
+                             for b in (lo, hi)):
         digits += 1
     return digits
 
@@ -56,10 +57,45 @@ def _bids(p: Part) -> list[str]:
     said = (f"Auctions are won most often at {int(top['bid']):,} ({int(top['n']):,} of "
             f"{p.provenance['n']:,} {unit}): made {made}, the bidding side scoring {scored} "
             f"a {unit[:-1]}")
-    if worst["bid"] != top["bid"]:
-        said += (f"; the level made least often is {int(worst['bid']):,} "
-                 f"({pct(worst['rate'], worst['rate_lo'], worst['rate_hi'])})")
-    return [said + "."]
+    # the levels whose make rate may be the lowest: the lowest, and those within its noise
+    low = levels[levels["rate_lo"] <= worst["rate_hi"]].sort_values("bid")
+    rates = [f"{int(r.bid):,} ({pct(r.rate, r.rate_lo, r.rate_hi)})" for r in low.itertuples()]
+    if len(low) == 1 and worst["bid"] != top["bid"]:
+        said += f"; the level made least often is {rates[0]}"
+    elif len(low) > 1:
+        said += ("; the levels made least often, within the noise of each other, are "
+                 + ", ".join(rates[:-1]) + f" and {rates[-1]}")
+    return [said + " (a level's row describes the hands that bid it under this policy)."]
+
+
+def _guide(p: Part) -> list[str]:
+    """The bidding games' threshold to open, seat by seat (the guide's first row of each);
+    King's trump right, its value's range by the first feature of its classes."""
+    if "guide" in p.tables:
+        guide = p.tables["guide"]
+        if not len(guide):
+            return []
+        context = list(guide.columns[:list(guide.columns).index("bid_from")])
+        firsts = (guide.groupby(context, sort=False, observed=True).head(1) if context
+                  else guide.head(1))
+        said = []
+        for r in firsts.to_dict("records"):
+            holding = ", ".join(x for x in r["minimum holding"].split(", ")
+                                if x not in {f"{c}={r[c]}" for c in context})
+            where = " ".join(str(r[c]) for c in context)
+            said.append(f"{where + ': ' if where else ''}{holding} (bids up to {r['bid_to']}: "
+                        f"{ci(r['rec_gain'], r['rec_gain_lo'], r['rec_gain_hi'], sign=True)} a "
+                        f"{p.provenance['unit'][:-1]} over passing)")
+        return ["The weakest hand worth a bid, by seat: " + "; ".join(said) + "."]
+    if "trump_right" in p.tables:
+        right = p.tables["trump_right"]
+        right = right[~right["rare"]]
+        feature = right.columns[0]  # the first feature of the classes: King's longest suit
+        ranges = [f"{feature} {k}: {g['value'].min():+.2f} to {g['value'].max():+.2f}"
+                  for k, g in right.groupby(feature, sort=False)]
+        return ["The trump right is worth, in tricks over another seat naming trump (the "
+                "range over the other features and the seats): " + "; ".join(ranges) + "."]
+    return []
 
 
 def _hands(p: Part) -> list[str]:
@@ -73,19 +109,26 @@ def _variants(p: Part) -> list[str]:
     unit = p.provenance["unit"][:-1]
     out = []
     for _, t in p.tables["comparisons"].groupby("comparison", sort=True):
-        head = f"{t['b_rules'].iloc[0]} against {t['a_rules'].iloc[0]}"
+        rules = f"B = {t['b_rules'].iloc[0]} against A = {t['a_rules'].iloc[0]}"
+        label = t["label"].iloc[0] if "label" in t else ""
+        head = f"{label} ({rules})" if label and label != rules else rules
         moved = t[(t["diff_lo"] > 0) | (t["diff_hi"] < 0)]
         if not len(moved):
             out.append(f"{head}: no measure of the {len(t)} moves beyond the noise.")
             continue
-        # the clearest first: the effect in units of its interval's half-width
-        clarity = (moved["b_minus_a"].abs() / (moved["diff_hi"] - moved["diff_lo"]))
-        shown = [f"{r.measure} "
-                 f"{ci(r.b_minus_a, r.diff_lo, r.diff_hi, apart(r.diff_lo, r.diff_hi, 0, 3), True)}"
-                 for r in moved.loc[clarity.sort_values(ascending=False).index]
-                 .head(MOST_MEASURES).itertuples()]
-        out.append(f"{head}, per {unit}: " + "; ".join(shown) + f" ({len(moved)} of {len(t)} "
-                   "measures move beyond the noise; the clearest shown).")
+        # the clearest first (the effect over its interval's width), a measure that only
+        # mirrors one shown (the other side's share of the same points) left out
+        clarity = moved["b_minus_a"].abs() / (moved["diff_hi"] - moved["diff_lo"])
+        shown, seen = [], []
+        for r in moved.loc[clarity.sort_values(ascending=False, kind="stable").index].itertuples():
+            if any(abs(r.b_minus_a + d) <= 1e-9 * max(1.0, abs(d)) for d in seen):
+                continue
+            seen.append(r.b_minus_a)
+            digits = apart(r.diff_lo, r.diff_hi, 0, 3)
+            shown.append(f"{r.measure} {ci(r.b_minus_a, r.diff_lo, r.diff_hi, digits, True)}")
+        out.append(f"{head}, B − A per {unit}: " + "; ".join(shown[:MOST_MEASURES])
+                   + f" ({len(moved)} of {len(t)} measures move beyond the noise; the "
+                   "clearest shown).")
     return out
 
 
@@ -107,8 +150,11 @@ def _ladder(p: Part) -> list[str]:
 
 def _games(p: Part) -> list[str]:
     """Which side wins more or less often than an even share, beyond the noise (the seats
-    section already says who ends ahead on points)."""
+    section already says who ends ahead on points); for two teams, who are even by design
+    (each deals first in every other game), how long a game lasts."""
     sides = p.tables["sides"]
+    if len(sides) == 2:  # teams deal first in turn, game by game: even by design
+        return [f"Whole games: {t[0].lower()}{t[1:]}" for t in _first_text(p)]
     even = 1 / len(sides)
     rates = {r.side: pct(r.win, r.win_lo, r.win_hi,
                          apart(100 * r.win_lo, 100 * r.win_hi, 100 * even, 1))
@@ -123,5 +169,5 @@ def _games(p: Part) -> list[str]:
             + (" (the others within the noise)." if len(uneven) < len(sides) else ".")]
 
 
-_READERS = {"rules": _first_text, "bids": _bids, "seats": _first_text, "hands": _hands,
-            "variants": _variants, "ladder": _ladder, "games": _games}
+_READERS = {"rules": _first_text, "bids": _bids, "seats": _first_text, "bid-chart": _guide,
+            "hands": _hands, "variants": _variants, "ladder": _ladder, "games": _games}

@@ -381,9 +381,9 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
         if progress:
             progress(v["deals"])
         n += v["deals"]
-        t = c.table.assign(comparison=i + 1, a_rules=c.a, b_rules=c.b)
-        frames.append(t)
         label = v["label"] or f"{c.a} → {c.b}"
+        t = c.table.assign(comparison=i + 1, a_rules=c.a, b_rules=c.b, label=label)
+        frames.append(t)
         differs = t["n_differ"] if "n_differ" in t else [np.nan] * len(t)  # two-level: none
         shown = pd.DataFrame({
             f"measure (per {unit})": t["measure"],

@@ -211,12 +211,17 @@ def right_heatmap(chart: KingChart, title: str):
 
 
 def _right_advice(r: dict) -> str:
-    """A cell's advice in a few words, as its seat can act (:func:`_advice_cells`)."""
+    """A cell's advice in a few words, as its seat can act (:func:`_advice_cells`): "offer
+    up to 2"; the dealer, "accept 3+" (offers of 3 tricks or more), and "else decline"
+    where declining the hand beats naming trump (both parts: an offer it should take
+    beats declining too)."""
     offer, accept, decline = _advice_cells(SimpleNamespace(**r))
     if r["seat"] != "dealer":
-        return f"offer ≤ {offer}" if offer.isdigit() else offer
-    return "decline" if decline == "decline" else (f"accept > {accept}" if accept.isdigit()
-                                                   else accept)
+        return f"offer up to {offer}" if offer.isdigit() else offer
+    if not accept.isdigit():
+        return accept  # too few
+    take = "accept any offer" if accept == "0" else f"accept {int(accept) + 1}+"
+    return take + ("\nelse decline" if decline == "decline" else "")
 
 
 def _right_heatmap(chart: KingChart, title: str):
