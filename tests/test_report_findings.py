@@ -150,8 +150,8 @@ def test_the_guide_headlines_each_seats_weakest_hand_worth_a_bid():
              _guide_row("eldest", 1, 6, "trumps=4, no ace", 0.4)]
     assert _said(_part("bid-chart", {"guide": guide})) == [
         "The weakest hand worth a bid, by seat: dealer: trumps=3, no ace (bids up to 4: +0.20 "
-        "[+0.10, +0.30] a deal over passing); eldest: trumps=4, no ace (bids up to 6: +0.40 "
-        "[+0.30, +0.50] a deal over passing)."]
+        "[+0.10, +0.30] over passing); eldest: trumps=4, no ace (bids up to 6: +0.40 "
+        "[+0.30, +0.50] over passing)."]
     right = [{"longest": k, "high_cards": h, "seat": "eldest", "value": v, "rare": rare}
              for k, h, v, rare in [("<=4", "0-2", 0.2, False), ("<=4", "3-4", 0.1, False),
                                    ("5", "0-2", 1.2, False), ("5", "7+", 9.0, True)]]

@@ -83,9 +83,9 @@ def _guide(p: Part) -> list[str]:
             holding = ", ".join(x for x in r["minimum holding"].split(", ")
                                 if x not in {f"{c}={r[c]}" for c in context})
             where = " ".join(str(r[c]) for c in context)
+            gain = ci(r["rec_gain"], r["rec_gain_lo"], r["rec_gain_hi"], sign=True)
             said.append(f"{where + ': ' if where else ''}{holding} (bids up to {r['bid_to']}: "
-                        f"{ci(r['rec_gain'], r['rec_gain_lo'], r['rec_gain_hi'], sign=True)} a "
-                        f"{p.provenance['unit'][:-1]} over passing)")
+                        f"{gain} over passing)")
         return ["The weakest hand worth a bid, by seat: " + "; ".join(said) + "."]
     if "trump_right" in p.tables:
         right = p.tables["trump_right"]
