@@ -4,7 +4,7 @@ the top of the report so a reader gets the answers before the tables.
 Each sentence is read off the section's tables (the numbers written to ``data/``), carries
 its 95% interval, and says "beyond the noise" only where the interval excludes zero: a
 finding is never stronger than the section below it. A section with nothing to headline
-(the bid guide, whose advice is a table by class) gives none.
+(King's example hands, whose advice is a table by contract) gives none.
 
 May import: :mod:`.parts`.
 """
