@@ -45,7 +45,7 @@ from .games.common import (
 from .limits import Pace, check_counts, check_seed, require_time
 from .moments import Moments
 from .stats import Z95, Estimate, PairedMoments, bounded, held, interval_text, wilson
-from .text import ShownAsText, render_table, two_level
+from .text import ShownAsText, render_table, two_level_note
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelMoments, check_budget, check_request
 from .variants import RuleError
@@ -69,7 +69,7 @@ class Comparison(ShownAsText):
     def __repr__(self) -> str:
         p = self.provenance
         return (f"<Comparison: A {self.a}, B {self.b}, policy {p['policy']}, seed {p['seed']}, "
-                f"{self.deals_line(game(self.a).compare_unit)}{two_level(p)}>")
+                f"{self.deals_line(game(self.a).compare_unit)}{two_level_note(p)}>")
 
     def deals_line(self, unit: str = "deal") -> str:
         """How many ``unit``s were compared, and how many of them a variant threw in."""

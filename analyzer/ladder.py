@@ -307,9 +307,14 @@ def duplicate_part(rules, a: str, b: str, seed: int, worlds: int, first: int, de
     return net_pts, net_score
 
 
-def render_ladder(lad: Ladder) -> str:
-    """The header and the tables of a ladder, as ``bidlab ladder`` prints them."""
-    p, summ, by_bid = lad.provenance, lad.summary(), lad.by_bid()
+def render_ladder(lad: Ladder, summ: pd.DataFrame | None = None,
+                  by_bid: pd.DataFrame | None = None) -> str:
+    """The header and the tables of a ladder, as ``bidlab ladder`` prints them; ``summ`` and
+    ``by_bid`` its :meth:`Ladder.summary` and :meth:`Ladder.by_bid` where the caller has
+    them already."""
+    p = lad.provenance
+    summ = lad.summary() if summ is None else summ
+    by_bid = lad.by_bid() if by_bid is None else by_bid
     what = f"  contract {p['contract']}" if "contract" in p else ""
     searching = any(r.startswith("pimc") for r in (*lad.rungs, p["opponents"]))
     out = [f"bidlab ladder  {p['rules']}{what}  seed {p['seed']}  deals {p['deals']:,}  "

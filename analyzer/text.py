@@ -50,7 +50,7 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[object]],
     return "\n".join(lines)
 
 
-def two_level(provenance: dict) -> str:
+def two_level_note(provenance: dict) -> str:
     """", two-level over heuristic (N=20,000)" for a result whose numbers are two-level
     estimates, "" for a plain one: a repr must not pass for the searching player's own."""
     if "base_policy" not in provenance:
@@ -74,7 +74,7 @@ class ShownAsText:
         p = self.provenance
         n = f"n={p['n']:,}" + (f" hands of {p['n_deals']:,} deals" if "n_deals" in p else "")
         return (f"<{type(self).__name__}: {p['rules']}, policy {p['policy']}, seed "
-                f"{p['seed']}, {n}{two_level(p)}{self._repr_extra()}>")
+                f"{p['seed']}, {n}{two_level_note(p)}{self._repr_extra()}>")
 
     def _repr_extra(self) -> str:
         return ""

@@ -114,7 +114,7 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
         if not as_json:
             click.echo(text)
 
-    echo(result.text())
+    echo(lad.render_ladder(result, summ, by_bid))  # the tables it also writes and prints
     if dup:
         echo("")
         echo("duplicate matches (same deals, partnerships swapped; whole players, "

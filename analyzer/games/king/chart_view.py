@@ -164,39 +164,53 @@ def danger_heatmap(rows: pd.DataFrame, by: tuple[str, ...], title: str):
 
 
 def _danger_heatmap(rows: pd.DataFrame, by: tuple[str, ...], title: str):
-    from matplotlib.patches import Rectangle
-
     from ... import plotting
 
-    row_labels, cols, cells = _grid(rows, by)
-    grid = np.full((len(row_labels), len(cols)), np.nan)
-    for (rl, c), d in cells.items():
-        grid[row_labels.index(rl), cols.index(c)] = d["penalty"]
+    grid = _grid(rows, by)
+    row_labels, cols, cells = grid
     fig = plotting.new_figure()
     fig.set_size_inches(2.6 + 1.35 * len(cols), 1.6 + 0.62 * len(row_labels))
     ax = fig.add_subplot()
+
+    def text(d: dict) -> str:
+        spread = _pm(d["penalty"], d["penalty_lo"], d["penalty_hi"]).partition(" ")[2]
+        return f"{d['penalty']:.1f}\n" + (f"{spread}\n" if spread else "") + f"n={d['n']:,}"
+
+    vmax = max(1.0, max(d["penalty"] for d in cells.values()))
+    im = _heat_panel(ax, grid, by, "penalty", text, "Reds", 0, vmax)
+    ax.set_title(title, fontsize=9)
+    fig.colorbar(im, ax=ax, label="mean penalty per hand (points lost)")
+    fig.tight_layout()
+    return fig
+
+
+def _heat_panel(ax, grid: tuple[list[str], list[str], dict], by: tuple[str, ...], key: str,
+                text, cmap: str, vmin: float, vmax: float, label_size: float | None = None):
+    """Draw one grid of :func:`_grid` on ``ax``: each cell coloured by its ``key`` and
+    annotated with ``text(cell)``, rare cells hatched, the features on the axes; the image
+    (for a colour bar). King's danger charts and its trump right share it."""
+    from matplotlib.patches import Rectangle
+
+    row_labels, cols, cells = grid
+    values = np.full((len(row_labels), len(cols)), np.nan)
+    for (rl, c), d in cells.items():
+        values[row_labels.index(rl), cols.index(c)] = d[key]
     ax.grid(False)
-    vmax = max(1.0, float(np.nanmax(grid)))
-    im = ax.imshow(np.ma.masked_invalid(grid), cmap="Reds", vmin=0, vmax=vmax, aspect="auto",
-                   origin="lower")
+    im = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=vmin, vmax=vmax,
+                   aspect="auto", origin="lower")
     for (rl, c), d in cells.items():
         i, j = row_labels.index(rl), cols.index(c)
-        spread = _pm(d["penalty"], d["penalty_lo"], d["penalty_hi"]).partition(" ")[2]
-        text = f"{d['penalty']:.1f}\n" + (f"{spread}\n" if spread else "") + f"n={d['n']:,}"
-        dark = d["penalty"] > 0.6 * vmax
-        ax.text(j, i, text, ha="center", va="center", fontsize=7.5,
-                color="white" if dark else "black")
+        ax.text(j, i, text(d), ha="center", va="center", fontsize=7.5,
+                color="white" if d[key] > 0.6 * vmax else "black")
         if d["rare"]:
             ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
                                    ec="#888888", lw=0))
     ax.set_xticks(range(len(cols)), cols)
     ax.set_yticks(range(len(row_labels)), row_labels)
-    ax.set_xlabel(_axis_title(by[-1:]))
-    ax.set_ylabel(_axis_title(by[:-1]))
-    ax.set_title(title, fontsize=9)
-    fig.colorbar(im, ax=ax, label="mean penalty per hand (points lost)")
-    fig.tight_layout()
-    return fig
+    size = {"fontsize": label_size} if label_size else {}
+    ax.set_xlabel(_axis_title(by[-1:]), **size)
+    ax.set_ylabel(_axis_title(by[:-1]), **size)
+    return im
 
 
 def right_heatmap(chart: KingChart, title: str):
@@ -225,8 +239,6 @@ def _right_advice(r: dict) -> str:
 
 
 def _right_heatmap(chart: KingChart, title: str):
-    from matplotlib.patches import Rectangle
-
     from ... import plotting
 
     by, right = chart.trump_by, chart.right
@@ -236,27 +248,15 @@ def _right_heatmap(chart: KingChart, title: str):
     fig.set_size_inches(11, 8.5)
     fig.set_layout_engine("constrained")  # four panels, their labels and one colour bar
     axes = fig.subplots(2, 2, squeeze=False).ravel()
+
+    def text(d: dict) -> str:
+        spread = _pm(d["value"], d["value_lo"], d["value_hi"], 2).partition(" ")[2]
+        return f"{d['value']:+.2f}\n{spread}\n{_right_advice(d)}"
+
     for ax, seat in zip(axes, seats, strict=False):
-        row_labels, cols, cells = _grid(right[right["seat"] == seat], by)
-        grid = np.full((len(row_labels), len(cols)), np.nan)
-        for (rl, c), d in cells.items():
-            grid[row_labels.index(rl), cols.index(c)] = d["value"]
-        ax.grid(False)
-        im = ax.imshow(np.ma.masked_invalid(grid), cmap="Blues", vmin=min(0.0, np.nanmin(grid)),
-                       vmax=vmax, aspect="auto", origin="lower")
-        for (rl, c), d in cells.items():
-            i, j = row_labels.index(rl), cols.index(c)
-            spread = _pm(d["value"], d["value_lo"], d["value_hi"], 2).partition(" ")[2]
-            ax.text(j, i, f"{d['value']:+.2f}\n{spread}\n{_right_advice(d)}", ha="center",
-                    va="center", fontsize=7.5,
-                    color="white" if d["value"] > 0.6 * vmax else "black")
-            if d["rare"]:
-                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
-                                       ec="#888888", lw=0))
-        ax.set_xticks(range(len(cols)), cols)
-        ax.set_yticks(range(len(row_labels)), row_labels)
-        ax.set_xlabel(_axis_title(by[-1:]), fontsize=8)
-        ax.set_ylabel(_axis_title(by[:-1]), fontsize=8)
+        mine = right[right["seat"] == seat]
+        im = _heat_panel(ax, _grid(mine, by), by, "value", text, "Blues",
+                         min(0.0, float(np.nanmin(mine["value"]))), vmax, label_size=8)
         ax.set_title(f"seat {seat}" + (" (the benefited: accepts or declines)"
                                        if seat == "dealer" else " (offers)"), fontsize=9)
     for ax in axes[len(seats):]:
