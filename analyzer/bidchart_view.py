@@ -18,7 +18,8 @@ import pandas as pd
 from . import io
 from .games import game
 from .games.common import policy_label
-from .stats import plus_minus
+from .games.protocol import ChartContents
+from .stats import ci, plus_minus
 from .text import render_table
 
 
@@ -138,9 +139,9 @@ def render_violations(chart, digits: int = 2) -> str:
                            rows, align="llrrl"))
 
 
-def chart_contents(chart) -> tuple[dict, dict, str, pd.DataFrame]:
-    """(tables by name, figures by name, the name of the bid guide, the guide formatted for
-    people): what ``write_bid_chart`` writes and a report shows."""
+def chart_contents(chart) -> ChartContents:
+    """What ``write_bid_chart`` writes and a report shows: the tables, the heatmap, the
+    guide formatted for people and its headline (:func:`guide_headline`)."""
     from . import plotting
 
     meta = _meta(chart)
@@ -162,7 +163,37 @@ def chart_contents(chart) -> tuple[dict, dict, str, pd.DataFrame]:
         "gain over passing": [_pm(m, lo, hi, sign=True) for m, lo, hi in
                               zip(g["rec_gain"], g["rec_gain_lo"], g["rec_gain_hi"],
                                   strict=True)]})
-    return tables, {"heatmap": fig}, "guide", shown
+    return ChartContents(
+        tables, {"heatmap": fig},
+        {"heatmap": "Gain of each action over passing, by class of hand; the box marks the "
+                    "advice."},
+        "guide", shown, guide_headline(g))
+
+
+def guide_headline(guide: pd.DataFrame) -> list[str]:
+    """The threshold to open, seat by seat: each seat's first row of the guide (its weakest
+    class worth a bid), with the bids it makes and its gain over passing.
+
+    >>> row = {"seat": "dealer", "bid_from": 1, "bid_to": 4, "n": 900, "rec_gain": 0.2,
+    ...        "rec_gain_lo": 0.1, "rec_gain_hi": 0.3,
+    ...        "minimum holding": "trumps=3, no ace, seat=dealer"}
+    >>> said, = guide_headline(pd.DataFrame([row, {**row, "bid_from": 5, "bid_to": 9}]))
+    >>> said.removeprefix("The weakest hand worth a bid, by seat: ")
+    'dealer: trumps=3, no ace (bids up to 4: +0.20 [+0.10, +0.30] over passing).'
+    """
+    if not len(guide):
+        return []
+    context = list(guide.columns[:list(guide.columns).index("bid_from")])  # the seat, if any
+    firsts = guide.groupby(context, sort=False, observed=True).head(1) if context else guide.head(1)
+    said = []
+    for r in firsts.to_dict("records"):
+        holding = ", ".join(x for x in r["minimum holding"].split(", ")
+                            if x not in {f"{c}={r[c]}" for c in context})
+        where = " ".join(str(r[c]) for c in context)
+        gain = ci(r["rec_gain"], r["rec_gain_lo"], r["rec_gain_hi"], sign=True)
+        said.append(f"{where + ': ' if where else ''}{holding} (bids up to {r['bid_to']}: "
+                    f"{gain} over passing)")
+    return ["The weakest hand worth a bid, by seat: " + "; ".join(said) + "."]
 
 
 def _meta(chart) -> dict:
@@ -176,11 +207,11 @@ def write_bid_chart(chart, out: Path) -> list[Path]:
     from . import plotting
 
     meta = _meta(chart)
-    tables, figures, _, _ = chart_contents(chart)
+    contents = chart_contents(chart)
     with io.atomic_dir(out) as tmp:
         written = [io.write_table(chart.table, tmp / "chart.parquet", meta)]
-        for name, df in tables.items():
+        for name, df in contents.tables.items():
             written.append(io.write_table(df, tmp / f"{name}.csv", meta))
-        written.append(plotting.save_figure(figures["heatmap"], tmp / "heatmap.png"))
+        written.append(plotting.save_figure(contents.figures["heatmap"], tmp / "heatmap.png"))
         written.append(io.write_manifest(tmp, meta, written))
     return [Path(out) / p.name for p in written]

@@ -120,6 +120,49 @@ def interval_text(mean: float, lo: float, hi: float, digits: int = 1) -> str:
     return f"{mean:z.{digits}f} ± {hw:.{digits}f}"
 
 
+# ---- estimates as bracketed text (a report's tables and findings) -------------------------
+
+
+def known(*xs) -> bool:
+    """Whether every value is there: not None, not NaN (a table's empty cell)."""
+    return all(x is not None and not (isinstance(x, float) and math.isnan(x)) for x in xs)
+
+
+def num(x, digits: int = 2, sign: bool = False) -> str:
+    if not known(x):
+        return "-"
+    return f"{x:+z,.{digits}f}" if sign else f"{x:z,.{digits}f}"  # z: no "-0.00"
+
+
+def ci(mean, lo, hi, digits: int = 2, sign: bool = False) -> str:
+    """``mean [lo, hi]``; the mean alone where there is no interval. An interval too narrow
+    to show at ``digits`` gets the digits it needs (:func:`visible_digits`).
+
+    >>> ci(9.3691, 9.3122, 9.4260), ci(0.0, 0.0, 0.00003, 3)
+    ('9.37 [9.31, 9.43]', '0.00000 [0.00000, 0.00003]')
+    """
+    if not known(mean):
+        return "-"
+    if not known(lo, hi):
+        return num(mean, digits, sign)
+    digits = visible_digits(mean, lo, hi, digits)
+    return f"{num(mean, digits, sign)} [{num(lo, digits, sign)}, {num(hi, digits, sign)}]"
+
+
+def pct(p, lo, hi, digits: int = 1) -> str:
+    """A proportion and its interval in per cent.
+
+    >>> pct(0.8364, 0.8312, 0.8415)
+    '83.6% [83.1%, 84.2%]'
+    """
+    if not known(p):
+        return "-"
+    if not known(lo, hi):
+        return f"{100 * p:.{digits}f}%"
+    digits = visible_digits(100 * p, 100 * lo, 100 * hi, digits)
+    return f"{100 * p:.{digits}f}% [{100 * lo:.{digits}f}%, {100 * hi:.{digits}f}%]"
+
+
 def est_cols(prefix: str, e: Estimate | None) -> dict:
     """An estimate as table columns: ``prefix``, ``prefix_se``, ``prefix_lo``,
     ``prefix_hi`` (NaN for None: no estimate)."""

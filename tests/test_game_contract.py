@@ -85,7 +85,7 @@ def test_game_fills_the_protocol(preset):
     # what every game must override (the base class raises NotImplementedError)
     for name in ("conservation", "summarize", "render_deal", "compare_measures", "compare_bounds",
                  "parse_hand", "evaluate_hand", "render_hand", "hand_json", "bid_chart",
-                 "render_chart", "write_chart", "search_rules", "deal_position"):
+                 "render_chart", "write_chart", "chart_contents", "search_rules", "deal_position"):
         assert getattr(type(g), name) is not getattr(Game, name), f"{g.name}.{name}"
     if g.partnerships:
         assert type(g).makers is not Game.makers and type(g).team_columns is not Game.team_columns
@@ -93,6 +93,19 @@ def test_game_fills_the_protocol(preset):
         assert type(g).ladder is not Game.ladder
     if g.whole_games:
         assert type(g).simulate_games is not Game.simulate_games
+
+
+@pytest.mark.parametrize("family", sorted(REFERENCES))
+def test_a_charts_contents_caption_every_figure_and_name_the_guide(family):
+    """What a report shows of a chart comes whole from the game: a sentence under each
+    figure, the guide among the tables and shown row for row, its headline sentences."""
+    g = game(family)
+    chart = g.bid_chart(parse_game(family), 2_000, SEED, "heuristic")
+    contents = g.chart_contents(chart)
+    assert contents.figures and set(contents.captions) == set(contents.figures)
+    assert all(c.endswith(".") and " " in c for c in contents.captions.values())
+    assert len(contents.shown) == len(contents.tables[contents.guide])
+    assert all(isinstance(x, str) and x.endswith(".") for x in contents.headline)
 
 
 @PRESETS

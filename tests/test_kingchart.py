@@ -335,7 +335,7 @@ def test_the_trump_right_figure_shows_each_class_value_and_what_its_seat_may_do(
     """The 64-row trump-right table as a figure: a panel a seat, a cell a class, holding the
     class's value and the advice the seat can act on (the dealer accepts or declines, the
     others offer)."""
-    fig = king_chart_contents(chart)[1]["trump_right"]
+    fig = king_chart_contents(chart).figures["trump_right"]
     panels = {ax.get_title().split()[1]: ax for ax in fig.axes
               if ax.get_visible() and ax.get_title().startswith("seat ")}
     assert sorted(panels) == ["dealer", "eldest", "second", "third"]
@@ -408,5 +408,5 @@ def test_the_trump_right_advises_each_seat_only_what_it_can_do(chart):
     assert right.loc[~dealer, "offer_up_to"].notna().all()
     one = right.iloc[[0]].assign(n=1, value_lo=float("nan"), value_hi=float("nan"))
     alone = dataclasses.replace(chart, right=one)
-    shown = king_chart_contents(alone)[3]
+    shown = king_chart_contents(alone).shown
     assert "nan" not in shown.to_string().lower() and "too few" in render_right(alone)

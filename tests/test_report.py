@@ -75,6 +75,23 @@ def test_the_bid_guide_says_what_its_classes_and_gains_mean(built):
     assert ("the method changes who writes the points down" in guide) == same_net
 
 
+def test_the_guide_headline_in_the_findings_is_read_off_the_guide_written(built):
+    """The game's guide headline (its chart view's) says what the guide's data file holds."""
+    from analyzer.bidchart_view import guide_headline
+    from analyzer.games.king.chart_view import right_headline
+
+    s, out = built
+    md = (out / "report.md").read_text()
+    if s.rules.game == "king":
+        said = right_headline(pd.read_csv(out / "data" / "bid-chart-trump_right.csv"),
+                              "longest")
+    else:
+        said = guide_headline(pd.read_csv(out / "data" / "bid-chart-guide.csv"))
+    assert said, "a quick scenario's guide has a headline"
+    for sentence in said:
+        assert f"- {sentence} ([The bid guide](#bid-chart))" in md
+
+
 def test_a_footer_of_several_runs_names_each_runs_n():
     """No estimate of a section of three hands has their summed n: its footer gives each."""
     from analyzer.report.render import _provenance_line

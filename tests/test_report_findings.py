@@ -6,6 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from analyzer.bidchart_view import guide_headline
+from analyzer.games.king.chart_view import right_headline
 from analyzer.report import render
 from analyzer.report.findings import key_findings
 from analyzer.report.parts import Part
@@ -145,20 +147,36 @@ def _guide_row(seat, bid_from, bid_to, holding, gain):
 
 
 def test_the_guide_headlines_each_seats_weakest_hand_worth_a_bid():
+    """The bidding games' guide headline (their chart view's): each seat's first row."""
     guide = [_guide_row("dealer", 1, 4, "trumps=3, no ace", 0.2),
              _guide_row("dealer", 5, 9, "trumps=4, ace", 1.5),
              _guide_row("eldest", 1, 6, "trumps=4, no ace", 0.4)]
-    assert _said(_part("bid-chart", {"guide": guide})) == [
+    assert guide_headline(pd.DataFrame(guide)) == [
         "The weakest hand worth a bid, by seat: dealer: trumps=3, no ace (bids up to 4: +0.20 "
         "[+0.10, +0.30] over passing); eldest: trumps=4, no ace (bids up to 6: +0.40 "
         "[+0.30, +0.50] over passing)."]
-    right = [{"longest": k, "high_cards": h, "seat": "eldest", "value": v, "rare": rare}
-             for k, h, v, rare in [("<=4", "0-2", 0.2, False), ("<=4", "3-4", 0.1, False),
-                                   ("5", "0-2", 1.2, False), ("5", "7+", 9.0, True)]]
-    assert _said(_part("bid-chart", {"trump_right": right})) == [
+    assert guide_headline(pd.DataFrame(columns=["seat", "bid_from"])) == []
+
+
+def test_kings_guide_headline_is_the_trump_rights_range_by_longest_suit():
+    right = pd.DataFrame(
+        [{"longest": k, "high_cards": h, "seat": "eldest", "value": v, "rare": rare}
+         for k, h, v, rare in [("<=4", "0-2", 0.2, False), ("<=4", "3-4", 0.1, False),
+                               ("5", "0-2", 1.2, False), ("5", "7+", 9.0, True)]])
+    assert right_headline(right, "longest") == [
         "The trump right is worth, in tricks over another seat naming trump (the range over "
         "the other features and the seats): longest <=4: +0.10 to +0.20; longest 5: +1.20 "
         "to +1.20."]
+    assert right_headline(right.assign(rare=True), "longest") == []
+
+
+def test_a_sections_own_headlines_lead_its_findings():
+    """A game's guide headline reaches the findings through its part, ahead of what the
+    findings read off the part's tables."""
+    hands = _part("hands", {"hands": [{"hand": "AS KS", "seat": "eldest",
+                                       "advice": "pass"}]})
+    hands.headlines = ["Said by the section."]
+    assert _said(hands) == ["Said by the section.", "AS KS at eldest: pass."]
 
 
 def test_the_findings_lead_the_page_and_the_markdown_each_linked_to_its_section():

@@ -28,6 +28,19 @@ class NotOffered(ValueError):
     """A capability a game does not have (e.g. whole games to a target in King)."""
 
 
+@dataclass
+class ChartContents:
+    """What a report shows of a bid chart and its folder holds (:meth:`Game.chart_contents`).
+    The game says it all, so the report's code knows no game's tables by name."""
+
+    tables: dict[str, pd.DataFrame]  # name -> numbers (the folder's CSV, the report's data/)
+    figures: dict  # name -> matplotlib Figure
+    captions: dict[str, str]  # figure name -> one sentence under it in a report
+    guide: str  # the table that is the bid guide (shown first, under the game's guide_caption)
+    shown: pd.DataFrame  # the guide formatted for people
+    headline: list[str]  # the guide's key findings, each read off the guide's own numbers
+
+
 @dataclass(frozen=True)
 class BenchCase:
     """One timed case of ``bidlab bench``: a label after the rules string and the extra
@@ -278,9 +291,9 @@ class Game:
     def write_chart(self, chart, out_dir) -> list:
         raise NotImplementedError
 
-    def chart_contents(self, chart):
-        """(tables by name, figures by name, the bid guide's table name, the guide
-        formatted for people): what a report shows of a chart."""
+    def chart_contents(self, chart) -> ChartContents:
+        """The chart's tables, figures with their captions, its guide and the guide's
+        headline: what a report shows of it and its folder holds."""
         raise NotImplementedError
 
     # ---- the policy ladder and duplicate matches ------------------------------------------------

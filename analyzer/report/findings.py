@@ -1,17 +1,19 @@
 """A report's key findings: one or two sentences a section's own numbers support, put at
 the top of the report so a reader gets the answers before the tables.
 
-Each sentence is read off the section's tables (the numbers written to ``data/``), carries
+Each sentence is read off the section's tables (the numbers written to ``data/``), here or
+by the section's maker (a bid guide's headline is its game's: ``Part.headlines``), carries
 its 95% interval, and says "beyond the noise" only where the interval excludes zero: a
 finding is never stronger than the section below it. A section with nothing to headline
 (King's example hands, whose advice is a table by contract) gives none.
 
-May import: :mod:`.parts`.
+May import: :mod:`.parts` and :mod:`analyzer.stats`.
 """
 
 from __future__ import annotations
 
-from .parts import FEW, Part, ci, pct
+from ..stats import ci, pct
+from .parts import FEW, Part
 
 MOST_MEASURES = 3  # per comparison: the clearest effects, the rest in its table
 
@@ -35,7 +37,7 @@ def key_findings(parts: list[Part]) -> list[tuple[Part, str]]:
     out = []
     for p in parts:
         read = _READERS.get(p.key)
-        out += [(p, sentence) for sentence in (read(p) if read else [])]
+        out += [(p, sentence) for sentence in p.headlines + (read(p) if read else [])]
     return out
 
 
@@ -66,36 +68,6 @@ def _bids(p: Part) -> list[str]:
         said += ("; the levels made least often, within the noise of each other, are "
                  + ", ".join(rates[:-1]) + f" and {rates[-1]}")
     return [said + " (a level's row describes the hands that bid it under this policy)."]
-
-
-def _guide(p: Part) -> list[str]:
-    """The bidding games' threshold to open, seat by seat (the guide's first row of each);
-    King's trump right, its value's range by the first feature of its classes."""
-    if "guide" in p.tables:
-        guide = p.tables["guide"]
-        if not len(guide):
-            return []
-        context = list(guide.columns[:list(guide.columns).index("bid_from")])
-        firsts = (guide.groupby(context, sort=False, observed=True).head(1) if context
-                  else guide.head(1))
-        said = []
-        for r in firsts.to_dict("records"):
-            holding = ", ".join(x for x in r["minimum holding"].split(", ")
-                                if x not in {f"{c}={r[c]}" for c in context})
-            where = " ".join(str(r[c]) for c in context)
-            gain = ci(r["rec_gain"], r["rec_gain_lo"], r["rec_gain_hi"], sign=True)
-            said.append(f"{where + ': ' if where else ''}{holding} (bids up to {r['bid_to']}: "
-                        f"{gain} over passing)")
-        return ["The weakest hand worth a bid, by seat: " + "; ".join(said) + "."]
-    if "trump_right" in p.tables:
-        right = p.tables["trump_right"]
-        right = right[~right["rare"]]
-        feature = right.columns[0]  # the first feature of the classes: King's longest suit
-        ranges = [f"{feature} {k}: {g['value'].min():+.2f} to {g['value'].max():+.2f}"
-                  for k, g in right.groupby(feature, sort=False)]
-        return ["The trump right is worth, in tricks over another seat naming trump (the "
-                "range over the other features and the seats): " + "; ".join(ranges) + "."]
-    return []
 
 
 def _hands(p: Part) -> list[str]:
@@ -169,5 +141,5 @@ def _games(p: Part) -> list[str]:
             + (" (the others within the noise)." if len(uneven) < len(sides) else ".")]
 
 
-_READERS = {"rules": _first_text, "bids": _bids, "seats": _first_text, "bid-chart": _guide,
+_READERS = {"rules": _first_text, "bids": _bids, "seats": _first_text,
             "hands": _hands, "variants": _variants, "ladder": _ladder, "games": _games}

@@ -1,37 +1,27 @@
 """The pieces a report is made of: a :class:`Part` (one section: its title, the sentence
-that says what its numbers assume, and its blocks), and the formatting of estimates.
+that says what its numbers assume, and its blocks), and the advice a paired interval
+supports.
 
 A part keeps two views of each table: ``tables`` holds the numbers (written to ``data/``
 as Parquet and CSV), and a ``table`` block holds the same rows formatted for people, each
-estimate as "mean [lo, hi]".
+estimate as "mean [lo, hi]" (:func:`analyzer.stats.ci`, :func:`analyzer.stats.pct`).
 
->>> ci(9.3691, 9.3122, 9.4260)
-'9.37 [9.31, 9.43]'
->>> pct(0.8364, 0.8312, 0.8415)
-'83.6% [83.1%, 84.2%]'
 >>> verdict(-0.02, 0.03, "B higher", "B lower")
 'no difference beyond the noise (95% CI [-0.02, +0.03])'
 >>> verdict(0.0, 0.0, "B higher", "B lower")
 'the same on every deal'
-
-An interval too narrow to show at the digits asked gets the digits it needs, as in the
-command line's tables (:func:`analyzer.stats.visible_digits`):
-
->>> ci(0.0, 0.0, 0.00003, 3)
-'0.00000 [0.00000, 0.00003]'
 
 May import: the standard library, numpy, pandas and :mod:`analyzer.stats`.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
-from ..stats import visible_digits
+from ..stats import known
 
 
 @dataclass
@@ -59,6 +49,9 @@ class Part:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)  # name -> numbers
     figures: dict[str, Any] = field(default_factory=dict)  # name -> matplotlib Figure
     provenance: dict = field(default_factory=dict)  # rules, seed, policy, n, seconds
+    # key findings its maker read off its own tables (a game's bid guide); others are read
+    # by :mod:`.findings`
+    headlines: list[str] = field(default_factory=list)
 
     def text(self, paragraph: str) -> None:
         self.blocks.append(Block("text", text=paragraph))
@@ -78,10 +71,6 @@ class Part:
         self.blocks.append(Block("pre", text=text, folded=folded))
 
 
-def _ok(*xs) -> bool:
-    return all(x is not None and not (isinstance(x, float) and math.isnan(x)) for x in xs)
-
-
 # Under this many deals a row shows no estimate: a normal-theory interval on two or four
 # deals says nothing (four made bids of 13 read "+14.00 [+14.00, +14.00]").
 FEW = 30
@@ -89,31 +78,6 @@ FEW = 30
 
 def too_few(n: int) -> str:
     return f"too few to estimate (n = {n:,})"
-
-
-def num(x, digits: int = 2, sign: bool = False) -> str:
-    if not _ok(x):
-        return "-"
-    return f"{x:+z,.{digits}f}" if sign else f"{x:z,.{digits}f}"  # z: no "-0.00"
-
-
-def ci(mean, lo, hi, digits: int = 2, sign: bool = False) -> str:
-    """``mean [lo, hi]``; the mean alone where there is no interval."""
-    if not _ok(mean):
-        return "-"
-    if not _ok(lo, hi):
-        return num(mean, digits, sign)
-    digits = visible_digits(mean, lo, hi, digits)
-    return f"{num(mean, digits, sign)} [{num(lo, digits, sign)}, {num(hi, digits, sign)}]"
-
-
-def pct(p, lo, hi, digits: int = 1) -> str:
-    if not _ok(p):
-        return "-"
-    if not _ok(lo, hi):
-        return f"{100 * p:.{digits}f}%"
-    digits = visible_digits(100 * p, 100 * lo, 100 * hi, digits)
-    return f"{100 * p:.{digits}f}% [{100 * lo:.{digits}f}%, {100 * hi:.{digits}f}%]"
 
 
 def verdict(lo, hi, better: str, worse: str, digits: int = 2,
@@ -126,7 +90,7 @@ def verdict(lo, hi, better: str, worse: str, digits: int = 2,
     >>> verdict(-0.0011, 0.0011, "B higher", "B lower", 4, unchanged="deal")
     'the same on every deal: B − A within [-0.0011, +0.0011]'
     """
-    if not _ok(lo, hi):
+    if not known(lo, hi):
         return "not measured"
     if lo == hi == 0:
         return f"the same on every {unchanged or 'deal'}"

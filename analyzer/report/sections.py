@@ -25,11 +25,11 @@ import pandas as pd
 from ..games import family
 from ..games import game as game_of
 from ..games.common import policy_label
-from ..stats import mean_ci
+from ..stats import ci, mean_ci, pct
 from ..twolevel import ESTIMATOR as TWO_LEVEL
 from ..variants import describe_allowed, flag_fields
 from . import figures
-from .parts import FEW, Block, Part, ci, pct, too_few, verdict
+from .parts import FEW, Block, Part, too_few, verdict
 from .scenario import Scenario
 
 Progress = Callable[[int], None] | None
@@ -272,42 +272,31 @@ def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     else:
         chart = bid_chart(s.rules, cfg["deals"], s.seed, s.policy, by=cfg["by"],
                           progress=progress, **_two_level(s, cfg))
-    tables, figs, guide, shown = g.chart_contents(chart)
+    contents = g.chart_contents(chart)
     model = chart.provenance.get("model") or (
         f"Every seat's hand of every deal counts, all seats playing {_policy(s)}; a class's "
         "advice stands only where its paired 95% interval excludes zero.")
     objective = OBJECTIVE.format(unit=g.compare_unit) if g.bid_tables else ""  # not King's
     part = Part("bid-chart", "The bid guide",
                 model + g.chart_note(s.rules) + objective + _estimator_words(s, cfg))
-    if not len(shown):
+    if not len(contents.shown):
         part.text(f"No class of hand gains from any bid beyond the noise on {cfg['deals']:,} "
                   "deals: the guide is empty at this size; more deals narrow the intervals.")
-    part.table(guide, tables[guide], shown, g.guide_caption, anchor="bid-guide")
+    guide = contents.guide
+    part.table(guide, contents.tables[guide], contents.shown, g.guide_caption,
+               anchor="bid-guide")
     if g.bid_tables:
         part.text(_class_legend(g.chart_game(s.rules).features, chart.by))
-    for name, df in tables.items():
+    for name, df in contents.tables.items():
         if name != guide:
             part.tables[name] = df.reset_index(drop=True)
-    for name, fig in figs.items():
-        part.figure(name, fig, _chart_caption(name))
+    for name, fig in contents.figures.items():
+        part.figure(name, fig, contents.captions[name])
+    part.headlines = contents.headline
     part.pre(g.render_chart(chart))
     return _stamp(part, s, s.rules, int(chart.provenance.get("n_deals",
                                                              chart.provenance.get("n", 0))),
                   "deals", t0, **_estimator_stamp(s, cfg["base_deals"]))
-
-
-def _chart_caption(name: str) -> str:
-    """A bid-chart figure's caption: the bidding games' heatmap, King's danger grids and its
-    trump right."""
-    if name == "heatmap":
-        return "Gain of each action over passing, by class of hand; the box marks the advice."
-    if name == "trump_right":
-        return ("The trump right's value in tricks by class of hand, a panel a seat, with the "
-                "advice each seat can act on; hatched = rare.")
-    if name.startswith("danger_"):
-        return (f"{name.removeprefix('danger_').replace('_', ' ')}: the mean penalty per hand "
-                "by class of hand; hatched = rare.")
-    return name.replace("_", " ")
 
 
 def _class_legend(features: dict, by: tuple[str, ...]) -> str:

@@ -9,8 +9,8 @@ True
 >>> len(write_king_chart(chart, "king-chart"))
 16
 
-May import: :mod:`.chart` (the chart), the package's io, text and plotting; never another
-game.
+May import: :mod:`.chart` (the chart), the protocol (what a chart's contents are), the
+package's io, text and plotting; never another game.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from ...advice import MIN_TRIALS
 from ...stats import interval_text as _pm  # mean ± hw, or [lo, hi] where lopsided
 from ...text import render_table
 from ..common import policy_label
+from ..protocol import ChartContents
 from .chart import (
     FEATURE_BINS,
     FEATURE_TITLES,
@@ -275,24 +276,29 @@ def _meta(chart: KingChart) -> dict:
             for k, v in chart.provenance.items()}
 
 
-def king_chart_contents(chart: KingChart) -> tuple[dict, dict, str, pd.DataFrame]:
-    """(tables by name, figures by name, the name of the bid guide, the guide formatted for
-    people): what ``write_king_chart`` writes and a report shows. King's bidding is the
-    trump auction of the positive hands, so its guide is the trump-right chart."""
+def king_chart_contents(chart: KingChart) -> ChartContents:
+    """What ``write_king_chart`` writes and a report shows: the tables, a danger grid per
+    negative contract and the trump right's figure with their captions, and the guide.
+    King's bidding is the trump auction of the positive hands, so its guide is the
+    trump-right chart, and its headline the right's worth (:func:`right_headline`)."""
     meta = _meta(chart)
     tables = {"danger": chart.danger, "trump_right": chart.right, "benefited": chart.trump,
               "seats": chart.seats}
-    figures = {}
+    figures, captions = {}, {}
     for contract, by in chart.danger_by.items():
         title = (f"{contract}: mean penalty per hand by {' x '.join(by)} (95% CI; hatched "
                  f"= rare)\n{meta['rules']}, policy {policy_label(meta['policy'])}, "
                  f"seed {meta['seed']}, n={int(meta['n']):,} deals x 4 hands")
         figures[f"danger_{contract}"] = danger_heatmap(chart.danger_of(contract), by, title)
+        captions[f"danger_{contract}"] = (f"{contract.replace('_', ' ')}: the mean penalty per "
+                                          "hand by class of hand; hatched = rare.")
     figures["trump_right"] = right_heatmap(
         chart, f"The trump right's value by {' x '.join(chart.trump_by)}: tricks naming trump "
                f"minus another seat naming it (95% CI; hatched = rare), and the advice\n"
                f"{meta['rules']}, policy {policy_label(meta['policy'])}, seed {meta['seed']}, "
                f"n={int(meta['n']):,} deals")
+    captions["trump_right"] = ("The trump right's value in tricks by class of hand, a panel a "
+                               "seat, with the advice each seat can act on; hatched = rare.")
     r = chart.right
     advice = [_advice_cells(x) for x in r.itertuples()]  # (offer, accept, decline) a row
     shown = pd.DataFrame({
@@ -303,7 +309,26 @@ def king_chart_contents(chart: KingChart) -> tuple[dict, dict, str, pd.DataFrame
         **dict(zip(("offer up to", "accept offers above", "decline"),
                    map(list, zip(*advice, strict=True)) if advice else ([], [], []), strict=True)),
         "rare": ["rare" if x else "" for x in r["rare"]]})
-    return tables, figures, "trump_right", shown
+    return ChartContents(tables, figures, captions, "trump_right", shown,
+                         right_headline(r, chart.trump_by[0]))
+
+
+def right_headline(right: pd.DataFrame, feature: str) -> list[str]:
+    """The trump right's worth, as a range for each value of the classes' ``feature``
+    (King's longest suit) over the other features and the seats; rare classes left out.
+
+    >>> right = pd.DataFrame({"longest": ["5", "5", "6+"], "value": [1.2, 0.4, 9.0],
+    ...                       "rare": [False, False, True]})
+    >>> right_headline(right, "longest")[0].split(": ", 1)[1]
+    'longest 5: +0.40 to +1.20.'
+    """
+    right = right[~right["rare"]]
+    ranges = [f"{feature} {k}: {g['value'].min():+.2f} to {g['value'].max():+.2f}"
+              for k, g in right.groupby(feature, sort=False)]
+    if not ranges:
+        return []
+    return ["The trump right is worth, in tricks over another seat naming trump (the range "
+            "over the other features and the seats): " + "; ".join(ranges) + "."]
 
 
 def write_king_chart(chart: KingChart, out_dir: str | os.PathLike) -> list[Path]:
@@ -319,14 +344,14 @@ def write_king_chart(chart: KingChart, out_dir: str | os.PathLike) -> list[Path]
     from ... import plotting
 
     meta = _meta(chart)
-    tables, figures, _, _ = king_chart_contents(chart)
+    contents = king_chart_contents(chart)
     with io.atomic_dir(out_dir) as tmp:
         written = []
-        for name, df in tables.items():
+        for name, df in contents.tables.items():
             for suffix in (".csv", ".parquet"):
                 written.append(io.write_table(df, tmp / f"{name}{suffix}",
                                               {**meta, "table": name}))
-        for name, fig in figures.items():
+        for name, fig in contents.figures.items():
             written.append(plotting.save_figure(fig, tmp / f"{name}.png"))
         written.append(io.write_manifest(tmp, meta, written))
     return [Path(out_dir) / p.name for p in written]
