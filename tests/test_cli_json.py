@@ -255,7 +255,7 @@ def test_king_hand_json_is_strict_with_nan():
         positive=pd.DataFrame([{"choice": "I name hearts", "n": 1, "tricks": 5.0,
                                 "tricks_se": nan, "tricks_lo": nan, "tricks_hi": nan}]),
         trump_right={"value": 1.0, "value_lo": nan, "value_hi": nan, "n": 1,
-                     "offer_up_to": 0, "accept_offers_above": None})
+                     "offer_up_to": None, "accept_offers_above": None})
     doc = strict(king_hand_json(ev))
     assert list(doc) == ["provenance", "negative", "distribution", "positive", "trump_right"]
     assert doc["provenance"]["seed"] == 1

@@ -114,9 +114,10 @@ def render_king_chart(chart: KingChart) -> str:
 def _advice_cells(r) -> list[str]:
     """(offer up to, accept above, decline?) of a trump-right row as its seat can act: "-"
     where the seat cannot (the dealer never offers, the others never accept or decline),
-    "too few" where the class has under ``MIN_TRIALS`` hands for any advice."""
+    "too few" where the class has under ``MIN_TRIALS`` hands for any advice (its advice
+    columns are empty)."""
     few = r.n < MIN_TRIALS
-    offer = ("-" if pd.isna(r.offer_up_to) else "too few" if few
+    offer = ("-" if getattr(r, "seat", None) == "dealer" else "too few" if few
              else str(int(r.offer_up_to)) if r.offer_up_to else "no offer")
     accept = ("-" if r.decline == "-" else "too few" if few or pd.isna(r.accept_offers_above)
               else str(int(r.accept_offers_above)))

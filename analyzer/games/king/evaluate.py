@@ -273,7 +273,7 @@ def trump_right_advice(value: Estimate, own_tricks: Estimate, other_tricks: Esti
     the decline it forgoes (refused, it leaves the benefited free to decline for 4):
     it is accepted only if, beyond the noise, 1 + other_tricks beats both naming trump
     and 4 tricks. With no interval (one deal), or under ``advice.MIN_TRIALS`` deals, it
-    offers nothing, names no offer worth accepting (None) and says "either".
+    gives no advice: no offer and none worth accepting (None for both), and "either".
 
     >>> from analyzer.stats import Estimate
     >>> a = trump_right_advice(Estimate(1.6, 0.05, 1.5, 1.7, 900), Estimate(5.1, .1, 4.9, 5.3, 900),
@@ -296,7 +296,7 @@ def trump_right_advice(value: Estimate, own_tricks: Estimate, other_tricks: Esti
     if accept_above == 0 and not (other_tricks.lo > 3):  # 1 + other must beat the decline's 4
         accept_above = 1
     return {"value": value.mean, "value_lo": value.lo, "value_hi": value.hi, "n": value.n,
-            "offer_up_to": max(0, math.ceil(value.lo) - 1) if known else 0,
+            "offer_up_to": max(0, math.ceil(value.lo) - 1) if known else None,
             "accept_offers_above": accept_above,
             "own_tricks": own_tricks.mean, "own_tricks_lo": own_tricks.lo,
             "own_tricks_hi": own_tricks.hi,
