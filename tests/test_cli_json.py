@@ -257,7 +257,8 @@ def test_king_hand_json_is_strict_with_nan():
         trump_right={"value": 1.0, "value_lo": nan, "value_hi": nan, "n": 1,
                      "offer_up_to": None, "accept_offers_above": None})
     doc = strict(king_hand_json(ev))
-    assert list(doc) == ["provenance", "negative", "distribution", "positive", "trump_right"]
+    assert list(doc) == ["provenance", "advice", "negative", "distribution", "positive",
+                         "trump_right"]
     assert doc["provenance"]["seed"] == 1
     assert doc["negative"][0]["points_lo"] is None and doc["negative"][0]["points"] == -20
     assert doc["positive"][0]["tricks_se"] is None
@@ -268,6 +269,7 @@ def test_king_hand_json_from_the_cli_keeps_its_keys():
     r = ok("hand", "king", "AH KH QH JH TH 9H 8H 2C 3C 4D 5D 6S 7S", "--contract",
            "no-hearts", "--deals", "50", "--json")
     doc = strict(r.stdout)
-    assert list(doc) == ["provenance", "negative", "distribution", "positive", "trump_right"]
+    assert list(doc) == ["provenance", "advice", "negative", "distribution", "positive",
+                         "trump_right"]
     assert doc["provenance"]["n"] == 50 and doc["negative"][0]["n"] == 50
     assert doc["positive"] == [] and doc["trump_right"] == {}

@@ -128,3 +128,27 @@ def test_too_few_deals_say_so_and_no_spread_is_no_certainty():
         assert 0 <= row["tricks_lo"] <= row["tricks"] <= row["tricks_hi"] <= 13
     assert not still.empty and (still["tricks_hi"] > still["tricks_lo"]).all()
     assert ev.trump_right["accept_offers_above"] is None and ev.trump_right["n"] == 20
+    assert ev.trump_right["offer_up_to"] is None  # no advice, not "offer nothing"
+    assert ev.advice.endswith("20 deals are too few to advise on it (advice needs 30)")
+
+
+def test_the_advice_is_the_trump_right_in_one_sentence_as_the_text_says_it(hearts, low):
+    """``advice``, as a Pedro or Rook evaluation has it: King's one auction decision with its
+    margin, the same words as the text's "Trump right" lines, and in ``--json``."""
+    for ev in (hearts, low):
+        r = ev.trump_right
+        offer = (f"offer up to {r['offer_up_to']} trick(s)" if r["offer_up_to"]
+                 else "do not offer")
+        assert offer in ev.advice and f"accept an offer above {r['accept_offers_above']};" \
+            in ev.advice
+        worth = ev.advice.split(" tricks: ")[0].removeprefix("trump right worth ")
+        assert f"Trump right: worth {worth} tricks" in str(ev)
+        assert ev.advice.rsplit("; ", 1)[1] in str(ev)  # the decline's words
+    assert "naming trump beats the 4-3-3-3 decline" in hearts.advice
+    assert "the 4-3-3-3 decline (4 tricks) beats naming trump" in low.advice
+    negative = evaluate_king_hand(RULES, LOW, seat="dealer", contract="no-queens", deals=100,
+                                  seed=2)
+    assert negative.advice == "no trump right to advise on: no positive hand was played"
+    doc = json.loads(run("hand", "king", HEARTS, "--deals", "3000", "--seed", "4",
+                         "--json").stdout)
+    assert doc["advice"] == hearts.advice

@@ -5,7 +5,7 @@ Each sentence is read off the section's tables (the numbers written to ``data/``
 by the section's maker (a bid guide's headline is its game's: ``Part.headlines``), carries
 its 95% interval, and says "beyond the noise" only where the interval excludes zero: a
 finding is never stronger than the section below it. A section with nothing to headline
-(King's example hands, whose advice is a table by contract) gives none.
+(an empty bid guide) gives none.
 
 May import: :mod:`.parts` and :mod:`analyzer.stats`.
 """
@@ -72,7 +72,7 @@ def _bids(p: Part) -> list[str]:
 
 def _hands(p: Part) -> list[str]:
     hands = p.tables["hands"]
-    if "advice" not in hands:  # King's hands: tables by contract, no single advice
+    if "advice" not in hands:  # a hand's tables with no advice in one sentence
         return []
     return [f"{r.hand} at {r.seat}: {r.advice}." for r in hands.itertuples()]
 

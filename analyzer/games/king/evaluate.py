@@ -103,6 +103,13 @@ class KingEvaluation(ShownAsText):
         return f"; {self.hand} at {self.seat}"
 
     @property
+    def advice(self) -> str:
+        """The hand's one decision in King's auction, the trump right, in one sentence with
+        its margin: what to offer for it, which offers to accept as the benefited, and
+        whether to decline the hand (the text's "Trump right" lines, short)."""
+        return trump_right_sentence(self.trump_right)
+
+    @property
     def estimator(self) -> str:
         return estimate_fields(self.policy, self.base_policy, self.n_base)["estimator"]
 
@@ -352,6 +359,41 @@ def render_king_hand(ev: KingEvaluation) -> str:
     return "\n".join(out)
 
 
+# whether the benefited should decline the hand (4-3-3-3), by trump_right_advice's "decline"
+DECLINE_WORDS = {"decline": "the 4-3-3-3 decline (4 tricks) beats naming trump beyond the noise",
+                 "play": "naming trump beats the 4-3-3-3 decline (4 tricks) beyond the noise",
+                 "either": "the 4-3-3-3 decline and naming trump differ by no more than the "
+                           "noise"}
+
+
+def _too_few(r: dict) -> str:
+    few = "1 deal is" if r["n"] == 1 else f"{r['n']:,} deals are"
+    return f"{few} too few to advise on it (advice needs {MIN_TRIALS})"
+
+
+def _offer_words(r: dict) -> str:
+    return (f"offer up to {r['offer_up_to']} trick(s) for it" if r["offer_up_to"] else
+            "it is not worth an offer of 1 trick beyond the noise: do not offer")
+
+
+def trump_right_sentence(r: dict) -> str:
+    """A trump right's value and advice (:func:`trump_right_advice`) in one sentence.
+
+    >>> r = {"value": 1.32, "value_lo": 1.28, "value_hi": 1.36, "n": 2000, "offer_up_to": 1,
+    ...      "accept_offers_above": 1, "decline": "play"}
+    >>> trump_right_sentence(r)  # doctest: +NORMALIZE_WHITESPACE
+    'trump right worth 1.32 ± 0.04 tricks: offer up to 1 trick(s) for it; as the benefited,
+    accept an offer above 1; naming trump beats the 4-3-3-3 decline (4 tricks) beyond the noise'
+    """
+    if not r:
+        return "no trump right to advise on: no positive hand was played"
+    worth = f"trump right worth {interval_text(r['value'], r['value_lo'], r['value_hi'], 2)} tricks"
+    if r["accept_offers_above"] is None:
+        return f"{worth}: {_too_few(r)}"
+    return (f"{worth}: {_offer_words(r)}; as the benefited, accept an offer above "
+            f"{r['accept_offers_above']}; {DECLINE_WORDS[r['decline']]}")
+
+
 def _trump_right_lines(r: dict) -> list[str]:
     """The trump right's value and the advice it gives; under ``MIN_TRIALS`` deals (no
     advice: ``accept_offers_above`` None) a line that says so, not a reason of the noise."""
@@ -359,18 +401,11 @@ def _trump_right_lines(r: dict) -> list[str]:
     lines = [f"Trump right: worth {interval_text(r['value'], r['value_lo'], r['value_hi'], 2)} "
              "tricks (mine minus another seat's choice, paired; 95% CI)"]
     if r["accept_offers_above"] is None:
-        few = "1 deal is" if r["n"] == 1 else f"{r['n']:,} deals are"
-        return [*lines, f"  {few} too few to advise on it (advice needs {MIN_TRIALS}); my "
-                        f"tricks naming trump: {own}"]
-    offer = (f"offer up to {r['offer_up_to']} trick(s) for it" if r["offer_up_to"] else
-             "it is not worth an offer of 1 trick beyond the noise: do not offer")
-    decline = {"decline": "the 4-3-3-3 decline (4 tricks) beats naming trump beyond the noise",
-               "play": "naming trump beats the 4-3-3-3 decline (4 tricks) beyond the noise",
-               "either": "the 4-3-3-3 decline and naming trump differ by no more than the "
-                         "noise"}[r["decline"]]
+        return [*lines, f"  {_too_few(r)}; my tricks naming trump: {own}"]
     return [*lines,
-            f"  {offer}; as the benefited, accept an offer above {r['accept_offers_above']}",
-            f"  {decline} (my tricks naming trump: {own})",
+            f"  {_offer_words(r)}; as the benefited, accept an offer above "
+            f"{r['accept_offers_above']}",
+            f"  {DECLINE_WORDS[r['decline']]} (my tricks naming trump: {own})",
             "  Advice only where the 95% interval is clear of the line (analyzer/advice.py)."]
 
 
@@ -378,6 +413,7 @@ def king_hand_json(ev: KingEvaluation) -> str:
     """``hand --json`` of a King hand, strict (:mod:`analyzer.documents`): an interval unknown
     at n = 1, or a trump right with no positive hand, is null, never NaN."""
     return dumps({"provenance": ev.provenance,
+                  "advice": ev.advice,
                   "negative": records(ev.negative),
                   "distribution": records(ev.distribution),
                   "positive": records(ev.positive),
