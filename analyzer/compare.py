@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import functools
 import math
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from .advice import MIN_TRIALS, ladder_z
 from .documents import stamp
 from .games import game, parse_game
 from .games.common import (
@@ -61,6 +63,7 @@ class Comparison(ShownAsText):
     provenance: dict
 
     def __post_init__(self):
+        self.table = with_verdicts(self.table)
         stamp(self, self.provenance)  # the table says how it was made
 
     def text(self) -> str:
@@ -77,6 +80,68 @@ class Comparison(ShownAsText):
         thrown = p["deals"] - p["shared_deals"]
         return (f"{p['deals']:,} {unit}s" + (f" ({thrown:,} thrown in and redealt under A or "
                                              "B, counted as redealt)" if thrown else ""))
+
+
+def with_verdicts(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with ``beyond_noise`` (B − A's paired 95% interval excludes zero, on at
+    least ``MIN_TRIALS`` paired deals) and ``beyond_family`` (it still does when widened to
+    hold the 95% for every measure with an interval together: Bonferroni; a bound held to
+    the measure's range widens on the side toward zero).
+
+    >>> t = pd.DataFrame({"b_minus_a": [0.5, 0.1, 0.0], "diff_lo": [0.3, 0.01, -0.1],
+    ...                   "diff_hi": [0.7, 0.19, 0.1], "n_paired": [500] * 3})
+    >>> with_verdicts(t)[["beyond_noise", "beyond_family"]].values.tolist()
+    [[True, True], [True, False], [False, False]]
+    """
+    if "beyond_noise" in table or not len(table):
+        return table
+    d, lo, hi = (table[c].to_numpy(float) for c in ("b_minus_a", "diff_lo", "diff_hi"))
+    enough = table["n_paired"].to_numpy(float) >= MIN_TRIALS
+    beyond = enough & ((lo > 0) | (hi < 0))
+    stretch = ladder_z(int(np.isfinite(lo).sum())) / Z95
+    with np.errstate(invalid="ignore"):
+        family = beyond & ((d - (d - lo) * stretch > 0) | (d + (hi - d) * stretch < 0))
+    return table.assign(beyond_noise=beyond, beyond_family=family)
+
+
+def verdict_word(row, unit: str) -> str:
+    """A row's verdict in a few words: "B higher" or "B lower" where its interval excludes
+    zero (with "*" where it does for all the measures together), else "within the noise"."""
+    if not (np.isfinite(row.diff_lo) and np.isfinite(row.diff_hi)):
+        return "-"
+    if getattr(row, "n_differ", 1) == 0:
+        return f"same on every {unit}"
+    if row.n_paired < MIN_TRIALS:
+        return f"too few {unit}s"
+    if not row.beyond_noise:
+        return "within the noise"
+    return ("B higher" if row.diff_lo > 0 else "B lower") + ("*" if row.beyond_family else "")
+
+
+def family_note(table: pd.DataFrame) -> str:
+    """How many of a comparison's measures would look beyond the noise by chance, and how
+    many stay beyond it held against all of them together.
+
+    >>> t = with_verdicts(pd.DataFrame({"b_minus_a": [0.5, 0.1], "diff_lo": [0.3, 0.01],
+    ...                                 "diff_hi": [0.7, 0.19], "n_paired": [500, 500]}))
+    >>> family_note(t)  # doctest: +NORMALIZE_WHITESPACE
+    'Of 2 measures at 95% each about 0.1 would look beyond the noise by chance; 2 do, 1 of
+    them held against all 2 together (Bonferroni, marked *).'
+    """
+    k = int(np.isfinite(table["diff_lo"].to_numpy(float)).sum())
+    beyond, family = int(table["beyond_noise"].sum()), int(table["beyond_family"].sum())
+    return (f"Of {k} measures at 95% each about {0.05 * k:.1f} would look beyond the noise by "
+            f"chance; {beyond} do, {family} of them held against all {k} together "
+            "(Bonferroni, marked *).")
+
+
+def verdict_note(table: pd.DataFrame, policy: str, unit: str) -> str:
+    """What the verdicts assume, in a sentence a player can follow, and the family's note."""
+    return textwrap.fill(
+        f"Verdicts: A and B are played on the same {unit}s by the same players ({policy}), "
+        f"so B − A is the rule change's effect for players who play so; \"B higher\" or "
+        f"\"B lower\" only where its paired 95% interval excludes zero. "
+        + family_note(table), 100)
 
 
 def compare_variants(a, b, deals: int | None = None, seed: int = 1,
@@ -470,7 +535,8 @@ def render_comparison(c: Comparison) -> str:
         row = [r.measure, interval_text(r.a, r.a_lo, r.a_hi, 3),
                interval_text(r.b, r.b_lo, r.b_hi, 3),
                "-" if np.isnan(r.b_minus_a) else f"{r.b_minus_a:+.4f}",
-               "-" if np.isnan(r.diff_lo) else f"[{r.diff_lo:+.4f}, {r.diff_hi:+.4f}]"]
+               "-" if np.isnan(r.diff_lo) else f"[{r.diff_lo:+.4f}, {r.diff_hi:+.4f}]",
+               verdict_word(r, unit)]
         if two_level:
             row += ["-" if np.isnan(r.correction) else
                     f"{r.correction:+.4f} [{r.correction_lo:+.4f}, {r.correction_hi:+.4f}]",
@@ -478,9 +544,10 @@ def render_comparison(c: Comparison) -> str:
         else:  # a measure of some deals: how many each variant has (B − A: A's mean to B's)
             row.append(n_label(r.n_a, r.n_b, r.n_paired))
         rows.append(row)
-    names = [f"measure (per {unit})", "A", "B", "B − A", "95% CI (paired)"]
+    names = [f"measure (per {unit})", "A", "B", "B − A", "95% CI (paired)", "verdict"]
     names += ["correction of B − A (n)", "N / n"] if two_level else ["n (A / B)"]
-    table = render_table(names, rows, align="l" + "r" * (len(names) - 1))
+    table = render_table(names, rows, align="l" * 1 + "r" * 4 + "l" + "r" * (len(names) - 6))
+    table += "\n" + verdict_note(c.table, policy_label(p["policy"]), unit)
     if not two_level and counts_apart(c.table):
         table += "\n" + COUNTS_NOTE.format(unit=unit)
     if not two_level and p["a"] != p["b"] and not c.table["n_differ"].any():

@@ -429,3 +429,48 @@ def test_a_budgeted_comparison_reports_the_paired_deals_it_played(monkeypatch):
     assert prov["stopped_by"] == "budget"
     assert (c.table["n_search"] == prov["deals"]).all(), (prov["deals"], c.table["n_search"])
     assert 2 < prov["deals"] <= prov["n_base"]
+
+
+def test_each_measure_gets_a_verdict_held_to_the_noise_and_to_the_family():
+    """A verdict only where the paired interval excludes zero, a star only where it still
+    does with the 95% shared by every measure (Bonferroni), and a note that says how many
+    would look beyond the noise by chance."""
+    from analyzer.advice import ladder_z
+    from analyzer.stats import Z95
+
+    c = compare_variants("pedro", "pedro(low_to=holder)", deals=20_000)
+    t = c.table
+    k = int(np.isfinite(t["diff_lo"]).sum())
+    assert k == len(t) >= 8
+    beyond = (t["diff_lo"] > 0) | (t["diff_hi"] < 0)
+    assert (t["beyond_noise"] == beyond).all() and beyond.any() and not beyond.all()
+    # the family's interval: each side stretched by z(k) / z(1) from the mean
+    lo = t["b_minus_a"] - (t["b_minus_a"] - t["diff_lo"]) * ladder_z(k) / Z95
+    hi = t["b_minus_a"] + (t["diff_hi"] - t["b_minus_a"]) * ladder_z(k) / Z95
+    assert (t["beyond_family"] == ((lo > 0) | (hi < 0))).all()
+    text = str(c)
+    for r in t.itertuples():
+        line = next(x for x in text.splitlines() if x.startswith(r.measure + " "))
+        if r.beyond_noise:
+            word = ("B higher" if r.diff_lo > 0 else "B lower") + ("*" if r.beyond_family
+                                                                   else "")
+            assert f"  {word}  " in line, line
+        else:
+            assert "B higher" not in line and "B lower" not in line, line
+    assert (f"{int(beyond.sum())} do, {int(t['beyond_family'].sum())} of them held against "
+            f"all {k}") in " ".join(text.split())
+
+
+def test_a_verdict_needs_thirty_paired_deals_and_a_narrow_miss_loses_its_star():
+    from analyzer.compare import verdict_word, with_verdicts
+
+    nan = float("nan")
+    t = with_verdicts(pd.DataFrame({  # the family: the 4 measures with an interval
+        "measure": ["few", "close", "clear", "edge", "none"],
+        "b_minus_a": [1.0, 0.05, 1.0, 1.0, nan], "diff_lo": [0.5, 0.005, 0.9, 0.23, nan],
+        "diff_hi": [1.5, 0.095, 1.1, 1.77, nan], "n_paired": [29, 500, 500, 500, 3],
+        "n_differ": [29, 500, 500, 500, 3]}))
+    assert t["beyond_noise"].tolist() == [False, True, True, True, False]
+    assert t["beyond_family"].tolist() == [False, False, True, True, False]  # 5: edge's lost
+    assert [verdict_word(r, "deal") for r in t.itertuples()] == [
+        "too few deals", "B higher", "B higher*", "B higher*", "-"]

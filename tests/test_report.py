@@ -92,6 +92,19 @@ def test_the_guide_headline_in_the_findings_is_read_off_the_guide_written(built)
         assert f"- {sentence} ([The bid guide](#bid-chart))" in md
 
 
+def test_a_rule_changes_verdicts_are_starred_where_they_hold_for_the_family(built):
+    """Each comparison's verdicts: a star where the change stays beyond the noise with the
+    95% shared by all its measures, as its data says, and a caption that counts them."""
+    s, out = built
+    md = (out / "report.md").read_text()
+    section = md[md.index('<a id="variants"></a>'):]
+    section = section[:section.index("<sub>n = ")]
+    data = pd.read_csv(out / "data" / "variants-comparisons.csv")
+    stars = section.count("B higher*") + section.count("B lower*")
+    assert stars == int(data["beyond_family"].sum())
+    assert section.count("(Bonferroni, marked *)") == data["comparison"].nunique()
+
+
 def test_a_footer_of_several_runs_names_each_runs_n():
     """No estimate of a section of three hands has their summed n: its footer gives each."""
     from analyzer.report.render import _provenance_line

@@ -99,8 +99,9 @@ def _variants(p: Part) -> list[str]:
             digits = apart(r.diff_lo, r.diff_hi, 0, 3)
             shown.append(f"{r.measure} {ci(r.b_minus_a, r.diff_lo, r.diff_hi, digits, True)}")
         out.append(f"{head}, B − A per {unit}: " + "; ".join(shown[:MOST_MEASURES])
-                   + f" ({len(moved)} of {len(t)} measures move beyond the noise; the "
-                   "clearest shown).")
+                   + f" ({len(moved)} of {len(t)} measures move beyond the noise"
+                   + (f", {int(t['beyond_family'].sum())} of them even with the 95% shared by "
+                      f"all {len(t)}" if "beyond_family" in t else "") + "; the clearest shown).")
     return out
 
 

@@ -354,7 +354,7 @@ def hands_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
 
 
 def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) -> Part:
-    from ..compare import COUNTS_NOTE, compare_variants, counts_apart, n_label
+    from ..compare import COUNTS_NOTE, compare_variants, counts_apart, family_note, n_label
 
     t0 = time.perf_counter()
     unit = game_of(s.rules).compare_unit
@@ -383,10 +383,11 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
             "B − A [paired 95% CI]": [ci(d, lo, hi, 4, sign=True) for d, lo, hi in
                                       zip(t["b_minus_a"], t["diff_lo"], t["diff_hi"],
                                           strict=True)],
-            "verdict": [verdict(lo, hi, "B higher", "B lower", 4,
+            "verdict": [verdict(lo, hi, "B higher" + star, "B lower" + star, 4,
                                 unchanged=unit if differ == 0 else None)
-                        for lo, hi, differ in zip(t["diff_lo"], t["diff_hi"], differs,
-                                                  strict=True)],
+                        for lo, hi, differ, star in zip(
+                            t["diff_lo"], t["diff_hi"], differs,
+                            np.where(t["beyond_family"], "*", ""), strict=True)],
             "n (A / B)": [n_label(*map(int, k)) if np.isfinite(k).all() else "-" for k in
                           zip(t["n_a"], t["n_b"], t["n_paired"], strict=True)]})
         apart = s.base is None and counts_apart(t)
@@ -400,6 +401,7 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
         part.table(f"comparison_{i + 1}", t, shown,
                    f"{label}: A = {c.a}, B = {c.b}; {c.deals_line(unit)} under both."
                    + (" n: N cheap / n searched deals." if s.base is not None else "")
+                   + f" {family_note(t)}"
                    + (f" {COUNTS_NOTE.format(unit=unit)}." if apart else ""))
         part.figure(f"comparison_{i + 1}", figures.paired_effects(t, label, unit),
                     f"{label}: B − A per measure, each on its own scale, paired 95% "
