@@ -73,6 +73,8 @@ class ShownAsText:
     def __repr__(self) -> str:
         p = self.provenance
         n = f"n={p['n']:,}" + (f" hands of {p['n_deals']:,} deals" if "n_deals" in p else "")
+        if p.get("stopped_by") not in (None, "deals"):  # n was the stop rule's, not asked for
+            n += f" (stopped by {p['stopped_by']})"
         return (f"<{type(self).__name__}: {p['rules']}, policy {p['policy']}, seed "
                 f"{p['seed']}, {n}{two_level_note(p)}{self._repr_extra()}>")
 

@@ -97,6 +97,14 @@ def test_a_hand_shows_in_a_notebook_as_the_command_line_prints_it(game, hand, re
     assert "&lt;" in shown or "<" not in str(ev)  # the text is escaped
 
 
+def test_a_stop_rules_n_says_so_in_the_repr():
+    """n set by a stop rule is not the n asked for: the one-line repr says which rule."""
+    ev = analyzer.evaluate_hand("pedro", PEDRO, seed=3, target_ci=0.5)
+    assert ev.stopped_by == "target-ci"
+    assert f"n={ev.n:,} (stopped by target-ci); " in repr(ev), repr(ev)
+    assert "stopped" not in repr(analyzer.evaluate_hand("pedro", PEDRO, deals=300, seed=3))
+
+
 @pytest.mark.parametrize("game, repr_text", [
     ("pedro", "<BidChart: pedro, policy heuristic, seed 3, n=800 hands of 200 deals>"),
     ("king", "<KingChart: king, policy heuristic, seed 3, n=200>")])
