@@ -392,3 +392,29 @@ def test_the_rules_table_marks_each_flag_that_differs_from_the_preset():
     assert ("The preset pedro as it stands: no flag differs from its default."
             in _texts(plain))
     assert not _shown(plain, "flags")["value"].str.endswith(" *").any()
+
+
+def test_a_table_an_earlier_section_shows_is_shown_once_and_pointed_to():
+    """King's whole games are its seat positions' games: the page showed the same table
+    twice. A repeat now points to the first; its numbers stay in the section's data."""
+    from analyzer.report import render
+    from analyzer.report.build import shown_once
+    from analyzer.report.parts import Part
+
+    data = pd.DataFrame({"side": ["first dealer"], "win": [0.254]})
+    shown = pd.DataFrame({"side": ["first dealer"], "wins": ["25.4%"]})
+    seats, games, other = (Part(k, f"Section {k}", "what it assumes")
+                           for k in ("seats", "games", "other"))
+    seats.table("positions", data, shown, "By seat position.")
+    games.table("sides", data, shown.copy(), "Win rate by side. Seats tied share a win.")
+    other.table("t", data, shown.assign(wins="25.5%"), "Another table.")
+    shown_once([seats, games, other])
+    assert [b.kind for b in seats.blocks + games.blocks + other.blocks] == [
+        "table", "see", "table"]
+    assert list(games.tables) == ["sides"]
+    md = render.to_markdown("T", [], [seats, games, other])
+    assert ("Win rate by side: the same numbers as the table of [Section seats](#seats)."
+            in md)
+    page = render.to_html("T", [], [seats, games, other], figures=None)
+    assert ('<p>Win rate by side: the same numbers as the table of <a href="#seats">Section '
+            'seats</a>.</p>') in page

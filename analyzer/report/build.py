@@ -35,7 +35,7 @@ import pandas as pd
 from .. import __version__, io
 from . import render, sections
 from .findings import key_findings
-from .parts import Part
+from .parts import Block, Part
 from .scenario import Scenario
 
 SECTION_TITLES = {"bids": "make rate and EV by bid level", "seats": "dealer and seat "
@@ -104,7 +104,7 @@ def build_report(s: Scenario, out: str | os.PathLike, command: str,
     (replaced whole); the folder."""
     out = io.check_out_dir(out)
     t0 = time.perf_counter()
-    parts = run_sections(s, say, bar, ex)
+    parts = shown_once(run_sections(s, say, bar, ex))
     with io.atomic_dir(out) as tmp:
         (tmp / "figures").mkdir()
         (tmp / "data").mkdir()
@@ -123,6 +123,24 @@ def build_report(s: Scenario, out: str | os.PathLike, command: str,
         manifest = _manifest(s, parts, tmp, command, time.perf_counter() - t0)
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return Path(out)
+
+
+def shown_once(parts: list[Part]) -> list[Part]:
+    """``parts`` with a table that an earlier section already shows, row for row, replaced
+    by a line that points to it (King's whole games are its seat positions' table); its
+    numbers stay in ``data/`` under both sections."""
+    shown: list[tuple[Part, Block]] = []
+    for p in parts:
+        for i, b in enumerate(p.blocks):
+            if b.kind != "table":
+                continue
+            q = next((q for q, c in shown if c.frame.equals(b.frame)), None)
+            if q is None:
+                shown.append((p, b))
+                continue
+            p.blocks[i] = Block("see", text=f"{b.text.split('.')[0]}: the same numbers as the "
+                                "table of", name=q.title, anchor=q.key)
+    return parts
 
 
 def _write_figures(p: Part, folder: Path) -> None:

@@ -27,8 +27,9 @@ from ..stats import known
 @dataclass
 class Block:
     """One thing a part shows: ``kind`` is "text" (a paragraph), "table" (``frame``, a
-    formatted DataFrame; ``name`` its data table), "figure" (``name`` in figures/) or
-    "pre" (preformatted text)."""
+    formatted DataFrame; ``name`` its data table), "figure" (``name`` in figures/), "pre"
+    (preformatted text) or "see" (a paragraph ending in a link to ``anchor``, titled
+    ``name``: a table shown in another section)."""
 
     kind: str
     text: str = ""

@@ -121,6 +121,8 @@ def to_html(title: str, head: list[str], parts: list[Part], figures: Path,
         for b in p.blocks:
             if b.kind == "text":
                 out.append(f"<p>{_esc(b.text)}</p>")
+            elif b.kind == "see":
+                out.append(f'<p>{_esc(b.text)} <a href="#{b.anchor}">{_esc(b.name)}</a>.</p>')
             elif b.kind == "table":
                 out.append(_html_table(b.frame, b.text, b.anchor))
             elif b.kind == "figure":
@@ -168,6 +170,8 @@ def to_markdown(title: str, head: list[str], parts: list[Part],
         for b in p.blocks:
             if b.kind == "text":
                 out += [b.text, ""]
+            elif b.kind == "see":
+                out += [f"{b.text} [{b.name}](#{b.anchor}).", ""]
             elif b.kind == "table":
                 out += [f"**{b.text}**", "", _md_table(b.frame), ""]
             elif b.kind == "figure":
