@@ -24,14 +24,18 @@ May import: the standard library only.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import numbers
 import os
 import time
+from collections.abc import Iterator
 
 TIME_LIMIT = 24 * 3600.0  # seconds: a longer run is refused
 FASTEST_PER_SECOND = 1e8  # deals a second no machine reaches (about 50x this VM's best)
 MEMORY_SHARE = 0.8  # of the free memory a run may plan to use
 MAX_SEED = 2**63 - 1  # seeds and deal indices are int64 in the kernels
+GAME_MAX_DEALS = 2**22  # the most deals of one whole game (games.kit.games.MAX_DEALS)
 # A searching seat (dd, pimc) costs tens of milliseconds a deal where the other policies cost
 # microseconds, so a size left at its default then plays a run of about a minute here
 # (pimc:20 on two cores: Pedro simulate 1,000 deals 18 s, hand 500 52 s, match 200 games 23 s,
@@ -128,20 +132,44 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.0f} s"
 
 
+# what a refusal calls the size it refuses, where it was not asked for by a command's option
+_ASKED_AS: contextvars.ContextVar[str | None] = contextvars.ContextVar("asked_as", default=None)
+
+
+@contextlib.contextmanager
+def asked_as(label: str) -> Iterator[None]:
+    """Within it, a refusal names its size ``label`` (a scenario file's section, not the
+    option a command would take) and offers no ``--first``, which only commands have.
+
+    >>> with asked_as("s.toml: [bids] size"):
+    ...     require_time(10**15, "--deals")
+    Traceback (most recent call last):
+    ...
+    analyzer.limits.TimeLimitError: s.toml: [bids] size 1,000,000,000,000,000 would take ...
+    """
+    token = _ASKED_AS.set(label)
+    try:
+        yield
+    finally:
+        _ASKED_AS.reset(token)
+
+
 def require_memory(n: int, bytes_each: float, what: str, unit: str = "deals") -> None:
     """SizeError unless ``n`` rows of ``bytes_each`` fit in the memory free now."""
+    what, asked = _ASKED_AS.get() or what, _ASKED_AS.get() is not None
     free = free_memory()
     need = n * bytes_each
     if free is None or need <= MEMORY_SHARE * free:
         return
     fits = int(MEMORY_SHARE * free / bytes_each)
     raise SizeError(f"{what} {n:,} needs about {_size(need)} of memory for its rows and "
-                    f"{_size(free)} is free: at most about {fits:,} {unit} here, or run "
-                    f"it in parts with --first")
+                    f"{_size(free)} is free: at most about {fits:,} {unit} here"
+                    + ("" if asked else ", or run it in parts with --first"))
 
 
 def require_time(n: int, what: str, unit: str = "deals") -> None:
     """SizeError when even the fastest machine could not play ``n`` within the limit."""
+    what = _ASKED_AS.get() or what
     if n / FASTEST_PER_SECOND > TIME_LIMIT:
         raise TimeLimitError(f"{what} {n:,} would take more than {_duration(TIME_LIMIT)} on "
                              f"any machine (over {FASTEST_PER_SECOND:,.0f} {unit} a second); "
@@ -154,7 +182,7 @@ class Pace:
 
     def __init__(self, total: int, what: str, unit: str = "deals"):
         require_time(total, what, unit)
-        self.total, self.what, self.unit = total, what, unit
+        self.total, self.what, self.unit = total, _ASKED_AS.get() or what, unit
         self.start = time.perf_counter()
         self.checked = False
 

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from .parsing import NumberError, parse_int, plain_ascii, quoted
 
-_VARIANT = re.compile(r"^\s*([a-z][a-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.IGNORECASE)
+_VARIANT = re.compile(r"^\s*([a-z][a-z0-9_]*)\s*(?:\(([^()]*)\))?\s*$", re.IGNORECASE)
 
 
 class RuleError(ValueError):
@@ -95,8 +95,9 @@ def describe_allowed(f: dataclasses.Field, game: str | None = None,
     return ", ".join(str(v) for v in allowed)
 
 
-def coerce(rules_cls: type, name: str, text: str) -> Any:
-    """Typed value of flag ``name`` given as text; RuleError names the allowed values."""
+def coerce(rules_cls: type, name: str, text: str, game: str | None = None) -> Any:
+    """Typed value of flag ``name`` given as text; RuleError names the values allowed (in
+    preset ``game``, where it accepts fewer than the flag declares)."""
     fields = {f.name: f for f in flag_fields(rules_cls)}
     key = name.strip().lower()
     if key not in fields:
@@ -113,7 +114,9 @@ def coerce(rules_cls: type, name: str, text: str) -> Any:
         for v in allowed:
             if raw == str(v).lower():
                 return v
-    raise RuleError(f"bad value {quoted(text)} for rule {key}; allowed: {describe_allowed(f)}")
+    narrowed = allowed_values(f, game, rules_cls) != allowed
+    raise RuleError(f"bad value {quoted(text)} for rule {key}{f' in {game}' if narrowed else ''}"
+                    f"; allowed: {describe_allowed(f, game, rules_cls)}")
 
 
 def validate(rules: Any) -> None:
@@ -168,7 +171,8 @@ def with_overrides(rules: Any, pairs: dict[str, str]) -> Any:
     """A copy of ``rules`` with flags given as text replaced (validated)."""
     cls = type(rules)
     pairs = flag_pairs(pairs, "among the rule flags")
-    new = dataclasses.replace(rules, **{k: coerce(cls, k, v) for k, v in pairs.items()})
+    new = dataclasses.replace(rules, **{k: coerce(cls, k, v, rules.game)
+                                        for k, v in pairs.items()})
     validate(new)
     return new
 

@@ -110,8 +110,8 @@ def test_the_cap_on_a_game_is_an_option_and_does_not_change_its_deals():
 def test_match_cap_is_stated_and_settable(tmp_path):
     from cli_helpers import run
 
-    from analyzer.cli import GAME_MAX_DEALS
     from analyzer.games.pedro.games import MAX_DEALS
+    from analyzer.limits import GAME_MAX_DEALS
 
     assert GAME_MAX_DEALS == MAX_DEALS
     r = run("match", "pedro(target=100000)", "--games", "10", "--max-deals", "40")

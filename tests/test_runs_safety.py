@@ -174,7 +174,8 @@ def test_a_chunk_of_another_run_or_twice_the_same_deals_is_named(store, tmp_path
     mine = (store / "chunks" / name).read_bytes()
     (store / "chunks" / name).write_bytes((other / "chunks" / name).read_bytes())
     for args in (["resume", str(store)], ["merge", str(store)]):
-        line = assert_bad_input(run(*args), "is not of this run: its seed is 4, not 3")
+        line = assert_bad_input(run(*args), "is not of the run manifest.json describes: its "
+                                "seed is 4, the manifest's 3")
         assert name in line, line
     (store / "chunks" / name).write_bytes(mine)
     assert_bad_input(run("merge", str(store), str(store)), "given twice")

@@ -15,12 +15,12 @@ May import: everything below it (games, analysis, plots); nothing imports it but
 
 from .group import BidlabGroup, fail, input_errors, main
 
-__all__ = ["GAME_MAX_DEALS", "BidlabGroup", "fail", "input_errors", "main", "search_sized"]
+__all__ = ["BidlabGroup", "fail", "input_errors", "main", "search_sized"]
 
 
 def __getattr__(name: str):
     """The options' helpers, imported on first use (they load the games)."""
-    if name in ("GAME_MAX_DEALS", "search_sized"):
+    if name == "search_sized":
         from . import options
         return getattr(options, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

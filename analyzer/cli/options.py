@@ -30,7 +30,6 @@ from ..rollout import HandError
 from ..variants import RuleError, pairs_once, parse_rule_option
 
 MAX_INDEX = MAX_SEED  # seeds and deal indices are int64 in the kernels
-GAME_MAX_DEALS = 2**22  # pedro.games.MAX_DEALS, without importing the kernels for --help
 
 
 class GameType(click.ParamType):

@@ -18,12 +18,12 @@ from .. import io, runs
 from ..documents import dumps, provenance, records
 from ..games import game as game_of
 from ..games.common import policy_label
+from ..limits import GAME_MAX_DEALS
 from ..text import render_table
 from .group import main
 from .jobs import run_job, show
 from .options import (
     GAME,
-    GAME_MAX_DEALS,
     INDEX,
     MAX_INDEX,
     Count,

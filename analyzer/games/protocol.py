@@ -53,7 +53,8 @@ class BenchCase:
 CAPABILITY_WORDS = {"contracts": "contracts", "partnerships": "partnerships",
                     "whole_games": "games to a target score",
                     "adaptive_hands": "stop rules for its hand evaluations",
-                    "bid_tables": "EV-by-bid table", "chart_by": "hand classes to choose"}
+                    "bid_tables": "EV-by-bid table", "chart_by": "hand classes to choose",
+                    "two_level_charts": "two-level bid chart"}
 
 
 class Game:
@@ -83,6 +84,7 @@ class Game:
     instead: dict[str, str] = {}  # capability -> what a refusal says the game does instead
     search_sizes: dict[str, int] = {}  # a command's size when a seat searches, if not the usual
     chart_by: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # (features, default --by)
+    two_level_charts = True  # a bid chart takes --base (one seat's actions, searched on n)
     # Columns of the rows (simulate, match) that hold cards, suits or seats as numbers, and
     # their kind ("cards": a mask, "card": an index, "suit", "seat", or names by code): a table
     # written to disk gets a text column beside each (:meth:`readable`). A game adds its own.

@@ -14,8 +14,8 @@ or killed run leaves the previous report as it was. It holds::
 The data files depend only on the scenario (and bidlab's version): two runs of one
 scenario write the same bytes. Wall times live in the manifest and the page only.
 
-May import: the standard library, numpy, pandas, matplotlib, :mod:`analyzer.io` and the
-report's own modules.
+May import: the standard library, numpy, pandas, matplotlib, :mod:`analyzer.io`,
+:mod:`analyzer.limits` and the report's own modules.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from pathlib import Path
 import matplotlib as mpl
 import pandas as pd
 
-from .. import __version__, io
+from .. import __version__, io, limits
 from . import render, sections
 from .findings import key_findings
 from .parts import Block, Part
@@ -91,7 +91,8 @@ def run_sections(s: Scenario, say: Callable[[str], None],
         say(f"[{i}/{len(wanted)}] {SECTION_TITLES[name]}: {work}")
         t0 = time.perf_counter()
         progress = bar(total, SECTION_TITLES[name]) if bar else None
-        part = RUNNERS[name](s, s.sections[name], cache, progress, ex)
+        with limits.asked_as(f"{s.path}: [{name}] size"):  # a refusal names the file's key
+            part = RUNNERS[name](s, s.sections[name], cache, progress, ex)
         say(f"[{i}/{len(wanted)}] {SECTION_TITLES[name]}: done in "
             f"{time.perf_counter() - t0:.1f} s")
         parts.append(part)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..limits import MAX_SEED
+from ..limits import GAME_MAX_DEALS, MAX_SEED, TimeLimitError, require_time
 
 REQUIRED = object()  # a key without a default
 
@@ -37,7 +37,7 @@ class ScenarioFileError(ValueError):
 @dataclass(frozen=True)
 class Key:
     """One key of the schema: its type, its default, what it means, and for a size the
-    least it may be and what ``--quick`` cuts it to."""
+    least and most it may be and what ``--quick`` cuts it to."""
 
     name: str
     kind: str  # "int", "str", "list[str]", "table"
@@ -45,6 +45,7 @@ class Key:
     doc: str
     least: int | None = None
     quick: int | None = None  # the size under --quick (the smaller of this and the size)
+    most: int = MAX_SEED  # seeds and deal indices are 64-bit in the kernels
 
 
 TOP = (
@@ -117,7 +118,7 @@ SECTIONS = {
         Key("games", "int", 10_000, "whole games to play (King: each is its ten hands)",
             least=1, quick=300),
         Key("max_deals", "int", None, "a game not decided after this many deals counts as "
-            "undecided (default: 1,000, or twice the target)", least=1),
+            "undecided (default: 1,000, or twice the target)", least=1, most=GAME_MAX_DEALS),
     ),
 }
 ARRAYS = {"variants"}  # sections written [[name]], one table each
@@ -217,7 +218,24 @@ def parse_scenario(text: str, path: str | Path = "<scenario>", quick: bool = Fal
                  policy=top["policy"], sections=sections, quick=quick, base=top["base"])
     _check_name(s.name, where)
     _check_sections(s, where)
+    _check_sizes(s, where)
     return s
+
+
+def _check_sizes(s: Scenario, where: str) -> None:
+    """Each section's sizes against the time limit, before any section plays a deal: a size
+    no machine could play in a day is refused here, in one line naming its key."""
+    for name, tables in s.sections.items():
+        for i, t in enumerate(tables):
+            label = f"[[{name}]] #{i + 1}" if name in ARRAYS else f"[{name}]"
+            sizes = {k: t[k] for k in ("deals", "base_deals", "games") if t.get(k)}
+            if name == "ladder":  # every rung plays the deals
+                sizes = {"deals x rungs =": t["deals"] * len(t["rungs"])}
+            try:
+                for key, n in sizes.items():
+                    require_time(n, f"{where}: {label} {key}")
+            except TimeLimitError as e:
+                raise ScenarioFileError(str(e)) from None
 
 
 # ---- types and keys -----------------------------------------------------------------------
@@ -264,8 +282,9 @@ def _check_value(v: Any, k: Key, where: str, label: str) -> Any:
     if k.kind == "int" and k.least is not None and v < k.least:
         raise ScenarioFileError(f"{where}: {label}{k.name} must be at least {k.least:,}; "
                                 f"got {v}")
-    if k.kind == "int" and v > MAX_SEED:  # seeds and deal indices are 64-bit in the kernels
-        raise ScenarioFileError(f"{where}: {label}{k.name} must be at most 2**63-1; "
+    if k.kind == "int" and v > k.most:
+        most = "2**63-1" if k.most == MAX_SEED else f"{k.most:,}"
+        raise ScenarioFileError(f"{where}: {label}{k.name} must be at most {most}; "
                                 f"got {v}"[:300])
     return v
 

@@ -10,7 +10,8 @@ chunks played on any machine, in any order, merge into the numbers of the whole 
 >>> [c.n for c in map(lambda r: job.play(*r), plan(0, 2500, 1000))]
 [1000, 1000, 500]
 
-May import: the games' registry and common module, :mod:`analyzer.summary`.
+May import: the games' registry and common module, :mod:`analyzer.summary` and
+:mod:`analyzer.limits`.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import asdict, dataclass
 import pandas as pd
 
 from ..games import common, game, parse_game
+from ..limits import MAX_SEED
 from ..summary import from_state, merge
 
 KINDS = ("simulate", "bid-chart")
@@ -64,11 +66,39 @@ class Job:
             if kind != "bid-chart":
                 raise ValueError("a base policy makes a two-level bid chart; a simulation "
                                  "has none")
-            if game(parsed).chart_by is None:  # King's charts are by contract, not actions
-                raise game(parsed).refuse("--base", "chart_by")
+            game(parsed).require("two_level_charts", "--base")
             base = common.policy_string(common.parse_policies(base))
         return cls(str(parsed), int(seed), common.policy_string(pols), contract, bool(rows),
                    kind, by, base, int(search_deals) if base is not None else 0)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Job:
+        """The job a run store's manifest holds (:meth:`to_dict`), checked field by field:
+        ValueError naming the first that is not what ``to_dict`` writes, so an edited or
+        damaged manifest is said to be so rather than read as another run."""
+        fields = {"rules": str, "seed": int, "policy": str, "contract": (str, type(None)),
+                  "rows": bool, "kind": str, "by": (str, type(None)),
+                  "base": (str, type(None)), "search_deals": int}
+        if not isinstance(d, dict) or set(d) != set(fields):
+            raise ValueError(f"its job has fields {sorted(d) if isinstance(d, dict) else d}, "
+                             f"not {sorted(fields)}")
+        for name, kind in fields.items():
+            v = d[name]
+            if not isinstance(v, kind) or (kind is int and isinstance(v, bool)):
+                raise ValueError(f"its job's {name} is {v!r}, not a {_kind_name(kind)}")
+        if not 0 <= d["seed"] <= MAX_SEED or d["search_deals"] < 0:
+            raise ValueError(f"its job's seed {d['seed']} or search_deals "
+                             f"{d['search_deals']} is out of range")
+        try:
+            job = cls.of(d["rules"], d["seed"], d["policy"], d["contract"], d["rows"],
+                         d["kind"], d["by"], d["base"], d["search_deals"])
+        except ValueError as e:  # RuleError, PolicyError, NotOffered, a bad kind
+            raise ValueError(f"its job does not parse: {e}") from None
+        if job.to_dict() != d:  # the rules, policy or features not as the run wrote them
+            diff = next(k for k, v in job.to_dict().items() if d[k] != v)
+            raise ValueError(f"its job's {diff} {d[diff]!r} is not as a run writes it "
+                             f"({getattr(job, diff)!r})")
+        return job
 
     @property
     def searches(self) -> bool:
@@ -169,6 +199,12 @@ def spread(first: int, n: int, workers: int, per_worker: int = 4) -> list[tuple[
     [(0, 3), (3, 3), (6, 3), (9, 1)]
     """
     return plan(first, n, max(1, -(-n // (per_worker * max(1, workers)))))
+
+
+def _kind_name(kind) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join({str: "string", int: "whole number", bool: "true/false",
+                        type(None): "null"}[k] for k in kinds)
 
 
 def remaining(first: int, n: int, done: list[tuple[int, int]], chunk: int,

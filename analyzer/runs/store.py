@@ -55,6 +55,7 @@ class RunStore:
     """The run store in ``folder`` (see the module's docstring)."""
 
     def __init__(self, folder: str | os.PathLike):
+        _require_name(folder)
         self.folder = Path(folder)
         self.chunks = self.folder / "chunks"
         path = self.folder / MANIFEST
@@ -71,11 +72,23 @@ class RunStore:
                 made = (f"its format is {m['format']!r}, not {FORMAT!r}" if m.get("format")
                         else "it is an output's, not a run's")
                 raise ValueError(f"{made}: a folder made by --run-dir is needed")
-            self.job = Job(**m["job"])
-            self.first, self.deals, self.chunk = int(m["first"]), int(m["deals"]), int(m["chunk"])
+            self.job = Job.from_dict(m["job"])
+            self.first, self.deals, self.chunk = (_count(m, k, least) for k, least in
+                                                  (("first", 0), ("deals", 1), ("chunk", 1)))
             self.out, self.out_dir = m.get("out"), m.get("out_dir")
         except (ValueError, KeyError, TypeError, AttributeError) as e:
-            raise RunStoreError(f"{path} is not a bidlab run manifest ({e})") from None
+            raise RunStoreError(f"{path} is not a bidlab run manifest or is damaged ({e}); "
+                                "restore it, or start the run again in another --run-dir"
+                                ) from None
+        outside = [(lo, n) for lo, n in self.done()
+                   if lo < self.first or lo + n > self.first + self.deals]
+        if outside:
+            lo, n = outside[0]
+            raise RunStoreError(f"{path} is damaged: it asks for deals {self.first:,}.."
+                                f"{self.first + self.deals - 1:,}, but the run has played "
+                                f"{lo:,}..{lo + n - 1:,} ({self._chunk_file(lo, n, '.json')}); "
+                                "restore the manifest, or start the run again in another "
+                                "--run-dir")
         self.saved: tuple | None = (self.deals, self.out, self.out_dir)  # as on disk
 
     # ---- making one ------------------------------------------------------------------------
@@ -88,6 +101,7 @@ class RunStore:
         resumed, and ``deals`` above its size extends it). RunStoreError for a folder of
         other files or a store of another run, naming what differs. Nothing is written
         until :meth:`save`."""
+        _require_name(folder)
         p = Path(folder)
         if p.exists() and not p.is_dir():
             raise RunStoreError(f"--run-dir {folder} is a file, not a folder")
@@ -317,8 +331,11 @@ class RunStore:
                     "first": lo, "n": n}
             for name, value in ours.items():
                 if name in p and p[name] != value:
-                    raise RunStoreError(f"{self._chunk_file(lo, n, '.json')} is not of this "
-                                        f"run: its {name} is {p[name]}, not {value}; {_REPLAY}")
+                    raise RunStoreError(
+                        f"{self._chunk_file(lo, n, '.json')} is not of the run "
+                        f"{MANIFEST} describes: its {name} is {p[name]!r}, the manifest's "
+                        f"{value!r}; if the chunk was copied in from another run, {_REPLAY}; "
+                        f"if {MANIFEST} was edited, restore it")
         return state
 
     def _write_manifest(self) -> None:
@@ -326,6 +343,19 @@ class RunStore:
             "format": FORMAT, "bidlab_version": __version__, "job": self.job.to_dict(),
             "first": self.first, "deals": self.deals, "chunk": self.chunk, "out": self.out,
             "out_dir": self.out_dir, "done": [list(r) for r in _joined(self.done())]})
+
+
+def _require_name(folder) -> None:
+    if not str(folder).strip():  # Path("") is the current folder: never a store by accident
+        raise RunStoreError("a run store with an empty name; give its folder a name")
+
+
+def _count(manifest: dict, key: str, least: int) -> int:
+    """A whole number of the manifest, at least ``least``; ValueError naming it otherwise."""
+    v = manifest[key]
+    if isinstance(v, bool) or not isinstance(v, int) or v < least:
+        raise ValueError(f"its {key} is {v!r}, not a whole number of at least {least}")
+    return v
 
 
 def _joined(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:

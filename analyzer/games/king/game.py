@@ -32,8 +32,12 @@ class KingGame(Game):
     chart_by = None  # its charts choose their features per contract
     adaptive_hands = False
     bid_tables = False
+    two_level_charts = False  # its charts are by contract and seat, not one seat's actions
     instead = {"whole_games": "has none; its whole 10-hand games: bidlab simulate king",
-               "chart_by": "charts choose their features per contract"}
+               "chart_by": "charts choose their features per contract",
+               "two_level_charts": "has none (its charts are by contract and class of hand, "
+                                   "not one seat's bids); a King hand takes --base: bidlab "
+                                   "hand king HAND --policy pimc --base heuristic"}
     bench_cases = tuple(BenchCase(c, {"contract": c}) for c in CONTRACT_OPTIONS)
 
     def check_contract(self, contract, rules=None, what="--contract"):
@@ -156,8 +160,8 @@ class KingGame(Game):
 
         if by is not None:
             raise self.refuse("--by", "chart_by")
-        if base is not None:  # its charts are by contract and seat, not one seat's actions
-            raise self.refuse("--base", "chart_by")
+        if base is not None:
+            self.require("two_level_charts", "--base")
         if rules.combined_negatives:  # the danger charts' features are of single contracts
             from ...variants import RuleError
 

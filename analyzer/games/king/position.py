@@ -29,7 +29,8 @@ def search_rules(rules, trump, contract) -> SearchRules:
     name = contract_name(code)
     trump_code = parse_trump(trump, None)
     if code != POSITIVE and trump_code != 4:
-        raise PositionError(f"{name} is played without trump; leave trump out")
+        raise PositionError(f"{name.replace('_', '-')} is played without trump; leave "
+                            "--trump out")
     if code == POSITIVE and trump_code == 4 and not rules.allow_no_trump:
         raise PositionError("a positive hand at no trump needs allow_no_trump=true")
     rp = kernel_params(rules)

@@ -1,0 +1,121 @@
+"""Bad input found by a review that tried 420 commands against the rule (one line on stderr,
+exit 2, nothing lost): each test failed on the code it was written against."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from cli_helpers import assert_bad_input, run
+
+
+def _store(tmp_path, name="run"):
+    d = tmp_path / name
+    r = run("simulate", "pedro", "--deals", "300", "--chunk", "100", "--run-dir", str(d))
+    assert r.exit_code == 0, r.stderr
+    return d
+
+
+def _damage(store, **fields):
+    p = store / "manifest.json"
+    m = json.loads(p.read_text())
+    for key, value in fields.items():
+        if key.startswith("job_"):
+            m["job"][key[4:]] = value
+        else:
+            m[key] = value
+    p.write_text(json.dumps(m))
+
+
+def test_scenario_games_max_deals_above_the_limit_is_one_line(tmp_path):
+    # was: a traceback, exit 1 (ValueError: max_deals must be 1 to 4,194,304; got 99999999)
+    scenario = tmp_path / "s.toml"
+    scenario.write_text('game = "pedro"\n[games]\ngames = 5\nmax_deals = 99999999\n')
+    r = run("report", str(scenario), "--out", str(tmp_path / "rep"))
+    assert_bad_input(r, "max_deals", "4,194,304")
+    assert not (tmp_path / "rep").exists()
+
+
+def test_bad_rule_value_names_only_the_values_this_game_accepts():
+    # was: "allowed: custom_all_but_trumps, free", yet pedro refuses free
+    line = assert_bad_input(run("rules", "pedro(cinch_keep_nontrumps=zzz)"))
+    assert "free" not in line, line
+    # was: "allowed: winner, holder", yet cinch refuses holder
+    line = assert_bad_input(run("rules", "cinch", "--rule", "low_to=zzz"))
+    assert "holder" not in line, line
+
+
+def test_a_damaged_manifest_is_not_blamed_on_a_sound_chunk(tmp_path):
+    # was: "chunks/...+100.json is not of this run: its seed is 1, not 1; delete that
+    # chunk's .json and .parquet": the manifest is what is damaged, the chunk is sound
+    store = _store(tmp_path)
+    _damage(store, job_seed="1")
+    line = assert_bad_input(run("resume", str(store)), "manifest.json")
+    assert "not 1;" not in line and "delete" not in line, line
+
+
+def test_a_manifest_whose_first_deal_disagrees_with_its_chunks_is_refused(tmp_path):
+    # was: exit 0; it played a 50-deal chunk more and reported n=350 deals 0..349 for a
+    # run its manifest says starts at deal 50
+    store = _store(tmp_path)
+    _damage(store, first=50)
+    assert_bad_input(run("resume", str(store)), "manifest.json")
+    assert len(list((store / "chunks").iterdir())) == 3
+
+
+def test_a_manifest_with_a_negative_size_is_refused(tmp_path):
+    # was: exit 0, and resume --extend 100 wrote "deals": 99 beside "done": [[0, 300]]
+    store = _store(tmp_path)
+    _damage(store, deals=-1)
+    assert_bad_input(run("resume", str(store), "--extend", "100"), "manifest.json")
+
+
+def test_king_bid_chart_base_refusal_gives_the_right_reason():
+    # was: "--base: only pedro, cinch, rook; King charts choose their features per
+    # contract" (the --by reason, copied)
+    line = assert_bad_input(run("bid-chart", "king", "--deals", "20", "--base", "random",
+                                "--policy", "pimc"), "--base")
+    assert "features" not in line, line
+
+
+def test_report_size_refusal_names_the_scenario_key_not_cli_options(tmp_path):
+    # was: two stderr lines (a section's progress line, then) "--deals 99,999,999,999,999
+    # needs about 21,100.0 TB ... or run it in parts with --first": options report has not
+    scenario = tmp_path / "s.toml"
+    scenario.write_text('game = "pedro"\n[bids]\ndeals = 99999999999999\n')
+    line = assert_bad_input(run("report", str(scenario), "--out", str(tmp_path / "rep")),
+                            "s.toml", "[bids]")
+    assert "--first" not in line, line
+
+
+def test_text_after_a_variant_strings_closing_paren_is_a_bad_variant_string():
+    # was: "bad value '7)(low_to=holder' for rule min_bid; allowed: 1, 6, 7"
+    assert_bad_input(run("rules", "pedro(min_bid=7)(low_to=holder)"), "bad variant string")
+
+
+@pytest.mark.parametrize("fields, said", [
+    ({"chunk": 0}, "its chunk is 0"), ({"chunk": 1.5}, "its chunk is 1.5"),
+    ({"first": "0"}, "its first is '0'"), ({"job_kind": "bidchart"}, "unknown kind"),
+    ({"job_seed": True}, "seed is True"), ({"job_policy": "Heuristic"}, "not as a run writes"),
+    ({"job_rules": "pedro(min_bid=7)"}, "the manifest's 'pedro(min_bid=7)'; if the chunk")])
+def test_a_manifest_edited_or_damaged_is_named_and_the_store_left_as_it_was(tmp_path, fields,
+                                                                           said):
+    store = _store(tmp_path)
+    _damage(store, **fields)
+    before = sorted((p.name, p.read_bytes()) for p in (store / "chunks").iterdir())
+    assert_bad_input(run("resume", str(store), "--extend", "100"), "manifest.json", said)
+    assert sorted((p.name, p.read_bytes()) for p in (store / "chunks").iterdir()) == before
+
+
+def test_an_empty_run_store_name_is_not_the_current_folder():
+    # was: ". is not a bidlab run store": the empty name read as the current folder
+    for args in (["simulate", "pedro", "--deals", "10", "--run-dir", ""], ["resume", ""]):
+        assert_bad_input(run(*args), "empty name")
+
+
+def test_a_king_contract_is_named_as_it_is_typed():
+    # was: "no_hearts is played without trump" for --contract no-hearts
+    line = assert_bad_input(run("solve", "king", "--contract", "no-hearts", "--hands",
+                                "AS 5S KH/KS 2S TH/5C JS QH/QS 3S 5H", "--trump", "S"),
+                            "no-hearts is played without trump")
+    assert "no_hearts" not in line
