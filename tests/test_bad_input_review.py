@@ -119,3 +119,17 @@ def test_a_king_contract_is_named_as_it_is_typed():
                                 "AS 5S KH/KS 2S TH/5C JS QH/QS 3S 5H", "--trump", "S"),
                             "no-hearts is played without trump")
     assert "no_hearts" not in line
+
+
+def test_a_store_written_before_the_jobs_later_fields_still_resumes(tmp_path):
+    """The manifest check must not refuse a sound store of an older bidlab whose job had
+    no two-level fields yet: they default to a plain run's."""
+    store = _store(tmp_path)
+    p = store / "manifest.json"
+    m = json.loads(p.read_text())
+    for later in ("base", "search_deals", "by"):
+        del m["job"][later]
+    p.write_text(json.dumps(m))
+    r = run("resume", str(store), "--extend", "100")
+    assert r.exit_code == 0, r.stderr
+    assert len(list((store / "chunks").glob("*.json"))) == 4

@@ -79,9 +79,11 @@ class Job:
         fields = {"rules": str, "seed": int, "policy": str, "contract": (str, type(None)),
                   "rows": bool, "kind": str, "by": (str, type(None)),
                   "base": (str, type(None)), "search_deals": int}
-        if not isinstance(d, dict) or set(d) != set(fields):
+        if not isinstance(d, dict) or not {"rules", "seed", "policy"} <= set(d) <= set(fields):
             raise ValueError(f"its job has fields {sorted(d) if isinstance(d, dict) else d}, "
                              f"not {sorted(fields)}")
+        # a store written before a field was added holds its default (a plain simulation)
+        d = {**{k: v for k, v in asdict(Job("", 0, "")).items() if k in fields}, **d}
         for name, kind in fields.items():
             v = d[name]
             if not isinstance(v, kind) or (kind is int and isinstance(v, bool)):
