@@ -474,3 +474,33 @@ def test_a_verdict_needs_thirty_paired_deals_and_a_narrow_miss_loses_its_star():
     assert t["beyond_family"].tolist() == [False, False, True, True, False]  # 5: edge's lost
     assert [verdict_word(r, "deal") for r in t.itertuples()] == [
         "too few deals", "B higher", "B higher*", "B higher*", "-"]
+
+
+def test_thirty_paired_deals_get_a_verdict_and_a_measure_no_deal_moved_says_so():
+    """``MIN_TRIALS`` (30) paired deals are enough for a verdict, in the flags and in the
+    words alike (29 are too few, above); and a measure that no deal moved reads "same on
+    every deal", not "within the noise"."""
+    from analyzer.advice import MIN_TRIALS
+    from analyzer.compare import verdict_word, with_verdicts
+
+    t = with_verdicts(pd.DataFrame({
+        "measure": ["thirty", "unmoved"], "b_minus_a": [1.0, 0.0], "diff_lo": [0.9, 0.0],
+        "diff_hi": [1.1, 0.0], "n_paired": [MIN_TRIALS, 500], "n_differ": [MIN_TRIALS, 0]}))
+    assert t["beyond_noise"].tolist() == [True, False]
+    assert [verdict_word(r, "deal") for r in t.itertuples()] == [
+        "B higher*", "same on every deal"]
+
+
+def test_the_family_note_counts_only_the_measures_with_an_interval():
+    """The Bonferroni family is the measures with an interval: a measure with none (too few
+    deals for one) neither widens the stars' interval nor adds to the chance count."""
+    from analyzer.compare import family_note, with_verdicts
+
+    nan = float("nan")
+    t = with_verdicts(pd.DataFrame({
+        "b_minus_a": [0.5, 0.1, nan, nan, nan, nan],
+        "diff_lo": [0.3, 0.01, nan, nan, nan, nan],
+        "diff_hi": [0.7, 0.19, nan, nan, nan, nan], "n_paired": [500, 500, 1, 1, 1, 1]}))
+    assert " ".join(family_note(t).split()) == (
+        "Of 2 measures at 95% each about 0.1 would look beyond the noise by chance; 2 do, "
+        "1 of them held against all 2 together (Bonferroni, marked *).")

@@ -468,3 +468,52 @@ def test_library_defaults_are_sized_for_searching_players(monkeypatch):
     assert c.provenance["deals"] == 12
     monkeypatch.setitem(limits.SEARCH_SIZES, "bid-chart", 6)
     assert analyzer.bid_chart("pedro", policy="dd").provenance["n_deals"] == 6
+
+
+def test_a_scenario_key_names_the_refusals_within_it_and_only_those():
+    """``asked_as`` renames a size's refusal (time now, or the pace of its first batch) for
+    the scenario key it came from, and no refusal after it: not one after a block that
+    returned, nor one after a block a refusal left."""
+    from analyzer.limits import Pace, asked_as
+
+    with asked_as("s.toml: [bids] size"):
+        with pytest.raises(SizeError, match=r"^s\.toml: \[bids\] size 1,000,000,000,000,000 "):
+            require_time(10**15, "--deals")
+        pace = Pace(1000, "--deals")
+    with pytest.raises(SizeError, match="^--deals 1,000,000,000,000,000 "):
+        require_time(10**15, "--deals")
+    pace.start -= 10**6  # its first deal took a million seconds: the run would take years
+    with pytest.raises(SizeError, match=r"^s\.toml: \[bids\] size 1,000 would take about"):
+        pace.step(1)
+    with pytest.raises(SizeError), asked_as("t.toml: [seats] size"):
+        require_time(10**15, "--deals")
+    with pytest.raises(SizeError, match="^--deals 1,000,000,000,000,000 "):
+        require_time(10**15, "--deals")
+
+
+def test_a_report_sections_memory_refusal_names_its_scenario_key_not_options(
+        tmp_path, monkeypatch):
+    """A section too large for the memory free is refused naming the scenario's key, with no
+    ``--deals`` or ``--first``: a report has neither option (``build_report`` runs each
+    section under ``asked_as``)."""
+    from analyzer import limits
+
+    monkeypatch.setattr(limits, "free_memory", lambda: 10_000)
+    scenario = tmp_path / "s.toml"
+    scenario.write_text('game = "pedro"\n[bids]\ndeals = 1000\n')
+    r = run("report", str(scenario), "--out", str(tmp_path / "rep"), "--no-progress")
+    assert r.exit_code == 2, (r.exit_code, r.stderr)
+    line = r.stderr.splitlines()[-1]
+    assert line.startswith(f"bidlab: error: {scenario}: [bids] size 1,000 needs about"), line
+    assert "--first" not in line and "--deals" not in line, line
+    assert not (tmp_path / "rep").exists()
+
+
+def test_a_bad_rule_value_names_the_preset_only_where_it_allows_fewer_values():
+    """"for rule X in pedro" only where the preset narrows the flag's values (pedro keeps
+    only custom_all_but_trumps of cinch_keep_nontrumps); a flag the preset takes whole
+    (pedro's low_to) names no preset."""
+    line = assert_bad_input(run("rules", "pedro(cinch_keep_nontrumps=zzz)"))
+    assert "for rule cinch_keep_nontrumps in pedro; allowed: custom_all_but_trumps" in line
+    line = assert_bad_input(run("rules", "pedro", "--rule", "low_to=zzz"))
+    assert "for rule low_to; allowed: winner, holder" in line, line

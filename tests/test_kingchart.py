@@ -413,3 +413,22 @@ def test_the_trump_right_advises_each_seat_only_what_it_can_do(chart):
     alone = dataclasses.replace(chart, right=one)
     shown = king_chart_contents(alone).shown
     assert "nan" not in shown.to_string().lower() and "too few" in render_right(alone)
+
+
+def test_a_class_of_exactly_min_trials_hands_shows_its_advice(chart):
+    """``MIN_TRIALS`` hands are enough for advice (``trump_right_advice`` gives it from
+    n >= MIN_TRIALS): a class of exactly that many shows its offer or its answer to offers,
+    not "too few"."""
+    right = chart.right
+    other = right[right["seat"] != "dealer"].iloc[[0]].assign(n=MIN_TRIALS, offer_up_to=1.0)
+    dealer = right[right["seat"] == "dealer"].iloc[[0]].assign(n=MIN_TRIALS,
+                                                               accept_offers_above=2.0)
+    both = dataclasses.replace(chart, right=pd.concat([other, dealer], ignore_index=True))
+    shown = king_chart_contents(both).shown
+    assert shown["offer up to"].tolist() == ["1", "-"]
+    assert shown["accept offers above"].tolist() == ["-", "2"]
+    fewer = dataclasses.replace(chart, right=pd.concat([other, dealer], ignore_index=True)
+                                .assign(n=MIN_TRIALS - 1))
+    shown = king_chart_contents(fewer).shown
+    assert shown["offer up to"].tolist() == ["too few", "-"]
+    assert shown["accept offers above"].tolist() == ["-", "too few"]

@@ -418,3 +418,39 @@ def test_a_table_an_earlier_section_shows_is_shown_once_and_pointed_to():
     page = render.to_html("T", [], [seats, games, other], figures=None)
     assert ('<p>Win rate by side: the same numbers as the table of <a href="#seats">Section '
             'seats</a>.</p>') in page
+
+
+def test_a_table_repeating_any_earlier_one_is_pointed_to_not_only_the_first():
+    """A repeat is looked up among every table shown before it, not only the first."""
+    from analyzer.report.build import shown_once
+    from analyzer.report.parts import Part
+
+    first = pd.DataFrame({"side": ["first dealer"], "wins": ["25.4%"]})
+    second = pd.DataFrame({"length": ["9 deals"], "games": ["200"]})
+    seats, games = (Part(k, f"Section {k}", "what it assumes") for k in ("seats", "games"))
+    seats.table("positions", first, first, "By seat position.")
+    seats.table("lengths", second, second, "How long a game lasts.")
+    games.table("lengths", second, second.copy(), "Game lengths. In deals.")
+    shown_once([seats, games])
+    (pointer,) = games.blocks
+    assert (pointer.kind, pointer.text, pointer.anchor) == (
+        "see", "Game lengths: the same numbers as the table of", "seats")
+
+
+def test_kings_whole_games_point_to_the_seat_table_in_a_built_report(tmp_path):
+    """King's [seats] and [games] of one size and seed play the same games: the built report
+    shows their table once, the whole games pointing to the seats' (``build_report`` runs
+    ``shown_once``), and data/ keeps the numbers under both sections."""
+    scenario = tmp_path / "king.toml"
+    scenario.write_text('game = "king"\nseed = 1\n[seats]\ndeals = 200\n[games]\n'
+                        'games = 200\n')
+    out = tmp_path / "report"
+    r = run("report", str(scenario), "--out", str(out), "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    md = (out / "report.md").read_text()
+    games = md[md.index('<a id="games"></a>'):]
+    assert ("the same numbers as the table of [Dealer and seat-position advantage](#seats)."
+            in games)
+    assert "| side |" in md and "| side |" not in games
+    assert (out / "data" / "seats-positions.csv").exists()
+    assert (out / "data" / "games-sides.csv").exists()

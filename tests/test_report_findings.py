@@ -191,3 +191,41 @@ def test_the_findings_lead_the_page_and_the_markdown_each_linked_to_its_section(
             in page)
     assert page.index('<section id="findings">') < page.index("<nav>")
     assert "Key findings" not in render.to_markdown("T", ["Q?"], [rules])
+
+
+def test_a_comparison_counts_the_measures_that_hold_for_the_whole_family():
+    """With the comparison's family flags (``beyond_family``), its sentence says how many of
+    the measures beyond the noise stay beyond it with the 95% shared by all of them."""
+    rows = [{**_measure("strong", 1.0, 0.5, 1.5), "beyond_family": True},
+            {**_measure("faint", 0.1, 0.01, 0.19), "beyond_family": False},
+            {**_measure("unclear", 2.0, -1.0, 5.0), "beyond_family": False}]
+    (said,) = _said(_part("variants", {"comparisons": rows}))
+    assert said.endswith("(2 of 3 measures move beyond the noise, 1 of them even with the "
+                         "95% shared by all 3; the clearest shown).")
+
+
+def test_a_guide_without_a_seat_headlines_its_first_row_alone():
+    """A guide charted without a seat (``by`` of strength features only) has no context
+    columns: its headline is its first row, with no seat named before it."""
+    guide = [_guide_row("dealer", 1, 4, "trumps=3", 0.2),
+             _guide_row("dealer", 5, 9, "trumps=4", 1.5)]
+    plain = pd.DataFrame(guide).drop(columns="seat")
+    plain["minimum holding"] = ["trumps=3", "trumps=4"]
+    (said,) = guide_headline(plain)
+    assert said.endswith(": trumps=3 (bids up to 4: +0.20 [+0.10, +0.30] over passing).")
+    assert ": : " not in said and "trumps=4" not in said
+
+
+def test_a_guide_with_two_context_features_headlines_each_combination():
+    """Every column before ``bid_from`` is context: the headline names each combination's
+    first row, the context's values before it and out of its holding."""
+    guide = [{**_guide_row("eldest", 1, 4, "trumps=3", 0.2), "dealer": "no"},
+             {**_guide_row("eldest", 1, 6, "trumps=4", 0.4), "dealer": "yes"}]
+    for row in guide:
+        row["minimum holding"] = f"{row['minimum holding']}, dealer={row['dealer']}"
+    frame = pd.DataFrame(guide)
+    frame = frame[["seat", "dealer", *[c for c in frame if c not in ("seat", "dealer")]]]
+    assert guide_headline(frame) == [
+        "The weakest hand worth a bid, by seat: eldest no: trumps=3 (bids up to 4: +0.20 "
+        "[+0.10, +0.30] over passing); eldest yes: trumps=4 (bids up to 6: +0.40 [+0.30, "
+        "+0.50] over passing)."]

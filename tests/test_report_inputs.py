@@ -60,6 +60,12 @@ BAD = {  # file text -> what the one line must say
                                "[[variants]] #1 base_deals"),
     "king_chart_with_base": ('game = "king"\npolicy = "dd"\nbase = "heuristic"\n'
                              '[bid_chart]\n', "[bid_chart] with base"),
+    # every rung plays the deals: 5e12 deals alone fit a day, times 2 rungs do not
+    "ladder_too_long": ('game = "pedro"\n[ladder]\ndeals = 5_000_000_000_000\n'
+                        'rungs = ["heuristic", "random"]\n',
+                        "[ladder] deals x rungs = 10,000,000,000,000 would take"),
+    "games_too_many": ('game = "pedro"\n[games]\ngames = 10_000_000_000_000\n',
+                       "[games] games 10,000,000,000,000 would take"),
 }
 
 

@@ -339,3 +339,38 @@ def test_a_save_keeps_the_deals_another_process_extended_the_store_to(store):
     assert mine.deals == 5000 and runs.RunStore(store).deals == 5000
     assert run("resume", str(store)).exit_code == 0
     assert runs.RunStore(store).n_done == 5000
+
+
+def _edit_manifest(store, edit) -> list:
+    """Apply ``edit`` to the store's manifest (a dict) and return its chunks' bytes."""
+    p = store / "manifest.json"
+    m = json.loads(p.read_text())
+    edit(m)
+    p.write_text(json.dumps(m))
+    return sorted((c.name, c.read_bytes()) for c in (store / "chunks").iterdir())
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda m: m["job"].update(seed=-1), "its job's seed -1 or search_deals 0 is out of range"),
+    (lambda m: m["job"].update(extra=1), "its job has fields"),
+    (lambda m: m.update(deals=0), "its deals is 0, not a whole number of at least 1"),
+    (lambda m: m.update(chunk=True), "its chunk is True"),
+    (lambda m: m.update(deals=3000), "asks for deals 0..2,999, but the run has played "
+                                     "3,000..3,999")])
+def test_a_manifest_out_of_what_a_run_writes_is_named_not_a_sound_chunk(store, edit, said):
+    """An edited manifest is refused in one line naming the manifest and what is wrong with
+    it: a seed below 0 is not blamed on the chunks played with the real one, a job field
+    no run writes is no traceback, a size of 0 or a chunk of ``true`` is not read as a
+    number, and chunks past the deals it asks for are named; the chunks stay as they were."""
+    before = _edit_manifest(store, edit)
+    line = assert_bad_input(run("resume", str(store)), "manifest.json", said)
+    assert "delete" not in line, line
+    assert sorted((c.name, c.read_bytes()) for c in (store / "chunks").iterdir()) == before
+
+
+def test_a_run_store_named_only_by_spaces_is_an_empty_name(tmp_path, monkeypatch):
+    """A name of spaces is as empty as no name: refused, no folder made of it."""
+    monkeypatch.chdir(tmp_path)
+    for args in (["simulate", "pedro", "--deals", "10", "--run-dir", "  "], ["resume", " "]):
+        assert_bad_input(run(*args), "empty name")
+    assert list(tmp_path.iterdir()) == []
