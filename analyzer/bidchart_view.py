@@ -189,11 +189,12 @@ def guide_headline(guide: pd.DataFrame) -> list[str]:
     for r in firsts.to_dict("records"):
         holding = ", ".join(x for x in r["minimum holding"].split(", ")
                             if x not in {f"{c}={r[c]}" for c in context})
-        where = " ".join(str(r[c]) for c in context)
+        where = " ".join(str(r[c]) if c == "seat" else f"{c}={r[c]}" for c in context)
         gain = ci(r["rec_gain"], r["rec_gain_lo"], r["rec_gain_hi"], sign=True)
         said.append(f"{where + ': ' if where else ''}{holding} (bids up to {r['bid_to']}: "
                     f"{gain} over passing)")
-    return ["The weakest hand worth a bid, by seat: " + "; ".join(said) + "."]
+    by = f", by {' and '.join(context)}" if context else ""
+    return [f"The weakest hand worth a bid{by}: " + "; ".join(said) + "."]
 
 
 def _meta(chart) -> dict:

@@ -454,3 +454,23 @@ def test_kings_whole_games_point_to_the_seat_table_in_a_built_report(tmp_path):
     assert "| side |" in md and "| side |" not in games
     assert (out / "data" / "seats-positions.csv").exists()
     assert (out / "data" / "games-sides.csv").exists()
+
+
+def test_a_rule_change_on_too_few_deals_is_called_by_no_part_of_the_report(tmp_path):
+    """On 12 deals no interval is an interval (advice needs 30): the table, its caption and
+    the key findings all say so, as `bidlab compare` does; the table said "B lower" where
+    the caption counted none."""
+    scenario = tmp_path / "s.toml"
+    scenario.write_text('game = "pedro"\n[[variants]]\nb = "pedro(low_to=holder)"\n'
+                        'deals = 12\n')
+    r = run("report", str(scenario), "--out", str(tmp_path / "rep"), "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    md = (tmp_path / "rep" / "report.md").read_text()
+    section = md[md.index('<a id="variants"></a>'):]
+    data = pd.read_csv(tmp_path / "rep" / "data" / "variants-comparisons.csv")
+    outside = data[(data["diff_lo"] > 0) | (data["diff_hi"] < 0)]
+    assert len(outside) and not data["beyond_noise"].any()  # clear of zero, on 12 deals
+    assert "B higher" not in section and "B lower" not in section
+    assert section.count("too few deals to tell (12 paired)") == len(outside)
+    assert "0 do, 0 of them" in section
+    assert "no measure of the 10 moves beyond the noise" in md[:md.index("1. [")]

@@ -201,7 +201,7 @@ def test_a_comparison_counts_the_measures_that_hold_for_the_whole_family():
             {**_measure("unclear", 2.0, -1.0, 5.0), "beyond_family": False}]
     (said,) = _said(_part("variants", {"comparisons": rows}))
     assert said.endswith("(2 of 3 measures move beyond the noise, 1 of them even with the "
-                         "95% shared by all 3; the clearest shown).")
+                         "95% shared by all 3 with an interval; the clearest shown).")
 
 
 def test_a_guide_without_a_seat_headlines_its_first_row_alone():
@@ -212,7 +212,8 @@ def test_a_guide_without_a_seat_headlines_its_first_row_alone():
     plain = pd.DataFrame(guide).drop(columns="seat")
     plain["minimum holding"] = ["trumps=3", "trumps=4"]
     (said,) = guide_headline(plain)
-    assert said.endswith(": trumps=3 (bids up to 4: +0.20 [+0.10, +0.30] over passing).")
+    assert said == ("The weakest hand worth a bid: trumps=3 (bids up to 4: +0.20 [+0.10, "
+                    "+0.30] over passing).")  # no "by seat": there is none
     assert ": : " not in said and "trumps=4" not in said
 
 
@@ -226,6 +227,6 @@ def test_a_guide_with_two_context_features_headlines_each_combination():
     frame = pd.DataFrame(guide)
     frame = frame[["seat", "dealer", *[c for c in frame if c not in ("seat", "dealer")]]]
     assert guide_headline(frame) == [
-        "The weakest hand worth a bid, by seat: eldest no: trumps=3 (bids up to 4: +0.20 "
-        "[+0.10, +0.30] over passing); eldest yes: trumps=4 (bids up to 6: +0.40 [+0.30, "
-        "+0.50] over passing)."]
+        "The weakest hand worth a bid, by seat and dealer: eldest dealer=no: trumps=3 (bids "
+        "up to 4: +0.20 [+0.10, +0.30] over passing); eldest dealer=yes: trumps=4 (bids up "
+        "to 6: +0.40 [+0.30, +0.50] over passing)."]

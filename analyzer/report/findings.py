@@ -84,7 +84,10 @@ def _variants(p: Part) -> list[str]:
         rules = f"B = {t['b_rules'].iloc[0]} against A = {t['a_rules'].iloc[0]}"
         label = t["label"].iloc[0] if "label" in t else ""
         head = f"{label} ({rules})" if label and label != rules else rules
-        moved = t[(t["diff_lo"] > 0) | (t["diff_hi"] < 0)]
+        # beyond the noise as the comparison flagged it: its interval clear of zero, on
+        # enough paired deals to tell (a table without the flags: the interval alone)
+        moved = t[t["beyond_noise"] if "beyond_noise" in t
+                  else (t["diff_lo"] > 0) | (t["diff_hi"] < 0)]
         if not len(moved):
             out.append(f"{head}: no measure of the {len(t)} moves beyond the noise.")
             continue
@@ -101,7 +104,8 @@ def _variants(p: Part) -> list[str]:
         out.append(f"{head}, B − A per {unit}: " + "; ".join(shown[:MOST_MEASURES])
                    + f" ({len(moved)} of {len(t)} measures move beyond the noise"
                    + (f", {int(t['beyond_family'].sum())} of them even with the 95% shared by "
-                      f"all {len(t)}" if "beyond_family" in t else "") + "; the clearest shown).")
+                      f"all {int(t['diff_lo'].notna().sum())} with an interval"
+                      if "beyond_family" in t else "") + "; the clearest shown).")
     return out
 
 

@@ -233,7 +233,8 @@ def _check_sizes(s: Scenario, where: str) -> None:
                 sizes = {"deals x rungs =": t["deals"] * len(t["rungs"])}
             try:
                 for key, n in sizes.items():
-                    require_time(n, f"{where}: {label} {key}")
+                    require_time(n, f"{where}: {label} {key}", "games" if key == "games"
+                                 else "deals")
             except TimeLimitError as e:
                 raise ScenarioFileError(str(e)) from None
 

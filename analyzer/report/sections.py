@@ -383,11 +383,14 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
             "B − A [paired 95% CI]": [ci(d, lo, hi, 4, sign=True) for d, lo, hi in
                                       zip(t["b_minus_a"], t["diff_lo"], t["diff_hi"],
                                           strict=True)],
-            "verdict": [verdict(lo, hi, "B higher" + star, "B lower" + star, 4,
+            "verdict": [f"too few {unit}s to tell ({int(n):,} paired)"
+                        if (lo > 0 or hi < 0) and not beyond else
+                        verdict(lo, hi, "B higher" + star, "B lower" + star, 4,
                                 unchanged=unit if differ == 0 else None)
-                        for lo, hi, differ, star in zip(
+                        for lo, hi, differ, star, beyond, n in zip(
                             t["diff_lo"], t["diff_hi"], differs,
-                            np.where(t["beyond_family"], "*", ""), strict=True)],
+                            np.where(t["beyond_family"], "*", ""), t["beyond_noise"],
+                            t["n_paired"], strict=True)],
             "n (A / B)": [n_label(*map(int, k)) if np.isfinite(k).all() else "-" for k in
                           zip(t["n_a"], t["n_b"], t["n_paired"], strict=True)]})
         apart = s.base is None and counts_apart(t)
