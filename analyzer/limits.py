@@ -154,9 +154,15 @@ def asked_as(label: str) -> Iterator[None]:
         _ASKED_AS.reset(token)
 
 
+def _label(what: str) -> str:
+    """What a refusal calls its size: the label of :func:`asked_as`, else ``what``."""
+    return _ASKED_AS.get() or what
+
+
 def require_memory(n: int, bytes_each: float, what: str, unit: str = "deals") -> None:
     """SizeError unless ``n`` rows of ``bytes_each`` fit in the memory free now."""
-    what, asked = _ASKED_AS.get() or what, _ASKED_AS.get() is not None
+    asked = _ASKED_AS.get() is not None
+    what = _label(what)
     free = free_memory()
     need = n * bytes_each
     if free is None or need <= MEMORY_SHARE * free:
@@ -169,7 +175,7 @@ def require_memory(n: int, bytes_each: float, what: str, unit: str = "deals") ->
 
 def require_time(n: int, what: str, unit: str = "deals") -> None:
     """SizeError when even the fastest machine could not play ``n`` within the limit."""
-    what = _ASKED_AS.get() or what
+    what = _label(what)
     if n / FASTEST_PER_SECOND > TIME_LIMIT:
         raise TimeLimitError(f"{what} {n:,} would take more than {_duration(TIME_LIMIT)} on "
                              f"any machine (over {FASTEST_PER_SECOND:,.0f} {unit} a second); "
@@ -182,7 +188,7 @@ class Pace:
 
     def __init__(self, total: int, what: str, unit: str = "deals"):
         require_time(total, what, unit)
-        self.total, self.what, self.unit = total, _ASKED_AS.get() or what, unit
+        self.total, self.what, self.unit = total, _label(what), unit
         self.start = time.perf_counter()
         self.checked = False
 
