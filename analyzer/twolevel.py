@@ -64,15 +64,34 @@ class TwoLevelError(ValueError):
     """Samples a two-level estimate cannot be made from."""
 
 
+def search_cost(policy: str) -> int:
+    """What a canonical policy string costs a deal, in double-dummy solves summed over its
+    seats: random and the heuristic none (microseconds), dd one, pimc:W up to W.
+
+    >>> search_cost("heuristic"), search_cost("dd"), search_cost("pimc:20,heuristic,dd,random")
+    (0, 4, 21)
+    """
+    seats = policy.split(",")
+    seats = seats * 4 if len(seats) == 1 else seats
+    return sum({"dd": 1, "pimc": int(w or 1)}.get(name, 0)
+               for name, _, w in (seat.partition(":") for seat in seats))
+
+
 def check_request(policy: str, base: str, deals: int | None = None,
                   base_deals: int | None = None) -> None:
-    """Refuse a two-level run that cannot be made, in one line: a ``base`` policy that is
-    the searching ``policy`` itself (both canonical policy strings), or, when the sizes are
-    given, n = ``deals`` outside 2 .. N = ``base_deals`` (the searched deals are the first
-    of the cheap ones)."""
+    """Refuse a two-level run that cannot be made or would only waste time, in one line: a
+    ``base`` policy that is the searching ``policy`` itself or searches more than it
+    (:func:`search_cost`; both canonical policy strings), or, when the sizes are given,
+    n = ``deals`` outside 2 .. N = ``base_deals`` (the searched deals are the first of the
+    cheap ones)."""
     if policy == base:
         raise TwoLevelError("the base policy is the policy itself; a two-level estimate needs "
-                            "a cheaper one (e.g. --policy pimc:20 --base heuristic)")
+                            "a cheaper one (e.g. policy pimc:20 with base heuristic)")
+    if search_cost(base) > search_cost(policy):
+        raise TwoLevelError(f"the base policy {base} searches more than the policy {policy}; "
+                            "it plays every one of the N deals, so it must be the cheaper "
+                            "one (random, heuristic < dd < pimc:W by worlds; e.g. policy "
+                            "pimc:20 with base heuristic)")
     if deals is not None and base_deals is not None and not 2 <= deals <= base_deals:
         raise TwoLevelError(f"need 2 <= --deals (n) <= --base-deals (N); got n={deals:,}, "
                             f"N={base_deals:,}")

@@ -267,6 +267,8 @@ def test_a_two_level_chart_corrects_the_cheap_chart():
     assert "of which correction" not in render_bid_chart(cheap)
     with pytest.raises(TwoLevelError, match="cheaper one"):
         bid_chart("pedro", deals=10, base="heuristic", base_deals=10)
+    with pytest.raises(TwoLevelError, match="searches more"):
+        bid_chart("pedro", deals=10, policy="dd", base="pimc:3", base_deals=10)
     with pytest.raises(TwoLevelError, match="--base-deals"):
         bid_chart("pedro", deals=10, policy="dd", base="heuristic", base_deals=5)
     # random names another trump than the heuristic would: its hands fall in other classes

@@ -200,6 +200,11 @@ def test_cli_two_level_compare_says_its_estimator_and_refuses_bad_sizes():
     assert_bad_input(run(*args[:-1], "50"), "--base-deals")
     assert_bad_input(run("compare", "pedro", LOW_TO_HOLDER, "--base", "heuristic",
                          "--deals", "10", "--base-deals", "10"), "cheaper one")
+    assert_bad_input(run("compare", "pedro", LOW_TO_HOLDER, "--policy", "heuristic", "--base",
+                         "pimc", "--deals", "10", "--base-deals", "10"), "searches more")
+    # refused before the note that A and B are the same rules: the refusal is the one line
+    assert_bad_input(run("compare", "pedro", "pedro", "--policy", "heuristic", "--base",
+                         "pimc"), "searches more")
 
 
 def test_a_measure_of_some_deals_is_each_player_s_own_mean_two_level():

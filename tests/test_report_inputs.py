@@ -55,6 +55,9 @@ BAD = {  # file text -> what the one line must say
     "bad_name": ('game = "pedro"\nname = "../elsewhere"\n[bids]\n', "cannot be a folder name"),
     "bad_base": ('game = "pedro"\nbase = "cheap"\n[bids]\n', "base: bad policy 'cheap'"),
     "base_is_policy": ('game = "pedro"\nbase = "heuristic"\n[bids]\n', "cheaper one"),
+    "base_searches_more": ('game = "pedro"\npolicy = "dd"\nbase = "pimc:2"\n[bids]\n',
+                           "base 'pimc:2': the base policy pimc:2 searches more than the "
+                           "policy dd"),
     "base_deals_below_deals": ('game = "pedro"\npolicy = "dd"\nbase = "heuristic"\n'
                                '[[variants]]\nb = "cinch"\ndeals = 50\nbase_deals = 10\n',
                                "[[variants]] #1 base_deals"),

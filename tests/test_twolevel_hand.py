@@ -142,6 +142,11 @@ def test_a_budget_splits_the_time_and_says_so():
     (["hand", "pedro", HAND, "--base-deals", "10"], "--base"),
     (["hand", "pedro", HAND, "--base", "heuristic"], "cheaper one"),
     (["hand", "pedro", HAND, "--base", "nonsense"], "--base"),
+    # a base that searches more than the policy would spend N deals' search for nothing
+    (["hand", "pedro", HAND, "--base", "dd"], "base policy dd searches more than the "
+                                              "policy heuristic"),
+    (["hand", "pedro", HAND, "--policy", "pimc:5", "--base", "pimc:20"],
+     "base policy pimc:20 searches more than the policy pimc:5"),
     (["hand", "pedro", HAND, "--policy", "random", "--base", "heuristic", "--target-ci", "1"],
      "--target-ci"),
     (["hand", "pedro", HAND, "--policy", "random", "--base", "heuristic", "--budget", "5",

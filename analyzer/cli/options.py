@@ -27,6 +27,7 @@ from ..games.common import policy_label
 from ..limits import MAX_SEED, SEARCH_SIZES
 from ..parsing import NumberError, parse_float, parse_int
 from ..rollout import HandError
+from ..twolevel import check_request
 from ..variants import RuleError, pairs_once, parse_rule_option
 
 MAX_INDEX = MAX_SEED  # seeds and deal indices are int64 in the kernels
@@ -302,12 +303,16 @@ def explicit(ctx: click.Context) -> set[str]:
 
 def check_base(ctx: click.Context, base: str | None, budget: float | None = None) -> None:
     """--base-deals (and --budget) only with --base, and --budget without --deals (it
-    chooses them): a usage error otherwise."""
+    chooses them): a usage error otherwise; a --base that is no cheaper than --policy:
+    :class:`analyzer.twolevel.TwoLevelError`."""
     if base is None and (budget is not None or "base_deals" in explicit(ctx)):
         flags = "--budget and --base-deals go" if "budget" in ctx.params else "--base-deals goes"
         raise click.UsageError(f"{flags} with --base (a two-level estimate)")
     if budget is not None and "deals" in explicit(ctx):
         raise click.UsageError("--budget chooses the deals; drop --deals")
+    if base is not None:  # before any note on stderr: a refusal is the one line there
+        check_request(common.policy_string(common.parse_policies(ctx.params["policy"])),
+                      common.policy_string(common.parse_policies(base)))
 
 
 progress_option = click.option(

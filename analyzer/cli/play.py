@@ -245,10 +245,10 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
     from ..compare import compare_variants
 
     variant_a, variant_b = (resolve_rules(v, rule_pairs) for v in (variant_a, variant_b))
+    check_base(ctx, base, budget)
     if str(variant_a) == str(variant_b):  # legitimate (an A/A check), but rarely meant
         click.echo(f"note: A and B are the same rules ({variant_a}), so every difference is "
                    "0; give B a flag that differs (bidlab rules lists them)", err=True)
-    check_base(ctx, base, budget)
     if budget is None:  # a budget sizes the run itself
         deals = search_sized(ctx, "deals", deals, policy)
     two_level = {} if base is None else {"base": base, "base_deals": base_deals,

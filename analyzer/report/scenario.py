@@ -14,7 +14,7 @@ says what is accepted.
 ('cinch', 3, 5000, 'x')
 
 May import: the standard library, the games' registry and common layer, the variants,
-the ladder's rungs and the bid chart's features.
+the ladder's rungs, the bid chart's features and the two-level estimator's checks.
 """
 
 from __future__ import annotations
@@ -387,11 +387,13 @@ def _check_base(s: Scenario, g, where: str) -> None:
     """A two-level scenario: a base cheaper than the policy, and N >= n in every section
     that uses it."""
     from ..games.common import parse_policies, policy_string
+    from ..twolevel import TwoLevelError, check_request
 
-    if policy_string(parse_policies(s.base)) == policy_string(parse_policies(s.policy)):
-        raise ScenarioFileError(f"{where}: base {s.base!r} is the policy itself; a two-level "
-                                "estimate needs a cheaper one (policy = \"pimc:20\", base = "
-                                "\"heuristic\")")
+    try:
+        check_request(policy_string(parse_policies(s.policy)),
+                      policy_string(parse_policies(s.base)))
+    except TwoLevelError as e:
+        raise ScenarioFileError(f"{where}: base {s.base!r}: {e}") from None
     if "bid_chart" in s.sections and g.chart_by is None:
         raise g.refuse("[bid_chart] with base", "chart_by")
     for name in TWO_LEVEL_SECTIONS:
