@@ -81,7 +81,8 @@ class Ladder(ShownAsText):
         p = self.provenance
         contract = f" contract {p['contract']}," if "contract" in p else ""
         return (f"<Ladder: {p['rules']},{contract} rungs {','.join(self.rungs)} against "
-                f"{p['opponents']}, seed {p['seed']}, {p['deals']:,} deals>")
+                f"{p['opponents']}, seed {p['seed']}, {p['deals']:,} "
+                f"{game_of(p['rules']).deal_unit}>")
 
     def summary(self, baseline: str = "heuristic") -> pd.DataFrame:
         """One row per rung: mean bid-side points, P(make) over contract deals, and the paired
@@ -317,7 +318,8 @@ def render_ladder(lad: Ladder, summ: pd.DataFrame | None = None,
     by_bid = lad.by_bid() if by_bid is None else by_bid
     what = f"  contract {p['contract']}" if "contract" in p else ""
     searching = any(r.startswith("pimc") for r in (*lad.rungs, p["opponents"]))
-    out = [f"bidlab ladder  {p['rules']}{what}  seed {p['seed']}  deals {p['deals']:,}  "
+    unit = game_of(p["rules"]).deal_unit
+    out = [f"bidlab ladder  {p['rules']}{what}  seed {p['seed']}  {unit} {p['deals']:,}  "
            f"opponents {p['opponents']}" + (f"  pimc worlds {p['worlds']}" if searching else "")]
     contracts = bool(summ["contracts"].any())  # a negative King contract has no auction
     if contracts:

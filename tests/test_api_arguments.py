@@ -140,3 +140,14 @@ def test_a_ladder_shows_in_a_notebook_as_the_command_line_prints_it():
     assert "vs heuristic (paired)" in str(lad) and "by bid level" in str(lad)
     assert repr(lad) == ("<Ladder: pedro, rungs random,heuristic against heuristic, seed 3, "
                          "60 deals>")
+
+
+@pytest.mark.parametrize("name", ["rook", "king"])
+def test_a_ladder_counts_a_game_s_own_unit(name):
+    """Rook and King play hands (King's of one contract); their ladders say so, as their
+    simulations do, rather than Pedro's deals."""
+    from analyzer.ladder import ladder
+
+    lad = ladder(name, 30, seed=3, rungs=("random", "heuristic"))
+    assert repr(lad).endswith(", 30 hands>")
+    assert "  seed 3  hands 30  " in str(lad).splitlines()[0]

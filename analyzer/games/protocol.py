@@ -66,6 +66,7 @@ class Game:
     sources: dict[str, str] = {}  # preset -> where its rules come from (docs/rules.md)
     hand_cards = 0  # cards in a dealt hand (a HAND argument)
     compare_unit = "deal"  # what one row of ``compare_measures`` is, for people
+    deal_unit = "deals"  # one deal played out, for people: Rook's and King's are hands
     # the bids are ceilings ("bid up to b", Rook): each is its own "up to", none shown apart
     bids_are_ceilings = False
     # the caption of a report's bid guide, the table chart_contents names

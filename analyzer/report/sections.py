@@ -432,8 +432,8 @@ def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
                 f"The heuristic bids for everyone, so every rung plays the same contracts; "
                 f"the maker's side plays its cards as each rung in turn against "
                 f"{policy_label(cfg['opponents'])}: the gap is what better card play is worth "
-                f"on {cfg['deals']:,} deals" + _played_out(int(summary["n"].iloc[0]),
-                                                             lad.provenance.get("declined"))
+                f"on {cfg['deals']:,} {game_of(s.rules).deal_unit}"
+                + _played_out(int(summary["n"].iloc[0]), lad.provenance.get("declined"))
                 + _player_words(cfg["rungs"]))
     shown = pd.DataFrame({
         "card player": summary["rung"], "n": [f"{n:,}" for n in summary["n"]],

@@ -17,6 +17,7 @@ class RookGame(Game):
     sources = {"rook": "Rook, standard deck + joker, Princeton rules, seed 004, docs/rules.md §4"}
     hand_cards = 13
     compare_unit = "hand"  # a hand to 13 tricks
+    deal_unit = "hands"
     bids_are_ceilings = True  # "bid up to b"
     points_digits = 1  # card points come in fives
     whole_games = True
