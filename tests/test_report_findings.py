@@ -230,3 +230,27 @@ def test_a_guide_with_two_context_features_headlines_each_combination():
         "The weakest hand worth a bid, by seat and dealer: eldest dealer=no: trumps=3 (bids "
         "up to 4: +0.20 [+0.10, +0.30] over passing); eldest dealer=yes: trumps=4 (bids up "
         "to 6: +0.40 [+0.30, +0.50] over passing)."]
+
+
+def test_a_games_headline_measures_lead_its_comparison_however_clear_the_rest():
+    """King's final scores are what a player keeps; one hand's dealer points, though often
+    clearer, come after them, and the sentence says so. Without headline measures, or where
+    none of them moves, the clearest lead as before."""
+    rows = [_measure("hand 2 (no-hearts): its dealer's points", 8.0, 7.5, 8.5),  # clarity 8
+            _measure("final score, first dealer + 1", 9.0, 7.0, 11.0),  # clarity 2.25
+            _measure("final score, first dealer + 2", -1.0, -1.5, -0.5),  # clarity 1
+            _measure("final score, first dealer + 3", 0.5, -1.0, 2.0)]  # within the noise
+    king = {"unit": "games", "headline_measures": ["final score"]}
+    (said,) = _said(_part("variants", {"comparisons": rows}, **king))
+    assert said == ("B = cinch against A = pedro, B − A per game: final score, first dealer + 1 "
+                    "+9.000 [+7.000, +11.000]; final score, first dealer + 2 -1.000 [-1.500, "
+                    "-0.500]; hand 2 (no-hearts): its dealer's points +8.000 [+7.500, +8.500] "
+                    "(3 of 4 "
+                    "measures move beyond the noise; the clearest shown, those of a final "
+                    "score first).")
+    (plain,) = _said(_part("variants", {"comparisons": rows}, unit="games"))
+    assert plain.index("hand 2") < plain.index("first dealer + 1")
+    assert "first)." not in plain
+    hands_only = [r for r in rows if not r["measure"].startswith("final")]
+    (alone,) = _said(_part("variants", {"comparisons": hands_only}, **king))
+    assert alone.endswith("(1 of 1 measures move beyond the noise; the clearest shown).")

@@ -91,11 +91,15 @@ def _variants(p: Part) -> list[str]:
         if not len(moved):
             out.append(f"{head}: no measure of the {len(t)} moves beyond the noise.")
             continue
-        # the clearest first (the effect over its interval's width), a measure that only
-        # mirrors one shown (the other side's share of the same points) left out
+        # the game's headline measures first (King's final scores), then the clearest (the
+        # effect over its interval's width); a measure that only mirrors one shown (the
+        # other side's share of the same points) left out
+        headlines = tuple(p.provenance.get("headline_measures", ()))
         clarity = moved["b_minus_a"].abs() / (moved["diff_hi"] - moved["diff_lo"])
+        order = sorted(moved.index, key=lambda i: (  # sorted() is stable: ties keep order
+            not (headlines and moved.at[i, "measure"].startswith(headlines)), -clarity[i]))
         shown, seen = [], []
-        for r in moved.loc[clarity.sort_values(ascending=False, kind="stable").index].itertuples():
+        for r in moved.loc[order].itertuples():
             if any(abs(r.b_minus_a + d) <= 1e-9 * max(1.0, abs(d)) for d in seen):
                 continue
             seen.append(r.b_minus_a)
@@ -105,7 +109,9 @@ def _variants(p: Part) -> list[str]:
                    + f" ({len(moved)} of {len(t)} measures move beyond the noise"
                    + (f", {int(t['beyond_family'].sum())} of them even with the 95% shared by "
                       f"all {int(t['diff_lo'].notna().sum())} with an interval"
-                      if "beyond_family" in t else "") + "; the clearest shown).")
+                      if "beyond_family" in t else "") + "; the clearest shown"
+                   + "".join(f", those of a {h} first" for h in headlines
+                             if any(m.startswith(h) for m in moved["measure"])) + ").")
     return out
 
 

@@ -345,7 +345,7 @@ def hands_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     shown["deals"] = [f"{n:,}" for n in shown["deals"]]
     part.blocks.insert(0, Block("table", text="The hands and the advice.", frame=shown,
                                 name="hands", anchor="example-hands"))
-    return _stamp(part, s, s.rules, cfg["deals"] * len(cfg["cards"]), "deals", t0,
+    return _stamp(part, s, s.rules, cfg["deals"] * len(cfg["cards"]), g.deal_unit, t0,
                   n_each=[cfg["deals"]] * len(cfg["cards"]), of="hand",
                   **_estimator_stamp(s, cfg["base_deals"]))
 
@@ -411,6 +411,7 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
                     "intervals.")
     part.tables = {"comparisons": pd.concat(frames, ignore_index=True)}
     return _stamp(part, s, s.rules, n, f"{unit}s", t0,
+                  headline_measures=list(game_of(s.rules).compare_headlines),
                   variants=[(str(v["a"]), str(v["b"])) for v in tables],
                   n_each=[v["deals"] for v in tables], of="comparison",
                   **_estimator_stamp(s, [v["base_deals"] for v in tables]))
@@ -468,8 +469,8 @@ def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
                         f"{lad.measure} by bid level for each card player (levels of {FEW} "
                         "deals or more), each player's own 95% interval: the paired "
                         "differences of the table above are narrower.")
-    return _stamp(part, s, s.rules, cfg["deals"], "deals", t0, rungs=list(cfg["rungs"]),
-                  opponents=cfg["opponents"], measure=lad.measure,
+    return _stamp(part, s, s.rules, cfg["deals"], game_of(s.rules).deal_unit, t0,
+                  rungs=list(cfg["rungs"]), opponents=cfg["opponents"], measure=lad.measure,
                   seconds_by_rung={label(r): round(t, 3) for r, t in lad.seconds.items()})
 
 

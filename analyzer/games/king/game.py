@@ -20,6 +20,7 @@ class KingGame(Game):
     hand_cards = 13
     compare_unit = "game"  # its whole 10-hand games
     deal_unit = "hands"  # one of a game's ten
+    compare_headlines = ("final score",)  # not one hand's dealer points
     guide_caption = ("The trump right by class of hand: its value in tricks (naming trump "
                      "minus another seat naming it, on the same deals, 95% CI), the most worth "
                      "offering for it, the offers the benefited should accept, and whether it "
