@@ -118,7 +118,8 @@ class ChartGame:
 
 
 def check_features(by, rules) -> tuple[str, ...]:
-    """The --by features (a sequence, or "trumps,seat") as a tuple; ChartError otherwise."""
+    """The chart's features ``by`` (a sequence, or "trumps,seat") as a tuple; ChartError
+    otherwise, in words that fit both the CLI's --by and a scenario's ``by`` key."""
     from .games import game
 
     chart_by = game(rules).chart_by
@@ -130,12 +131,12 @@ def check_features(by, rules) -> tuple[str, ...]:
     by, known = tuple(by) if isinstance(by, list | tuple) else (by,), chart_by[0]
     bad = [str(f) for f in by if f not in known]
     if bad or not by:
-        raise ChartError(f"bad --by feature(s) {', '.join(bad) or '(none)'} for {rules.game}; "
+        raise ChartError(f"bad chart feature(s) {', '.join(bad) or '(none)'} for {rules.game}; "
                          f"features: {', '.join(known)}")
     if len(set(by)) != len(by):
         twice = sorted({f for f in by if by.count(f) > 1})
-        raise ChartError(f"--by names {', '.join(twice)} more than once; give each feature "
-                         f"once (features: {', '.join(known)})")
+        raise ChartError(f"chart feature(s) {', '.join(twice)} named more than once; give "
+                         f"each once (features: {', '.join(known)})")
     return by
 
 

@@ -133,3 +133,19 @@ def test_a_store_written_before_the_jobs_later_fields_still_resumes(tmp_path):
     r = run("resume", str(store), "--extend", "100")
     assert r.exit_code == 0, r.stderr
     assert len(list((store / "chunks").glob("*.json"))) == 4
+
+
+@pytest.mark.parametrize("by, said", [
+    ("bogus", "bad chart feature(s) bogus for pedro; features: trumps"),
+    ("seat,seat", "chart feature(s) seat named more than once"),
+])
+def test_a_bad_chart_feature_is_named_by_whoever_asked(tmp_path, by, said):
+    # was: "[bid_chart] by: bad --by feature(s) ..." in a scenario, and the CLI said
+    # "Invalid value for '--by': --by names seat ..."
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(f'game = "pedro"\n[bid_chart]\nby = "{by}"\n')
+    line = assert_bad_input(run("report", str(scenario), "--out", str(tmp_path / "rep")),
+                            f"[bid_chart] by: {said}")
+    assert "--by" not in line
+    line = assert_bad_input(run("bid-chart", "pedro", "--by", by), said)
+    assert line.count("--by") == 1

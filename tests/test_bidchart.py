@@ -281,7 +281,7 @@ def test_features_may_be_given_as_the_string_the_provenance_keeps():
 
     rules = pedro.parse_rules("pedro")
     assert check_features("trumps, seat", rules) == check_features(("trumps", "seat"), rules)
-    with pytest.raises(ChartError, match="bad --by feature.*tramps"):  # not split to letters
+    with pytest.raises(ChartError, match="bad chart feature.*tramps"):  # not split to letters
         check_features("tramps,seat", rules)
 
 
