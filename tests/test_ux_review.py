@@ -25,22 +25,30 @@ def test_king_chart_says_either_only_where_decline_and_play_are_within_the_noise
     # was: "decline? either" for a dealer class of 5 hands taking 7.00 ± 1.39 tricks naming
     # trump, far above the decline's 4; "either" means the two "differ by no more than the
     # noise" (evaluate.DECLINE_WORDS); a class too small for advice says "too few" in the
-    # other advice columns
-    r = run("bid-chart", "king", "--deals", "100", "--no-progress")
+    # other advice columns, and now in this one too
+    from analyzer.advice import MIN_TRIALS
+
+    r = run("bid-chart", "king", "--deals", "400", "--no-progress")
     assert r.exit_code == 0, r.stderr
     lines = r.stdout.splitlines()
     start = next(i for i, s in enumerate(lines) if s.startswith("class (its hand)"))
-    naming = re.compile(r"seat=dealer\s+\d+\s+(~?-?[\d.]+(?: ± [\d.]+| \[-?[\d.]+, -?[\d.]+\])?)")
-    checked = 0
+    naming = re.compile(r"seat=dealer\s+(\d+)\s+"
+                        r"(~?-?[\d.]+(?: ± [\d.]+| \[-?[\d.]+, -?[\d.]+\])?)")
+    said = {"too few": 0}
     for row in lines[start + 2:]:
         if not row.strip():
             break
-        if "seat=dealer" not in row or not row.rstrip().endswith("either"):
+        if "seat=dealer" not in row:
             continue
-        lo, hi = _bounds(naming.search(row).group(1))  # the "naming trump" cell
-        assert lo <= 4 <= hi, row
-        checked += 1
-    assert checked, r.stdout
+        m = naming.search(row)
+        n, (lo, hi) = int(m.group(1)), _bounds(m.group(2))  # the "naming trump" cell
+        decline = row.rstrip().rsplit("  ", 1)[-1].strip()
+        if n < MIN_TRIALS:
+            assert decline == "too few", row
+        else:  # the advice as the interval of the tricks naming trump has it
+            assert decline == ("decline" if hi < 4 else "play" if lo > 4 else "either"), row
+        said[decline] = said.get(decline, 0) + 1
+    assert said.pop("too few") and sum(said.values()), said  # both kinds of row were read
 
 
 def test_match_rook_counts_hands_not_deals():
@@ -68,3 +76,4 @@ def test_hand_king_one_contract_does_not_claim_one_hand_a_contract():
             "positive", "--deals", "10", "--no-progress")
     assert r.exit_code == 0, r.stderr
     assert "one a contract" not in r.stderr, r.stderr
+    assert "10 deals (60 hands played in all)" in r.stderr, r.stderr

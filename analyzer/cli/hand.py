@@ -234,9 +234,9 @@ def report_time(n: int, seconds: float, policy: str, n_base: int | None = None,
     """The run time of ``n`` deals (--deals counts them) on stderr, with sizing advice when a
     searching player made it slow (a two-level run, ``n_base`` cheap deals beside, is sized
     by --budget instead); ``played``: the hands that took, when not one a deal (King plays
-    each deal once a contract)."""
+    each deal under each contract asked, the positive one under each choice of trump)."""
     per = 1000 * seconds / max(n, 1)
-    hands = f" ({played:,} hands played, one a contract)" if played and played != n else ""
+    hands = f" ({played:,} hands played in all)" if played and played != n else ""
     line = (f"{n:,} deals{hands} in {seconds:.1f} s ({per:.2f} ms a deal, policy "
             f"{policy_label(policy)})")
     if n_base is not None:

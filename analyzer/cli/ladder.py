@@ -118,7 +118,7 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
     if dup:
         echo("")
         echo("duplicate matches (same deals, partnerships swapped; whole players, "
-             "bidding included): A's edge per deal")
+             f"bidding included): A's edge per {g.deal_unit[:-1]}")
         for d in dups:
             echo(f"  {lad.label(d.a)} vs {lad.label(d.b)}: points {d.net_points.format(3)}"
                  f"; score {d.net_score.format(3)}  ({d.seconds:.1f} s)")

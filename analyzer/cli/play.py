@@ -325,7 +325,8 @@ def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out, as_json,
         ("team 0 (seats 0, 2) wins", int((decided["winner"] == 0).sum()), len(decided)),
         ("first dealer's team wins",
          int((decided["winner"] == decided["first_dealer"] % 2).sum()), len(decided)),
-        (f"undecided after {max_deals:,} deals", int((df["winner"] < 0).sum()), len(df)),
+        (f"undecided after {max_deals:,} {g.deal_unit}", int((df["winner"] < 0).sum()),
+         len(df)),
     ):
         p = wilson(k, n) if n else None
         rows.append([label, n, k, f"{100 * p.p:.2f}%" if p else "-",
@@ -345,11 +346,11 @@ def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out, as_json,
         click.echo(f"{df.attrs['rules']}: {n_games:,} games to {rules.target} (seed {seed}), "
                    f"policy {policy_label(df.attrs['policy'])}\n")
         click.echo(render_table(["", "n", "k", "rate", "95% CI"], rows, align="lrrrl"))
-        click.echo(f"\ndeals per game: {interval_text(length.mean, length.lo, length.hi, 3)} "
-                   f"(n={length.n:,})")
+        click.echo(f"\n{g.deal_unit} per game: "
+                   f"{interval_text(length.mean, length.lo, length.hi, 3)} (n={length.n:,})")
     if (df["winner"] < 0).any():
         click.echo(f"{int((df['winner'] < 0).sum()):,} game(s) undecided after {max_deals:,} "
-                   f"deals; --max-deals plays them longer", err=True)
+                   f"{g.deal_unit}; --max-deals plays them longer", err=True)
     if out is not None:
         io.write_table(g.readable(df), out, dict(df.attrs))
         click.echo(f"wrote {out} ({len(df)} games)", err=True)

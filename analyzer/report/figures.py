@@ -79,12 +79,12 @@ def paired_effects(table: pd.DataFrame, title: str, unit: str = "deal"):
 
 
 @styled
-def game_lengths(lengths: pd.DataFrame):
+def game_lengths(lengths: pd.DataFrame, unit: str = "deals"):
     fig = new_figure()
     fig.set_size_inches(7.0, 3.5)
     ax = fig.add_subplot()
     ax.bar(lengths["deals"], lengths["games"], width=0.8, color="#0077BB")
-    ax.set_xlabel("deals in the game")
+    ax.set_xlabel(f"{unit} in the game")
     ax.set_ylabel("games")
     fig.tight_layout()
     return fig

@@ -545,9 +545,10 @@ def games_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     undecided = int((winner == -1).sum())
     if len(np.unique(deals)) > 1:
         e = mean_ci(deals)
-        part.text(f"A game lasts {ci(e.mean, e.lo, e.hi, 2)} deals (mean, 95% CI); "
+        part.text(f"A game lasts {ci(e.mean, e.lo, e.hi, 2)} {g.deal_unit} (mean, 95% CI); "
                   f"{undecided:,} of {len(deals):,} were undecided at the cap.")
-        part.figure("lengths", figures.game_lengths(lengths), "Deals per game.")
+        part.figure("lengths", figures.game_lengths(lengths, g.deal_unit),
+                    f"{g.deal_unit.capitalize()} per game.")
     part.figure("scores", figures.final_scores(scores, g.sides), "Final scores by side.")
     return _stamp(part, s, s.rules, len(deals), "games", t0)
 

@@ -115,13 +115,14 @@ def _advice_cells(r) -> list[str]:
     """(offer up to, accept above, decline?) of a trump-right row as its seat can act: "-"
     where the seat cannot (the dealer never offers, the others never accept or decline),
     "too few" where the class has under ``MIN_TRIALS`` hands for any advice (its advice
-    columns are empty)."""
+    columns are empty, "decline" too)."""
     few = r.n < MIN_TRIALS
     offer = ("-" if getattr(r, "seat", None) == "dealer" else "too few" if few
              else str(int(r.offer_up_to)) if r.offer_up_to else "no offer")
     accept = ("-" if r.decline == "-" else "too few" if few or pd.isna(r.accept_offers_above)
               else str(int(r.accept_offers_above)))
-    return [offer, accept, r.decline]
+    decline = "too few" if few or pd.isna(r.decline) else r.decline
+    return [offer, accept, "-" if r.decline == "-" else decline]
 
 
 def _signed(mean: float, lo: float, hi: float) -> str:

@@ -280,7 +280,8 @@ def trump_right_advice(value: Estimate, own_tricks: Estimate, other_tricks: Esti
     the decline it forgoes (refused, it leaves the benefited free to decline for 4):
     it is accepted only if, beyond the noise, 1 + other_tricks beats both naming trump
     and 4 tricks. With no interval (one deal), or under ``advice.MIN_TRIALS`` deals, it
-    gives no advice: no offer and none worth accepting (None for both), and "either".
+    gives no advice: no offer, none worth accepting and no word on declining (None for
+    all three; "either" would say the two were measured alike).
 
     >>> from analyzer.stats import Estimate
     >>> a = trump_right_advice(Estimate(1.6, 0.05, 1.5, 1.7, 900), Estimate(5.1, .1, 4.9, 5.3, 900),
@@ -307,7 +308,7 @@ def trump_right_advice(value: Estimate, own_tricks: Estimate, other_tricks: Esti
             "accept_offers_above": accept_above,
             "own_tricks": own_tricks.mean, "own_tricks_lo": own_tricks.lo,
             "own_tricks_hi": own_tricks.hi,
-            "decline": "either" if not known else "decline" if own_tricks.hi < 4
+            "decline": None if not known else "decline" if own_tricks.hi < 4
             else "play" if own_tricks.lo > 4 else "either"}
 
 
