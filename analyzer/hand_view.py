@@ -31,6 +31,12 @@ SELECTION_NOTE = ("The rows are ranked by these same deals: where the top ones a
                   "(P(best) under 95%), the first is the highest of several noisy estimates "
                   "and its EV tends to read a little high; each interval is for its action "
                   "as if chosen in advance. More deals shrink both.")
+# the ranking's P(best) and the advice answer two questions at two levels of noise: a
+# user read "P(best) 99.7%" on bid 7 beside the advice to bid 6 as a contradiction
+RANK_NOTE = ("The first row, {first}, is not the advice: the ranking and P(best) take each "
+             "action on its own, while the advice below holds all the bids compared to 95% "
+             "together, and keeps {recommended} unless another action beats it beyond that "
+             "noise.")
 DECISION_NOTE = ("A bid is recommended over passing, or over a lower bid, only when its "
                  "paired gain (the same deals for every action) is above zero beyond the "
                  "noise: its lower bound, at 95% for all the bids compared together "
@@ -83,8 +89,12 @@ def _ranking(ev: HandEvaluation, digits: int) -> str:
     """The leading alternatives: EV, its CI, the paired gain over passing, P(best); and
     where the top rows are close, why the first one's EV reads a little high."""
     two_level = "correction" in ev.actions.columns
-    return _table_ranked(ev, digits, two_level) + (
-        "\n" + SELECTION_NOTE if ev.actions["p_best"].iloc[0] < 0.95 else "")
+    notes = [SELECTION_NOTE] if ev.actions["p_best"].iloc[0] < 0.95 else []
+    first = ev.actions["action"].iloc[0]
+    ranked = set(ev.actions["action"])
+    if ev.decision is not None and ev.recommended in ranked and first != ev.recommended:
+        notes.append(RANK_NOTE.format(first=first, recommended=ev.recommended))
+    return "\n".join([_table_ranked(ev, digits, two_level), *notes])
 
 
 def _table_ranked(ev: HandEvaluation, digits: int, two_level: bool) -> str:
