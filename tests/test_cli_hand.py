@@ -260,3 +260,14 @@ def test_a_first_row_that_is_not_the_advice_says_why():
     first = section(agreed.stdout, "Best alternatives")[3].split()[1:5]
     assert re.search(rf"^recommended: {' '.join(first)}", agreed.stdout, re.M)
     assert "is not the advice" not in agreed.stdout
+
+
+def test_rook_s_ceiling_table_has_every_ceiling_its_ranking_names():
+    """The ceilings table shows every 10; the ranking and the advice named 165 and 155,
+    which a user could not find in it."""
+    r = run("hand", "rook", "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C", "--deals", "2000")
+    ranked = {int(line.split()[4]) for line in section(r.stdout, "Best alternatives")[3:]
+              if line.split()[1:4] == ["bid", "up", "to"]}
+    assert ranked - {b for b in range(70, 201, 10)}, ranked  # one off the tens, at least
+    shown = {int(line.split()[0]) for line in section(r.stdout, "Bid up to b")[3:]}
+    assert ranked <= shown and set(range(70, 201, 10)) <= shown

@@ -67,13 +67,17 @@ def render_hand(ev: HandEvaluation) -> str:
         ["bid", *trumps],
         _by_bid(view, lambda r: _pm(r["ev_net"], r["ev_net_lo"], r["ev_net_hi"], 1)),
         "r" * (len(trumps) + 1)))
-    out += ["", "Bid up to b, the auction included: P(the seat declares) and EV, net"]
+    # every 10, and every ceiling the ranking below names, so its advice can be read here
+    named = set(ev.actions["bid"].dropna().astype(int))
+    out += ["", "Bid up to b, the auction included: P(the seat declares) and EV, net (every "
+                "10, and the ceilings ranked below; all in --json)"]
     out.append(render_table(
         ["up to", "P(declares) %", "EV net", "EV own"],
         [[int(r["bid"]), _pct(r["p_declarer"], r["p_declarer_lo"], r["p_declarer_hi"]),
           _pm(r["ev_net"], r["ev_net_lo"], r["ev_net_hi"], 1),
           _pm(r["ev_own"], r["ev_own_lo"], r["ev_own_hi"], 1)]
-         for _, r in ev.ceilings.iterrows() if r["bid"] % 10 == 0 or r["bid"] == 75],
+         for _, r in ev.ceilings.iterrows()
+         if r["bid"] % 10 == 0 or r["bid"] == 75 or int(r["bid"]) in named],
         "rrrr"))
     p = ev.pass_ev.iloc[0]
     out += ["", f"EV(pass): net {_pm(p['ev_net'], p['ev_net_lo'], p['ev_net_hi'], 1)}, "
