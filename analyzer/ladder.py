@@ -343,7 +343,7 @@ def render_ladder(lad: Ladder, summ: pd.DataFrame | None = None,
     if "make" in p:  # King: no contract to make; what the column counts
         out.append(f"P(make): {p['make']}")
     if len(by_bid):
-        out += ["", f"by bid level: {lad.measure} (± 95% half-width) and P(make)"]
+        out += ["", f"by bid level: {lad.measure} (± 95% half-width) and P(make) % [95% CI]"]
         rows = []
         for b in sorted(by_bid["bid"].unique()):
             g = by_bid[by_bid["bid"] == b].set_index("rung")
@@ -354,6 +354,8 @@ def render_ladder(lad: Ladder, summ: pd.DataFrame | None = None,
 
 
 def _points_cell(row) -> str:
-    """Points ± half-width and P(make), fixed widths so that the columns line up."""
+    """Points ± half-width and P(make) [its Wilson 95% interval], fixed widths so that the
+    columns line up."""
     hw = "n/a" if np.isnan(row["points_hw"]) else f"{row['points_hw']:.2f}"
-    return f"{row['points']:6.2f} ± {hw:>5}  {100 * row['p_make']:3.0f}%"
+    make = f"[{100 * row['p_make_lo']:.0f}, {100 * row['p_make_hi']:.0f}]"
+    return f"{row['points']:6.2f} ± {hw:>5}  {100 * row['p_make']:3.0f}% {make:>10}"

@@ -151,3 +151,18 @@ def test_a_ladder_counts_a_game_s_own_unit(name):
     lad = ladder(name, 30, seed=3, rungs=("random", "heuristic"))
     assert repr(lad).endswith(", 30 hands>")
     assert "  seed 3  hands 30  " in str(lad).splitlines()[0]
+
+
+def test_a_ladders_make_rates_by_bid_carry_their_intervals():
+    """Each P(make) of the by-bid table shows its Wilson interval (it showed the rate
+    alone), the same interval its by_bid() frame holds."""
+    from analyzer.ladder import ladder
+
+    lad = ladder("rook", 60, seed=3, rungs=("random", "heuristic"))
+    by_bid = lad.by_bid().iloc[0]
+    text = str(lad).split("by bid level")[1]
+    first_row = text.splitlines()[3]
+    assert first_row.startswith(f"{by_bid['bid']:>3}")
+    cell = re.search(r"(\d+)% +\[(\d+), (\d+)\]", first_row)
+    assert [int(x) for x in cell.groups()] == [
+        round(100 * by_bid[k]) for k in ("p_make", "p_make_lo", "p_make_hi")]

@@ -105,7 +105,8 @@ def render_king_chart(chart: KingChart) -> str:
     if rows:
         out += ["", "Whole games: final score by seat position from the first dealer D0; "
                     "first or tied = the share of games it ended first or tied for first (a tie "
-                    "counts for each seat in it, so the four add to over 100%)",
+                    "counts for each seat in it, so the four add to over 100% where games "
+                    "tie)",
                 render_table(["position", "dealer of hands", "games", "final score",
                               "first or tied"], rows, align="llrrr")]
     return "\n".join(out)
