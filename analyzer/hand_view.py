@@ -5,7 +5,7 @@ Every figure carries its 95% interval; every output carries the provenance (hand
 rules, policy, seed, n and the rule that stopped the run). The tables are
 :class:`analyzer.rollout.HandEvaluation`'s DataFrames; nothing is recomputed here. Each
 game renders its own tables with these pieces (``analyzer/games/<game>/hand_view.py``).
-May import: rollout, text, documents.
+May import: rollout, stats, text, documents.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from . import __version__
 from .documents import dumps, records
 from .games.common import policy_label
 from .rollout import HandEvaluation
+from .stats import visible_digits
 from .text import render_table
 
 STOPPED = {"deals": "fixed count (--deals)", "target-ci": "target CI reached (--target-ci)",
@@ -97,6 +98,13 @@ def _ranking(ev: HandEvaluation, digits: int) -> str:
     return "\n".join([_table_ranked(ev, digits, two_level), *notes])
 
 
+def _gain(mean: float, lo: float, hi: float, digits: int) -> str:
+    """``+m ± hw``, signed, with the digits that keep a narrow interval visible: a gain of
+    "+0.00 ± 0.00" would read as certain where the advice says 0.000 ± 0.004."""
+    d = visible_digits(mean, lo, hi, digits)
+    return f"{mean:+z.{d}f} ± {_num((hi - lo) / 2, d)}"
+
+
 def _table_ranked(ev: HandEvaluation, digits: int, two_level: bool) -> str:
     def num(x):
         return _num(x, digits)
@@ -106,12 +114,11 @@ def _table_ranked(ev: HandEvaluation, digits: int, two_level: bool) -> str:
          "n",
          *(["cheap (N)", "correction (n)", "n paired"] if two_level else [])],
         [[k + 1, r["action"], num(r["ev"]), f"[{num(r['ev_lo'])}, {num(r['ev_hi'])}]",
-          "-" if r["action"] == "pass" else f"{r['gain']:+z.{digits}f} ± "
-          f"{num((r['gain_hi'] - r['gain_lo']) / 2)}",
+          "-" if r["action"] == "pass" else _gain(r["gain"], r["gain_lo"], r["gain_hi"], digits),
           f"{100 * r['p_best']:.1f}%", int(r["n"]),
           *([_pm(r["base"], r["base_lo"], r["base_hi"], digits),
-             f"{r['correction']:+z.{digits}f} ± "
-             f"{num((r['correction_hi'] - r['correction_lo']) / 2)}", int(r["n_paired"])]
+             _gain(r["correction"], r["correction_lo"], r["correction_hi"], digits),
+             int(r["n_paired"])]
             if two_level else [])]
          for k, r in ev.actions.iterrows()],
         "rlrrrrr" + ("rrr" if two_level else ""))

@@ -271,3 +271,11 @@ def test_rook_s_ceiling_table_has_every_ceiling_its_ranking_names():
     assert ranked - {b for b in range(70, 201, 10)}, ranked  # one off the tens, at least
     shown = {int(line.split()[0]) for line in section(r.stdout, "Bid up to b")[3:]}
     assert ranked <= shown and set(range(70, 201, 10)) <= shown
+
+
+def test_a_ranked_gain_too_narrow_for_its_digits_gets_more():
+    """The ranking printed "+0.00 ± 0.00" where the advice said 0.000 ± 0.004."""
+    from analyzer.hand_view import _gain
+
+    assert _gain(0.0, -0.004, 0.004, 2) == "+0.000 ± 0.004"
+    assert _gain(5.51, 4.98, 6.04, 2) == "+5.51 ± 0.53"
