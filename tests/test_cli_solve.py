@@ -227,3 +227,16 @@ def test_searching_target_ci_caps_its_max_deals():
     r = run("hand", *hand, "--target-ci", "100", "--max-deals", "60")
     assert r.exit_code == 0, r.stderr
     assert "--max-deals defaults" not in r.stderr
+
+
+def test_a_deal_s_position_shows_its_hands_as_deal_and_cards_do():
+    """--from-deal echoed each hand in the kernel's order (clubs first, low to high);
+    `bidlab deal` and `bidlab cards` show spades first, high to low."""
+    from analyzer.cards import CardSet
+
+    r = run("solve", "pedro", "--from-deal", "3", "--seed", "1")
+    assert r.exit_code == 0, r.stderr
+    line = next(x for x in r.stdout.splitlines() if x.startswith("hands N/E/S/W: "))
+    hands = line.split(": ", 1)[1].split("/")
+    assert [str(CardSet(h)) for h in hands] == hands
+    assert hands[1].split() == ["5S", "4H", "6D", "QC", "7C", "4C"]

@@ -77,6 +77,7 @@ def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_d
       bidlab solve king --contract no-hearts --hands "AS 5S KH/KS 2S TH/5C JS QH/QS 3S 5H"
       bidlab solve pedro --from-deal 3 --seed 1 --max-nodes 1000000
     """
+    from ..cards import CardSet
     from ..solve_view import render_solution, solution_dict
     from ..solver import deal_position
     from ..solver import solve as solve_position
@@ -86,7 +87,9 @@ def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_d
         if hands is not None:
             raise click.UsageError("give --hands or --from-deal, not both")
         pos = deal_position(rules, seed, from_deal, policy, contract)
-        hands, trump, leader = pos["hands"], pos["trump"], pos["leader"]
+        trump, leader = pos["trump"], pos["leader"]
+        # each hand in display order, as `bidlab deal` shows the same deal
+        hands = "/".join(str(CardSet(h)) if h != "-" else h for h in pos["hands"].split("/"))
         side = pos["side"] if side is None else side
         contract = pos["contract"]
     elif hands is None:
