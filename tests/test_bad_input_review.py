@@ -149,3 +149,14 @@ def test_a_bad_chart_feature_is_named_by_whoever_asked(tmp_path, by, said):
     assert "--by" not in line
     line = assert_bad_input(run("bid-chart", "pedro", "--by", by), said)
     assert line.count("--by") == 1
+
+
+def test_a_report_section_refused_for_memory_is_stderr_s_one_line(tmp_path):
+    # was: "[1/1] make rate and EV by bid level: 100,000,000,000 deals" before the refusal:
+    # a section is announced once it plays, so a size refused first is the only line (the
+    # size passes the up-front time check and needs terabytes: refused on any machine)
+    scenario = tmp_path / "s.toml"
+    scenario.write_text('game = "pedro"\n[bids]\ndeals = 100_000_000_000\n')
+    r = run("report", str(scenario), "--out", str(tmp_path / "rep"))
+    assert_bad_input(r, "[bids] size 100,000,000,000 needs about", "of memory")
+    assert not (tmp_path / "rep").exists()

@@ -60,9 +60,11 @@ RUNNERS = {
 def section_work(s: Scenario, name: str) -> tuple[int, str]:
     """(what a section's progress counts to, its work in words)."""
     cfg = s.sections[name]
-    if name == "variants":
+    if name == "variants":  # its progress counts each variant's deals (and cheap ones)
         n = sum(v["deals"] for v in cfg)
-        return n, f"{n:,} deals under each of two variants"
+        played = sum(2 * (v["deals"] + (v["base_deals"] if s.base is not None else 0))
+                     for v in cfg)
+        return played, f"{n:,} deals under each of two variants"
     c = cfg[0]
     if name == "hands":
         return c["deals"] * len(c["cards"]), f"{len(c['cards'])} hand(s) x {c['deals']:,} deals"
@@ -78,23 +80,46 @@ def section_work(s: Scenario, name: str) -> tuple[int, str]:
     return c["deals"], f"{c['deals']:,} deals"
 
 
+class _Opening:
+    """A section's announcement and progress bar, made at its first progress (or at its
+    end, where it reports none): a size refused before the section plays a deal (for
+    memory, or for the pace its first batch measured) is then the one line on stderr."""
+
+    def __init__(self, announce: Callable[[], None], make_bar: Callable[[], object] | None):
+        self._announce, self._make_bar, self._update = announce, make_bar, None
+        self._open = False
+
+    def open(self) -> None:
+        if not self._open:
+            self._open = True
+            self._announce()
+            self._update = self._make_bar() if self._make_bar else None
+
+    def progress(self, k: int) -> None:
+        self.open()
+        if self._update is not None:
+            self._update(k)
+
+
 def run_sections(s: Scenario, say: Callable[[str], None],
                  bar: Callable[[int, str], object] | None = None, ex=None) -> list[Part]:
-    """Every wanted section, in order, each announced by ``say``; ``bar(total, label)``
-    makes a progress callback for a section's work (or None); ``ex``, a Dask executor of
-    :mod:`analyzer.runs`, plays the deals on a cluster (None: here), with the same data."""
+    """Every wanted section, in order, each announced by ``say`` once it plays (see
+    :class:`_Opening`); ``bar(total, label)`` makes a progress callback for a section's
+    work (or None); ``ex``, a Dask executor of :mod:`analyzer.runs`, plays the deals on a
+    cluster (None: here), with the same data."""
     cache: dict = {}
     parts = [sections.rules_part(s)]
     wanted = s.wanted()
     for i, name in enumerate(wanted, 1):
         total, work = section_work(s, name)
-        say(f"[{i}/{len(wanted)}] {SECTION_TITLES[name]}: {work}")
+        head, title = f"[{i}/{len(wanted)}] {SECTION_TITLES[name]}", SECTION_TITLES[name]
+        opening = _Opening(lambda head=head, work=work: say(f"{head}: {work}"),
+                           (lambda total=total, title=title: bar(total, title)) if bar else None)
         t0 = time.perf_counter()
-        progress = bar(total, SECTION_TITLES[name]) if bar else None
         with limits.asked_as(f"{s.path}: [{name}] size"):  # a refusal names the file's key
-            part = RUNNERS[name](s, s.sections[name], cache, progress, ex)
-        say(f"[{i}/{len(wanted)}] {SECTION_TITLES[name]}: done in "
-            f"{time.perf_counter() - t0:.1f} s")
+            part = RUNNERS[name](s, s.sections[name], cache, opening.progress, ex)
+        opening.open()
+        say(f"{head}: done in {time.perf_counter() - t0:.1f} s")
         parts.append(part)
     return parts
 

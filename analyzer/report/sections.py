@@ -366,9 +366,7 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
     frames, n = [], 0
     for i, v in enumerate(tables):
         c = compare_variants(v["a"], v["b"], v["deals"], s.seed, s.policy, executor=ex,
-                             **_two_level(s, v))
-        if progress:
-            progress(v["deals"])
+                             progress=progress, **_two_level(s, v))
         n += v["deals"]
         label = v["label"] or f"{c.a} → {c.b}"
         t = c.table.assign(comparison=i + 1, a_rules=c.a, b_rules=c.b, label=label)
