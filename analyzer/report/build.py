@@ -225,13 +225,26 @@ def _sha256(path: Path) -> str:
 
 
 def _git_commit() -> str | None:
-    here = Path(__file__).resolve().parent
-    try:
-        r = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True,
-                           text=True, timeout=5)
-    except (OSError, subprocess.SubprocessError):
+    """The commit of the checkout bidlab runs from, "-dirty" after it where the package's
+    code differs from that commit (a report built so could not be rebuilt from the commit
+    alone); None outside a git checkout. Only the package counts: a report rewrites its
+    own tracked folder under reports/, which says nothing of the code that built it."""
+    package = Path(__file__).resolve().parents[1]
+
+    def git(*args: str) -> subprocess.CompletedProcess | None:
+        try:
+            return subprocess.run(["git", *args], cwd=package, capture_output=True, text=True,
+                                  timeout=5)
+        except (OSError, subprocess.SubprocessError):
+            return None
+
+    head = git("rev-parse", "HEAD")
+    if head is None or head.returncode != 0:
         return None
-    return r.stdout.strip() if r.returncode == 0 else None
+    changed = git("status", "--porcelain", "--", str(package),
+                  str(package.parent / "pyproject.toml"))
+    dirty = changed is None or changed.returncode != 0 or bool(changed.stdout.strip())
+    return head.stdout.strip() + ("-dirty" if dirty else "")
 
 
 def _cpu() -> str:
