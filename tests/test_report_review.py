@@ -45,6 +45,10 @@ def test_the_manifest_tells_a_dirty_tree_from_the_commit_it_sits_on(tmp_path):
         return r.stdout.strip()
 
     clean = identity()
+    assert len(clean) == 40, clean  # the bare commit
+    report = next((clone / "reports").glob("*/report.md"))  # a report rewrites its folder:
+    report.write_text(report.read_text() + "\nrebuilt\n")  # not a change of the code
+    assert identity() == clean
     source = clone / "analyzer" / "report" / "findings.py"
     source.write_text(source.read_text() + "\n# an uncommitted change to the report's code\n")
-    assert identity() != clean, "a report built from changed code names the clean commit"
+    assert identity() == clean + "-dirty", "a report built from changed code names the clean commit"
