@@ -22,15 +22,17 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_a_rook_bid_level_section_counts_in_hands_as_its_findings_do(tmp_path):
     scenario = tmp_path / "rook.toml"
-    scenario.write_text('game = "rook"\nseed = 1\n[bids]\ndeals = 300\n')
+    scenario.write_text('game = "rook"\nseed = 1\n[bids]\ndeals = 300\n[seats]\ndeals = 300\n')
     out = tmp_path / "rep"
     r = run("report", str(scenario), "--out", str(out), "--no-progress")
     assert r.exit_code == 0, r.stderr
     md = (out / "report.md").read_text()
     findings = md[:md.index("1. [")]
     assert "of 300 hands" in findings  # the finding counts hands
-    section = md[md.index('<a id="bids"></a>'):]
+    section = md[md.index('<a id="bids"></a>'):md.index('<a id="seats"></a>')]
     assert " deals" not in section, [ln for ln in section.splitlines() if " deals" in ln]
+    # the seats' table: a Rook side declares (and calls trump after the widow)
+    assert "| position | declares [95% CI] |" in md[md.index('<a id="seats"></a>'):]
 
 
 def test_the_manifest_tells_a_dirty_tree_from_the_commit_it_sits_on(tmp_path):

@@ -67,6 +67,7 @@ class Game:
     hand_cards = 0  # cards in a dealt hand (a HAND argument)
     compare_unit = "deal"  # what one row of ``compare_measures`` is, for people
     deal_unit = "deals"  # one deal played out, for people: Rook's and King's are hands
+    maker_verb = "names trump"  # what the auction's winner does: Rook's declares
     # the compare measures a player keeps (names beginning so), which a report's findings
     # name before the others however clear those are; empty: every measure alike
     compare_headlines: tuple[str, ...] = ()

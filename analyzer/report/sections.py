@@ -133,9 +133,10 @@ def bids_part(s: Scenario, cfg: dict, cache: dict, progress: Progress, ex=None) 
     g = game_of(s.rules)
     df, summary = simulated(s, cfg["deals"], cache, progress, ex)
     levels = g.bid_levels(df, s.rules)
+    unit = g.deal_unit  # Pedro's deals, Rook's hands
     part = Part("bids", "Make rate and EV by bid level",
                 f"All four seats bid and play as {_policy(s)}; a bid level's row counts the "
-                "deals whose auction was won at that level, so it describes the hands that "
+                f"{unit} whose auction was won at that level, so it describes the hands that "
                 "bid it under this policy, not every hand that could.")
     points = summary.points
     part.table("points", points.rename_axis("measure").reset_index(), pd.DataFrame({
@@ -156,11 +157,11 @@ def bids_part(s: Scenario, cfg: dict, cache: dict, progress: Progress, ex=None) 
                                                                     strict=True)]})
     part.table("levels", levels, shown, "Each bid level: how often the contract was made, and "
                "the bidding side's mean score change (its settlement); a level won on fewer "
-               f"than {FEW} deals shows its count only.", anchor="bid-levels")
+               f"than {FEW} {unit} shows its count only.", anchor="bid-levels")
     if (levels["n"] >= FEW).any():
         part.figure("bid_levels", figures.bid_levels(levels[levels["n"] >= FEW], str(s.rules),
                                                      _policy(s)),
-                    f"Make rate and EV by bid level (levels of {FEW} deals or more), with 95% "
+                    f"Make rate and EV by bid level (levels of {FEW} {unit} or more), with 95% "
                     "intervals.")
     return _stamp(part, s, s.rules, len(df), summary.unit, t0)
 
@@ -183,9 +184,9 @@ def seats_part(s: Scenario, cfg: dict, cache: dict, progress: Progress, ex=None)
     if teams:  # partnerships: share of contracts and the team's edge
         shown = pd.DataFrame({
             "position": seats["position"],
-            "names trump [95% CI]": [pct(p, lo, hi) for p, lo, hi in
-                                     zip(seats["share"], seats["share_lo"], seats["share_hi"],
-                                         strict=True)],
+            f"{g.maker_verb} [95% CI]": [pct(p, lo, hi) for p, lo, hi in
+                                         zip(seats["share"], seats["share_lo"],
+                                             seats["share_hi"], strict=True)],
             "make rate [95% CI]": [pct(p, lo, hi) for p, lo, hi in
                                    zip(seats["make_rate"], seats["make_lo"], seats["make_hi"],
                                        strict=True)],

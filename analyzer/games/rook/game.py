@@ -18,6 +18,7 @@ class RookGame(Game):
     hand_cards = 13
     compare_unit = "hand"  # a hand to 13 tricks
     deal_unit = "hands"
+    maker_verb = "declares"  # and calls trump after the widow
     bids_are_ceilings = True  # "bid up to b"
     points_digits = 1  # card points come in fives
     whole_games = True
