@@ -46,8 +46,12 @@ def test_levels_whose_make_rates_overlap_the_lowest_are_named_together():
     levels = [_level(5, 900, 0.86, 0.85, 0.87), _level(8, 300, 0.71, 0.70, 0.72),
               _level(9, 300, 0.70, 0.69, 0.71), _level(12, 40, 0.80, 0.66, 0.90)]
     (said,) = _said(_part("bids", {"levels": levels}))
-    assert ("the levels made least often, within the noise of each other, are 8 (71.0% "
-            "[70.0%, 72.0%]), 9 (70.0% [69.0%, 71.0%]) and 12 (80.0% [66.0%, 90.0%])") in said
+    assert ("the level made least often is 9 (70.0% [69.0%, 71.0%]), and 8 (71.0% "
+            "[70.0%, 72.0%]) and 12 (80.0% [66.0%, 90.0%]) may be as low (their intervals "
+            "reach the lowest's)") in said
+    (two,) = _said(_part("bids", {"levels": levels[:3]}))
+    assert "9 (70.0% [69.0%, 71.0%]), and 8 (71.0% [70.0%, 72.0%]) may be as low (its " in two
+    assert "5 (" not in said.split("least often")[1]  # 86% [85%, 87%]: clear of the lowest
 
 
 def _measure(name, diff, lo, hi):

@@ -59,14 +59,19 @@ def _bids(p: Part) -> list[str]:
     said = (f"Auctions are won most often at {int(top['bid']):,} ({int(top['n']):,} of "
             f"{p.provenance['n']:,} {unit}): made {made}, the bidding side scoring {scored} "
             f"a {unit[:-1]}")
-    # the levels whose make rate may be the lowest: the lowest, and those within its noise
-    low = levels[levels["rate_lo"] <= worst["rate_hi"]].sort_values("bid")
+    # the lowest rate, then the levels whose rate may be as low (their intervals reach its
+    # upper bound): a wide interval may, a narrow one a little higher may not
+    low = levels[(levels["rate_lo"] <= worst["rate_hi"])
+                 & (levels["bid"] != worst["bid"])].sort_values("bid")
     rates = [f"{int(r.bid):,} ({pct(r.rate, r.rate_lo, r.rate_hi)})" for r in low.itertuples()]
-    if len(low) == 1 and worst["bid"] != top["bid"]:
-        said += f"; the level made least often is {rates[0]}"
-    elif len(low) > 1:
-        said += ("; the levels made least often, within the noise of each other, are "
-                 + ", ".join(rates[:-1]) + f" and {rates[-1]}")
+    if len(low) or worst["bid"] != top["bid"]:
+        said += (f"; the level made least often is {int(worst['bid']):,} "
+                 f"({pct(worst['rate'], worst['rate_lo'], worst['rate_hi'])})")
+    if len(low):
+        said += (", and " + (", ".join(rates[:-1]) + " and " if len(rates) > 1 else "")
+                 + f"{rates[-1]} may be as low ("
+                 + ("their intervals reach" if len(rates) > 1 else "its interval reaches")
+                 + " the lowest's)")
     return [said + " (a level's row describes the hands that bid it under this policy)."]
 
 
