@@ -213,7 +213,8 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
                      "b_minus_a": d.mean if d else np.nan,
                      "diff_lo": d.lo if d else np.nan, "diff_hi": d.hi if d else np.nan,
                      "n_paired": d.n if d else md.n, "n_differ": differ,
-                     "a_lo": ea.lo, "a_hi": ea.hi, "b_lo": eb.lo, "b_hi": eb.hi})
+                     "a_lo": ea.lo, "a_hi": ea.hi, "b_lo": eb.lo, "b_hi": eb.hi,
+                     "share": spans[name] == RATE})
     return Comparison(str(ra), str(rb), pd.DataFrame(rows), {**prov, "shared_deals": shared})
 
 
@@ -364,7 +365,7 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
     rows = []
     for name, mh in cheap.items():
         mj = joint.get(name)
-        row = {"measure": name, "n_apart": apart.get(name, 0)}
+        row = {"measure": name, "n_apart": apart.get(name, 0), "share": spans[name] == RATE}
         figures = None if mj is None else _two_level_figures(TwoLevelMoments(mh, mj))
         if figures is None:  # too few paired deals define it under a variant
             rows.append(row)

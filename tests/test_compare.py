@@ -509,3 +509,14 @@ def test_the_family_note_counts_only_the_measures_with_an_interval():
     assert " ".join(family_note(t).split()) == (
         "Of 2 measures at 95% each about 0.1 would look beyond the noise by chance; 2 do, "
         "1 of them held against all 2 together (Bonferroni, marked *).")
+
+
+def test_a_comparison_flags_the_measures_that_are_shares_of_deals():
+    """The findings write a share's difference in percentage points: the table says which
+    measures are shares (their range is 0 to 1), plain and two-level alike."""
+    for c in (compare_variants("pedro", LOW_TO_HOLDER, deals=300, seed=2),
+              compare_variants("pedro", LOW_TO_HOLDER, deals=40, seed=2, policy="random",
+                               base="heuristic", base_deals=300)):
+        share = c.table.set_index("measure")["share"]
+        assert share["bidder makes (contract deals)"] and share["no contract"]
+        assert not share["bidding side's points"] and not share["dead points"]

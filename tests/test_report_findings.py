@@ -258,3 +258,13 @@ def test_a_games_headline_measures_lead_its_comparison_however_clear_the_rest():
     hands_only = [r for r in rows if not r["measure"].startswith("final")]
     (alone,) = _said(_part("variants", {"comparisons": hands_only}, **king))
     assert alone.endswith("(1 of 1 measures move beyond the noise; the clearest shown).")
+
+
+def test_a_share_moves_by_percentage_points_in_a_finding():
+    """"declarer makes -0.028" read as points; a share's difference is in percentage
+    points (the comparison flags its shares)."""
+    rows = [{**_measure("declarer makes", -0.028, -0.031, -0.025), "share": True},
+            {**_measure("declaring side's points", -5.75, -6.0, -5.5), "share": False}]
+    (said,) = _said(_part("variants", {"comparisons": rows}, unit="hands"))
+    assert "declarer makes -2.8 [-3.1, -2.5] percentage points" in said
+    assert "declaring side's points -5.750 [-6.000, -5.500]" in said

@@ -108,6 +108,11 @@ def _variants(p: Part) -> list[str]:
             if any(abs(r.b_minus_a + d) <= 1e-9 * max(1.0, abs(d)) for d in seen):
                 continue
             seen.append(r.b_minus_a)
+            if getattr(r, "share", False):  # a share of deals moves by percentage points
+                d, lo, hi = 100 * r.b_minus_a, 100 * r.diff_lo, 100 * r.diff_hi
+                shown.append(f"{r.measure} {ci(d, lo, hi, apart(lo, hi, 0, 1), True)} "
+                             "percentage points")
+                continue
             digits = apart(r.diff_lo, r.diff_hi, 0, 3)
             shown.append(f"{r.measure} {ci(r.b_minus_a, r.diff_lo, r.diff_hi, digits, True)}")
         out.append(f"{head}, B − A per {unit}: " + "; ".join(shown[:MOST_MEASURES])
