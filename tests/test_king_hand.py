@@ -134,18 +134,26 @@ def test_too_few_deals_say_so_and_no_spread_is_no_certainty():
 
 def test_the_advice_is_the_trump_right_in_one_sentence_as_the_text_says_it(hearts, low):
     """``advice``, as a Pedro or Rook evaluation has it: King's one auction decision with its
-    margin, the same words as the text's "Trump right" lines, and in ``--json``."""
+    margin, the same words as the text's "Trump right" lines, and in ``--json``; only what
+    the seat can do: another seat offers for the right, the dealer (the benefited) answers
+    offers and may decline (a reader read "as the benefited, accept" at eldest)."""
     for ev in (hearts, low):
         r = ev.trump_right
         offer = (f"offer up to {r['offer_up_to']} trick(s)" if r["offer_up_to"]
                  else "do not offer")
-        assert offer in ev.advice and f"accept an offer above {r['accept_offers_above']};" \
-            in ev.advice
+        assert offer in ev.advice and "accept" not in ev.advice and "decline" not in ev.advice
         worth = ev.advice.split(" tricks: ")[0].removeprefix("trump right worth ")
         assert f"Trump right: worth {worth} tricks" in str(ev)
-        assert ev.advice.rsplit("; ", 1)[1] in str(ev)  # the decline's words
-    assert "naming trump beats the 4-3-3-3 decline" in hearts.advice
-    assert "the 4-3-3-3 decline (4 tricks) beats naming trump" in low.advice
+        assert "this seat may offer tricks for it" in str(ev)
+    for hand, decline in ((HEARTS, "naming trump beats the 4-3-3-3 decline (4 tricks)"),
+                          (LOW, "the 4-3-3-3 decline (4 tricks) beats naming trump")):
+        dealer = evaluate_king_hand(RULES, hand, seat="dealer", deals=3000, seed=4)
+        r = dealer.trump_right
+        assert dealer.advice.endswith(f"accept an offer above {r['accept_offers_above']}; "
+                                      f"{decline} beyond the noise")
+        assert "offer up to" not in dealer.advice and "do not offer" not in dealer.advice
+        assert dealer.advice.rsplit("; ", 1)[1] in str(dealer)  # the decline's words
+        assert "this seat is the benefited" in str(dealer)
     negative = evaluate_king_hand(RULES, LOW, seat="dealer", contract="no-queens", deals=100,
                                   seed=2)
     assert negative.advice == "no trump right to advise on: no positive hand was played"

@@ -105,9 +105,10 @@ class KingEvaluation(ShownAsText):
     @property
     def advice(self) -> str:
         """The hand's one decision in King's auction, the trump right, in one sentence with
-        its margin: what to offer for it, which offers to accept as the benefited, and
-        whether to decline the hand (the text's "Trump right" lines, short)."""
-        return trump_right_sentence(self.trump_right)
+        its margin, as its seat can act: what to offer for it, or, at the dealer (the
+        benefited), which offers to accept and whether to decline the hand (the text's
+        "Trump right" lines, short)."""
+        return trump_right_sentence(self.trump_right, self.seat)
 
     @property
     def estimator(self) -> str:
@@ -356,7 +357,7 @@ def render_king_hand(ev: KingEvaluation) -> str:
             [[r["choice"], interval_text(r["tricks"], r["tricks_lo"], r["tricks_hi"], 2),
               *_two_level_cells(r, ".2f")]
              for _, r in ev.positive.iterrows()], "lr" + "r" * len(parts)))
-        out += ["", *_trump_right_lines(ev.trump_right)]
+        out += ["", *_trump_right_lines(ev.trump_right, ev.seat)]
     return "\n".join(out)
 
 
@@ -377,36 +378,52 @@ def _offer_words(r: dict) -> str:
             "it is not worth an offer of 1 trick beyond the noise: do not offer")
 
 
-def trump_right_sentence(r: dict) -> str:
-    """A trump right's value and advice (:func:`trump_right_advice`) in one sentence.
+def _acting(r: dict, seat: str | None) -> list[str]:
+    """The advice a seat can act on: the dealer of a positive hand (the benefited) answers
+    offers and may decline it, the others may offer for the right; with no seat, both."""
+    offer = [_offer_words(r)]
+    answer = [f"as the benefited, accept an offer above {r['accept_offers_above']}",
+              DECLINE_WORDS[r["decline"]]]
+    return answer if seat == "dealer" else offer if seat is not None else offer + answer
+
+
+def trump_right_sentence(r: dict, seat: str | None = None) -> str:
+    """A trump right's value and the advice (:func:`trump_right_advice`) its ``seat`` can
+    act on (:func:`_acting`), in one sentence.
 
     >>> r = {"value": 1.32, "value_lo": 1.28, "value_hi": 1.36, "n": 2000, "offer_up_to": 1,
     ...      "accept_offers_above": 1, "decline": "play"}
-    >>> trump_right_sentence(r)  # doctest: +NORMALIZE_WHITESPACE
-    'trump right worth 1.32 ± 0.04 tricks: offer up to 1 trick(s) for it; as the benefited,
-    accept an offer above 1; naming trump beats the 4-3-3-3 decline (4 tricks) beyond the noise'
+    >>> trump_right_sentence(r, "eldest")
+    'trump right worth 1.32 ± 0.04 tricks: offer up to 1 trick(s) for it'
+    >>> trump_right_sentence(r, "dealer")  # doctest: +NORMALIZE_WHITESPACE
+    'trump right worth 1.32 ± 0.04 tricks: as the benefited, accept an offer above 1;
+    naming trump beats the 4-3-3-3 decline (4 tricks) beyond the noise'
     """
     if not r:
         return "no trump right to advise on: no positive hand was played"
     worth = f"trump right worth {interval_text(r['value'], r['value_lo'], r['value_hi'], 2)} tricks"
     if r["accept_offers_above"] is None:
         return f"{worth}: {_too_few(r)}"
-    return (f"{worth}: {_offer_words(r)}; as the benefited, accept an offer above "
-            f"{r['accept_offers_above']}; {DECLINE_WORDS[r['decline']]}")
+    return f"{worth}: " + "; ".join(_acting(r, seat))
 
 
-def _trump_right_lines(r: dict) -> list[str]:
-    """The trump right's value and the advice it gives; under ``MIN_TRIALS`` deals (no
-    advice: ``accept_offers_above`` None) a line that says so, not a reason of the noise."""
+def _trump_right_lines(r: dict, seat: str | None = None) -> list[str]:
+    """The trump right's value and the advice its ``seat`` can act on; under
+    ``MIN_TRIALS`` deals (no advice: ``accept_offers_above`` None) a line that says so, not
+    a reason of the noise."""
     own = interval_text(r["own_tricks"], r["own_tricks_lo"], r["own_tricks_hi"], 2)
     lines = [f"Trump right: worth {interval_text(r['value'], r['value_lo'], r['value_hi'], 2)} "
              "tricks (mine minus another seat's choice, paired; 95% CI)"]
     if r["accept_offers_above"] is None:
         return [*lines, f"  {_too_few(r)}; my tricks naming trump: {own}"]
-    return [*lines,
-            f"  {_offer_words(r)}; as the benefited, accept an offer above "
-            f"{r['accept_offers_above']}",
-            f"  {DECLINE_WORDS[r['decline']]} (my tricks naming trump: {own})",
+    acting = _acting(r, seat)
+    if DECLINE_WORDS[r["decline"]] in acting:  # the decline beside the tricks it weighs
+        acting[-1] += f" (my tricks naming trump: {own})"
+    who = ("" if seat is None else
+           "  As the dealer of a positive hand this seat is the benefited: it answers offers "
+           "and may decline the hand." if seat == "dealer" else
+           "  At this seat the right is the dealer's; this seat may offer tricks for it.")
+    return [*lines, *(f"  {a}" for a in acting), *([who] if who else []),
             "  Advice only where the 95% interval is clear of the line (analyzer/advice.py)."]
 
 
