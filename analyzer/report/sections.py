@@ -452,24 +452,25 @@ def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
                             else "baseline" for r, lo, hi in
                             zip(summary["rung"], summary["diff_lo"], summary["diff_hi"],
                                 strict=True)]
+    unit = game_of(s.rules).deal_unit
     part.table("rungs", summary, shown, "Each card player on the same contracts; the make "
-               "rate is over the contracts (the deals played at a bid or a price: taking at "
-               "least it).", anchor="ladder")
+               f"rate is over the contracts (the {unit} played at a bid or a price: taking "
+               "at least it).", anchor="ladder")
     if len(by_bid):
         bias = _bias_by_bid(lad, base)
         part.table("by_bid", by_bid, bias, "What better card play adds at each bid level: "
-                   f"each rung's {lad.measure} minus {label(base)}'s on the same deals (a "
-                   f"level of fewer than {FEW} deals shows its count only).")
+                   f"each rung's {lad.measure} minus {label(base)}'s on the same {unit} (a "
+                   f"level of fewer than {FEW} {unit} shows its count only).")
         from ..plotting import ladder_by_bid
 
         if (by_bid["n"] >= FEW).any():
             part.figure("ladder", ladder_by_bid(by_bid[by_bid["n"] >= FEW],
                                                 measure=lad.measure),
                         f"{lad.measure} by bid level for each card player (levels of {FEW} "
-                        "deals or more), each player's own 95% interval: the paired "
+                        f"{unit} or more), each player's own 95% interval: the paired "
                         "differences of the table above are narrower.")
-    return _stamp(part, s, s.rules, cfg["deals"], game_of(s.rules).deal_unit, t0,
-                  rungs=list(cfg["rungs"]), opponents=cfg["opponents"], measure=lad.measure,
+    return _stamp(part, s, s.rules, cfg["deals"], unit, t0, rungs=list(cfg["rungs"]),
+                  opponents=cfg["opponents"], measure=lad.measure,
                   seconds_by_rung={label(r): round(t, 3) for r, t in lad.seconds.items()})
 
 
