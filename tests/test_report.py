@@ -316,7 +316,8 @@ def _dealer_sentence(monkeypatch, advantage: float, lo: float, hi: float) -> str
              "make_lo": 0.5, "make_hi": 0.7, "advantage": 0.0, "advantage_lo": -0.1,
              "advantage_hi": 0.1} for p in ("eldest", "second", "third", "dealer")]
     rows[-1].update(advantage=advantage, advantage_lo=lo, advantage_hi=hi)
-    stub = SimpleNamespace(seat_positions=lambda df, rules: pd.DataFrame(rows))
+    stub = SimpleNamespace(seat_positions=lambda df, rules: pd.DataFrame(rows),
+                           maker_verb="names trump")
     monkeypatch.setattr(sections, "game_of", lambda rules: stub)
     s = parse_scenario('game = "pedro"\n[seats]\ndeals = 100\n', "seats.toml")
     cache = {100: (pd.DataFrame({"deal": range(100)}), SimpleNamespace(unit="deals"))}
