@@ -154,7 +154,7 @@ def test_match_rook_runs_and_states_its_cap():
 
     r = run("match", "rook", "--games", "200")
     assert r.exit_code == 0, r.stderr
-    assert "200 games to 500" in r.stdout and "undecided after 1,000 deals" in r.stdout
+    assert "200 games to 500" in r.stdout and "undecided after 1,000 hands" in r.stdout
     r = run("match", "rook(target=100000)", "--games", "10", "--max-deals", "20")
     assert r.exit_code == 0, r.stderr
-    assert "undecided after 20 deals" in r.stdout and "--max-deals" in r.stderr
+    assert "undecided after 20 hands" in r.stdout and "--max-deals" in r.stderr
