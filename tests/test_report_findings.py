@@ -204,8 +204,9 @@ def test_a_comparison_counts_the_measures_that_hold_for_the_whole_family():
             {**_measure("faint", 0.1, 0.01, 0.19), "beyond_family": False},
             {**_measure("unclear", 2.0, -1.0, 5.0), "beyond_family": False}]
     (said,) = _said(_part("variants", {"comparisons": rows}))
-    assert said.endswith("(2 of 3 measures move beyond the noise, 1 of them even with the "
-                         "95% shared by all 3 with an interval; the clearest shown).")
+    assert said.endswith("(2 of 3 measures move beyond the noise, 1 of them (*) even with "
+                         "the 95% shared by all 3 with an interval; the clearest shown).")
+    assert "strong +1.000 [+0.500, +1.500]*; faint +0.100 [+0.010, +0.190] (" in said
 
 
 def test_a_guide_without_a_seat_headlines_its_first_row_alone():

@@ -96,33 +96,42 @@ def _variants(p: Part) -> list[str]:
         if not len(moved):
             out.append(f"{head}: no measure of the {len(t)} moves beyond the noise.")
             continue
-        # the game's headline measures first (King's final scores), then the clearest (the
-        # effect over its interval's width); a measure that only mirrors one shown (the
-        # other side's share of the same points) left out
         headlines = tuple(p.provenance.get("headline_measures", ()))
-        clarity = moved["b_minus_a"].abs() / (moved["diff_hi"] - moved["diff_lo"])
-        order = sorted(moved.index, key=lambda i: (  # sorted() is stable: ties keep order
-            not (headlines and moved.at[i, "measure"].startswith(headlines)), -clarity[i]))
-        shown, seen = [], []
-        for r in moved.loc[order].itertuples():
-            if any(abs(r.b_minus_a + d) <= 1e-9 * max(1.0, abs(d)) for d in seen):
-                continue
-            seen.append(r.b_minus_a)
-            if getattr(r, "share", False):  # a share of deals moves by percentage points
-                d, lo, hi = 100 * r.b_minus_a, 100 * r.diff_lo, 100 * r.diff_hi
-                shown.append(f"{r.measure} {ci(d, lo, hi, apart(lo, hi, 0, 1), True)} "
-                             "percentage points")
-                continue
-            digits = apart(r.diff_lo, r.diff_hi, 0, 3)
-            shown.append(f"{r.measure} {ci(r.b_minus_a, r.diff_lo, r.diff_hi, digits, True)}")
+        shown = _shown_measures(moved, headlines)
+        family = "beyond_family" in t
         out.append(f"{head}, B − A per {unit}: " + "; ".join(shown[:MOST_MEASURES])
                    + f" ({len(moved)} of {len(t)} measures move beyond the noise"
-                   + (f", {int(t['beyond_family'].sum())} of them even with the 95% shared by "
-                      f"all {int(t['diff_lo'].notna().sum())} with an interval"
-                      if "beyond_family" in t else "") + "; the clearest shown"
+                   + (f", {int(t['beyond_family'].sum())} of them (*) even with the 95% "
+                      f"shared by all {int(t['diff_lo'].notna().sum())} with an interval"
+                      if family else "") + "; the clearest shown"
                    + "".join(f", those of a {h} first" for h in headlines
                              if any(m.startswith(h) for m in moved["measure"])) + ").")
     return out
+
+
+def _shown_measures(moved, headlines: tuple[str, ...]) -> list[str]:
+    """The measures beyond the noise as a finding names them: the game's headline measures
+    first (King's final scores), then the clearest (the effect over its interval's width);
+    a measure that only mirrors one shown (the other side's share of the same points) left
+    out; a share in percentage points; * where it holds for the whole family."""
+    clarity = moved["b_minus_a"].abs() / (moved["diff_hi"] - moved["diff_lo"])
+    order = sorted(moved.index, key=lambda i: (  # sorted() is stable: ties keep order
+        not (headlines and moved.at[i, "measure"].startswith(headlines)), -clarity[i]))
+    shown, seen = [], []
+    for r in moved.loc[order].itertuples():
+        if any(abs(r.b_minus_a + d) <= 1e-9 * max(1.0, abs(d)) for d in seen):
+            continue
+        seen.append(r.b_minus_a)
+        star = "*" if getattr(r, "beyond_family", False) else ""
+        if getattr(r, "share", False):  # a share of deals moves by percentage points
+            d, lo, hi = 100 * r.b_minus_a, 100 * r.diff_lo, 100 * r.diff_hi
+            shown.append(f"{r.measure} {ci(d, lo, hi, apart(lo, hi, 0, 1), True)}{star} "
+                         "percentage points")
+        else:
+            digits = apart(r.diff_lo, r.diff_hi, 0, 3)
+            shown.append(f"{r.measure} "
+                         f"{ci(r.b_minus_a, r.diff_lo, r.diff_hi, digits, True)}{star}")
+    return shown
 
 
 def _ladder(p: Part) -> list[str]:
