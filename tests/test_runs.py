@@ -329,26 +329,30 @@ def test_a_run_dir_of_the_user_s_own_files_is_refused_as_such(tmp_path):
 
 # ---- a real Dask cluster on 127.0.0.1 --------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def cluster():
+def _local_cluster(**workers):
+    """A real LocalCluster on 127.0.0.1 with no dashboard, its scheduler's HTTP routes on a
+    free port (as the executor makes its own): two at once (pytest -n) both wanted 8787,
+    and the second warned."""
     distributed = pytest.importorskip("distributed")
     import logging
 
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                  dashboard_address=None, silence_logs=logging.ERROR) as c:
+    return distributed.LocalCluster(host="127.0.0.1", dashboard_address=None,
+                                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                                    silence_logs=logging.ERROR, **workers)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with _local_cluster(n_workers=2, threads_per_worker=1) as c:
         yield c
 
 
 def test_a_scheduler_with_no_worker_is_named_not_waited_on_for_ever(monkeypatch):
     """Its tasks would wait for a worker that never comes, the run silent all the while."""
-    distributed = pytest.importorskip("distributed")
-    import logging
-
     from analyzer.runs import executors
 
     monkeypatch.setattr(executors, "WORKER_WAIT", 1.0)
-    with distributed.LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=None,
-                                  silence_logs=logging.ERROR) as empty:
+    with _local_cluster(n_workers=0) as empty:
         refused = run("simulate", "pedro", "--deals", "100", "--executor", "dask",
                       "--scheduler", empty.scheduler_address)
     assert_bad_input(refused, "has no worker (waited 1 s): start one with dask worker tcp://")
