@@ -27,11 +27,16 @@ def _damage(store, **fields):
     p.write_text(json.dumps(m))
 
 
+def _report(tmp_path, scenario_text: str):
+    """``bidlab report`` of a scenario file holding ``scenario_text``, into tmp_path/rep."""
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(scenario_text)
+    return run("report", str(scenario), "--out", str(tmp_path / "rep"))
+
+
 def test_scenario_games_max_deals_above_the_limit_is_one_line(tmp_path):
     # was: a traceback, exit 1 (ValueError: max_deals must be 1 to 4,194,304; got 99999999)
-    scenario = tmp_path / "s.toml"
-    scenario.write_text('game = "pedro"\n[games]\ngames = 5\nmax_deals = 99999999\n')
-    r = run("report", str(scenario), "--out", str(tmp_path / "rep"))
+    r = _report(tmp_path, 'game = "pedro"\n[games]\ngames = 5\nmax_deals = 99999999\n')
     assert_bad_input(r, "max_deals", "4,194,304")
     assert not (tmp_path / "rep").exists()
 
@@ -81,9 +86,7 @@ def test_king_bid_chart_base_refusal_gives_the_right_reason():
 def test_report_size_refusal_names_the_scenario_key_not_cli_options(tmp_path):
     # was: two stderr lines (a section's progress line, then) "--deals 99,999,999,999,999
     # needs about 21,100.0 TB ... or run it in parts with --first": options report has not
-    scenario = tmp_path / "s.toml"
-    scenario.write_text('game = "pedro"\n[bids]\ndeals = 99999999999999\n')
-    line = assert_bad_input(run("report", str(scenario), "--out", str(tmp_path / "rep")),
+    line = assert_bad_input(_report(tmp_path, 'game = "pedro"\n[bids]\ndeals = 99999999999999\n'),
                             "s.toml", "[bids]")
     assert "--first" not in line, line
 
@@ -142,9 +145,7 @@ def test_a_store_written_before_the_jobs_later_fields_still_resumes(tmp_path):
 def test_a_bad_chart_feature_is_named_by_whoever_asked(tmp_path, by, said):
     # was: "[bid_chart] by: bad --by feature(s) ..." in a scenario, and the CLI said
     # "Invalid value for '--by': --by names seat ..."
-    scenario = tmp_path / "s.toml"
-    scenario.write_text(f'game = "pedro"\n[bid_chart]\nby = "{by}"\n')
-    line = assert_bad_input(run("report", str(scenario), "--out", str(tmp_path / "rep")),
+    line = assert_bad_input(_report(tmp_path, f'game = "pedro"\n[bid_chart]\nby = "{by}"\n'),
                             f"[bid_chart] by: {said}")
     assert "--by" not in line
     line = assert_bad_input(run("bid-chart", "pedro", "--by", by), said)
@@ -155,8 +156,6 @@ def test_a_report_section_refused_for_memory_is_stderr_s_one_line(tmp_path):
     # was: "[1/1] make rate and EV by bid level: 100,000,000,000 deals" before the refusal:
     # a section is announced once it plays, so a size refused first is the only line (the
     # size passes the up-front time check and needs terabytes: refused on any machine)
-    scenario = tmp_path / "s.toml"
-    scenario.write_text('game = "pedro"\n[bids]\ndeals = 100_000_000_000\n')
-    r = run("report", str(scenario), "--out", str(tmp_path / "rep"))
+    r = _report(tmp_path, 'game = "pedro"\n[bids]\ndeals = 100_000_000_000\n')
     assert_bad_input(r, "[bids] size 100,000,000,000 needs about", "of memory")
     assert not (tmp_path / "rep").exists()
