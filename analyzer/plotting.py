@@ -190,8 +190,12 @@ def bid_heatmap(table: pd.DataFrame, classes: pd.DataFrame, title: str | None = 
     fig.set_size_inches(3.5 + 0.42 * len(actions), 1.4 + 0.22 * len(classes))
     ax = fig.add_subplot()
     ax.grid(False)
-    im = ax.imshow(grid.to_numpy(), cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto",
-                   origin="lower")
+    # linear within ±1 point and logarithmic beyond: the gains under a point that decide
+    # most advice would wash out on a linear scale to the ±25 of the strongest hands
+    from matplotlib.colors import SymLogNorm
+
+    im = ax.imshow(grid.to_numpy(), cmap="RdBu", aspect="auto", origin="lower",
+                   norm=SymLogNorm(linthresh=1.0, vmin=-lim, vmax=lim, base=10))
     for i, c in enumerate(classes.itertuples()):
         j = actions.index(c.recommended)
         ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=1.6, ec="black"))
@@ -206,7 +210,12 @@ def bid_heatmap(table: pd.DataFrame, classes: pd.DataFrame, title: str | None = 
     ceilings = any(a.startswith("bid up to ") for a in actions)  # Rook's actions
     ax.set_xlabel("action: pass, or bid b" + (" (≤b: raise up to b)" if ceilings else ""))
     ax.set_title(title or "EV(action) − EV(pass); box = recommended", fontsize=9)
-    fig.colorbar(im, ax=ax, label="gain over passing per deal (own − opponents)")
+    steps = [m * 10.0 ** k for k in range(-1, 4) for m in (1, 2, 5)]  # 0.1 .. 5,000
+    ticks = [-t for t in reversed(steps) if 0.5 <= t <= lim] + [0] + [
+        t for t in steps if 0.5 <= t <= lim]
+    bar = fig.colorbar(im, ax=ax, ticks=ticks, label="gain over passing per deal (own − "
+                       "opponents; linear within ±1, logarithmic beyond)")
+    bar.ax.set_yticklabels([f"{t:+g}" if t else "0" for t in ticks])
     fig.tight_layout()
     return fig
 

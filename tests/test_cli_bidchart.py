@@ -105,3 +105,25 @@ def test_a_two_level_chart_says_its_estimator_and_refuses_what_it_cannot_do(tmp_
                              "--deals", "50", "--base-deals", "100"), "names trump")
     assert_bad_input(run_cli("bid-chart", "pedro", "--budget", "3"), "--base")
     assert_bad_input(run_cli(*args, "--budget", "3"), "--deals")
+
+
+def test_the_heatmap_shows_gains_under_a_point_beside_gains_of_twenty_five():
+    """The gains under a point decide most advice; on a linear ±25 scale they washed out
+    to white (a reader's review). Within ±1 the scale is linear, beyond it logarithmic, and
+    the colour bar's ticks are plain numbers."""
+    import pandas as pd
+
+    from analyzer.plotting import bid_heatmap
+
+    table = pd.DataFrame([{"label": c, "action": a, "bid": b, "gain": g}
+                          for c, gains in (("strong", (0.0, 25.0)), ("weak", (0.0, 0.3)))
+                          for (a, b), g in zip((("pass", 0), ("bid 6", 6)), gains,
+                                               strict=True)])
+    classes = pd.DataFrame({"label": ["strong", "weak"], "n": [500, 500],
+                            "recommended": ["bid 6", "bid 6"], "rare": [False, False]})
+    fig = bid_heatmap(table, classes)
+    image = fig.axes[0].images[0]
+    shade = image.norm(0.3) - image.norm(0.0)
+    assert shade > 0.05, shade  # linear over ±25 it was 0.006
+    ticks = [t.get_text() for t in fig.axes[1].get_yticklabels()]
+    assert "0" in ticks and "+1" in ticks and "+20" in ticks and "-0.5" in ticks
