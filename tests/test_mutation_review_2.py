@@ -13,25 +13,17 @@ from types import SimpleNamespace
 
 import pandas as pd
 import pytest
+from report_helpers import findings_of as _said
+from report_helpers import make_part as _part
 
 from analyzer.advice import MIN_TRIALS
 from analyzer.report import build
-from analyzer.report.findings import key_findings
 from analyzer.report.parts import Part
 from analyzer.report.scenario import load_scenario
 
 # ---- the findings: a share's star, the bid levels that may be as low -----------------------
 
 
-def _part(key: str, tables: dict, unit: str = "deals", n: int = 1000, **provenance) -> Part:
-    p = Part(key, f"Section {key}", "what it assumes")
-    p.tables = {name: pd.DataFrame(rows) for name, rows in tables.items()}
-    p.provenance = {"n": n, "unit": unit, **provenance}
-    return p
-
-
-def _said(part: Part) -> list[str]:
-    return [sentence for _, sentence in key_findings([part])]
 
 
 def _measure(name, diff, lo, hi, **flags):

@@ -5,23 +5,14 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from report_helpers import findings_of as _said
+from report_helpers import make_part as _part
 
 from analyzer.bidchart_view import guide_headline
 from analyzer.games.king.chart_view import right_headline
 from analyzer.report import render
 from analyzer.report.findings import key_findings
 from analyzer.report.parts import Part
-
-
-def _part(key: str, tables: dict, unit: str = "deals", n: int = 1000, **provenance) -> Part:
-    p = Part(key, f"Section {key}", "what it assumes")
-    p.tables = {name: pd.DataFrame(rows) for name, rows in tables.items()}
-    p.provenance = {"n": n, "unit": unit, **provenance}
-    return p
-
-
-def _said(part: Part) -> list[str]:
-    return [sentence for _, sentence in key_findings([part])]
 
 
 def _level(bid, n, rate, lo, hi, ev=5.0):
