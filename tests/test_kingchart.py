@@ -433,3 +433,27 @@ def test_a_class_of_exactly_min_trials_hands_shows_its_advice(chart):
     shown = king_chart_contents(fewer).shown
     assert shown["offer up to"].tolist() == ["too few", "-"]
     assert shown["accept offers above"].tolist() == ["-", "too few"]
+
+
+def test_the_price_of_a_sold_right_carries_its_interval_and_an_older_store_still_reads(chart):
+    """The benefited's table printed the mean price alone; it keeps the sum of the squares
+    now, apart from the other sums, so that a run store written before it (its chunks
+    without them) still merges: its price then has no interval, nothing is lost."""
+    from analyzer.games.king.chart import KingChartAccumulator
+
+    sold = chart.trump[chart.trump["p_sold"] * chart.trump["n"] >= 30]
+    assert len(sold)
+    assert (sold["price_lo"] <= sold["price"]).all() and (sold["price"] <= sold["price_hi"]).all()
+    assert (sold["price_hi"] - sold["price_lo"] > 0).all()
+    row = sold.iloc[0]
+    assert f"{row['price']:.2f} ± {(row['price_hi'] - row['price_lo']) / 2:.2f}" in str(chart)
+    acc = KingChartAccumulator(RULES, "heuristic", SEED)
+    acc.play(0, 2_000)
+    state = json.loads(json.dumps(acc.to_state()))
+    del state["sums"]["trump:price_sq"]  # as a chunk written before it
+    old = KingChartAccumulator(RULES, "heuristic", SEED)
+    old.add_state(state)
+    again = old.chart().trump
+    fresh = acc.chart().trump
+    assert np.allclose(again["price"], fresh["price"], equal_nan=True)
+    assert again["price_lo"].isna().all() and fresh["price_lo"].notna().any()

@@ -285,6 +285,17 @@ def _estimate(prefix: str, total: float, total_sq: float, n: int,
     return est_cols(prefix, e if span is None else held(e, *span))
 
 
+def _price(total: float, total_sq: float | None, n_sold: int, complete: bool) -> dict:
+    """The mean price of the hands sold, with its interval where every chunk kept the sum
+    of its squares (a run store from before it did not: the mean alone)."""
+    if not n_sold:
+        return dict.fromkeys(["price", "price_se", "price_lo", "price_hi"], float("nan"))
+    if not complete or total_sq is None:
+        return {"price": total / n_sold, **dict.fromkeys(["price_se", "price_lo", "price_hi"],
+                                                         float("nan"))}
+    return _estimate("price", total, total_sq, n_sold, (0, TRICKS))
+
+
 def _share(prefix: str, k: float, n: int) -> dict:
     p = wilson(int(round(k)), n)
     return {prefix: p.p, f"{prefix}_lo": p.lo, f"{prefix}_hi": p.hi}
@@ -347,6 +358,10 @@ class KingChartAccumulator:
         self.danger = {c: _ClassSums(by, 2) for c, by in self.danger_by.items()}
         # score, score², sold, declined, played, own tricks, own tricks², price when sold
         self.trump = _ClassSums(self.trump_by, 8)
+        # price² when sold, for the price's interval: apart from the 8, so that a run store
+        # written before it still reads (its price then has no interval)
+        self.price_sq = _ClassSums(self.trump_by, 1)
+        self.price_sq_complete = True
         # tricks naming trump s, tricks when another seat names it o: s, o, s², o², s·o
         self.right = _ClassSums(RIGHT_BY, 5)
         self.n_hands = dict.fromkeys([*NEGATIVE, "positive"], 0)
@@ -377,6 +392,8 @@ class KingChartAccumulator:
         values = np.stack([score, score * score, sold, declined, played, taken * played,
                            taken * taken * played, price * sold], axis=1).astype(np.float64)
         self.trump.add(_lanes(hand), np.zeros(len(rec), dtype=np.int64), values)
+        self.price_sq.add(_lanes(hand), np.zeros(len(rec), dtype=np.int64),
+                          (price * price * sold).astype(np.float64)[:, None])
         self.n_hands["positive"] += len(rec)
 
     def add_right(self, offset: int, hands: np.ndarray, own: np.ndarray,
@@ -434,7 +451,7 @@ class KingChartAccumulator:
     def _class_sums(self) -> dict[str, _ClassSums]:
         """Every chart's per-class sums, by a name a state keeps them under."""
         return {**{f"danger:{c}": s for c, s in self.danger.items()}, "trump": self.trump,
-                "right": self.right}
+                "right": self.right, "trump:price_sq": self.price_sq}
 
     def to_state(self) -> dict:
         """The sums as JSON-ready lists (whole numbers in float64: exact, in any order of
@@ -446,6 +463,9 @@ class KingChartAccumulator:
 
     def add_state(self, state: dict) -> None:
         for key, s in self._class_sums().items():
+            if key == "trump:price_sq" and key not in state["sums"]:  # an older store's
+                self.price_sq_complete = False
+                continue
             s.count += np.array(state["sums"][key]["count"], dtype=np.int64)
             s.sums += np.array(state["sums"][key]["sums"], dtype=np.float64).reshape(
                 s.sums.shape)
@@ -476,6 +496,7 @@ class KingChartAccumulator:
                          *[c for c in danger.columns if c not in ("contract", "by", "label",
                                                                   *used)]]]
         trump_rows = []
+        squares = {tuple(cls.values()): sq[0] for cls, _, sq in self.price_sq.classes()}
         for cls, n, s in self.trump.classes():
             est = _estimate("score", s[0], s[1], n)
             n_play, n_sold = int(round(s[4])), int(round(s[2]))
@@ -486,7 +507,8 @@ class KingChartAccumulator:
                                **est, **_share("p_sold", s[2], n),
                                **_share("p_declined", s[3], n), **_share("p_played", s[4], n),
                                "n_played": n_play, **own,
-                               "price": s[7] / n_sold if n_sold else float("nan"),
+                               **_price(s[7], squares.get(tuple(cls.values())), n_sold,
+                                        self.price_sq_complete),
                                "rare": _rare(n, est["score_se"], TRICKS)})
         right_rows = []
         for cls, n, s in self.right.classes():

@@ -89,7 +89,7 @@ def render_king_chart(chart: KingChart) -> str:
         out += ["", render_danger(chart, contract)]
     rows = [[t.label, f"{t.n:,}", ("~" if t.rare else "") + _pm(t.score, t.score_lo, t.score_hi, 2),
              _pm(t.own_tricks, t.own_tricks_lo, t.own_tricks_hi, 2),
-             "-" if not np.isfinite(t.price) else f"{t.price:.2f}",
+             "-" if not np.isfinite(t.price) else _pm(t.price, t.price_lo, t.price_hi, 2),
              f"{100 * t.p_sold:.1f}%", f"{100 * t.p_declined:.1f}%",
              f"{100 * t.p_played:.1f}%"] for t in chart.trump.itertuples()]
     out += ["", render_right(chart)]
