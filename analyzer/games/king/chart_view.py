@@ -103,8 +103,9 @@ def render_king_chart(chart: KingChart) -> str:
              f"{100 * s.p_first:.1f}% [{100 * s.p_first_lo:.1f}, {100 * s.p_first_hi:.1f}]"]
             for s in chart.seats.itertuples()] if p["games"] else []
     if rows:
-        out += ["", "Whole games: final score by seat position from the first dealer D0; "
-                    "first or tied = the share of games it ended first or tied for first (a tie "
+        out += ["", f"Whole games (this chart's own {p['games']:,} games): final score by seat "
+                    "position from the first dealer D0; first or tied = the share of games it "
+                    "ended first or tied for first (a tie "
                     "counts for each seat in it, so the four add to over 100% where games "
                     "tie)",
                 render_table(["position", "dealer of hands", "games", "final score",
