@@ -20,6 +20,7 @@ May import: the standard library, numpy, pandas, matplotlib, :mod:`analyzer.io`,
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -113,8 +114,8 @@ def run_sections(s: Scenario, say: Callable[[str], None],
     for i, name in enumerate(wanted, 1):
         total, work = section_work(s, name)
         head, title = f"[{i}/{len(wanted)}] {SECTION_TITLES[name]}", SECTION_TITLES[name]
-        opening = _Opening(lambda head=head, work=work: say(f"{head}: {work}"),
-                           (lambda total=total, title=title: bar(total, title)) if bar else None)
+        opening = _Opening(functools.partial(say, f"{head}: {work}"),
+                           functools.partial(bar, total, title) if bar else None)
         t0 = time.perf_counter()
         with limits.asked_as(f"{s.path}: [{name}] size"):  # a refusal names the file's key
             part = RUNNERS[name](s, s.sections[name], cache, opening.progress, ex)

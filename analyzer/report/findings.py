@@ -84,6 +84,7 @@ def _hands(p: Part) -> list[str]:
 
 def _variants(p: Part) -> list[str]:
     unit = p.provenance["unit"][:-1]
+    headlines = tuple(p.provenance.get("headline_measures", ()))
     out = []
     for _, t in p.tables["comparisons"].groupby("comparison", sort=True):
         rules = f"B = {t['b_rules'].iloc[0]} against A = {t['a_rules'].iloc[0]}"
@@ -96,7 +97,6 @@ def _variants(p: Part) -> list[str]:
         if not len(moved):
             out.append(f"{head}: no measure of the {len(t)} moves beyond the noise.")
             continue
-        headlines = tuple(p.provenance.get("headline_measures", ()))
         shown = _shown_measures(moved, headlines)
         family = "beyond_family" in t
         out.append(f"{head}, B − A per {unit}: " + "; ".join(shown[:MOST_MEASURES])

@@ -358,7 +358,8 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
     from ..compare import COUNTS_NOTE, compare_variants, counts_apart, family_note, n_label
 
     t0 = time.perf_counter()
-    unit = game_of(s.rules).compare_unit
+    g = game_of(s.rules)
+    unit = g.compare_unit
     part = Part("variants", "What the rule changes do",
                 f"Variants A and B play the same {unit}s with every seat as {_policy(s)}; "
                 f"B − A is taken {unit} by {unit}, so an effect beyond the noise is the rule "
@@ -410,7 +411,7 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
                     "intervals.")
     part.tables = {"comparisons": pd.concat(frames, ignore_index=True)}
     return _stamp(part, s, s.rules, n, f"{unit}s", t0,
-                  headline_measures=list(game_of(s.rules).compare_headlines),
+                  headline_measures=list(g.compare_headlines),
                   variants=[(str(v["a"]), str(v["b"])) for v in tables],
                   n_each=[v["deals"] for v in tables], of="comparison",
                   **_estimator_stamp(s, [v["base_deals"] for v in tables]))
@@ -423,6 +424,7 @@ def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     from ..ladder import label, ladder
 
     t0 = time.perf_counter()
+    unit = game_of(s.rules).deal_unit
     lad = ladder(s.rules, cfg["deals"], s.seed, cfg["rungs"], cfg["opponents"],
                  progress=progress, contract=cfg["contract"], executor=ex)
     base = cfg["rungs"][0]
@@ -432,7 +434,7 @@ def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
                 f"The heuristic bids for everyone, so every rung plays the same contracts; "
                 f"the maker's side plays its cards as each rung in turn against "
                 f"{policy_label(cfg['opponents'])}: the gap is what better card play is worth "
-                f"on {cfg['deals']:,} {game_of(s.rules).deal_unit}"
+                f"on {cfg['deals']:,} {unit}"
                 + _played_out(int(summary["n"].iloc[0]), lad.provenance.get("declined"))
                 + _player_words(cfg["rungs"]))
     shown = pd.DataFrame({
@@ -452,7 +454,6 @@ def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
                             else "baseline" for r, lo, hi in
                             zip(summary["rung"], summary["diff_lo"], summary["diff_hi"],
                                 strict=True)]
-    unit = game_of(s.rules).deal_unit
     part.table("rungs", summary, shown, "Each card player on the same contracts; the make "
                f"rate is over the contracts (the {unit} played at a bid or a price: taking "
                "at least it).", anchor="ladder")

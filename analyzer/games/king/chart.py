@@ -391,9 +391,9 @@ class KingChartAccumulator:
         price = rec[:, engine.R_PRICE].astype(np.int64)
         values = np.stack([score, score * score, sold, declined, played, taken * played,
                            taken * taken * played, price * sold], axis=1).astype(np.float64)
-        self.trump.add(_lanes(hand), np.zeros(len(rec), dtype=np.int64), values)
-        self.price_sq.add(_lanes(hand), np.zeros(len(rec), dtype=np.int64),
-                          (price * price * sold).astype(np.float64)[:, None])
+        lanes, offset = _lanes(hand), np.zeros(len(rec), dtype=np.int64)
+        self.trump.add(lanes, offset, values)
+        self.price_sq.add(lanes, offset, (price * price * sold).astype(np.float64)[:, None])
         self.n_hands["positive"] += len(rec)
 
     def add_right(self, offset: int, hands: np.ndarray, own: np.ndarray,
