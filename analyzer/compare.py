@@ -82,6 +82,12 @@ class Comparison(ShownAsText):
                                              "B, counted as redealt)" if thrown else ""))
 
 
+def family_size(table: pd.DataFrame) -> int:
+    """How many measures a comparison's family holds: those with an interval (a measure
+    without one, as a rate on no deals, makes no claim to share the 95% with)."""
+    return int(np.isfinite(table["diff_lo"].to_numpy(float)).sum())
+
+
 def with_verdicts(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` with ``beyond_noise`` (B − A's paired 95% interval excludes zero, on at
     least ``MIN_TRIALS`` paired deals) and ``beyond_family`` (it still does when widened to
@@ -98,7 +104,7 @@ def with_verdicts(table: pd.DataFrame) -> pd.DataFrame:
     d, lo, hi = (table[c].to_numpy(float) for c in ("b_minus_a", "diff_lo", "diff_hi"))
     enough = table["n_paired"].to_numpy(float) >= MIN_TRIALS
     beyond = enough & ((lo > 0) | (hi < 0))
-    stretch = ladder_z(int(np.isfinite(lo).sum())) / Z95
+    stretch = ladder_z(family_size(table)) / Z95
     with np.errstate(invalid="ignore"):
         family = beyond & ((d - (d - lo) * stretch > 0) | (d + (hi - d) * stretch < 0))
     return table.assign(beyond_noise=beyond, beyond_family=family)
@@ -128,7 +134,7 @@ def family_note(table: pd.DataFrame) -> str:
     'Of 2 measures at 95% each about 0.1 would look beyond the noise by chance; 2 do, 1 of
     them held against all 2 together (Bonferroni, marked *).'
     """
-    k = int(np.isfinite(table["diff_lo"].to_numpy(float)).sum())
+    k = family_size(table)
     beyond, family = int(table["beyond_noise"].sum()), int(table["beyond_family"].sum())
     return (f"Of {k} measures at 95% each about {0.05 * k:.1f} would look beyond the noise by "
             f"chance; {beyond} do, {family} of them held against all {k} together "

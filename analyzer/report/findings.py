@@ -7,11 +7,13 @@ its 95% interval, and says "beyond the noise" only where the interval excludes z
 finding is never stronger than the section below it. A section with nothing to headline
 (an empty bid guide) gives none.
 
-May import: :mod:`.parts` and :mod:`analyzer.stats`.
+May import: :mod:`.parts`, :mod:`analyzer.stats` and :mod:`analyzer.compare` (the
+size of a comparison's family).
 """
 
 from __future__ import annotations
 
+from ..compare import family_size
 from ..stats import ci, pct
 from .parts import FEW, Part
 
@@ -102,7 +104,7 @@ def _variants(p: Part) -> list[str]:
         out.append(f"{head}, B − A per {unit}: " + "; ".join(shown[:MOST_MEASURES])
                    + f" ({len(moved)} of {len(t)} measures move beyond the noise"
                    + (f", {int(t['beyond_family'].sum())} of them (*) even with the 95% "
-                      f"shared by all {int(t['diff_lo'].notna().sum())} with an interval"
+                      f"shared by all {family_size(t)} with an interval"
                       if family else "") + "; the clearest shown"
                    + "".join(f", those of a {h} first" for h in headlines
                              if any(m.startswith(h) for m in moved["measure"])) + ").")
