@@ -463,9 +463,9 @@ def bid_chart(game, deals: int | None = None, seed: int = 1, policy: str = "heur
     ``base_deals`` N, or ``budget`` seconds split between them."""
     rules = parse_game(game) if isinstance(game, str) else game
     g, pols = game_of(rules), parse_policies(policy)
+    check_budget(base, budget, deals, base_deals)
     if deals is None:
         deals = common.searching_size(g, "bid-chart", pols, 2_000_000)
-    check_budget(base, budget)
     check_seed(seed)
     check_counts(deals=deals, batch=batch, base_deals=base_deals, optional=("base_deals",))
     if g.chart_by is None:

@@ -187,9 +187,9 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
     if game(rb) is not g:
         raise RuleError(f"compare needs two variants of one game; got {ra.game} and {rb.game}")
     pols = parse_policies(policy)
+    check_budget(base, budget, deals, base_deals)
     if deals is None:
         deals = searching_size(g, "compare", pols, 1_000_000)
-    check_budget(base, budget)
     check_seed(seed)
     check_counts(deals=deals, base_deals=base_deals, batch=batch,
                  optional=("base_deals", "batch"))

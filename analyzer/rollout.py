@@ -48,7 +48,7 @@ from .limits import (
 from .stats import PairedMoments, est_cols
 from .text import ShownAsText
 from .twolevel import ESTIMATOR as TWO_LEVEL
-from .twolevel import TwoLevelMoments, best_split
+from .twolevel import TwoLevelMoments, best_split, check_budget
 
 BATCH = 10_000  # deals per round of a stop rule (SEARCH_BATCH when a seat searches)
 TOP_K = 4  # alternatives whose CIs a target-CI stop rule watches, and shown with P(best)
@@ -405,5 +405,7 @@ def check_options(options: dict) -> None:
                             "use deals for a fixed count")
     if "seed" in options:
         check_seed(options["seed"])
+    check_budget(options.get("base"), options.get("budget"), options.get("deals"),
+                 options.get("base_deals"))
     for name in ("target_ci", "time_budget"):
         check_positive(name, options.get(name))

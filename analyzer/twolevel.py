@@ -97,9 +97,15 @@ def check_request(policy: str, base: str, deals: int | None = None,
                             f"N={base_deals:,}")
 
 
-def check_budget(base: str | None, budget: float | None) -> None:
+def check_budget(base: str | None, budget: float | None, deals: int | None = None,
+                 base_deals: int | None = None) -> None:
     """Refuse, in one line, a ``budget`` that no two-level run would use (no ``base``
-    policy) or that is not a positive number of seconds."""
+    policy) or that is not a positive number of seconds, and, as the command line refuses
+    them, sizes given (not None) that the run would ignore: ``base_deals`` without a
+    ``base``, ``deals`` beside a ``budget`` (it chooses them)."""
+    if base is None and base_deals is not None:  # played a plain run, N ignored
+        raise TwoLevelError("base_deals is the deals of a two-level estimate's base policy: "
+                            "give a base policy too (e.g. base=\"heuristic\")")
     if budget is None:
         return
     if base is None:
@@ -107,6 +113,8 @@ def check_budget(base: str | None, budget: float | None) -> None:
                             "policies: give a base policy too (e.g. base=\"heuristic\")")
     if not (isinstance(budget, (int, float)) and math.isfinite(budget) and budget > 0):
         raise TwoLevelError(f"a budget is a number of seconds above 0; got {budget!r}")
+    if deals is not None:  # the budget's split chose n, the deals asked for were ignored
+        raise TwoLevelError("a budget chooses the deals (n and N); drop deals")
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,20 @@ POSITION = "AS KS/QS JS/5S 4S/3S 2S"
      "max_deals applies to target_ci"),  # 5,000 deals were played, max_deals ignored
     (lambda: analyzer.evaluate_hand("pedro", PEDRO, deals=5000, target_ci=0.5),
      "deals is a fixed count"),
+    # a size only a two-level run uses was ignored without a word (`bidlab hand
+    # --base-deals` without --base, or --deals with --budget, is refused)
+    (lambda: analyzer.evaluate_hand("pedro", PEDRO, deals=100, base_deals=3000),
+     "base_deals is the deals of a two-level estimate's base policy"),
+    (lambda: analyzer.bid_chart("pedro", deals=100, base_deals=300),
+     "base_deals is the deals of a two-level estimate's base policy"),
+    (lambda: analyzer.compare_variants("pedro", "cinch", deals=100, base_deals=300),
+     "base_deals is the deals of a two-level estimate's base policy"),
+    (lambda: analyzer.evaluate_hand("pedro", PEDRO, policy="pimc:2", base="heuristic",
+                                    budget=0.5, deals=30), "a budget chooses the deals"),
+    (lambda: analyzer.bid_chart("pedro", policy="pimc:2", base="heuristic", budget=0.5,
+                                deals=30), "a budget chooses the deals"),
+    (lambda: analyzer.compare_variants("pedro", "cinch", policy="pimc:2", base="heuristic",
+                                       budget=0.5, deals=30), "a budget chooses the deals"),
 ])
 def test_a_wrong_argument_is_one_value_error_naming_it(call, expected):
     with pytest.raises(ValueError) as e:

@@ -165,8 +165,8 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, base, base_dea
     if budget is not None:  # the bar follows the clock, in tenths of a second
         work, label = max(1, round(10 * budget)), f"simulating (about {budget:g} s)"
     started = time.perf_counter()
-    chart = with_progress(progress, work, lambda bar: g.bid_chart(
-        rules, deals, seed, policy, by, **two_level,
+    chart = with_progress(progress, work, lambda bar: g.bid_chart(  # a budget chooses deals
+        rules, deals if budget is None else None, seed, policy, by, **two_level,
         progress=bar if bar is None or budget is None else clock_bar(bar, started)), label)
     if as_json:
         from ..documents import dumps, frames, provenance

@@ -261,7 +261,7 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
     ex = runs.executor(executor, scheduler, workers)
     try:
         c = with_progress(progress, work, lambda bar: compare_variants(
-            variant_a, variant_b, deals, seed, policy,
+            variant_a, variant_b, deals if budget is None else None, seed, policy,  # budget: n
             progress=bar if bar is None or budget is None else clock_bar(bar, started),
             executor=None if executor == "local" else ex, **two_level), label)
     finally:
