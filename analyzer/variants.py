@@ -104,7 +104,7 @@ def coerce(rules_cls: type, name: str, text: str, game: str | None = None) -> An
         raise RuleError(f"unknown rule flag {name!r}; flags: {', '.join(fields)}")
     f = fields[key]
     allowed = f.metadata["allowed"]
-    raw = text.strip().lower()
+    raw = str(text).strip().lower()  # from Python, {"min_bid": 7} means what "7" does
     if isinstance(allowed, range):
         try:
             return parse_int(raw, allowed.start, allowed.stop - 1, f"value for rule {key}")
@@ -133,7 +133,7 @@ def validate(rules: Any) -> None:
 
 def split_variant(text: str) -> tuple[str, dict[str, str]]:
     """``"pedro(low_to=holder)"`` -> ``("pedro", {"low_to": "holder"})``."""
-    m = _VARIANT.match(text) if plain_ascii(text) else None
+    m = _VARIANT.match(text) if isinstance(text, str) and plain_ascii(text) else None
     if not m:
         raise RuleError(f"bad variant string {quoted(text)}; expected name or "
                         f"name(flag=value,...) in plain ASCII on one line")

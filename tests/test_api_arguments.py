@@ -180,3 +180,17 @@ def test_a_ladders_make_rates_by_bid_carry_their_intervals():
     cell = re.search(r"(\d+)% +\[(\d+), (\d+)\]", first_row)
     assert [int(x) for x in cell.groups()] == [
         round(100 * by_bid[k]) for k in ("p_make", "p_make_lo", "p_make_hi")]
+
+
+def test_rule_flags_given_as_python_values_mean_their_text():
+    """parse_rules("pedro", {"min_bid": 7}) raised "'int' object has no attribute 'strip'",
+    and parse_rules(None) one of 'isascii'."""
+    from analyzer.games import pedro
+    from analyzer.variants import RuleError
+
+    assert str(pedro.parse_rules("pedro", {"min_bid": 7, "scoring": 2})) == (
+        "pedro(min_bid=7,scoring=2)")
+    with pytest.raises(RuleError, match="bad value '8' for rule min_bid; allowed: 1, 6, 7"):
+        pedro.parse_rules("pedro", {"min_bid": 8})
+    with pytest.raises(RuleError, match="bad variant string 'None'"):
+        pedro.parse_rules(None)
