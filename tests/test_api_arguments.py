@@ -182,6 +182,41 @@ def test_a_ladders_make_rates_by_bid_carry_their_intervals():
         round(100 * by_bid[k]) for k in ("p_make", "p_make_lo", "p_make_hi")]
 
 
+OTHER = {"pedro": "rook", "rook": "king", "king": "pedro"}
+
+
+@pytest.mark.parametrize("name", ["pedro", "rook", "king"])
+def test_a_game_s_functions_take_a_variant_string_and_refuse_another_game_s_rules(name):
+    """pedro.simulate("pedro", n) raised an AttributeError of the kernels' parameters, and
+    king.simulate with Pedro's Rules a bare StopIteration: now a variant string is parsed
+    (as analyzer.evaluate_hand takes one) and another game's Rules are one RuleError."""
+    from analyzer.games import family
+    from analyzer.variants import RuleError
+
+    module = family(name)
+    assert module.simulate(name, 3).equals(module.simulate(module.PRESETS[name], 3))
+    other = family(OTHER[name]).PRESETS[OTHER[name]]
+    for call in (lambda: module.simulate(other, 3), lambda: module.play_logged(other, 1, [0])):
+        with pytest.raises(RuleError, match=f"rules are this game's Rules .*; got the Rules "
+                                            f"of {OTHER[name]}"):
+            call()
+
+
+@pytest.mark.parametrize("name", ["pedro", "rook", "king"])
+@pytest.mark.parametrize("indices, expected", [
+    ([-1], "a deal index is a whole number 0 .. 2\\*\\*63-1; got -1"),
+    (5, "indices are a sequence of deal numbers"),
+    ([1.5], "got 1.5")])
+def test_a_logged_deal_s_index_is_a_deal_number(name, indices, expected):
+    """play_logged(rules, seed, [-1]) logged a deal numbered -1 (the kernel read it as some
+    other deal) where `bidlab deal --index -1` is refused; a lone 5 was a TypeError of len()."""
+    from analyzer.games import family
+
+    module = family(name)
+    with pytest.raises(ValueError, match=expected):
+        module.play_logged(module.PRESETS[name], 1, indices)
+
+
 def test_rule_flags_given_as_python_values_mean_their_text():
     """parse_rules("pedro", {"min_bid": 7}) raised "'int' object has no attribute 'strip'",
     and parse_rules(None) one of 'isascii'."""

@@ -1,7 +1,7 @@
 """What every game's public module shares: seat names, policy lists, input errors, the batch
 driver, the rows of a batch and their text columns for tables on disk.
 
-May import: the foundations (cards, parsing, limits); never a game.
+May import: the foundations (cards, parsing, limits, variants); never a game.
 """
 
 from __future__ import annotations
@@ -14,8 +14,17 @@ from types import ModuleType
 import numpy as np
 import pandas as pd
 
-from ..limits import SEARCH_SIZES, Pace, check_count, check_seed, require_memory
+from ..limits import (
+    MAX_SEED,
+    SEARCH_SIZES,
+    ArgumentError,
+    Pace,
+    check_count,
+    check_seed,
+    require_memory,
+)
 from ..parsing import NumberError, parse_int, plain_ascii, quoted
+from ..variants import RuleError
 
 POLICY_NAMES = ("random", "heuristic", "dd", "pimc")  # kernel codes 0..3 (search.setup)
 SEARCH_POLICIES = ("dd", "pimc")
@@ -256,6 +265,38 @@ def deal_range(first: int, n: int) -> np.ndarray:
     if n < 0 or first < 0:
         raise ValueError(f"need n >= 0 and first >= 0; got {n}, {first}")
     return np.arange(first, first + n, dtype=np.int64)
+
+
+def game_rules(rules, presets: dict, parse_rules: Callable):
+    """``rules`` as a game's Rules (those of its ``presets``) for its public functions: a
+    variant string is parsed (``parse_rules``), as :func:`analyzer.evaluate_hand` takes one;
+    anything else is a RuleError that says what is taken, not an AttributeError (or a
+    StopIteration) from deep inside the game's code."""
+    if isinstance(rules, str):
+        return parse_rules(rules)
+    if not isinstance(rules, type(next(iter(presets.values())))):
+        other = getattr(rules, "game", None)
+        got = f"the Rules of {other}" if isinstance(other, str) else quoted(rules)
+        raise RuleError(f"rules are this game's Rules or a variant string of its presets "
+                        f"({', '.join(presets)}); got {got}")
+    return rules
+
+
+def deal_indices(indices) -> np.ndarray:
+    """``indices`` (deal numbers: a list, a range, an array, a Series) as int64; ArgumentError
+    for a lone number, a number not whole, or one outside 0 .. 2**63-1 (a negative one read
+    as some other deal, without a word)."""
+    arr = np.asarray(indices)
+    if arr.ndim != 1:
+        got = repr(indices)[:40] if arr.ndim == 0 else f"{arr.ndim} dimensions"
+        raise ArgumentError(f"indices are a sequence of deal numbers, such as [0, 5]; got {got}")
+    if not len(arr):
+        return arr.astype(np.int64)
+    if arr.dtype.kind not in "iu" or arr.min() < 0 or arr.max() > MAX_SEED:
+        bad = next(i for i in arr.tolist()
+                   if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i <= MAX_SEED)
+        raise ArgumentError(f"a deal index is a whole number 0 .. 2**63-1; got {bad!r}")
+    return arr.astype(np.int64)
 
 
 def simulate_frame(run_batch: Callable, records_frame: Callable, rules, n_deals: int,

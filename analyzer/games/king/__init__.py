@@ -28,6 +28,8 @@ import pandas as pd
 from ...cards import SUITS, cards_of, format_card
 from ..common import (
     chunk_for,
+    deal_indices,
+    game_rules,
     kernels,
     known_by_seat,
     output_arrays,
@@ -145,10 +147,12 @@ def simulate(rules: Rules, n_deals: int, seed: int = 1, policies: str | np.ndarr
              progress: Callable[[int], None] | None = None,
              contract: str | None = None) -> pd.DataFrame:
     """Whole games (``contract=None``) or single hands of one contract; one row each.
+    ``rules``: a Rules of King, or a variant string (``"king(allow_no_trump=True)"``).
 
     Game or hand ``i`` is the same whatever ``batch``, the thread count or the
     machine. The frame's ``attrs`` carry the provenance, and ``contract``.
     """
+    rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
     if contract is None:
         out, _ = simulate_batches(run_games, rules, n_deals, seed, pols, first, batch, progress,
@@ -191,8 +195,9 @@ def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
                 policies: str | np.ndarray = "heuristic",
                 contract: str = "no-tricks") -> list[dict]:
     """Trick-by-trick logs of single hands (format: tests/reference/KING_LOG_FORMAT.md)."""
+    rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
-    idx = [int(i) for i in indices]
+    idx = [int(i) for i in deal_indices(indices)]
     code = parse_contract(contract)
     return _logs(rules, seed, idx, [0] * len(idx), [i % 4 for i in idx], [code] * len(idx),
                  pols, [0] * len(idx))
@@ -201,6 +206,7 @@ def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
 def play_game_logged(rules: Rules, seed: int, game: int,
                      policies: str | np.ndarray = "heuristic") -> list[dict]:
     """The hand logs of whole game ``game``: the same hands as ``simulate``'s game row."""
+    rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
     params = kernel_params(rules)
     d0 = engine.first_dealer(seed, game, params, pols)

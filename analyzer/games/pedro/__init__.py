@@ -35,8 +35,10 @@ from ..common import (
     ScenarioError,
     by_side,
     chunk_for,
+    deal_indices,
     deal_range,
     first_batch,
+    game_rules,
     kernels,
     known_by_seat,
     output_arrays,
@@ -138,11 +140,13 @@ def simulate(rules: Rules, n_deals: int, seed: int = 1, policies: str | np.ndarr
              first: int = 0, batch: int = 1_000_000,
              progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     """Simulate deals ``first .. first + n_deals - 1`` of ``seed``; one row per deal.
+    ``rules``: a Rules of Pedro or Cinch, or a variant string (``"cinch(min_bid=7)"``).
 
     Deal ``i`` is the same whatever ``batch``, the thread count or the machine.
     ``progress(k)`` is called after each batch of k deals. The frame's ``attrs``
     carry the provenance: game, rules string, seed, policies, first deal.
     """
+    rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
     return simulate_frame(run_batch, records_frame, rules, n_deals, seed, policies, first, batch,
                           progress, (engine.NREC, np.int8), 4)
 
@@ -174,6 +178,7 @@ def simulate_games(rules: Rules, n_games: int, seed: int = 1,
     from ..kit.games import GAME_COLUMNS, check_games, run_games
     from . import games as games_engine  # here: single deals need not load it
 
+    rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
     max_deals = default_max_deals(rules) if max_deals is None else max_deals
     check_games(n_games, first, max_deals)
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
@@ -200,8 +205,9 @@ def _team(v: int) -> int | None:
 def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
                 policies: str | np.ndarray = "heuristic") -> list[dict]:
     """Trick-by-trick logs of the chosen deals (format: tests/reference/PEDRO_LOG_FORMAT.md)."""
+    rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
-    idx = np.asarray(indices, dtype=np.int64)
+    idx = deal_indices(indices)
     n = len(idx)
     rec = np.empty((n, engine.NREC), dtype=np.int8)
     hands = np.empty((n, 4), dtype=np.uint64)

@@ -30,8 +30,10 @@ from ...cards import SUITS, cards_of, format_card
 from ..common import (
     by_side,
     chunk_for,
+    deal_indices,
     deal_range,
     first_batch,
+    game_rules,
     kernels,
     known_by_seat,
     output_arrays,
@@ -126,10 +128,12 @@ def records_frame(rec: np.ndarray, hands: np.ndarray, first: int) -> pd.DataFram
 def simulate(rules: Rules, n_deals: int, seed: int = 1, policies: str | np.ndarray = "heuristic",
              first: int = 0, batch: int = 1_000_000,
              progress: Callable[[int], None] | None = None) -> pd.DataFrame:
-    """One row per hand, for hands ``first`` to ``first + n_deals - 1`` of ``seed``, with the
+    """One row per hand, for hands ``first`` to ``first + n_deals - 1`` of ``seed`` (``rules``:
+    a Rules of Rook, or a variant string), with the
     run's provenance (game, rules string, seed, policies, first hand) in ``attrs``. Hand ``i``
     is the same hand whatever ``batch``, the threads or the machine; ``progress(k)`` follows
     each batch of k hands."""
+    rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
     return simulate_frame(run_batch, records_frame, rules, n_deals, seed, policies, first, batch,
                           progress, (engine.NREC, np.int16), engine.N_HANDS_OUT)
 
@@ -161,6 +165,7 @@ def simulate_games(rules: Rules, n_games: int, seed: int = 1,
     from ..kit.games import GAME_COLUMNS, check_games, run_games
     from . import games as games_engine  # here: single hands need not load it
 
+    rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
     max_deals = default_max_deals(rules) if max_deals is None else max_deals
     check_games(n_games, first, max_deals)
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
@@ -184,8 +189,9 @@ def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
                 policies: str | np.ndarray = "heuristic",
                 scenario: Scenario = NO_SCENARIO) -> list[dict]:
     """Trick-by-trick logs of the chosen hands (format: tests/reference/ROOK_LOG_FORMAT.md)."""
+    rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
     pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
-    idx = np.asarray(indices, dtype=np.int64)
+    idx = deal_indices(indices)
     n = len(idx)
     rec = np.empty((n, engine.NREC), dtype=np.int16)
     hands = np.empty((n, engine.N_HANDS_OUT), dtype=np.uint64)
