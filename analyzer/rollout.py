@@ -343,6 +343,9 @@ def parse_known(known: dict[str, str], hand_offset: int,
         off = SEAT_OFFSETS[seat]
         if off == hand_offset:
             raise HandError(f"{seat} holds the evaluated hand; known cards go to other seats")
+        if not isinstance(text, str):  # parse_cards would fail on .strip, deep in cards.py
+            raise HandError(f"known cards of {seat} are a string such as \"AH KH\"; got "
+                            f"{text!r}")
         cards = parse_cards(text)
         if JOKER in cards and not joker:
             raise HandError("Pedro has no joker")

@@ -23,6 +23,8 @@ POSITION = "AS KS/QS JS/5S 4S/3S 2S"
     (lambda: analyzer.compare_variants("pedro", None, deals=100), "got None"),
     (lambda: analyzer.evaluate_hand("pedro", PEDRO, known="AH", deals=100),
      "known cards are a mapping of seat to cards"),
+    (lambda: analyzer.evaluate_hand("pedro", PEDRO, known={"second": ["AH"]}, deals=100),
+     "known cards of second are a string such as \"AH KH\"; got ['AH']"),
     (lambda: analyzer.evaluate_hand("pedro", PEDRO, policy=None, deals=100), "a policy is"),
     (lambda: analyzer.evaluate_hand("king", KING, contract=3, deals=100), "a contract is"),
     (lambda: analyzer.bid_chart("pedro", deals=100, by=3), "bad chart feature(s) 3"),
