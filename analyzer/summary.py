@@ -111,6 +111,12 @@ class Summary:
     # allows on the rows a run may have missed (stats.bounded), not 0 ± 0
     spans: dict[str, tuple[float, float]] = field(default_factory=dict, repr=False)
 
+    def __post_init__(self):
+        # a table taken out of its summary still says how it was made (n, seed, rules,
+        # policy), as every other result's tables do (documents.stamp)
+        for s in self.sections:
+            s.table.attrs.update(self.provenance)
+
     def table(self, key: str) -> pd.DataFrame:
         """The table of the section named ``key``; KeyError if there is none."""
         for s in self.sections:

@@ -231,3 +231,21 @@ def test_rule_flags_given_as_python_values_mean_their_text():
         pedro.parse_rules("pedro", {"min_bid": 8})
     with pytest.raises(RuleError, match="bad variant string 'None'"):
         pedro.parse_rules(None)
+
+
+@pytest.mark.parametrize("name", ["pedro", "rook", "king"])
+def test_a_summary_s_tables_say_how_they_were_made(name):
+    """A hand's, a chart's and a comparison's tables carry their provenance in ``attrs``; a
+    simulation summary's held only their rows' keys, so summary.points, taken out of the
+    summary, no longer said its n, seed, rules or policy."""
+    from analyzer.games import family
+    from analyzer.summary import merge, summarize
+
+    module = family(name)
+    df = module.simulate(module.PRESETS[name], 40, seed=7)
+    for summary in (summarize(df), merge([summarize(df[:20]), summarize(df[20:])])):
+        for section in summary.sections:
+            attrs = section.table.attrs
+            assert {k: attrs.get(k) for k in ("n", "seed", "rules", "policy")} == {
+                "n": 40, "seed": 7, "rules": name, "policy": "heuristic"}, section.key
+            assert "rows" in attrs  # what merge reads is kept
