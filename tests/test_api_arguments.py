@@ -249,3 +249,16 @@ def test_a_summary_s_tables_say_how_they_were_made(name):
             assert {k: attrs.get(k) for k in ("n", "seed", "rules", "policy")} == {
                 "n": 40, "seed": 7, "rules": name, "policy": "heuristic"}, section.key
             assert "rows" in attrs  # what merge reads is kept
+
+
+def test_a_game_package_is_reached_through_analyzer_games():
+    """analyzer.games.pedro after a bare ``import analyzer`` raised an AttributeError until
+    something else had imported the package (a fresh process shows it)."""
+    import subprocess
+    import sys
+
+    code = ("import analyzer; print(analyzer.games.pedro.simulate.__module__, "
+            "analyzer.games.king.PRESET_NAMES)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["analyzer.games.pedro", "('king',)"]

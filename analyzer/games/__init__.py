@@ -26,6 +26,15 @@ FAMILIES = {"pedro": "pedro", "cinch": "pedro", "rook": "rook", "king": "king"} 
 PRESET_NAMES = tuple(FAMILIES)
 
 
+def __getattr__(name: str) -> ModuleType:
+    """A game package on first use: after ``import analyzer``, ``analyzer.games.pedro`` (a
+    notebook's completion offers ``analyzer.games``) is what ``from analyzer.games import
+    pedro`` loads, not an AttributeError."""
+    if name in FAMILIES.values():
+        return import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def family(game) -> ModuleType:
     """The package of a preset name, a variant string or a Rules object."""
     name = split_variant(game)[0] if isinstance(game, str) else getattr(game, "game", None)
