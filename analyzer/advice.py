@@ -11,7 +11,8 @@ differ by a paired mean whose 95% interval is narrow. The rule:
 * "Bid up to b" is the highest bid whose paired gain over passing is above zero beyond
   the noise (none: passing is as good as any bid).
 * Nothing is beyond the noise on fewer than 30 trials (:data:`MIN_TRIALS`): a normal
-  interval from a handful of deals is not one.
+  interval from a handful of deals is not one. A two-level estimate's trials are its
+  searched deals (n), not the cheap ones (N): its correction's spread is read off n.
 * The recommendation is *clear* when it also beats, beyond the noise, the action with
   the highest estimate among the others (or equals it on every deal). A stop rule may
   play on until it is.
@@ -50,7 +51,7 @@ May import: :mod:`.stats`; never a game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import NormalDist
 
 import numpy as np
@@ -184,8 +185,12 @@ def decide(moments: PairedMoments, labels, ladder: list[int] | None = None,
     compared = len(ladder) - 1 if compared is None else compared
     z = ladder_z(compared * looks) if z is None else z
 
+    # a two-level difference rests on its n searched deals (n_paired), however many cheap
+    # ones stand behind its mean (its n is N); a plain one's n_paired is its n
+    searched = moments.n_paired
+
     def diff(a: int, b: int) -> Estimate:
-        return moments.diff(ladder[a], ladder[b], z)
+        return replace(moments.diff(ladder[a], ladder[b], z), n=searched)
 
     rec = 0
     for a in range(1, len(ladder)):

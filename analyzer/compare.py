@@ -88,6 +88,13 @@ def family_size(table: pd.DataFrame) -> int:
     return int(np.isfinite(table["diff_lo"].to_numpy(float)).sum())
 
 
+def _trials(table: pd.DataFrame) -> str:
+    """The column of the trials a verdict rests on: the paired deals, or a two-level
+    comparison's searched ones (``n_search``; its ``n_paired`` counts the cheap N, though
+    its correction's spread is read off the searched n)."""
+    return "n_search" if "n_search" in table else "n_paired"
+
+
 def with_verdicts(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` with ``beyond_noise`` (B − A's paired 95% interval excludes zero, on at
     least ``MIN_TRIALS`` paired deals) and ``beyond_family`` (it still does when widened to
@@ -102,7 +109,7 @@ def with_verdicts(table: pd.DataFrame) -> pd.DataFrame:
     if "beyond_noise" in table or not len(table):
         return table
     d, lo, hi = (table[c].to_numpy(float) for c in ("b_minus_a", "diff_lo", "diff_hi"))
-    enough = table["n_paired"].to_numpy(float) >= MIN_TRIALS
+    enough = table[_trials(table)].to_numpy(float) >= MIN_TRIALS
     beyond = enough & ((lo > 0) | (hi < 0))
     stretch = ladder_z(family_size(table)) / Z95
     with np.errstate(invalid="ignore"):
@@ -117,7 +124,7 @@ def verdict_word(row, unit: str) -> str:
         return "-"
     if getattr(row, "n_differ", 1) == 0:
         return f"same on every {unit}"
-    if row.n_paired < MIN_TRIALS:
+    if getattr(row, "n_search", row.n_paired) < MIN_TRIALS:
         return f"too few {unit}s"
     if not row.beyond_noise:
         return "within the noise"

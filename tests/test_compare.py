@@ -520,3 +520,17 @@ def test_a_comparison_flags_the_measures_that_are_shares_of_deals():
         share = c.table.set_index("measure")["share"]
         assert share["bidder makes (contract deals)"] and share["no contract"]
         assert not share["bidding side's points"] and not share["dead points"]
+
+
+def test_a_two_level_verdict_rests_on_the_searched_deals_not_the_cheap_ones():
+    """On 20 searched deals (5,000 cheap ones) min_bid=7 leaves fewer deals without a
+    contract by an interval clear of zero, but its correction's spread is read off 20
+    deals: too few to call (advice.MIN_TRIALS), whatever N is."""
+    from analyzer.compare import verdict_word
+
+    c = compare_variants("pedro", "pedro(min_bid=7)", deals=20, seed=3, policy="random",
+                         base="heuristic", base_deals=5000)
+    row = next(r for r in c.table.itertuples() if r.measure == "no contract")
+    assert row.diff_hi < 0 and row.n_search == 20 and row.n_paired == 5000
+    assert not row.beyond_noise
+    assert verdict_word(row, "deal") == "too few deals"

@@ -231,3 +231,23 @@ def test_a_budgeted_run_reports_the_paired_deals_it_played_not_those_it_planned(
                                                        range(len(sizes))]
         assert sum(sizes) == count, (name, played[name], count)
     assert 50 <= n <= big
+
+
+def test_advice_counts_a_two_level_gain_s_searched_deals_not_its_cheap_ones():
+    """A bid that gains about 3 points on every deal, under both players: on 2,000 cheap
+    deals and 20 searched ones the estimate is beyond the noise at a glance, but its
+    correction's spread is read off 20 deals, too few for a normal interval
+    (advice.MIN_TRIALS); from 30 searched deals on the rule advises the bid."""
+    from analyzer.advice import MIN_TRIALS, decide
+
+    rng = np.random.default_rng(9)
+    passing = rng.integers(-5, 6, size=2000)
+    bidding = passing + 3 + rng.integers(-1, 2, size=2000)
+    cheap = np.vstack([passing, bidding])
+    for searched, advice in ((MIN_TRIALS - 10, "pass"), (MIN_TRIALS, "bid 6")):
+        m = TwoLevelMoments.of(cheap, cheap[:, :searched] + 1)
+        assert m.diff(1, 0).lo > 0  # beyond zero on its interval alone
+        d = decide(m, ["pass", "bid 6"])
+        assert d.action == advice
+        if advice == "pass":
+            assert f"{searched} deals are too few" in d.sentence()
