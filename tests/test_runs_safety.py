@@ -374,3 +374,29 @@ def test_a_run_store_named_only_by_spaces_is_an_empty_name(tmp_path, monkeypatch
     for args in (["simulate", "pedro", "--deals", "10", "--run-dir", "  "], ["resume", " "]):
         assert_bad_input(run(*args), "empty name")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_chunk_s_rows_of_other_deals_are_named_not_written(store, tmp_path):
+    """A chunk's rows file copied over another's of the same size: only its row count was
+    checked, so resume --out and merge --out wrote deals 1,000..1,999 twice and 0..999
+    never, under metadata that said 0..3,999."""
+    chunks = store / "chunks"
+    copied = chunks / f"{0:019d}+1000.parquet"
+    copied.write_bytes((chunks / f"{1000:019d}+1000.parquet").read_bytes())
+    out = tmp_path / "again.parquet"
+    for args in (["resume", str(store)], ["merge", str(store)]):
+        line = assert_bad_input(run(*args, "--out", str(out)), copied.name,
+                                "its first is 1000, the manifest's 0")
+        assert not out.exists(), line
+
+
+def test_a_chunk_s_provenance_of_another_run_is_named_not_written(store, tmp_path):
+    """The first chunk's attrs become the --out table's provenance: edited (or copied in
+    from another run) they were written as this run's, seed 9 on seed 3's rows."""
+    p = store / "chunks" / f"{0:019d}+1000.json"
+    chunk = json.loads(p.read_text())
+    chunk["attrs"]["seed"] = 9
+    p.write_text(json.dumps(chunk))
+    out = tmp_path / "again.parquet"
+    assert_bad_input(run("resume", str(store), "--out", str(out)), p.name, "its seed is 9")
+    assert not out.exists()

@@ -209,7 +209,7 @@ class RunStore:
         for lo, n in self.done():
             self._chunk_state(lo, n)
             if self.job.rows:  # the footer alone: the rows are read when they are written
-                self._chunk_rows(lo, n, lambda path: pq.read_metadata(path).num_rows)
+                self._chunk_rows(lo, n, pq.read_metadata)
 
     def missing(self, chunk: int | None = None) -> Iterator[tuple[int, int]]:
         """The chunks still to play, cut at the store's chunk boundaries (``chunk`` deals
@@ -307,36 +307,48 @@ class RunStore:
         return chunk
 
     def _chunk_rows(self, lo: int, n: int, read):
-        """``read(path)`` of chunk ``lo``+``n``'s rows (a frame, or its row count);
-        RunStoreError when the file is missing or damaged or holds other than ``n`` rows."""
+        """``read(path)`` of chunk ``lo``+``n``'s rows (a frame, or the file's Parquet
+        metadata); RunStoreError when the file is missing or damaged, holds other than ``n``
+        rows, or says its rows are other deals: another chunk's rows file of the same size,
+        copied over this one, would go into --out under this run's provenance."""
         path = self._chunk_file(lo, n, ".parquet")
         try:
             got = read(path)
+            rows, meta = ((len(got), got.attrs) if isinstance(got, pd.DataFrame) else
+                          (got.num_rows, json.loads((got.metadata or {}).get(io.META_KEY, "{}"))))
         except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
             raise RunStoreError(f"{path} is missing or damaged ({type(e).__name__}); "
                                 f"{_REPLAY}") from None
-        rows = got if isinstance(got, int) else len(got)
         if rows != n:
             raise RunStoreError(f"{path} holds {rows:,} rows, not its {n:,}; {_REPLAY}")
+        self._require_ours(path, meta, lo, n)
         return got
 
     def _chunk_state(self, lo: int, n: int) -> dict:
         """The summary state of chunk ``lo``+``n``; RunStoreError when what it says of its
         deals (a simulation's seed, rules, policy and range) is not this run's: a chunk
-        copied in from another run would mix the two without a word."""
-        state = self._chunk_json(lo, n)["state"]
-        p = state.get("provenance") if isinstance(state, dict) else None
-        if isinstance(p, dict):
-            ours = {"seed": self.job.seed, "rules": self.job.rules, "policy": self.job.policy,
-                    "first": lo, "n": n}
-            for name, value in ours.items():
-                if name in p and p[name] != value:
-                    raise RunStoreError(
-                        f"{self._chunk_file(lo, n, '.json')} is not of the run "
-                        f"{MANIFEST} describes: its {name} is {p[name]!r}, the manifest's "
-                        f"{value!r}; if the chunk was copied in from another run, {_REPLAY}; "
-                        f"if {MANIFEST} was edited, restore it")
+        copied in from another run would mix the two without a word. Its ``attrs`` too:
+        the first chunk's are the provenance of the run's --out table."""
+        chunk = self._chunk_json(lo, n)
+        state, path = chunk["state"], self._chunk_file(lo, n, ".json")
+        self._require_ours(path, chunk["attrs"], lo, n)
+        self._require_ours(path, state.get("provenance") if isinstance(state, dict) else None,
+                           lo, n)
         return state
+
+    def _require_ours(self, path: Path, p, lo: int, n: int) -> None:
+        """RunStoreError unless the provenance ``p`` that ``path`` holds (a dict; anything
+        else says nothing) is that of deals ``lo``+``n`` of this run, in what it says."""
+        if not isinstance(p, dict):
+            return
+        ours = {"seed": self.job.seed, "rules": self.job.rules, "policy": self.job.policy,
+                "first": lo, "n": n}
+        for name, value in ours.items():
+            if name in p and p[name] != value:
+                raise RunStoreError(
+                    f"{path} is not of the run {MANIFEST} describes: its {name} is "
+                    f"{p[name]!r}, the manifest's {value!r}; if the chunk was copied in from "
+                    f"another run, {_REPLAY}; if {MANIFEST} was edited, restore it")
 
     def _write_manifest(self) -> None:
         _write_json(self.folder / MANIFEST, {
@@ -407,12 +419,14 @@ def merged_row_parts(folders: list[str], summary: Summary,
     """The rows of several run stores (``summary``: their :func:`merged_summary`), for one
     table: (its provenance, its parts in order of seed and first deal). Runs of more than
     one seed get a ``seed`` column first (a deal index alone no longer names a deal).
-    RunStoreError when a run kept no rows."""
+    RunStoreError when a run kept no rows, or a rows file is damaged or of other deals
+    (found before the table is begun)."""
     stores = sorted((RunStore(f) for f in folders), key=lambda s: (s.job.seed, s.first))
     for s in stores:
         if not s.job.rows:
             raise RunStoreError(f"{s.folder} kept no rows (its run had no --out): merge "
                                 "its summary without --out")
+        s.verify()
     several = len({s.job.seed for s in stores}) > 1
     meta = {**stores[0].attrs(), **{k: v for k, v in summary.provenance.items()
                                     if k in ("n", "seed", "first", "ranges")}}
