@@ -400,3 +400,14 @@ def test_a_chunk_s_provenance_of_another_run_is_named_not_written(store, tmp_pat
     out = tmp_path / "again.parquet"
     assert_bad_input(run("resume", str(store), "--out", str(out)), p.name, "its seed is 9")
     assert not out.exists()
+
+
+def test_chunks_whose_statistics_do_not_add_up_are_named(store):
+    """A chunk whose statistic is a count where the others hold a mean parses alone but
+    not beside them: an AttributeError's traceback."""
+    p = store / "chunks" / f"{1000:019d}+1000.json"
+    chunk = json.loads(p.read_text())
+    chunk["state"]["stats"]["points_bidding_side"] = ["c", 1, 2]
+    p.write_text(json.dumps(chunk))
+    for args in (["resume", str(store)], ["merge", str(store)]):
+        assert_bad_input(run(*args), p.name, "do not add up")

@@ -237,7 +237,7 @@ class RunStore:
         if not done:
             raise RunStoreError(f"{self.folder} has no finished chunk yet")
         states = [self._chunk_state(lo, n) for lo, n in done]
-        damage = (KeyError, TypeError, ValueError, IndexError)
+        damage = (KeyError, TypeError, ValueError, IndexError, AttributeError)
         try:
             return self.job.result(states, self.attrs())
         except damage:
@@ -247,6 +247,18 @@ class RunStore:
                 except damage as e:
                     raise RunStoreError(f"{self._chunk_file(lo, n, '.json')} is damaged "
                                         f"({type(e).__name__}: {e}); {_REPLAY}") from None
+            # each whole alone: one does not add up with the others (a mean where they
+            # hold a count), found beside the first
+            for (lo, n), state in zip(done[1:], states[1:], strict=True):
+                try:
+                    self.job.result([states[0], state], self.attrs())
+                except damage as e:
+                    raise RunStoreError(
+                        f"{self._chunk_file(*done[0], '.json')} and "
+                        f"{self._chunk_file(lo, n, '.json')} do not add up "
+                        f"({type(e).__name__}: {e}), so one is damaged: delete both (their "
+                        ".json and .parquet) and run bidlab resume to play them again (the "
+                        "same deals)") from None
             raise
 
     def attrs(self) -> dict:
