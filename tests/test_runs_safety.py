@@ -411,3 +411,27 @@ def test_chunks_whose_statistics_do_not_add_up_are_named(store):
     p.write_text(json.dumps(chunk))
     for args in (["resume", str(store)], ["merge", str(store)]):
         assert_bad_input(run(*args), p.name, "do not add up")
+
+
+def test_merge_writes_the_chunks_it_summarized_though_a_run_plays_into_the_store(
+        store, tmp_path, monkeypatch):
+    """merge takes no lock: a chunk the run finished between merge's summary and its rows
+    went into the table, 4,000 rows under metadata (and a summary) of 3,000."""
+    last = sorted((store / "chunks").iterdir())[-2:]  # chunk 3000+1000's .json and .parquet
+    kept = {p: p.read_bytes() for p in last}
+    for p in last:
+        p.unlink()
+    real = io.write_table_parts
+
+    def a_chunk_finishes_first(*args, **kwargs):
+        for p, data in kept.items():
+            p.write_bytes(data)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(io, "write_table_parts", a_chunk_finishes_first)
+    out = tmp_path / "merged.parquet"
+    r = run("merge", str(store), "--out", str(out))
+    assert r.exit_code == 0, r.stderr
+    assert "n=3000 deals" in r.stdout
+    rows = io.read_table(out)
+    assert len(rows) == rows.attrs["n"] == 3000

@@ -11,8 +11,8 @@ May import: the foundations, the games' registry and common module, the summary.
 from .executors import EXECUTORS, ExecutorError, executor, spreader
 from .job import Chunk, Job, default_chunk, plan, spread
 from .runner import play
-from .store import RunStore, RunStoreError, merged_row_parts, merged_summary
+from .store import RunStore, RunStoreError, merged_row_parts, merged_stores, merged_summary
 
 __all__ = ["EXECUTORS", "Chunk", "ExecutorError", "Job", "RunStore", "RunStoreError",
-           "default_chunk", "executor", "merged_row_parts", "merged_summary", "play", "plan",
-           "spread", "spreader"]
+           "default_chunk", "executor", "merged_row_parts", "merged_stores", "merged_summary",
+           "play", "plan", "spread", "spreader"]

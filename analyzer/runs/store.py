@@ -54,6 +54,8 @@ class RunStoreError(ValueError):
 class RunStore:
     """The run store in ``folder`` (see the module's docstring)."""
 
+    _pinned: list[tuple[int, int]] | None = None  # the chunks :meth:`pin` read
+
     def __init__(self, folder: str | os.PathLike):
         _require_name(folder)
         self.folder = Path(folder)
@@ -189,6 +191,8 @@ class RunStore:
     def done(self) -> list[tuple[int, int]]:
         """The finished chunks ``(lo, n)``, in deal order; RunStoreError naming two chunk
         files that share deals (one copied in from another run)."""
+        if self._pinned is not None:
+            return list(self._pinned)
         found = (_CHUNK_NAME.match(p.name) for p in self.chunks.iterdir()) \
             if self.chunks.is_dir() else ()
         done = sorted((int(m[1]), int(m[2])) for m in found if m)
@@ -210,6 +214,13 @@ class RunStore:
             self._chunk_state(lo, n)
             if self.job.rows:  # the footer alone: the rows are read when they are written
                 self._chunk_rows(lo, n, pq.read_metadata)
+
+    def pin(self) -> RunStore:
+        """Read the finished chunks once, for good: a reader that holds no lock (merge)
+        counts and writes the same chunks though a run plays into the store meanwhile (its
+        rows held a chunk its summary and metadata did not count)."""
+        self._pinned = self.done()
+        return self
 
     def missing(self, chunk: int | None = None) -> Iterator[tuple[int, int]]:
         """The chunks still to play, cut at the store's chunk boundaries (``chunk`` deals
@@ -398,9 +409,9 @@ def _write_json(path: Path, data: dict) -> None:
         f.write((json.dumps(data, indent=1) + "\n").encode())
 
 
-def merged_summary(folders: list[str]) -> Summary:
-    """The summary of several run stores of one game, rules and policy (their deals must not
-    overlap); RunStoreError naming the first mismatch."""
+def merged_stores(folders: list[str]) -> list[RunStore]:
+    """The run stores of ``folders``, to merge: each given once (RunStoreError otherwise),
+    their finished chunks read once (:meth:`RunStore.pin`)."""
     seen: dict[Path, str] = {}
     for f in folders:
         if (key := Path(f).resolve()) in seen:
@@ -408,7 +419,12 @@ def merged_summary(folders: list[str]) -> Summary:
                     else f"{seen[key]} and {f} are one folder")
             raise RunStoreError(f"{what}: its deals would count twice; give each run once")
         seen[key] = f
-    stores = [RunStore(f) for f in folders]
+    return [RunStore(f).pin() for f in folders]
+
+
+def merged_summary(stores: list[RunStore]) -> Summary:
+    """The summary of several run stores (:func:`merged_stores`) of one game, rules and
+    policy (their deals must not overlap); RunStoreError naming the first mismatch."""
     for s in stores[1:]:
         for name in ("rules", "policy", "contract"):
             a, b = getattr(stores[0].job, name), getattr(s.job, name)
@@ -423,17 +439,18 @@ def merged_summary(folders: list[str]) -> Summary:
     try:
         return merge([s.result() for s in stores])
     except ValueError as e:
-        raise RunStoreError(f"cannot merge {', '.join(map(str, folders))}: {e}") from None
+        raise RunStoreError(f"cannot merge {', '.join(str(s.folder) for s in stores)}: {e}"
+                            ) from None
 
 
-def merged_row_parts(folders: list[str], summary: Summary,
+def merged_row_parts(stores: list[RunStore], summary: Summary,
                      ) -> tuple[dict, Iterator[pd.DataFrame]]:
     """The rows of several run stores (``summary``: their :func:`merged_summary`), for one
     table: (its provenance, its parts in order of seed and first deal). Runs of more than
     one seed get a ``seed`` column first (a deal index alone no longer names a deal).
     RunStoreError when a run kept no rows, or a rows file is damaged or of other deals
     (found before the table is begun)."""
-    stores = sorted((RunStore(f) for f in folders), key=lambda s: (s.job.seed, s.first))
+    stores = sorted(stores, key=lambda s: (s.job.seed, s.first))
     for s in stores:
         if not s.job.rows:
             raise RunStoreError(f"{s.folder} kept no rows (its run had no --out): merge "
