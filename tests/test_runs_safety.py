@@ -435,3 +435,24 @@ def test_merge_writes_the_chunks_it_summarized_though_a_run_plays_into_the_store
     assert "n=3000 deals" in r.stdout
     rows = io.read_table(out)
     assert len(rows) == rows.attrs["n"] == 3000
+
+
+def test_a_run_killed_before_its_first_chunk_resumes_on_a_cluster_at_its_chunk(
+        store, tmp_path, monkeypatch):
+    """--chunk 1000 is in the manifest, but resume on a cluster measured new sizes for a
+    store with no chunk done: other chunks, and an --out table of other bytes."""
+    from analyzer.runs import executors
+
+    class Measuring(executors.LocalExecutor):  # a cluster's sizing, played here
+        measures = True
+
+    for p in (store / "chunks").iterdir():  # as if killed in its first chunk
+        p.unlink()
+    (tmp_path / "rows.parquet").unlink()
+    monkeypatch.setattr(runs, "executor", lambda *where: Measuring())
+    r = run("resume", str(store))
+    assert r.exit_code == 0, r.stderr
+    assert [n for _, n in runs.RunStore(store).done()] == [1000] * 4
+    plain = tmp_path / "plain.parquet"
+    assert run(*SMALL, "--out", str(plain)).exit_code == 0
+    assert (tmp_path / "rows.parquet").read_bytes() == plain.read_bytes()

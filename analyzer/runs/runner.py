@@ -45,8 +45,11 @@ def play(job: Job, first: int, deals: int, executor=None, store: RunStore | None
     ex = executor or LocalExecutor()
     if store is not None:
         first, deals = store.first, store.deals
-        if chunk is None and (store.n_done or not ex.measures):
-            chunk = store.chunk  # a resumed run cuts its chunks where the first one did
+        # a resumed run cuts its chunks where the first one did, though it was stopped
+        # before its first chunk (its --chunk is in the manifest); a new one on a cluster
+        # measures them
+        if chunk is None and (store.saved is not None or store.n_done or not ex.measures):
+            chunk = store.chunk
     if out is not None and not job.rows:
         raise ValueError("rows go to --out only from a job that keeps them (rows=True)")
     done: list[tuple[int, int]] = store.done() if store is not None else []
