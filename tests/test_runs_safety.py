@@ -456,3 +456,15 @@ def test_a_run_killed_before_its_first_chunk_resumes_on_a_cluster_at_its_chunk(
     plain = tmp_path / "plain.parquet"
     assert run(*SMALL, "--out", str(plain)).exit_code == 0
     assert (tmp_path / "rows.parquet").read_bytes() == plain.read_bytes()
+
+
+def test_a_table_in_a_new_run_store_s_folder_is_refused_up_front(tmp_path):
+    """--out inside a new --run-dir (an empty folder) was written among its chunks, and
+    every resume then refused the --out the run was started with; --run-dir X --out X
+    played the whole run, then refused the table."""
+    (tmp_path / "run").mkdir()
+    for store, table in (("run", "run/rows.parquet"), ("same.parquet", "same.parquet")):
+        assert_bad_input(run(*SMALL, "--run-dir", str(tmp_path / store), "--out",
+                             str(tmp_path / table)), "overlap")
+    assert [p.name for p in tmp_path.iterdir()] == ["run"]
+    assert not list((tmp_path / "run").iterdir())

@@ -11,6 +11,7 @@ analysis layers (summary, compare, stats, io, text); never another command modul
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import click
 
@@ -98,9 +99,23 @@ def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, as_json, pr
             f"--first + --deals must not pass the last deal index 2**63-1; got --first {first} "
             f"--deals {deals}"
         )
+    if run_dir is not None and out is not None:
+        require_apart(run_dir, out)
     job = runs.Job.of(rules, seed, policy, contract, rows=out is not None)
     show(job, run_job(job, first, deals, run_dir, chunk, (executor, scheduler, workers), out,
                       progress), as_json, out)
+
+
+def require_apart(run_dir: str, out: str) -> None:
+    """UsageError, before the run, when ``--out`` is in ``--run-dir`` or is its folder: a
+    new store's --out check finds no store there yet, and the table written among the
+    chunks then made every resume refuse the --out the run was started with (the same
+    name: the whole run played, then the table refused)."""
+    store, table = Path(run_dir).resolve(), Path(out).resolve()
+    if store.is_relative_to(table) or table.is_relative_to(store):
+        raise click.UsageError(f"--run-dir {run_dir} and --out {out} overlap: the table would "
+                               "go among the run's chunks, or the run where the table goes; "
+                               "write the table outside the run's folder")
 
 
 @main.command()
