@@ -468,3 +468,31 @@ def test_a_table_in_a_new_run_store_s_folder_is_refused_up_front(tmp_path):
                              str(tmp_path / table)), "overlap")
     assert [p.name for p in tmp_path.iterdir()] == ["run"]
     assert not list((tmp_path / "run").iterdir())
+
+
+@pytest.mark.parametrize("name", ["manifest.json", f"chunks/{1000:019d}+1000.json"])
+def test_a_store_file_this_user_may_not_read_is_said_so(store, monkeypatch, name):
+    """Read, not written: merge said "cannot write manifest.json", and an unreadable chunk
+    was called damaged, with the advice to delete it."""
+    import builtins
+    import io as stdio
+
+    real, locked = builtins.open, store / name
+
+    def open_as_another_user(file, *args, **kwargs):
+        if str(file) == str(locked):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real(file, *args, **kwargs)
+
+    for module in (builtins, stdio):  # open() and Path.open()
+        monkeypatch.setattr(module, "open", open_as_another_user)
+    for args in (["resume", str(store)], ["merge", str(store)]):
+        line = assert_bad_input(run(*args), f"cannot read {locked}: Permission denied")
+        assert "delete" not in line, line
+
+
+def test_a_store_that_lost_its_manifest_is_not_called_the_user_s_files(store):
+    (store / "manifest.json").unlink()
+    for args in (["resume", str(store)], ["merge", str(store)], [*SMALL, "--run-dir", str(store)]):
+        line = assert_bad_input(run(*args), "holds a run's chunks but no manifest.json")
+        assert "did not write" not in line, line

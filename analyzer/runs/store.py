@@ -62,14 +62,19 @@ class RunStore:
         self.chunks = self.folder / "chunks"
         path = self.folder / MANIFEST
         if not path.is_file():
+            if self.chunks.is_dir() and any(map(_CHUNK_NAME.match, os.listdir(self.chunks))):
+                raise RunStoreError(f"{folder} holds a run's chunks but no {MANIFEST}: restore "
+                                    "it (the chunks go on only with it), or start the run "
+                                    "again in another --run-dir")
             if self.folder.is_dir() and any(self.folder.iterdir()):  # the user's own files
                 raise RunStoreError(f"{folder} is not a bidlab run store (no {MANIFEST}) and "
                                     "holds files bidlab did not write; give the folder a "
                                     "run's --run-dir made (a new run: a new or empty folder)")
             raise RunStoreError(f"{folder} is not a bidlab run store (no {MANIFEST}); start "
                                 f"one with simulate --run-dir {folder}")
+        raw = _read(path)
         try:
-            m = json.loads(path.read_text(encoding="utf-8"))
+            m = json.loads(raw.decode("utf-8"))
             if m.get("format") != FORMAT:  # another command's folder: a chart, a report
                 made = (f"its format is {m['format']!r}, not {FORMAT!r}" if m.get("format")
                         else "it is an output's, not a run's")
@@ -322,7 +327,9 @@ class RunStore:
     def _chunk_json(self, lo: int, n: int) -> dict:
         path = self._chunk_file(lo, n, ".json")
         try:
-            chunk = json.loads(path.read_text(encoding="utf-8"))
+            chunk = json.loads(_read(path).decode("utf-8"))
+        except RunStoreError:
+            raise
         except (OSError, ValueError) as e:
             raise RunStoreError(f"{path} is damaged ({e}); {_REPLAY}") from None
         if not isinstance(chunk, dict) or not {"attrs", "state"} <= chunk.keys():
@@ -383,6 +390,18 @@ class RunStore:
 def _require_name(folder) -> None:
     if not str(folder).strip():  # Path("") is the current folder: never a store by accident
         raise RunStoreError("a run store with an empty name; give its folder a name")
+
+
+def _read(path: Path) -> bytes:
+    """The bytes of a store's file. RunStoreError for one this user may not read: that is
+    no damage (its chunk deleted and played again for nothing), and nothing is written
+    ("cannot write", as an OSError is said, misled)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except PermissionError as e:
+        raise RunStoreError(f"cannot read {path}: {e.strerror}; give this user read access "
+                            "to the run store's files") from None
 
 
 def _count(manifest: dict, key: str, least: int) -> int:
