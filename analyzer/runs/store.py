@@ -7,7 +7,8 @@ Layout of ``DIR``::
                                its first deal, the deals asked for, the chunk size, the deal
                                ranges done, and where its rows go (``out``) or its chart
                                (``out_dir``, a bid chart's folder)
-    chunks/<lo>+<n>.json       a finished chunk's summary statistics (exact integers)
+    chunks/<lo>+<n>.json       a finished chunk's summary statistics (exact integers), the
+                               SHA-256 of its rows file and its own, checked when read
     chunks/<lo>+<n>.parquet    its rows, when the run keeps them
 
 Every file is written atomically (a temporary name, then a rename), the rows before the
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import itertools
 import json
 import os
@@ -239,11 +241,16 @@ class RunStore:
     def record(self, c: Chunk) -> None:
         """Keep a finished chunk: its rows, then its statistics (the chunk counts as done
         once they are there), then the manifest's list of what is done."""
+        chunk = {"attrs": c.attrs, "state": c.state}
         if self.job.rows:
             if c.rows is None:
                 raise ValueError("this run keeps its rows; the chunk has none")
-            io.write_table(c.rows, self._chunk_file(c.lo, c.n, ".parquet"), c.attrs)
-        _write_json(self._chunk_file(c.lo, c.n, ".json"), {"attrs": c.attrs, "state": c.state})
+            rows = self._chunk_file(c.lo, c.n, ".parquet")
+            io.write_table(c.rows, rows, c.attrs)
+            chunk["rows_sha256"] = _file_digest(rows)
+        # the digest of the chunk as it will read back (JSON makes tuples lists, keys text)
+        chunk["sha256"] = _digest(json.loads(json.dumps(chunk)))
+        _write_json(self._chunk_file(c.lo, c.n, ".json"), chunk)
         self._write_manifest()
 
     def result(self):
@@ -334,6 +341,10 @@ class RunStore:
             raise RunStoreError(f"{path} is damaged ({e}); {_REPLAY}") from None
         if not isinstance(chunk, dict) or not {"attrs", "state"} <= chunk.keys():
             raise RunStoreError(f"{path} is damaged (no attrs and state); {_REPLAY}")
+        recorded = chunk.pop("sha256", None)  # a store written before checksums has none
+        if recorded is not None and recorded != _digest(chunk):
+            raise RunStoreError(f"{path} is damaged (what it holds does not match its "
+                                f"checksum); {_REPLAY}")
         return chunk
 
     def _chunk_rows(self, lo: int, n: int, read):
@@ -352,6 +363,10 @@ class RunStore:
         if rows != n:
             raise RunStoreError(f"{path} holds {rows:,} rows, not its {n:,}; {_REPLAY}")
         self._require_ours(path, meta, lo, n)
+        recorded = self._chunk_json(lo, n).get("rows_sha256")
+        if isinstance(got, pd.DataFrame) and recorded not in (None, _file_digest(path)):
+            raise RunStoreError(f"{path} is damaged (its rows do not match the checksum its "
+                                f"chunk's .json keeps); {_REPLAY}")
         return got
 
     def _chunk_state(self, lo: int, n: int) -> dict:
@@ -421,6 +436,17 @@ def _joined(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             out.append([lo, n])
     return [tuple(r) for r in out]
+
+
+def _digest(data: dict) -> str:
+    """The SHA-256 of a chunk's JSON in one spelling (sorted keys): an edit or a flipped bit
+    that still parses would otherwise be summed into the run without a word."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+
+
+def _file_digest(path: Path) -> str:
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def _write_json(path: Path, data: dict) -> None:
