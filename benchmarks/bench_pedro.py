@@ -12,10 +12,10 @@ what the reproducible streams cost. The ratio numba/C on one thread is the figur
 to watch; absolute numbers drift with the load of the machine.
 """
 
+import argparse
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -54,8 +54,25 @@ def c_baseline(source: Path, n: int, unit: str = "deals", repeats: int = 3,
     return max(float(re.search(rf"([\d.]+) {re.escape(unit)}/s", out).group(1)) for out in runs)
 
 
+def count_argument(unit: str) -> argparse.ArgumentParser:
+    """The benchmarks' one argument, how many deals (``unit``) each timed run plays, with
+    help and a one-line refusal of anything but a whole number of at least 1."""
+    def count(text: str) -> int:
+        if not text.isdigit() or int(text) < 1:
+            raise argparse.ArgumentTypeError(f"{unit} is a whole number of at least 1; got "
+                                             f"{text!r}")
+        return int(text)
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument(unit, nargs="?", type=count, default=1_000_000,
+                        help=f"{unit} a timed run plays (default 1,000,000)")
+    return parser
+
+
 def main() -> None:
-    deals = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+    parser = count_argument("deals")
+    parser.description = __doc__.splitlines()[0]
+    deals = parser.parse_args().deals
     rows = bench.run(games=("pedro",), deals=deals)
     base = {(r.game, r.policy): r.deals_per_s for r in rows if r.threads == 1}
     for r in rows:

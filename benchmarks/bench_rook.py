@@ -11,11 +11,10 @@ The ratio numba/C on one thread is the figure to watch; absolute numbers drift
 with the load of the machine.
 """
 
-import sys
 from pathlib import Path
 
 import numba
-from bench_pedro import c_baseline  # this folder is on sys.path when run as a script
+from bench_pedro import c_baseline, count_argument  # this folder is on sys.path as a script
 
 from analyzer import bench
 from analyzer.games import rook
@@ -24,7 +23,9 @@ C_SOURCE = Path(__file__).parent / "c" / "rook_playout.c"
 
 
 def main() -> None:
-    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+    parser = count_argument("hands")
+    parser.description = __doc__.splitlines()[0]
+    hands = parser.parse_args().hands
     rules = rook.PRESETS["rook"]
     thread_counts = sorted({1, numba.config.NUMBA_NUM_THREADS})
     base = {}
