@@ -208,3 +208,42 @@ def test_dead_counting_trumps_of_every_origin_score_by_the_rule(rule, high_low_d
                 kinds[key] = kinds.get(key, 0) + 1
     assert len(kinds) == 12 and min(kinds.values()) >= 3, kinds
     assert_agree(logs)
+
+
+def test_low_to_holder_with_low_the_lowest_trump_in_play_agrees():
+    """docs/rules.md §1.8: with high_low_def=highest_lowest_in_play Low is the lowest trump in
+    play, which under low_to=holder scores for the side that held it, even when the other
+    side wins it. The every-flag test changes one flag at a time, and the random
+    combinations met this pair in one 200-deal run; random play leaves the trump 2 out of
+    play (in the stock or dead) in one deal in 45, and the other side wins that Low in about
+    half of them."""
+    rules = Rules(low_to="holder", high_low_def="highest_lowest_in_play")
+    logs = pedro.play_logged(rules, 41, range(4000), policies="random")
+    moved = []
+    for log in logs:
+        trump = log["trump"]
+        held = {pedro_ref.parse_card(c): s for s in range(4)
+                for c in log["kept"][s] + log["drawn"][s]}
+        trumps = [c for c in held if pedro_ref.is_trump(c, trump)]
+        low = min(trumps, key=lambda c: pedro_ref.trump_rank(c, trump), default=None)
+        if low in (None, (2, trump)):
+            continue
+        winner = next(t["winner"] for t in log["tricks"] for _, c in t["plays"]
+                      if pedro_ref.parse_card(c) == low)
+        if winner % 2 != held[low] % 2:
+            moved.append(log)
+    assert len(moved) >= 30, len(moved)
+    assert_agree(moved)
+
+
+def test_cinch_free_keeping_is_taken_up_and_agrees():
+    """docs/rules.md §2.1: cinch_keep_nontrumps=free lets a player keep non-trumps. The
+    reference accepts the custom's discards under free too, so the agreement alone passes a
+    kernel that ignored the flag; the random player keeps some non-trumps by choice."""
+    rules = Rules(game="cinch", scoring=2, cinch_keep_nontrumps="free")
+    logs = pedro.play_logged(rules, 43, range(300), policies="random")
+    kept = [log for log in logs if any(
+        not pedro_ref.is_trump(pedro_ref.parse_card(c), log["trump"])
+        for s in range(4) if s != log["dealer"] for c in log["kept"][s])]
+    assert len(kept) >= 100, len(kept)
+    assert_agree(logs)
