@@ -157,3 +157,16 @@ def test_the_ace_rule_of_kh_force_agrees_on_logged_hands(contract):
     acted = [log for log in logs if _heart_tricks_with_the_ace_before_the_king(log)]
     assert len(acted) >= 40, len(acted)
     assert_agree(acted)
+
+
+def test_no_trump_positive_hands_are_played_and_agree():
+    """docs/rules.md §3.4: with allow_no_trump a positive hand may be played at no trump. The
+    reference accepts suit trumps under the flag too, so the agreement alone passed a kernel
+    that never named no trump; random choosers name it in about one hand in five, sold
+    hands included."""
+    rules = Rules(allow_no_trump=True)
+    logs = king.play_logged(rules, 47, range(300), "random", contract="positive")
+    no_trump = [log for log in logs if log["trump"] == "N"]
+    assert len(no_trump) >= 30, len(no_trump)
+    assert any(log["outcome"] == "sell" for log in no_trump)
+    assert_agree(logs)

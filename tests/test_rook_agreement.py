@@ -102,3 +102,17 @@ def rook_ref_cards(cards):
     from analyzer.cards import format_card
 
     return [rook_ref.parse_card(format_card(c)) for c in cards]
+
+
+@pytest.mark.parametrize("free_play", [False, True])
+def test_no_trump_is_called_and_agrees(free_play):
+    """docs/rules.md §4.6: with allow_no_trump the declarer may call no trump, the Rook then
+    the only trump. The reference accepts suit calls under the flag too, so the agreement
+    alone passed a kernel that never called no trump; random declarers call it one hand in
+    five, and lead the Rook in some of them."""
+    rules = Rules(allow_no_trump=True, rook_free_play=free_play)
+    logs = rook.play_logged(rules, seed=47, indices=range(300), policies="random")
+    no_trump = [log for log in logs if log["trump"] == "N"]
+    assert len(no_trump) >= 30, len(no_trump)
+    assert any(t["plays"][0][1] == "JK" for log in no_trump for t in log["tricks"])
+    assert_agree(logs)
