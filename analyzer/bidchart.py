@@ -16,8 +16,7 @@ bid only where it beats passing, and every lower bid it displaces, beyond the no
 the whole ladder of bids). The guide lists, per seat, the weakest class recommended to bid
 at least b; a check reports any class recommended a lower bid than a class a card weaker.
 
-Each game declares its features (``analyzer/games/<game>/chart.py``): ``bidlab
-bid-chart GAME --help`` lists them.
+Each game declares its features (``analyzer/games/<game>/chart.py``; listed by ``--help``).
 
 >>> chart = bid_chart("pedro", deals=2_000, by=("trumps", "seat"))
 >>> int(chart.classes["n"].sum()) == 4 * 2_000
@@ -45,7 +44,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from .advice import decide
+from .advice import MIN_TRIALS, decide
 from .documents import stamp
 from .games import common, parse_game
 from .games import game as game_of
@@ -300,7 +299,8 @@ class SeatChartAccumulator:
                 "best": game.action_labels[d.best],
                 "runner_up": game.action_labels[d.runner_up], **est_cols("margin", d.margin),
                 "clear": d.clear, "advice": d.sentence(),
-                "rare": bool(n < RARE_MIN_N or not hw <= RARE_HALF_WIDTH * game.total_points)})
+                "rare": bool(n < RARE_MIN_N or m.n_paired < MIN_TRIALS  # searched, 2-level
+                             or not hw <= RARE_HALF_WIDTH * game.total_points)})
         table = pd.DataFrame(rows)
         classes = pd.DataFrame(class_rows)
         for f in by:  # ordered categoricals: the features' own order, not the alphabet's

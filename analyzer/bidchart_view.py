@@ -4,8 +4,8 @@ Every figure carries its 95% interval; the header carries the provenance (rules,
 seed, deals and seat-hands, features) and one sentence says what the numbers assume.
 The tables are :class:`analyzer.bidchart.BidChart`'s DataFrames; nothing is recomputed.
 
-May import: the foundations, :mod:`.bidchart`, the games' registry and plotting; never a
-game by name.
+May import: the foundations, :mod:`.advice`, :mod:`.bidchart`, the games' registry and
+plotting; never a game by name.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from . import io
+from .advice import MIN_TRIALS
 from .games import game
 from .games.common import policy_label
 from .games.protocol import ChartContents
@@ -92,7 +93,8 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
             "noise; rare = under 100 hands or too wide to read."
             + (f" Of which correction = what {chart.provenance['policy']}'s play adds to the "
                f"cheap player's EV(pass), over the n paired deals (each action's: "
-               f"chart.csv under --out-dir)." if two_level else ""), ""]
+               f"chart.csv under --out-dir); a class with under {MIN_TRIALS} searched hands is "
+               f"rare too." if two_level else ""), ""]
     if len(chart.guide):
         ctx_cols = [f for f in context if f in chart.guide.columns]
         rows = [[*(g[f] for f in ctx_cols),

@@ -394,3 +394,35 @@ def test_each_guide_row_names_the_weakest_readable_class_recommended_every_bid_o
     for _, r in guide.iterrows():  # recommended at least the row's last bid
         assert int(r["recommended"].split()[1]) >= r["bid_to"]
     assert guide_of([("trumps=<=2", 2.0, 14, True)]).empty  # only a rare class: no advice
+
+
+def test_a_two_level_class_on_few_searched_hands_is_rare_not_advised_to_pass():
+    """A class whose every bid gains 5 points under both players, on 2,000 cheap hands and
+    20 searched ones: its intervals are narrow, but the advice rests on the 20 searched
+    hands (advice.MIN_TRIALS: "pass, too few"), so the class is rare, kept out of the guide,
+    rather than a strong class read as "pass". On 30 searched hands it is advised to bid."""
+    from analyzer.advice import MIN_TRIALS
+    from analyzer.bidchart import two_level_result
+    from analyzer.games.common import parse_policies
+
+    rules = pedro.parse_rules("pedro")
+    rng = np.random.default_rng(3)
+    for searched, rare in ((MIN_TRIALS - 10, True), (MIN_TRIALS, False)):
+        cheap, joint = SeatChartAccumulator(rules, ("trumps",)), SeatChartAccumulator(
+            rules, ("trumps",))
+        k = len(cheap.game.action_labels)
+        passing = rng.integers(-3, 4, size=(2000, 1)).astype(float)
+        values = np.hstack([passing, passing + 5 + np.zeros((2000, k - 1))])
+        codes = {"trumps": np.full(2000, 2)}
+        cheap.add(codes, np.full(2000, 7), values)
+        cheap.n_deals = 500
+        part = values[:searched]
+        joint.add({"trumps": codes["trumps"][:searched]}, np.full(searched, 7),
+                  np.hstack([part + 1, part]))
+        joint.n_deals = searched // 4
+        chart = two_level_result(cheap, joint, 1, parse_policies("dd"),
+                                 parse_policies("heuristic"))
+        row = chart.classes.iloc[0]
+        assert row["margin_hi"] - row["margin_lo"] < 0.1  # narrow: not rare for its width
+        assert bool(row["rare"]) is rare, row
+        assert (row["recommended"] == "pass") is rare
