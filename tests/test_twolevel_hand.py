@@ -314,3 +314,16 @@ def test_the_library_refuses_a_stop_rule_with_a_base_policy(game, hand, rule, na
 
     with pytest.raises(HandError, match=f"a two-level evaluation .*{name}"):
         evaluate_hand(game, hand, policy="random", base="heuristic", seed=2, **rule)
+
+
+def test_king_s_trump_right_advice_counts_the_searched_hands_not_the_cheap_ones():
+    """A two-level trump right's value stands on n = 20 searched hands (4,000 cheap): too
+    few for advice (advice.MIN_TRIALS), which it gave, counting N (and said "4,000 deals
+    are too few" where it gave none); on 40 it advises."""
+    for deals, advised in ((20, False), (40, True)):
+        ev = evaluate_hand("king", KING_HAND, contract="positive", deals=deals, seed=4,
+                           policy="random", base="heuristic", base_deals=4000)
+        right = ev.trump_right
+        assert right["n"] == deals  # as the tables count: the searched hands
+        assert (right["offer_up_to"] is not None) is advised
+        assert (right["decline"] is not None) is advised

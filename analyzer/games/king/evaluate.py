@@ -261,7 +261,8 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
                          **est_cols("tricks", own), **two_level_cols(moments, mine)})
         pos_rows.append({"choice": "another seat names trump", "n": deals,
                          **est_cols("tricks", others), **two_level_cols(moments, other)})
-        right = trump_right_advice(held(moments.diff(mine, other), -13, 13, deals), own, others)
+        right = trump_right_advice(held(moments.diff(mine, other), -13, 13, deals), own, others,
+                                   trials=moments.n_paired)  # two-level: the searched n
     return KingEvaluation(
         hand=str(CardSet(mask)), seat=seat, rules=str(rules), policy=policy_string(pols),
         seed=seed, n=deals, negative=pd.DataFrame(neg_rows), distribution=pd.DataFrame(dist_rows),
@@ -269,7 +270,8 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
         known={SEATS[o]: str(CardSet(m)) for o, m in known_cards}, **two_level)
 
 
-def trump_right_advice(value: Estimate, own_tricks: Estimate, other_tricks: Estimate) -> dict:
+def trump_right_advice(value: Estimate, own_tricks: Estimate, other_tricks: Estimate,
+                       trials: int | None = None) -> dict:
     """What the trump right's value says, only as far as the noise allows (the rule of
     analyzer.advice): offer k tricks only while the value exceeds k beyond the noise (its
     95% lower bound), and decline (4-3-3-3) only when naming trump is expected to take
@@ -280,9 +282,11 @@ def trump_right_advice(value: Estimate, own_tricks: Estimate, other_tricks: Esti
     upper bound, since refusing it means playing the hand. An offer of 1 must also beat
     the decline it forgoes (refused, it leaves the benefited free to decline for 4):
     it is accepted only if, beyond the noise, 1 + other_tricks beats both naming trump
-    and 4 tricks. With no interval (one deal), or under ``advice.MIN_TRIALS`` deals, it
-    gives no advice: no offer, none worth accepting and no word on declining (None for
-    all three; "either" would say the two were measured alike).
+    and 4 tricks. With no interval (one deal), or under ``advice.MIN_TRIALS`` deals
+    (``trials``, by default ``value.n``; a two-level value's are its searched deals, the
+    ``n`` it reports, as the evaluation's tables do), it gives no advice: no offer, none
+    worth accepting and no word on declining (None for all three; "either" would say the
+    two were measured alike).
 
     >>> from analyzer.stats import Estimate
     >>> a = trump_right_advice(Estimate(1.6, 0.05, 1.5, 1.7, 900), Estimate(5.1, .1, 4.9, 5.3, 900),
@@ -299,12 +303,13 @@ def trump_right_advice(value: Estimate, own_tricks: Estimate, other_tricks: Esti
     >>> weak["accept_offers_above"], weak["decline"]
     (1, 'decline')
     """
+    trials = value.n if trials is None else trials
     known = (math.isfinite(value.lo) and math.isfinite(value.hi)  # n = 1 leaves it open
-             and value.n >= MIN_TRIALS)  # a handful of deals tells nothing (advice)
+             and trials >= MIN_TRIALS)  # a handful of deals tells nothing (advice)
     accept_above = max(0, math.floor(value.hi)) if known else None
     if accept_above == 0 and not (other_tricks.lo > 3):  # 1 + other must beat the decline's 4
         accept_above = 1
-    return {"value": value.mean, "value_lo": value.lo, "value_hi": value.hi, "n": value.n,
+    return {"value": value.mean, "value_lo": value.lo, "value_hi": value.hi, "n": trials,
             "offer_up_to": max(0, math.ceil(value.lo) - 1) if known else None,
             "accept_offers_above": accept_above,
             "own_tricks": own_tricks.mean, "own_tricks_lo": own_tricks.lo,
