@@ -88,7 +88,7 @@ def family_size(table: pd.DataFrame) -> int:
     return int(np.isfinite(table["diff_lo"].to_numpy(float)).sum())
 
 
-def _trials(table: pd.DataFrame) -> str:
+def trials_column(table: pd.DataFrame) -> str:
     """The column of the trials a verdict rests on: the paired deals, or a two-level
     comparison's searched ones (``n_search``; its ``n_paired`` counts the cheap N, though
     its correction's spread is read off the searched n)."""
@@ -109,7 +109,7 @@ def with_verdicts(table: pd.DataFrame) -> pd.DataFrame:
     if "beyond_noise" in table or not len(table):
         return table
     d, lo, hi = (table[c].to_numpy(float) for c in ("b_minus_a", "diff_lo", "diff_hi"))
-    enough = table[_trials(table)].to_numpy(float) >= MIN_TRIALS
+    enough = table[trials_column(table)].to_numpy(float) >= MIN_TRIALS
     beyond = enough & ((lo > 0) | (hi < 0))
     stretch = ladder_z(family_size(table)) / Z95
     with np.errstate(invalid="ignore"):

@@ -215,10 +215,21 @@ def within(e: Estimate, low: float, high: float) -> Estimate:
     >>> e = within(Estimate(1.16, 0.22, 0.73, 1.59, 4000), 0.0, 1.0)
     >>> e.mean, e.lo, e.hi
     (1.0, 0.73, 1.0)
+
+    An interval wholly outside the range (it missed the truth) is cut to the bound it lies
+    beyond, never turned inside out:
+
+    >>> e = within(Estimate(-0.15, 0.05, -0.25, -0.05, 20), 0.0, 1.0)
+    >>> e.mean, e.lo, e.hi
+    (0.0, 0.0, 0.0)
     """
     if math.isnan(e.mean) or (low <= e.lo and e.hi <= high):
         return e
-    return Estimate(min(max(e.mean, low), high), e.se, max(e.lo, low), min(e.hi, high), e.n)
+
+    def cut(x: float) -> float:
+        return min(max(x, low), high)
+
+    return Estimate(cut(e.mean), e.se, cut(e.lo), cut(e.hi), e.n)
 
 
 def held(e: Estimate, low: float, high: float, seen: int | None = None) -> Estimate:

@@ -4,6 +4,7 @@ killed half-way leaves the previous report as it was."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -265,3 +266,21 @@ def test_a_name_starting_with_a_dot_cannot_name_the_report_folder(name):
     with pytest.raises(ScenarioFileError, match="cannot be a folder name"):
         parse_scenario(f'game = "pedro"\nname = "{name}"\n[bids]\n', "n.toml")
     assert parse_scenario('game = "pedro"\nname = "a.b"\n[bids]\n', "n.toml").name == "a.b"
+
+
+def test_a_two_level_variant_s_verdict_counts_its_searched_deals(tmp_path):
+    """On 20 searched deals (5,000 cheap) min_bid=7 leaves fewer deals without a contract
+    by an interval clear of zero: too few to tell, as compare says, counting the searched
+    deals the correction's spread is read off (it said "B lower" on the 5,000 cheap)."""
+    path = tmp_path / "two.toml"
+    path.write_text('game = "pedro"\nseed = 3\npolicy = "random"\nbase = "heuristic"\n'
+                    '[[variants]]\nb = "pedro(min_bid=7)"\ndeals = 20\nbase_deals = 5000\n')
+    out = tmp_path / "report"
+    result = run("report", str(path), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    row = next(line for line in (out / "report.md").read_text().splitlines()
+               if line.startswith("| no contract"))
+    assert "too few deals to tell (20 searched)" in row, row
+    # B's two-level share lay wholly below 0 and was cut to "0.000 [0.000, -0.053]"
+    for lo, hi in re.findall(r"\[([-+\d.]+), ([-+\d.]+)\]", row):
+        assert float(lo) <= float(hi), row

@@ -355,7 +355,14 @@ def hands_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
 
 
 def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) -> Part:
-    from ..compare import COUNTS_NOTE, compare_variants, counts_apart, family_note, n_label
+    from ..compare import (
+        COUNTS_NOTE,
+        compare_variants,
+        counts_apart,
+        family_note,
+        n_label,
+        trials_column,
+    )
 
     t0 = time.perf_counter()
     g = game_of(s.rules)
@@ -374,6 +381,7 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
         t = c.table.assign(comparison=i + 1, a_rules=c.a, b_rules=c.b, label=label)
         frames.append(t)
         differs = t["n_differ"] if "n_differ" in t else [np.nan] * len(t)  # two-level: none
+        paired = "searched" if trials_column(t) == "n_search" else "paired"  # what decides
         shown = pd.DataFrame({
             f"measure (per {unit})": t["measure"],
             "A": [ci(m, lo, hi, 3) for m, lo, hi in
@@ -383,14 +391,14 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
             "B − A [paired 95% CI]": [ci(d, lo, hi, 4, sign=True) for d, lo, hi in
                                       zip(t["b_minus_a"], t["diff_lo"], t["diff_hi"],
                                           strict=True)],
-            "verdict": [f"too few {unit}s to tell ({int(n):,} paired)"
+            "verdict": [f"too few {unit}s to tell ({int(n):,} {paired})"
                         if (lo > 0 or hi < 0) and not beyond else
                         verdict(lo, hi, "B higher" + star, "B lower" + star, 4,
                                 unchanged=unit if differ == 0 else None)
                         for lo, hi, differ, star, beyond, n in zip(
                             t["diff_lo"], t["diff_hi"], differs,
                             np.where(t["beyond_family"], "*", ""), t["beyond_noise"],
-                            t["n_paired"], strict=True)],
+                            t[trials_column(t)], strict=True)],
             "n (A / B)": [n_label(*map(int, k)) if np.isfinite(k).all() else "-" for k in
                           zip(t["n_a"], t["n_b"], t["n_paired"], strict=True)]})
         apart = s.base is None and counts_apart(t)
