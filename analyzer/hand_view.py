@@ -41,7 +41,8 @@ RANK_NOTE = ("The first row, {first}, is not the advice: the ranking and P(best)
 DECISION_NOTE = ("A bid is recommended over passing, or over a lower bid, only when its "
                  "paired gain (the same deals for every action) is above zero beyond the "
                  "noise: its lower bound, at 95% for all the bids compared together "
-                 "(Bonferroni), on 30 deals or more (analyzer/advice.py).")
+                 "(Bonferroni), on 30 deals or more (of a two-level estimate, 30 searched "
+                 "deals: analyzer/advice.py).")
 
 
 def _num(x: float, digits: int = 2) -> str:
