@@ -219,8 +219,8 @@ class RunStore:
 
         for lo, n in self.done():
             self._chunk_state(lo, n)
-            if self.job.rows:  # the footer alone: the rows are read when they are written
-                self._chunk_rows(lo, n, pq.read_metadata)
+            if self.job.rows:  # the footer and the file's checksum: the rows are read
+                self._chunk_rows(lo, n, pq.read_metadata)  # when they are written
 
     def pin(self) -> RunStore:
         """Read the finished chunks once, for good: a reader that holds no lock (merge)
@@ -364,7 +364,7 @@ class RunStore:
             raise RunStoreError(f"{path} holds {rows:,} rows, not its {n:,}; {_REPLAY}")
         self._require_ours(path, meta, lo, n)
         recorded = self._chunk_json(lo, n).get("rows_sha256")
-        if isinstance(got, pd.DataFrame) and recorded not in (None, _file_digest(path)):
+        if recorded not in (None, _file_digest(path)):  # :meth:`verify`'s too: not after a run
             raise RunStoreError(f"{path} is damaged (its rows do not match the checksum its "
                                 f"chunk's .json keeps); {_REPLAY}")
         return got
