@@ -293,8 +293,10 @@ def deal_indices(indices) -> np.ndarray:
     if not len(arr):
         return arr.astype(np.int64)
     if arr.dtype.kind not in "iu" or arr.min() < 0 or arr.max() > MAX_SEED:
-        bad = next(i for i in arr.tolist()
-                   if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i <= MAX_SEED)
+        # each as given (object): [0, 2**63] is a float array, whose 0.0 is no bad index
+        bad = next(i for i in np.asarray(indices, dtype=object).tolist()
+                   if isinstance(i, bool | np.bool_) or not isinstance(i, int | np.integer)
+                   or not 0 <= i <= MAX_SEED)
         raise ArgumentError(f"a deal index is a whole number 0 .. 2**63-1; got {bad!r}")
     return arr.astype(np.int64)
 
