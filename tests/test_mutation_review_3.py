@@ -9,7 +9,6 @@ Each runs in seconds: run stores of a few thousand Pedro deals, or no simulation
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -17,10 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cli_helpers import assert_bad_input, run
+from store_helpers import SMALL, edit_chunk, finished_store
 
-from analyzer import io, runs
+from analyzer import io
 
-SMALL = ["simulate", "pedro", "--deals", "4000", "--chunk", "1000", "--seed", "3"]
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
@@ -31,10 +30,7 @@ def _chunk(store, lo: int, suffix: str) -> Path:
 @pytest.fixture
 def store(tmp_path):
     """A finished run store of 4 chunks that keeps its rows."""
-    d = tmp_path / "run"
-    r = run(*SMALL, "--run-dir", str(d), "--out", str(tmp_path / "rows.parquet"))
-    assert r.exit_code == 0, r.stderr
-    return d
+    return finished_store(tmp_path)
 
 
 @pytest.fixture
@@ -96,14 +92,6 @@ def test_merge_out_names_a_damaged_rows_file_before_it_prints_the_summary(
     assert r.stdout == "" and not out.exists()
 
 
-def _edit_chunk(path: Path, change) -> None:
-    """``change(chunk)`` on a chunk's JSON, written back without its checksum (a store of an
-    earlier bidlab), so that the checks behind the checksum are reached."""
-    chunk = json.loads(path.read_text())
-    chunk.pop("sha256")
-    change(chunk)
-    path.write_text(json.dumps(chunk))
-
 
 @pytest.mark.parametrize("name, value", [("seed", 9), ("n", 999)])
 def test_a_chunk_s_statistics_of_other_deals_are_named(store, name, value):
@@ -111,7 +99,7 @@ def test_a_chunk_s_statistics_of_other_deals_are_named(store, name, value):
     says the chunk's n (the attrs hold no n), and a seed edited there only would be summed
     in as this run's."""
     p = _chunk(store, 1000, ".json")
-    _edit_chunk(p, lambda chunk: chunk["state"]["provenance"].update({name: value}))
+    edit_chunk(p, lambda chunk: chunk["state"]["provenance"].update({name: value}))
     for args in (["resume", str(store)], ["merge", str(store)]):
         assert_bad_input(run(*args), p.name, f"its {name} is {value}, the manifest's")
 
@@ -122,36 +110,11 @@ def test_the_chunk_that_does_not_add_up_is_named_beside_the_first(store):
     "does not add up" at the second: its deals twice), so the advice deletes the right
     one."""
     p = _chunk(store, 2000, ".json")
-    _edit_chunk(p, lambda chunk: chunk["state"]["stats"].update(points_bidding_side=["c", 1, 2]))
+    edit_chunk(p, lambda chunk: chunk["state"]["stats"].update(points_bidding_side=["c", 1, 2]))
     for args in (["resume", str(store)], ["merge", str(store)]):
         line = assert_bad_input(run(*args), _chunk(store, 0, ".json").name, p.name,
                                 "do not add up")
         assert _chunk(store, 1000, ".json").name not in line, line
-
-
-def test_merge_summarizes_the_chunks_it_pinned(store, tmp_path, monkeypatch):
-    """merge's summary is of the stores it pinned, as its table is: a chunk a run finished
-    just after the pin was counted in the summary (4,000 deals) but not in the rows
-    (3,000)."""
-    last = sorted((store / "chunks").iterdir())[-2:]  # chunk 3000+1000's .json, .parquet
-    kept = {p: p.read_bytes() for p in last}
-    for p in last:
-        p.unlink()
-    real = runs.RunStore.pin
-
-    def a_chunk_finishes_after_the_pin(self):
-        pinned = real(self)
-        for p, data in kept.items():
-            p.write_bytes(data)
-        return pinned
-
-    monkeypatch.setattr(runs.RunStore, "pin", a_chunk_finishes_after_the_pin)
-    out = tmp_path / "merged.parquet"
-    r = run("merge", str(store), "--out", str(out))
-    assert r.exit_code == 0, r.stderr
-    assert "n=3000 deals" in r.stdout
-    rows = io.read_table(out)
-    assert len(rows) == rows.attrs["n"] == 3000
 
 
 def test_merge_out_writes_the_runs_in_order_of_seed_then_first_deal(tmp_path):

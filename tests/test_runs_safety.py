@@ -11,28 +11,15 @@ import json
 
 import pytest
 from cli_helpers import assert_bad_input, run
+from store_helpers import SMALL, edit_chunk, finished_store, merge_as_a_chunk_finishes
 
 from analyzer import io, runs
-
-SMALL = ["simulate", "pedro", "--deals", "4000", "--chunk", "1000", "--seed", "3"]
-
-
-def edit_chunk(path, change) -> None:
-    """``change(chunk)`` on a chunk's JSON, written back without its checksum: a chunk of a
-    store written before checksums, so that what is checked behind them is reached."""
-    chunk = json.loads(path.read_text())
-    chunk.pop("sha256")
-    change(chunk)
-    path.write_text(json.dumps(chunk))
 
 
 @pytest.fixture
 def store(tmp_path):
     """A finished run store of 4 chunks that keeps its rows, and its manifest's text."""
-    d = tmp_path / "run"
-    r = run(*SMALL, "--run-dir", str(d), "--out", str(tmp_path / "rows.parquet"))
-    assert r.exit_code == 0, r.stderr
-    return d
+    return finished_store(tmp_path)
 
 
 def test_an_output_folder_that_is_a_run_store_is_refused(store, tmp_path):
@@ -443,24 +430,15 @@ def test_a_chunk_changed_so_that_it_still_adds_up_is_named_by_its_checksum(store
     assert not out.exists(), line
 
 
+@pytest.mark.parametrize("when", ["write_table_parts", "merged_summary"])
 def test_merge_writes_the_chunks_it_summarized_though_a_run_plays_into_the_store(
-        store, tmp_path, monkeypatch):
+        store, tmp_path, monkeypatch, when):
     """merge takes no lock: a chunk the run finished between merge's summary and its rows
-    went into the table, 4,000 rows under metadata (and a summary) of 3,000."""
-    last = sorted((store / "chunks").iterdir())[-2:]  # chunk 3000+1000's .json and .parquet
-    kept = {p: p.read_bytes() for p in last}
-    for p in last:
-        p.unlink()
-    real = io.write_table_parts
-
-    def a_chunk_finishes_first(*args, **kwargs):
-        for p, data in kept.items():
-            p.write_bytes(data)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(io, "write_table_parts", a_chunk_finishes_first)
+    went into the table, 4,000 rows under metadata (and a summary) of 3,000; one finished
+    after merge pinned its stores, before it summed them, went into the summary alone."""
     out = tmp_path / "merged.parquet"
-    r = run("merge", str(store), "--out", str(out))
+    owner = io if when == "write_table_parts" else runs
+    r = merge_as_a_chunk_finishes(store, out, monkeypatch, owner, when)
     assert r.exit_code == 0, r.stderr
     assert "n=3000 deals" in r.stdout
     rows = io.read_table(out)
