@@ -88,11 +88,11 @@ def family_size(table: pd.DataFrame) -> int:
     return int(np.isfinite(table["diff_lo"].to_numpy(float)).sum())
 
 
-def trials_column(table: pd.DataFrame) -> str:
-    """The column of the trials a verdict rests on: the paired deals, or a two-level
-    comparison's searched ones (``n_search``; its ``n_paired`` counts the cheap N, though
-    its correction's spread is read off the searched n)."""
-    return "n_search" if "n_search" in table else "n_paired"
+def trials_column(columns) -> str:
+    """The column of the trials a verdict rests on, among ``columns`` (a table's, or a row's
+    ``_fields``): the paired deals, or a two-level comparison's searched ones (``n_search``;
+    its ``n_paired`` counts the cheap N, though its correction's spread is read off n)."""
+    return "n_search" if "n_search" in columns else "n_paired"
 
 
 def with_verdicts(table: pd.DataFrame) -> pd.DataFrame:
@@ -124,7 +124,7 @@ def verdict_word(row, unit: str) -> str:
         return "-"
     if getattr(row, "n_differ", 1) == 0:
         return f"same on every {unit}"
-    if getattr(row, "n_search", row.n_paired) < MIN_TRIALS:
+    if getattr(row, trials_column(row._fields)) < MIN_TRIALS:
         return f"too few {unit}s"
     if not row.beyond_noise:
         return "within the noise"

@@ -169,9 +169,8 @@ def sidecar(path: str | os.PathLike) -> Path:
 
 def on_replace(notice: Callable[[str], None] | None) -> Callable[[str], None] | None:
     """Call ``notice(path)`` (the path as the writer was given it) whenever a write replaces
-    an existing file or folder of outputs; None: say nothing (the default, for library
-    use). The command line sets it once, so every writer says it the same way. Returns
-    the callback it replaces."""
+    an existing file or folder of outputs; None: say nothing (the default, for a library).
+    The command line sets it once, so every writer says it alike; returns the one before."""
     global _on_replace
     earlier, _on_replace = _on_replace, notice
     return earlier
@@ -184,12 +183,9 @@ def _replaced(shown: str) -> None:
 
 def check_directory(path: str | os.PathLike) -> Path:
     """``path`` as a Path if a new file could be moved into place there; OSError otherwise.
-
-    Shared by every atomic writer (tables here, figures in :mod:`analyzer.plotting`):
-    the target must not be a directory, its directory must exist and be writable, and its
-    name must leave room for the temporary name beside it (checked now, not after the
-    work).
-    """
+    Shared by every atomic writer (tables here, figures in :mod:`analyzer.plotting`): the
+    target is no directory, its directory exists and is writable, and its name leaves room
+    for the temporary name beside it (checked now, not after the work)."""
     p = _named(path)
     parent = p.parent if str(p.parent) else Path(".")
     if p.is_dir():
@@ -493,12 +489,9 @@ def _write_csv(frames: Iterable[pd.DataFrame], f, meta: dict, p: Path) -> None:
 
 
 def write_table(df: pd.DataFrame, path: str | os.PathLike, metadata: dict) -> Path:
-    """Write ``df`` to ``path`` (.parquet or .csv) atomically with ``metadata``.
-
-    ``n`` and ``bidlab_version`` are added to the metadata; values must be JSON
-    serializable. A CSV gets its metadata in the sidecar ``<path>.json``. On any error
-    the temporary file is removed and an existing file at ``path`` is left untouched.
-    """
+    """Write ``df`` to ``path`` (.parquet or .csv) atomically with ``metadata`` (JSON values;
+    ``n`` and ``bidlab_version`` added; a CSV's in the sidecar ``<path>.json``). On any error
+    the temporary file is removed and an existing file at ``path`` is left untouched."""
     return write_table_parts([df], path, {"n": len(df), **metadata})
 
 
@@ -567,6 +560,12 @@ def atomic_open(path: str | os.PathLike, say: bool = True,
         _replaced(str(path) if shown is None else shown)
 
 
+def file_sha256(path: str | os.PathLike) -> str:
+    """The SHA-256 of a file: what a CSV's sidecar and a run store's chunk keep of rows."""
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
 def read_table(path: str | os.PathLike) -> pd.DataFrame:
     """The frame written by :func:`write_table`, its provenance in ``df.attrs``: from the
     Parquet schema, or from a CSV's sidecar (empty when there is none; a CSV of an older
@@ -590,11 +589,10 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
             meta = json.loads(sidecar(p).read_text(encoding="utf-8"))
             digest = meta.pop(CSV_DIGEST, None)  # older sidecars have none
             if digest is not None:
-                with open(p, "rb") as f:
-                    if hashlib.file_digest(f, "sha256").hexdigest() != digest:
-                        raise TableFormatError(
-                            f"{p}: its provenance {sidecar(p).name} is not of these rows "
-                            "(they changed since bidlab wrote them, or a write stopped "
-                            "between the two files); write the table again")
+                if file_sha256(p) != digest:
+                    raise TableFormatError(
+                        f"{p}: its provenance {sidecar(p).name} is not of these rows "
+                        "(they changed since bidlab wrote them, or a write stopped "
+                        "between the two files); write the table again")
     df.attrs = meta
     return df

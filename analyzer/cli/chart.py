@@ -16,7 +16,7 @@ from .. import runs
 from ..games import game as game_of
 from ..twolevel import check_request
 from .group import main
-from .jobs import run_job, show
+from .jobs import require_apart, run_job, show
 from .options import (
     OUT_DIR,
     REPLACED_FOLDER,
@@ -147,11 +147,8 @@ def bid_chart_cmd(ctx, game, deals, seed, policy, rule_pairs, by, base, base_dea
                                    "--run-dir, --chunk or --executor (give --deals and "
                                    "--base-deals)")
         if run_dir is not None and out_dir is not None:
-            store, chart = Path(run_dir).resolve(), Path(out_dir).resolve()
-            if store.is_relative_to(chart) or chart.is_relative_to(store):
-                raise click.UsageError(f"--run-dir {run_dir} and --out-dir {out_dir} overlap: "
-                                       "the chart would replace the run's chunks, or the "
-                                       "run the chart's folder; give two separate folders")
+            require_apart(run_dir, out_dir, "--out-dir", "the chart would replace the run's "
+                          "chunks, or the run the chart's folder; give two separate folders")
         # a two-level chart's run is its N cheap deals, the first n of them searched too
         job = runs.Job.of(rules, seed, policy, kind="bid-chart", by=by, base=base,
                           search_deals=deals)

@@ -22,6 +22,16 @@ from .group import ABORT_NOTES
 from .options import with_progress
 
 
+def require_apart(run_dir: str, output: str, option: str, why: str) -> None:
+    """UsageError, before the run, when ``output`` (what ``option`` names: --out's table,
+    --out-dir's chart) is in ``run_dir`` or holds it: an output among the chunks made every
+    later resume refuse it (or replaced them), which a new store's own checks, finding no
+    store there yet, could not see. ``why``: what would happen, in words."""
+    store, target = Path(run_dir).resolve(), Path(output).resolve()
+    if store.is_relative_to(target) or target.is_relative_to(store):
+        raise click.UsageError(f"--run-dir {run_dir} and {option} {output} overlap: {why}")
+
+
 def run_job(job: runs.Job, first: int, deals: int, run_dir, chunk, where: tuple, out,
             progress, extend: int = 0, out_dir=None):
     """Play ``job`` (in the run store ``run_dir``, if any, ``extend`` more deals there) on

@@ -11,7 +11,6 @@ analysis layers (summary, compare, stats, io, text); never another command modul
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import click
 
@@ -22,7 +21,7 @@ from ..games.common import policy_label
 from ..limits import GAME_MAX_DEALS
 from ..text import render_table
 from .group import main
-from .jobs import run_job, show
+from .jobs import require_apart, run_job, show
 from .options import (
     GAME,
     INDEX,
@@ -100,22 +99,11 @@ def simulate(ctx, game, deals, seed, policy, rule_pairs, first, out, as_json, pr
             f"--deals {deals}"
         )
     if run_dir is not None and out is not None:
-        require_apart(run_dir, out)
+        require_apart(run_dir, out, "--out", "the table would go among the run's chunks, or "
+                      "the run where the table goes; write the table outside the run's folder")
     job = runs.Job.of(rules, seed, policy, contract, rows=out is not None)
     show(job, run_job(job, first, deals, run_dir, chunk, (executor, scheduler, workers), out,
                       progress), as_json, out)
-
-
-def require_apart(run_dir: str, out: str) -> None:
-    """UsageError, before the run, when ``--out`` is in ``--run-dir`` or is its folder: a
-    new store's --out check finds no store there yet, and the table written among the
-    chunks then made every resume refuse the --out the run was started with (the same
-    name: the whole run played, then the table refused)."""
-    store, table = Path(run_dir).resolve(), Path(out).resolve()
-    if store.is_relative_to(table) or table.is_relative_to(store):
-        raise click.UsageError(f"--run-dir {run_dir} and --out {out} overlap: the table would "
-                               "go among the run's chunks, or the run where the table goes; "
-                               "write the table outside the run's folder")
 
 
 @main.command()

@@ -218,9 +218,9 @@ class RunStore:
         import pyarrow.parquet as pq
 
         for lo, n in self.done():
-            self._chunk_state(lo, n)
+            chunk = self._chunk_checked(lo, n)
             if self.job.rows:  # the footer and the file's checksum: the rows are read
-                self._chunk_rows(lo, n, pq.read_metadata)  # when they are written
+                self._chunk_rows(lo, n, pq.read_metadata, chunk.get("rows_sha256"))  # later
 
     def pin(self) -> RunStore:
         """Read the finished chunks once, for good: a reader that holds no lock (merge)
@@ -247,7 +247,7 @@ class RunStore:
                 raise ValueError("this run keeps its rows; the chunk has none")
             rows = self._chunk_file(c.lo, c.n, ".parquet")
             io.write_table(c.rows, rows, c.attrs)
-            chunk["rows_sha256"] = _file_digest(rows)
+            chunk["rows_sha256"] = io.file_sha256(rows)
         # the digest of the chunk as it will read back (JSON makes tuples lists, keys text)
         chunk["sha256"] = _digest(json.loads(json.dumps(chunk)))
         _write_json(self._chunk_file(c.lo, c.n, ".json"), chunk)
@@ -296,7 +296,8 @@ class RunStore:
         # the whole run's, as a run without a store gives its frame (pandas keeps them)
         attrs = {k: v for k, v in self.attrs().items() if k != "n"}
         for lo, n in self.done():
-            df = self._chunk_rows(lo, n, io.read_table)
+            df = self._chunk_rows(lo, n, io.read_table,
+                                  self._chunk_json(lo, n).get("rows_sha256"))
             df.attrs = dict(attrs)
             yield df
 
@@ -347,11 +348,12 @@ class RunStore:
                                 f"checksum); {_REPLAY}")
         return chunk
 
-    def _chunk_rows(self, lo: int, n: int, read):
+    def _chunk_rows(self, lo: int, n: int, read, recorded: str | None):
         """``read(path)`` of chunk ``lo``+``n``'s rows (a frame, or the file's Parquet
-        metadata); RunStoreError when the file is missing or damaged, holds other than ``n``
-        rows, or says its rows are other deals: another chunk's rows file of the same size,
-        copied over this one, would go into --out under this run's provenance."""
+        metadata); RunStoreError when the file is missing or damaged (or unlike ``recorded``,
+        the SHA-256 its chunk's .json keeps), holds other than ``n`` rows, or says its rows
+        are other deals: another chunk's rows file of the same size, copied over this one,
+        would go into --out under this run's provenance."""
         path = self._chunk_file(lo, n, ".parquet")
         try:
             got = read(path)
@@ -363,14 +365,17 @@ class RunStore:
         if rows != n:
             raise RunStoreError(f"{path} holds {rows:,} rows, not its {n:,}; {_REPLAY}")
         self._require_ours(path, meta, lo, n)
-        recorded = self._chunk_json(lo, n).get("rows_sha256")
-        if recorded not in (None, _file_digest(path)):  # :meth:`verify`'s too: not after a run
+        if recorded not in (None, io.file_sha256(path)):  # :meth:`verify`'s too: not after
             raise RunStoreError(f"{path} is damaged (its rows do not match the checksum its "
                                 f"chunk's .json keeps); {_REPLAY}")
         return got
 
     def _chunk_state(self, lo: int, n: int) -> dict:
-        """The summary state of chunk ``lo``+``n``; RunStoreError when what it says of its
+        """The summary state of chunk ``lo``+``n`` (:meth:`_chunk_checked`)."""
+        return self._chunk_checked(lo, n)["state"]
+
+    def _chunk_checked(self, lo: int, n: int) -> dict:
+        """Chunk ``lo``+``n``'s JSON; RunStoreError when what its summary state says of its
         deals (a simulation's seed, rules, policy and range) is not this run's: a chunk
         copied in from another run would mix the two without a word. Its ``attrs`` too:
         the first chunk's are the provenance of the run's --out table."""
@@ -379,7 +384,7 @@ class RunStore:
         self._require_ours(path, chunk["attrs"], lo, n)
         self._require_ours(path, state.get("provenance") if isinstance(state, dict) else None,
                            lo, n)
-        return state
+        return chunk
 
     def _require_ours(self, path: Path, p, lo: int, n: int) -> None:
         """RunStoreError unless the provenance ``p`` that ``path`` holds (a dict; anything
@@ -442,11 +447,6 @@ def _digest(data: dict) -> str:
     """The SHA-256 of a chunk's JSON in one spelling (sorted keys): an edit or a flipped bit
     that still parses would otherwise be summed into the run without a word."""
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
-
-
-def _file_digest(path: Path) -> str:
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def _write_json(path: Path, data: dict) -> None:
