@@ -132,6 +132,23 @@ def test_too_few_deals_say_so_and_no_spread_is_no_certainty():
     assert ev.advice.endswith("20 deals are too few to advise on it (advice needs 30)")
 
 
+def test_one_deal_is_an_evaluation_without_spread_as_pedros_and_rooks_are():
+    """`hand king --deals 1` was refused ("deals must be at least 2") where Pedro's and
+    Rook's evaluate one deal with their spreads unknown; allowed, its points read "-80.0 ±
+    nan". Now the mean shows alone, the JSON has null for the unknown, and the text
+    counts one deal."""
+    hand = "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS"
+    r = run("hand", "king", hand, "--deals", "1")
+    assert r.exit_code == 0, r.stderr
+    assert "nan" not in r.stdout.lower() and "n 1 deal per contract" in r.stdout
+    assert "1 deal is too few to advise on it" in r.stdout
+    assert r.stderr.splitlines()[-1].startswith("1 deal (")
+    doc = json.loads(run("hand", "king", hand, "--deals", "1", "--json").stdout)
+    assert doc["provenance"]["n"] == 1
+    assert all(row["points_se"] is None for row in doc["negative"])
+    assert_bad_input(run("hand", "king", hand, "--deals", "0"), "--deals")
+
+
 def test_the_advice_is_the_trump_right_in_one_sentence_as_the_text_says_it(hearts, low):
     """``advice``, as a Pedro or Rook evaluation has it: King's one auction decision with its
     margin, the same words as the text's "Trump right" lines, and in ``--json``; only what

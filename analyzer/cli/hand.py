@@ -237,7 +237,7 @@ def report_time(n: int, seconds: float, policy: str, n_base: int | None = None,
     each deal under each contract asked, the positive one under each choice of trump)."""
     per = 1000 * seconds / max(n, 1)
     hands = f" ({played:,} hands played in all)" if played and played != n else ""
-    line = (f"{n:,} deals{hands} in {seconds:.1f} s ({per:.2f} ms a deal, policy "
+    line = (f"{n:,} deal{'s' * (n != 1)}{hands} in {seconds:.1f} s ({per:.2f} ms a deal, policy "
             f"{policy_label(policy)})")
     if n_base is not None:
         line = (f"{n:,} searched deals and {n_base:,} cheap ones in {seconds:.1f} s; size the "

@@ -50,7 +50,7 @@ from ...rollout import (
     run_stop_rule,
     two_level_cols,
 )
-from ...stats import Estimate, PairedMoments, held, interval_text, wilson
+from ...stats import Estimate, PairedMoments, held, interval_text, plus_minus, wilson
 from ...text import ShownAsText, render_table
 from ...two_level_hand import HandModel, grow_tally, two_level_hand
 from ...twolevel import check_budget
@@ -209,8 +209,8 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
     ``base_deals`` and ``budget`` make the means two-level estimates (as Pedro's)."""
     if seat not in SEAT_OFFSETS:
         raise HandError(f"bad seat {seat!r}; seats: {', '.join(SEAT_OFFSETS)}")
-    if deals < 2:
-        raise HandError("deals must be at least 2")
+    if deals < 1:
+        raise HandError("deals must be at least 1")
     mask = parse_king_hand(hand)
     codes = contracts_of(contract, rules)
     pols = parse_policies(policy)
@@ -318,21 +318,21 @@ def trump_right_advice(value: Estimate, own_tricks: Estimate, other_tricks: Esti
             else "play" if own_tricks.lo > 4 else "either"}
 
 
-def _two_level_cells(row, fmt: str) -> list[str]:
+def _two_level_cells(row, digits: int) -> list[str]:
     """A two-level row's cheap mean over N and correction over n, each ± its 95%
     half-width (none for a plain row)."""
     if "correction" not in row:
         return []
-    return [f"{row['base']:{fmt}} ± {(row['base_hi'] - row['base_lo']) / 2:{fmt}}",
-            f"{row['correction']:+{fmt}} ± "
-            f"{(row['correction_hi'] - row['correction_lo']) / 2:{fmt}}"]
+    return [plus_minus(row["base"], (row["base_hi"] - row["base_lo"]) / 2, digits),
+            plus_minus(row["correction"], (row["correction_hi"] - row["correction_lo"]) / 2,
+                       digits, sign=True)]
 
 
 def render_king_hand(ev: KingEvaluation) -> str:
     known = "".join(f" | {seat} holds {cards}" for seat, cards in ev.known.items())
     out = [f"hand {ev.hand} | seat {ev.seat}{known} | rules {ev.rules} | "
            f"policy {policy_label(ev.policy)} | "
-           f"seed {ev.seed} | n {ev.n:,} deals per contract", ""]
+           f"seed {ev.seed} | n {ev.n:,} deal{'s' * (ev.n != 1)} per contract", ""]
     parts = [] if ev.base_policy is None else [f"{ev.base_policy} (N)", "correction (n)"]
     if ev.base_policy is not None:
         out[1:1] = [f"estimator: {ev.estimator}: {policy_label(ev.base_policy)} on N = "
@@ -344,8 +344,8 @@ def render_king_hand(ev: KingEvaluation) -> str:
         out.append("Negative contracts: my points per hand (mean ± 95% CI) and P(no penalty)")
         out.append(render_table(
             ["contract", "points", *parts, "P(0) %"],
-            [[r["contract"], f"{r['points']:.1f} ± {(r['points_hi'] - r['points_lo']) / 2:.1f}",
-              *_two_level_cells(r, ".1f"),
+            [[r["contract"], interval_text(r["points"], r["points_lo"], r["points_hi"], 1),
+              *_two_level_cells(r, 1),
               f"{100 * r['p_zero']:.1f} [{100 * r['p_zero_lo']:.1f}, {100 * r['p_zero_hi']:.1f}]"]
              for _, r in ev.negative.iterrows()], "lr" + "r" * len(parts) + "r"))
         out += ["", "Distribution of my points per hand, % of deals (all values: --json)"]
@@ -360,7 +360,7 @@ def render_king_hand(ev: KingEvaluation) -> str:
         out.append(render_table(
             ["who names trump", "tricks", *parts],
             [[r["choice"], interval_text(r["tricks"], r["tricks_lo"], r["tricks_hi"], 2),
-              *_two_level_cells(r, ".2f")]
+              *_two_level_cells(r, 2)]
              for _, r in ev.positive.iterrows()], "lr" + "r" * len(parts)))
         out += ["", *_trump_right_lines(ev.trump_right, ev.seat)]
     return "\n".join(out)
