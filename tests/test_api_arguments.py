@@ -219,6 +219,30 @@ def test_a_logged_deal_s_index_is_a_deal_number(name, indices, expected):
         module.play_logged(module.PRESETS[name], 1, indices)
 
 
+@pytest.mark.parametrize("name", ["pedro", "rook", "king"])
+@pytest.mark.parametrize("vector", [
+    [1, 1, 1, 1],  # the kernels read the words after the fourth past its end
+    [1, 1, 1, 7, 20, 0, 0, 0],  # an IndexError naming the policy
+    [1, 1, 1, 1, 0, 0, 0, 0],  # pimc with no world
+    [1, 1, 1, 1, 20, 0, 2, 0],
+    [1.0, 1, 1, 1, 20, 0, 0, 0],
+    [[1, 1, 1, 1, 20, 0, 0, 0]]])
+def test_a_policy_given_as_the_kernels_vector_is_checked(name, vector):
+    """A game's simulate and play_logged take the kernels' own policy vector (a benchmark's
+    words included) as well as names; it went to the kernels unchecked."""
+    import numpy as np
+
+    from analyzer.games import family
+    from analyzer.games.common import PolicyError, parse_policies
+
+    module = family(name)
+    for call in (lambda p: module.simulate(name, 3, policies=p),
+                 lambda p: module.play_logged(name, 1, [0], p)):
+        with pytest.raises(PolicyError, match=r"^bad policy vector .*: its first four words"):
+            call(np.array(vector))
+        assert len(call(parse_policies("pimc:2,heuristic,pimc:2,heuristic"))) > 0
+
+
 def test_rule_flags_given_as_python_values_mean_their_text():
     """parse_rules("pedro", {"min_bid": 7}) raised "'int' object has no attribute 'strip'",
     and parse_rules(None) one of 'isascii'."""

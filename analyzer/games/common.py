@@ -107,6 +107,42 @@ def parse_policies(spec: str | Sequence[str], default_worlds: int = DEFAULT_WORL
     return np.array([*codes, w, 0, 0, 0], dtype=np.int64)
 
 
+def policy_vector(policies) -> np.ndarray:
+    """The kernels' policy vector of ``policies``: names as :func:`parse_policies` reads
+    them, or a vector it (or a benchmark's ``search.setup.counted``/``resampled``) made,
+    checked, since the kernels read it unchecked: a vector of four words had them read
+    memory past its end, and a code of 7 failed with an IndexError.
+
+    >>> policy_vector(np.array([1, 1, 1, 7, 20, 0, 0, 0]))
+    Traceback (most recent call last):
+    ...
+    analyzer.games.common.PolicyError: bad policy vector [1, 1, 1, 7, 20, 0, 0, 0]: ...
+    >>> policy_vector(np.array([3, 1, 3, 1, 8, 0, 0, 0])).tolist() == parse_policies(
+    ...     "pimc:8,heuristic,pimc:8,heuristic").tolist()
+    True
+    """
+    if not isinstance(policies, np.ndarray):
+        return parse_policies(policies)
+    from .search.setup import P_DEPTH, P_NODES, P_PLAY_ONLY, P_WORLD_SALT, P_WORLDS
+
+    v = policies
+    fits = (v.ndim == 1 and P_DEPTH < len(v) <= P_WORLD_SALT + 1
+            and (np.issubdtype(v.dtype, np.integer) or v.dtype == np.bool_))
+    if fits:
+        fits = (all(0 <= c < len(POLICY_NAMES) for c in v[:4])
+                and 1 <= v[P_WORLDS] <= MAX_WORLDS and v[P_NODES] >= 0
+                and v[P_PLAY_ONLY] in (0, 1) and v[P_DEPTH] >= 0)
+    if not fits:
+        shown = v.tolist() if v.size <= 16 else f"of shape {v.shape}"
+        raise PolicyError(
+            f"bad policy vector {shown}: its first four words are seat codes 0 .. 3 "
+            f"({', '.join(POLICY_NAMES)}), then pimc's worlds (1 .. {MAX_WORLDS:,}), a node "
+            f"budget (0: the default), the play-only flag (0 or 1) and the search depth (0: "
+            f"the default), and at most {P_WORLD_SALT - P_DEPTH} benchmark words; or give "
+            f"names: heuristic, pimc:20,heuristic,pimc:20,heuristic")
+    return v.astype(np.int64)
+
+
 def searches(pols: np.ndarray) -> bool:
     """Whether a seat plays by search (dd, pimc): then a deal costs milliseconds, not 1 us."""
     return any(POLICY_NAMES[p] in SEARCH_POLICIES for p in pols[:4])
@@ -307,7 +343,7 @@ def simulate_frame(run_batch: Callable, records_frame: Callable, rules, n_deals:
                    n_hands: int) -> pd.DataFrame:
     """A game's ``simulate``: :func:`simulate_batches`, then ``records_frame(rec, hands,
     first)`` with the run's provenance in its ``attrs``."""
-    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
+    pols = policy_vector(policies)
     rec, hnd = simulate_batches(run_batch, rules, n_deals, seed, pols, first, batch, progress,
                                 rec_shape, n_hands)
     df = records_frame(rec, hnd, first)

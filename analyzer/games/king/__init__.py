@@ -34,6 +34,7 @@ from ..common import (
     known_by_seat,
     output_arrays,
     parse_policies,
+    policy_vector,
     provenance,
     simulate_batches,
 )
@@ -52,7 +53,7 @@ from .rules import (
 
 __all__ = ["PRESETS", "PRESET_NAMES", "Rules", "parse_rules", "parse_contract", "run_batch",
            "run_deals", "run_games", "simulate", "play_logged", "play_game_logged",
-           "CONTRACT_CODES"]
+           "CONTRACT_CODES", "parse_policies"]
 
 DEFAULT_CHUNK = 1024
 GAMES_CHUNK = 256  # whole games a chunk: each is ten hands
@@ -153,7 +154,7 @@ def simulate(rules: Rules, n_deals: int, seed: int = 1, policies: str | np.ndarr
     machine. The frame's ``attrs`` carry the provenance, and ``contract``.
     """
     rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
-    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
+    pols = policy_vector(policies)
     if contract is None:
         out, _ = simulate_batches(run_games, rules, n_deals, seed, pols, first, batch, progress,
                                   (len(engine.GAME_COLUMNS), np.int16), 0)
@@ -196,7 +197,7 @@ def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
                 contract: str = "no-tricks") -> list[dict]:
     """Trick-by-trick logs of single hands (format: tests/reference/KING_LOG_FORMAT.md)."""
     rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
-    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
+    pols = policy_vector(policies)
     idx = [int(i) for i in deal_indices(indices)]
     code = parse_contract(contract)
     return _logs(rules, seed, idx, [0] * len(idx), [i % 4 for i in idx], [code] * len(idx),
@@ -207,7 +208,7 @@ def play_game_logged(rules: Rules, seed: int, game: int,
                      policies: str | np.ndarray = "heuristic") -> list[dict]:
     """The hand logs of whole game ``game``: the same hands as ``simulate``'s game row."""
     rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
-    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
+    pols = policy_vector(policies)
     params = kernel_params(rules)
     d0 = engine.first_dealer(seed, game, params, pols)
     contracts = rules.contracts

@@ -82,7 +82,7 @@ from ...limits import Pace
 from ...stats import Z95, Estimate, PairedMoments, est_cols, held, wilson
 from ...text import ShownAsText
 from .. import king
-from ..common import SEATS, first_batch, parse_policies, provenance
+from ..common import SEATS, first_batch, policy_vector, provenance
 from . import engine
 from .evaluate import trump_right_advice
 from .rules import CONTRACT_CODES, CONTRACT_NAMES, HAND_TOTALS, POSITIVE
@@ -346,7 +346,7 @@ class KingChartAccumulator:
                  danger_by: Mapping[str, tuple[str, ...]] | None = None,
                  trump_by: tuple[str, ...] | None = None):
         self.rules, self.seed = rules, int(seed)
-        self.pols = policy if isinstance(policy, np.ndarray) else parse_policies(policy)
+        self.pols = policy_vector(policy)
         danger_by = {**DANGER_BY, **{k.replace("-", "_"): v for k, v in
                                      (danger_by or {}).items()}}
         unknown = [k for k in danger_by if k not in NEGATIVE]

@@ -44,6 +44,7 @@ from ..common import (
     output_arrays,
     parse_policies,
     policy_string,
+    policy_vector,
     provenance,
     record_rows,
     simulate_frame,
@@ -181,7 +182,7 @@ def simulate_games(rules: Rules, n_games: int, seed: int = 1,
     rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
     max_deals = default_max_deals(rules) if max_deals is None else max_deals
     check_games(n_games, first, max_deals)
-    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
+    pols = policy_vector(policies)
     out = run_games(kernels(pols, games_engine).games_kernel, seed, first, n_games, max_deals,
                     kernel_params(rules), pols, NO_SCENARIO.vector(), first_batch(pols) // 10,
                     progress)
@@ -206,7 +207,7 @@ def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
                 policies: str | np.ndarray = "heuristic") -> list[dict]:
     """Trick-by-trick logs of the chosen deals (format: tests/reference/PEDRO_LOG_FORMAT.md)."""
     rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
-    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
+    pols = policy_vector(policies)
     idx = deal_indices(indices)
     n = len(idx)
     rec = np.empty((n, engine.NREC), dtype=np.int8)

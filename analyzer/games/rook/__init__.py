@@ -38,6 +38,7 @@ from ..common import (
     known_by_seat,
     output_arrays,
     parse_policies,
+    policy_vector,
     provenance,
     record_rows,
     simulate_frame,
@@ -46,7 +47,8 @@ from . import engine
 from .rules import PRESET_NAMES, PRESETS, Rules, kernel_params, parse_rules
 
 __all__ = ["PRESETS", "PRESET_NAMES", "Rules", "parse_rules", "Scenario", "run_batch",
-           "records_frame", "simulate", "simulate_games", "play_logged", "TRUMP_NAMES"]
+           "records_frame", "simulate", "simulate_games", "play_logged", "TRUMP_NAMES",
+           "parse_policies"]
 
 DEFAULT_CHUNK = 1024
 TRUMP_NAMES = (*SUITS, "N")  # trump codes 0..3 are the suits C D H S, 4 is no trump
@@ -168,7 +170,7 @@ def simulate_games(rules: Rules, n_games: int, seed: int = 1,
     rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
     max_deals = default_max_deals(rules) if max_deals is None else max_deals
     check_games(n_games, first, max_deals)
-    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
+    pols = policy_vector(policies)
     out = run_games(kernels(pols, games_engine).games_kernel, seed, first, n_games, max_deals,
                     kernel_params(rules), pols, NO_SCENARIO.vector(rules.hand_size),
                     first_batch(pols) // 10, progress)
@@ -190,7 +192,7 @@ def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
                 scenario: Scenario = NO_SCENARIO) -> list[dict]:
     """Trick-by-trick logs of the chosen hands (format: tests/reference/ROOK_LOG_FORMAT.md)."""
     rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
-    pols = policies if isinstance(policies, np.ndarray) else parse_policies(policies)
+    pols = policy_vector(policies)
     idx = deal_indices(indices)
     n = len(idx)
     rec = np.empty((n, engine.NREC), dtype=np.int16)
