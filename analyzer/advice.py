@@ -62,12 +62,37 @@ from .stats import Z95, Estimate, PairedMoments, plus_minus
 # is not one (2 deals of a strong Pedro hand read "+17.00 ± 2.91 over passing", and 2
 # hands of a Rook chart class that gained alike "+170.0 ± 0.0")
 MIN_TRIALS = 30
+# A gain beyond the noise can still be too small to matter at the table: one whose whole
+# interval lies under 1% of the points a deal holds (0.14 of Pedro's 14, 2 of Rook's 200)
+# is called slight, so that "bid 3: +0.008 ± 0.004" does not read as advice worth taking
+SLIGHT_SHARE = 0.01
 
 
 def beyond_noise(d: Estimate) -> bool:
     """Whether a paired difference is above zero beyond the noise: its lower bound, on at
     least :data:`MIN_TRIALS` trials."""
     return bool(d.lo > 0) and d.n >= MIN_TRIALS
+
+
+def slight(gain: Estimate | None, deal_points: float | None) -> bool:
+    """Whether a recommended ``gain`` over passing is slight: its whole 95% interval under
+    :data:`SLIGHT_SHARE` of ``deal_points``, the points a deal holds (None: not judged).
+
+    >>> slight(Estimate(0.008, 0.002, 0.004, 0.012, 5000), 14), slight(
+    ...     Estimate(0.1, 0.03, 0.04, 0.16, 5000), 14)
+    (True, False)
+    """
+    return gain is not None and deal_points is not None and gain.hi < SLIGHT_SHARE * deal_points
+
+
+def slight_words(deal_points: float) -> str:
+    """What "slight" means, for a table's legend or a sentence.
+
+    >>> slight_words(14)
+    'under 0.14 points a deal, 1% of the 14 a deal holds'
+    """
+    return f"under {SLIGHT_SHARE * deal_points:g} points a deal, {SLIGHT_SHARE:.0%} of the " \
+           f"{deal_points:g} a deal holds"
 
 
 def ladder_z(comparisons: int) -> float:
@@ -137,8 +162,9 @@ class Decision:
             return True
         return beyond_noise(self.edge) or _same_every_trial(self.edge)
 
-    def sentence(self, digits: int = 2) -> str:
-        """The advice in one line a player can follow, with its margin."""
+    def sentence(self, digits: int = 2, deal_points: float | None = None) -> str:
+        """The advice in one line a player can follow, with its margin; with
+        ``deal_points`` (the points a deal holds), a :func:`slight` gain says so."""
         def pm(e: Estimate) -> str:
             return plus_minus(e.mean, e.half_width, digits, sign=True)
 
@@ -158,6 +184,9 @@ class Decision:
         if self.rival != 0 and self.edge is not None and not self.clear:
             line += (f"; {self.labels[self.rival]} differs by {pm(_neg(self.edge))}, within "
                      f"the noise")
+        if slight(self.gain, deal_points):
+            line += (f"; a slight gain ({slight_words(deal_points)}): passing gives up "
+                     f"little")
         return line
 
     def _level(self) -> str:

@@ -13,16 +13,15 @@ are then grouped into classes by features of the hand in that suit (for Rook, in
 longest suit, the Rook included), and each class gets, per action, the mean and 95%
 interval, P(make b) as the sole bidder, and a recommendation by :mod:`analyzer.advice`: a
 bid only where it beats passing, and every lower bid it displaces, beyond the noise (of
-the whole ladder of bids). The guide lists, per seat, the weakest class recommended to bid
-at least b; a check reports any class recommended a lower bid than a class a card weaker.
+the whole ladder of bids); a gain under 1% of a deal's points is marked slight. The guide
+lists, per seat, the weakest class recommended to bid at least b; a check reports any class
+recommended a lower bid than a class a card weaker.
 
 Each game declares its features (``analyzer/games/<game>/chart.py``; listed by ``--help``).
 
 >>> chart = bid_chart("pedro", deals=2_000, by=("trumps", "seat"))
 >>> int(chart.classes["n"].sum()) == 4 * 2_000
 True
->>> sorted(chart.table["action"].unique())[:3]
-['bid 1', 'bid 10', 'bid 11']
 
 With a cheap ``base`` policy the EVs, gains and recommendations are two-level estimates of
 ``policy``'s (:mod:`analyzer.twolevel`): ``base`` plays ``base_deals`` deals, ``policy`` the
@@ -44,7 +43,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from .advice import MIN_TRIALS, decide
+from .advice import MIN_TRIALS, decide, slight
 from .documents import stamp
 from .games import common, parse_game
 from .games import game as game_of
@@ -59,6 +58,8 @@ from .twolevel import TwoLevelError, TwoLevelMoments, check_budget, check_reques
 RARE_HALF_WIDTH = 1.0 / 14  # too wide to read: a decision margin over ±1/14 of the points
 RARE_MIN_N = 100  # in a deal (±1 in Pedro, ±14 in Rook), or n < 100
 BATCH = 200_000  # deals a batch: the seat outcomes of one batch take about 0.5 GB
+GUIDE_COLUMNS = ("minimum holding", "n", "recommended", "rec_gain", "rec_gain_lo", "rec_gain_hi",
+                 "slight")  # of the class each row names, after its context and bids
 
 
 class ChartError(ValueError):
@@ -298,7 +299,8 @@ class SeatChartAccumulator:
                 "bid_up_to": game.bids[d.ceiling - 1] if d.ceiling else 0,
                 "best": game.action_labels[d.best],
                 "runner_up": game.action_labels[d.runner_up], **est_cols("margin", d.margin),
-                "clear": d.clear, "advice": d.sentence(),
+                "clear": d.clear, "slight": slight(d.gain, game.total_points),
+                "advice": d.sentence(deal_points=game.total_points),
                 "rare": bool(n < RARE_MIN_N or m.n_paired < MIN_TRIALS  # searched, 2-level
                              or not hw <= RARE_HALF_WIDTH * game.total_points)})
         table = pd.DataFrame(rows)
@@ -352,12 +354,10 @@ def _guide(classes: pd.DataFrame, by: tuple[str, ...], game: ChartGame) -> pd.Da
                 continue
             rows.append({**dict(zip(context, ctx, strict=True)), "bid_from": bid, "bid_to": bid,
                          "minimum holding": w["label"], "n": int(w["n"]),
-                         "recommended": w["recommended"], "rec_gain": w["rec_gain"],
-                         "rec_gain_lo": w["rec_gain_lo"], "rec_gain_hi": w["rec_gain_hi"]})
+                         **{k: w[k] for k in GUIDE_COLUMNS[2:]}})
     # the columns even when no class is recommended to bid: guide.csv keeps its header
-    return pd.DataFrame(rows, columns=[*context, "bid_from", "bid_to", "minimum holding", "n",
-                                       "recommended", "rec_gain", "rec_gain_lo",
-                                       "rec_gain_hi"])
+    return pd.DataFrame(rows, columns=[*context, "bid_from", "bid_to", *GUIDE_COLUMNS])
+
 
 
 def strength_steps(by: tuple[str, ...], features: dict[str, Feature]):

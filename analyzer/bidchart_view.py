@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from . import io
-from .advice import MIN_TRIALS
-from .games import game
+from .advice import MIN_TRIALS, slight_words
+from .games import game, parse_game
 from .games.common import policy_label
 from .games.protocol import ChartContents
 from .stats import ci, plus_minus
@@ -34,6 +34,20 @@ def _without_context(label: str, context_values) -> str:
     """A class label without the parts its section already says (``seat=dealer``)."""
     drop = {f"seat={v}" for v in context_values} | {"dealer", "no dealer"}
     return ", ".join(p for p in label.split(", ") if p not in drop) or "all hands"
+
+
+def _note(c) -> str:
+    """A class's note: rare (too few hands, or too wide to read), else unclear and slight."""
+    if c.rare:
+        return "rare"
+    return ", ".join(w for w, on in (("unclear", not c.clear), ("slight", c.slight)) if on)
+
+
+def _slight_legend(chart) -> str:
+    rules = chart.provenance["rules"]
+    return (f"slight = a gain over pass whose whole interval lies "
+            f"{slight_words(game(rules).deal_points(parse_game(rules)))}: passing gives up "
+            "little")
 
 
 def header(chart) -> str:
@@ -75,7 +89,7 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
                  c.recommended, _pm(c.rec_gain, c.rec_gain_lo, c.rec_gain_hi, digits, True),
                  *([c.bid_up_to or "-"] if up_to else []),
                  f"{c.best}{'' if c.best == c.recommended else ' *'}",
-                 "rare" if c.rare else ("" if c.clear else "unclear")]
+                 _note(c)]
                 for c in group.iloc[::-1].itertuples()]
         out += [f"{name}: classes strongest first",
                 render_table(["class", "n", "points (sole)", "EV(pass)",
@@ -90,7 +104,7 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
             + ("up to = highest bid that beats passing beyond the noise; " if up_to else "")
             + "best EV * = the highest estimate differs from the recommendation "
             "within the noise; unclear = the recommendation and its rival differ within the "
-            "noise; rare = under 100 hands or too wide to read."
+            f"noise; {_slight_legend(chart)}; rare = under 100 hands or too wide to read."
             + (f" Of which correction = what {chart.provenance['policy']}'s play adds to the "
                f"cheap player's EV(pass), over the n paired deals (each action's: "
                f"chart.csv under --out-dir); a class with under {MIN_TRIALS} searched hands is "
@@ -102,12 +116,14 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
                  f"{g['bid_from']}-{g['bid_to']}",
                  _without_context(g["minimum holding"], [g[f] for f in ctx_cols]),
                  f"{g['n']:,}", g["recommended"],
-                 _pm(g["rec_gain"], g["rec_gain_lo"], g["rec_gain_hi"], digits, True)]
+                 _pm(g["rec_gain"], g["rec_gain_lo"], g["rec_gain_hi"], digits, True),
+                 "slight" if g["slight"] else ""]
                 for _, g in chart.guide.iterrows()]
         out += ["Bidding guide: to bid at least b, the weakest readable class (fewest points "
                 "as sole bidder) recommended to",
                 render_table([*ctx_cols, "bid", "minimum holding", "n", "recommended",
-                              "its gain over pass"], rows, align="l" * len(ctx_cols) + "rlrlr"),
+                              "its gain over pass", "note"], rows,
+                             align="l" * len(ctx_cols) + "rlrlrl"),
                 ""]
     else:
         out += ["Bidding guide: no readable class is recommended to bid.", ""]
@@ -164,7 +180,8 @@ def chart_contents(chart) -> ChartContents:
         "n": [f"{n:,}" for n in g["n"]],
         "gain over passing": [_pm(m, lo, hi, sign=True) for m, lo, hi in
                               zip(g["rec_gain"], g["rec_gain_lo"], g["rec_gain_hi"],
-                                  strict=True)]})
+                                  strict=True)],
+        "note": ["slight" if x else "" for x in g["slight"]]})
     return ChartContents(
         tables, {"heatmap": fig},
         {"heatmap": "Gain of each action over passing, by class of hand; the box marks the "
@@ -178,10 +195,13 @@ def guide_headline(guide: pd.DataFrame) -> list[str]:
 
     >>> row = {"seat": "dealer", "bid_from": 1, "bid_to": 4, "n": 900, "rec_gain": 0.2,
     ...        "rec_gain_lo": 0.1, "rec_gain_hi": 0.3,
-    ...        "minimum holding": "trumps=3, no ace, seat=dealer"}
+    ...        "minimum holding": "trumps=3, no ace, seat=dealer", "slight": False}
     >>> said, = guide_headline(pd.DataFrame([row, {**row, "bid_from": 5, "bid_to": 9}]))
     >>> said.removeprefix("The weakest hand worth a bid, by seat: ")
     'dealer: trumps=3, no ace (bids up to 4: +0.20 [+0.10, +0.30] over passing).'
+    >>> guide_headline(pd.DataFrame([{**row, "rec_gain": 0.02, "rec_gain_lo": 0.01,
+    ...                               "rec_gain_hi": 0.03, "slight": True}]))[0][-50:]
+    '+0.02 [+0.01, +0.03] over passing, a slight gain).'
     """
     if not len(guide):
         return []
@@ -194,7 +214,7 @@ def guide_headline(guide: pd.DataFrame) -> list[str]:
         where = " ".join(str(r[c]) if c == "seat" else f"{c}={r[c]}" for c in context)
         gain = ci(r["rec_gain"], r["rec_gain_lo"], r["rec_gain_hi"], sign=True)
         said.append(f"{where + ': ' if where else ''}{holding} (bids up to {r['bid_to']}: "
-                    f"{gain} over passing)")
+                    f"{gain} over passing{', a slight gain' if r['slight'] else ''})")
     by = f", by {' and '.join(context)}" if context else ""
     return [f"The weakest hand worth a bid{by}: " + "; ".join(said) + "."]
 

@@ -108,7 +108,12 @@ class HandEvaluation(ShownAsText):
     @property
     def advice(self) -> str:
         """The recommendation in one sentence, with its margin over the alternatives."""
-        return self.decision.sentence() if self.decision is not None else self.recommended
+        if self.decision is None:
+            return self.recommended
+        from .games import game, parse_game
+
+        return self.decision.sentence(deal_points=game(self.rules).deal_points(
+            parse_game(self.rules)))
 
     @property
     def provenance(self) -> dict:

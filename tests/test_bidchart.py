@@ -158,12 +158,17 @@ def test_the_chart_does_not_depend_on_the_batch_size():
     pd.testing.assert_frame_equal(a.classes, b.classes)
 
 
-def test_more_strength_never_lowers_the_recommended_bid_beyond_the_noise():
+@pytest.fixture(scope="module")
+def big_chart():
+    return bid_chart("pedro", deals=150_000, seed=11)
+
+
+def test_more_strength_never_lowers_the_recommended_bid_beyond_the_noise(big_chart):
     """The property the guide rests on, on a chart of 150,000 deals (600,000 hands): a
     card added to the suit (one more trump, a Pedro, the ace) never lowers the
     recommended bid of a readable class beyond the noise of the whole family of pairs
     checked (each pair at 95% alone would fail about 2.5% of equal pairs by chance)."""
-    chart = bid_chart("pedro", deals=150_000, seed=11)
+    chart = big_chart
     v = chart.violations
     assert v.attrs["pairs"] > 100
     bad = v[v["beyond_family"] & ~v["rare"]]
@@ -173,6 +178,32 @@ def test_more_strength_never_lowers_the_recommended_bid_beyond_the_noise():
     for _, rows in chart.guide.groupby("seat", observed=True):
         assert (rows["bid_from"] <= rows["bid_to"]).all()
         assert (rows["bid_from"].to_numpy()[1:] == rows["bid_to"].to_numpy()[:-1] + 1).all()
+
+
+def test_a_gain_under_one_percent_of_a_deals_points_is_marked_slight(big_chart):
+    """The bid guide recommended "bid 3: +0.008 ± 0.004" as it did "bid 8: +11.13": both
+    beyond the noise, the first worth nothing at the table. A recommended gain whose whole
+    interval lies under 1% of the points a deal holds (0.14 of Pedro's 14) is marked
+    slight: in the classes, their advice, the guide, its headline and the text."""
+    from analyzer.bidchart_view import guide_headline
+
+    classes = big_chart.classes
+    expected = (classes["recommended"] != "pass") & (classes["rec_gain_hi"] < 0.14)
+    assert classes["slight"].tolist() == expected.tolist()
+    assert 0 < classes["slight"].sum() < (classes["recommended"] != "pass").sum()
+    for c in classes.itertuples():
+        assert ("a slight gain (under 0.14 points a deal" in c.advice) == c.slight
+    guide = big_chart.guide
+    by_label = classes.set_index(["seat", "label"])["slight"]
+    assert guide["slight"].tolist() == [
+        by_label[key] for key in zip(guide["seat"], guide["minimum holding"], strict=True)]
+    text = render_bid_chart(big_chart)
+    noted = [line for line in text.splitlines() if line.rstrip().endswith("slight")]
+    assert len(noted) == classes["slight"].sum() + guide["slight"].sum()
+    assert "slight = a gain over pass whose whole interval lies under 0.14 points" in text
+    headline = guide_headline(guide)[0]
+    firsts = guide.groupby("seat", observed=True).head(1)
+    assert headline.count("a slight gain") == firsts["slight"].sum()
 
 
 def test_the_check_finds_a_class_that_bids_lower_with_more_strength():
@@ -376,7 +407,8 @@ def guide_of(classes: list[tuple]) -> pd.DataFrame:
     frame = pd.DataFrame(
         [{"label": label, "n": 500, "points": points, "rec_bid": bid,
           "recommended": f"bid {bid}" if bid else "pass", "rec_gain": 1.0, "rec_gain_lo": 0.5,
-          "rec_gain_hi": 1.5, "rare": rare} for label, points, bid, rare in classes])
+          "rec_gain_hi": 1.5, "slight": False, "rare": rare}
+         for label, points, bid, rare in classes])
     return _guide(frame, ("trumps",), chart_game(RULES))
 
 

@@ -274,6 +274,20 @@ def test_bid_up_to_and_the_recommendation_respect_the_noise(exact):
     assert math.isclose(acts.iloc[0]["ev"], max(ev.bids["ev1_net"].max(), pass_net.mean()))
 
 
+def test_a_slight_gain_says_so_in_the_advice():
+    """A weak hand at third bids 3 for +0.02 points a deal: beyond the noise of 50,000
+    deals, and worth nothing at the table. Its advice now says the gain is slight (the whole
+    interval under 1% of the 14 points a deal holds, 0.14); a strong hand's does not."""
+    slight = []
+    for hand, seat in (("5S 5C 3S 9H 8D 7D 4H 2C 6D", "third"),
+                       ("AS KS 5S 5C 2S 9H 3D JC 7H", "eldest")):
+        ev = evaluate_hand(RULES, hand, seat=seat, deals=50_000, seed=1)
+        gain = ev.decision.gain  # both are advised to bid
+        assert ("a slight gain (under 0.14 points a deal" in ev.advice) == (gain.hi < 0.14)
+        slight.append(gain.hi < 0.14)
+    assert slight == [True, False]
+
+
 # ---- reproducibility and stop rules --------------------------------------------------------
 
 

@@ -138,7 +138,7 @@ def test_hands_give_their_advice_and_sections_without_a_headline_give_none():
 def _guide_row(seat, bid_from, bid_to, holding, gain):
     return {"seat": seat, "bid_from": bid_from, "bid_to": bid_to,
             "minimum holding": f"{holding}, seat={seat}", "n": 1000, "rec_gain": gain,
-            "rec_gain_lo": gain - 0.1, "rec_gain_hi": gain + 0.1}
+            "rec_gain_lo": gain - 0.1, "rec_gain_hi": gain + 0.1, "slight": False}
 
 
 def test_the_guide_headlines_each_seats_weakest_hand_worth_a_bid():

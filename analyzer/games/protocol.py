@@ -77,7 +77,8 @@ class Game:
     guide_caption = ("The bid guide: for each seat, the weakest class of hand (the fewest "
                      "points as sole bidder) that should make each bid (gain over passing, "
                      "own minus opponents' points per deal, "
-                     "95% CI). A stronger class may still pass where its own interval holds "
+                     "95% CI); slight: beyond the noise but under 1% of the points a deal "
+                     "holds. A stronger class may still pass where its own interval holds "
                      "zero: the heatmap below has every class.")
     # Capabilities: what a game offers beyond playing deals. A refusal names the presets
     # that offer it (:meth:`refuse`), so no message lists games by hand.
@@ -96,6 +97,11 @@ class Game:
     text_columns: dict[str, str | tuple[str, ...]] = {
         **{f"hand{s}": "cards" for s in range(4)}, "dealer": "seat", "first_dealer": "seat",
         "trump": "suit"}
+
+    def deal_points(self, rules) -> float | None:
+        """The points a deal holds under ``rules``, the scale a gain is slight against
+        (:func:`analyzer.advice.slight`); None where advice is not in points."""
+        return None
 
     def chart_note(self, rules) -> str:
         """A sentence a report's bid guide under ``rules`` adds ("" for none)."""

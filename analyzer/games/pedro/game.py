@@ -53,11 +53,14 @@ class PedroGame(Game):
 
         return compare_bounds(rules)
 
+    def deal_points(self, rules):
+        return 14  # High, Low, Jack, Game and the two Pedros: 1 + 1 + 1 + 1 + 5 + 5
+
     def conservation(self, df, rules):
         import numpy as np
 
         got = (df["points0"] + df["points1"] + df["dead_points"]).to_numpy()
-        return got, np.full(len(df), 14)  # the six elements: 1 + 1 + 1 + 1 + 5 + 5
+        return got, np.full(len(df), self.deal_points(rules))
 
     def render_deal(self, rules, seed, index, policy, labels=True, contract=None):
         from .view import render_deal

@@ -47,11 +47,14 @@ class RookGame(Game):
 
         return compare_bounds(rules)
 
+    def deal_points(self, rules):
+        return rules.total_points
+
     def conservation(self, df, rules):
         import numpy as np
 
         got = (df["points0"] + df["points1"]).to_numpy()
-        return got, np.full(len(df), rules.total_points)
+        return got, np.full(len(df), self.deal_points(rules))
 
     def render_deal(self, rules, seed, index, policy, labels=True, contract=None):
         from .view import render_hand
