@@ -170,15 +170,13 @@ def ev_by_bid(bids: pd.DataFrame, pass_ev: pd.DataFrame | None = None, method: i
 @styled
 def bid_heatmap(table: pd.DataFrame, classes: pd.DataFrame, title: str | None = None) -> Figure:
     """Hand class (rows, weakest at the bottom) x action -> gain over passing; each class's
-    recommended action boxed.
+    recommended action boxed; a panel a seat where the classes are by seat.
 
     ``table`` and ``classes`` are ``BidChart.table`` and ``.classes`` (analyzer.bidchart):
     the colour is EV(action) - EV(pass), a paired difference, so blue cells beat passing.
     Rare classes (too few hands, or a decision interval too wide to read) are greyed and
     marked in their label.
     """
-    from matplotlib.patches import Rectangle
-
     _require(table, ["label", "action", "bid", "gain"], "table")
     _require(classes, ["label", "n", "recommended", "rare"], "classes")
     actions = list(dict.fromkeys(table.sort_values("bid", kind="stable")["action"]))
@@ -186,14 +184,46 @@ def bid_heatmap(table: pd.DataFrame, classes: pd.DataFrame, title: str | None = 
             .pivot(index="label", columns="action", values="gain")
             .loc[list(classes["label"]), actions])
     lim = max(1.0, float(np.nanmax(np.abs(grid.to_numpy()))))
+    # 116 rows of four seats in one column had labels too small to read: a panel a seat,
+    # two abreast, each label without the seat its panel names
+    panels = ([(f"seat {seat}", group) for seat, group in
+               classes.groupby("seat", observed=True, sort=True)]
+              if "seat" in classes and classes["seat"].nunique() > 1 else [("", classes)])
+    ncols = 1 if len(panels) == 1 else 2
+    nrows = -(-len(panels) // ncols)
+    tallest = max(len(group) for _, group in panels)
     fig = new_figure()
-    fig.set_size_inches(3.5 + 0.42 * len(actions), 1.4 + 0.22 * len(classes))
-    ax = fig.add_subplot()
+    fig.set_layout_engine("constrained")  # the panels, their labels and one colour bar
+    cell = 0.42 if ncols == 1 else 0.34 if len(actions) <= 16 else 0.26  # inches an action
+    fig.set_size_inches(1.4 + ncols * (3.5 + cell * len(actions)),
+                        1.2 + nrows * (0.6 + 0.22 * tallest))
+    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+    for ax in axes[len(panels):]:
+        ax.set_visible(False)
+    for ax, (name, group) in zip(axes, panels, strict=False):
+        im = _heatmap_panel(ax, grid.loc[list(group["label"])], group, actions, lim, name)
+    fig.suptitle(title or "EV(action) − EV(pass); box = recommended", fontsize=10)
+    steps = [m * 10.0 ** k for k in range(-1, 4) for m in (1, 2, 5)]  # 0.1 .. 5,000
+    ticks = [-t for t in reversed(steps) if 0.5 <= t <= lim] + [0] + [
+        t for t in steps if 0.5 <= t <= lim]
+    bar = fig.colorbar(im, ax=list(axes[:len(panels)]), ticks=ticks, shrink=0.6,
+                       label="gain over passing per deal (own − opponents; linear within "
+                             "±1, logarithmic beyond)")
+    bar.ax.set_yticklabels([f"{t:+g}" if t else "0" for t in ticks])
+    return fig
+
+
+def _heatmap_panel(ax, grid: pd.DataFrame, classes: pd.DataFrame, actions: list[str],
+                   lim: float, title: str):
+    """One panel of :func:`bid_heatmap`: its classes' rows, boxes and labels (without a
+    ``seat=`` part where the panel's ``title`` names the seat); the image, for the colour
+    bar."""
+    from matplotlib.colors import SymLogNorm
+    from matplotlib.patches import Rectangle
+
     ax.grid(False)
     # linear within ±1 point and logarithmic beyond: the gains under a point that decide
     # most advice would wash out on a linear scale to the ±25 of the strongest hands
-    from matplotlib.colors import SymLogNorm
-
     im = ax.imshow(grid.to_numpy(), cmap="RdBu", aspect="auto", origin="lower",
                    norm=SymLogNorm(linthresh=1.0, vmin=-lim, vmax=lim, base=10))
     for i, c in enumerate(classes.itertuples()):
@@ -204,20 +234,16 @@ def bid_heatmap(table: pd.DataFrame, classes: pd.DataFrame, title: str | None = 
     short = [a.replace("bid up to ", "≤").replace("bid ", "") for a in actions]
     ax.set_xticks(range(len(actions)), short, fontsize=7 if len(actions) > 16 else 9,
                   rotation=90 if len(actions) > 16 else 0)
+    ax.set_title(title, fontsize=10)
+    labels = [", ".join(p for p in c.label.split(", ") if not (title and p.startswith("seat=")))
+              for c in classes.itertuples()]
     ax.set_yticks(range(len(classes)),
-                  [f"{c.label}  (n={c.n:,})" + ("  rare" if c.rare else "")
-                   for c in classes.itertuples()], fontsize=6)
+                  [f"{label}  (n={c.n:,})" + ("  rare" if c.rare else "")
+                   for label, c in zip(labels, classes.itertuples(), strict=True)],
+                  fontsize=8 if len(classes) <= 40 else 6)
     ceilings = any(a.startswith("bid up to ") for a in actions)  # Rook's actions
     ax.set_xlabel("action: pass, or bid b" + (" (≤b: raise up to b)" if ceilings else ""))
-    ax.set_title(title or "EV(action) − EV(pass); box = recommended", fontsize=9)
-    steps = [m * 10.0 ** k for k in range(-1, 4) for m in (1, 2, 5)]  # 0.1 .. 5,000
-    ticks = [-t for t in reversed(steps) if 0.5 <= t <= lim] + [0] + [
-        t for t in steps if 0.5 <= t <= lim]
-    bar = fig.colorbar(im, ax=ax, ticks=ticks, label="gain over passing per deal (own − "
-                       "opponents; linear within ±1, logarithmic beyond)")
-    bar.ax.set_yticklabels([f"{t:+g}" if t else "0" for t in ticks])
-    fig.tight_layout()
-    return fig
+    return im
 
 
 def check_figure_path(path: str | os.PathLike) -> Path:

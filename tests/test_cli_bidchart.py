@@ -127,3 +127,30 @@ def test_the_heatmap_shows_gains_under_a_point_beside_gains_of_twenty_five():
     assert shade > 0.05, shade  # linear over ±25 it was 0.006
     ticks = [t.get_text() for t in fig.axes[1].get_yticklabels()]
     assert "0" in ticks and "+1" in ticks and "+20" in ticks and "-0.5" in ticks
+
+
+def test_a_chart_by_seat_draws_a_panel_a_seat_with_labels_it_can_read():
+    """116 classes of four seats in one column had labels of 6 points (a reader's review):
+    a panel a seat now, each label without the seat its panel's title names, and every
+    class in its own seat's panel once."""
+    import pandas as pd
+
+    from analyzer.plotting import bid_heatmap
+
+    seats = ("dealer", "eldest", "second", "third")
+    classes = pd.DataFrame([{"label": f"trumps={t}, seat={s}", "seat": s, "n": 500,
+                             "recommended": "bid 6" if t > 3 else "pass", "rare": False}
+                            for s in seats for t in (2, 3, 4, 5)])
+    table = pd.DataFrame([{"label": c, "action": a, "bid": b, "gain": 0.5 * b}
+                          for c in classes["label"] for a, b in (("pass", 0), ("bid 6", 6))])
+    fig = bid_heatmap(table, classes)
+    panels = [ax for ax in fig.axes if ax.images]
+    assert [ax.get_title() for ax in panels] == [f"seat {s}" for s in seats]
+    for ax in panels:
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        assert labels == [f"trumps={t}  (n=500)" for t in (2, 3, 4, 5)]
+        assert all(t.get_fontsize() >= 8 for t in ax.get_yticklabels())
+    one = bid_heatmap(table[table["label"].str.endswith("dealer")],
+                      classes[classes["seat"] == "dealer"])
+    alone, = [ax for ax in one.axes if ax.images]  # one seat: no panels, the seat in labels
+    assert alone.get_title() == "" and "seat=dealer" in alone.get_yticklabels()[0].get_text()
