@@ -25,7 +25,8 @@ seat may know (its cards and the cards played):
 * **Trump.** Its longest suit, ties broken by high cards; no trump (when
   allowed) with the Rook and no suit longer than 4 (:func:`heuristic_trump`).
 * **Play.** It draws trumps while its side is declarer, cashes cards that are
-  top of their suit, smears counters onto tricks its partner is sure to win,
+  top of their suit, smears counters onto tricks its partner is sure to win (the
+  Rook first, and trump counters too, unless they are top of the trump suit),
   takes tricks with points using the cheapest card that wins, and keeps its
   last trump for the last trick rather than ruffing cheap tricks with it.
 """
@@ -251,6 +252,27 @@ def cheapest(cards, tmask, counters, rook_pos):
 
 
 @njit(cache=True, inline="always")
+def smear_card(legal, tmask, rook_pos, unseen, counters):
+    """The counter to give a trick partner is sure to win, or -1: the Rook first, then the
+    highest side-suit counter, then the highest trump counter. The Rook and trump counters
+    only while some unseen trump beats them (a trump that is top of the suit wins a trick
+    of its own; as the lowest trump the Rook is hard to save otherwise)."""
+    if legal & ROOK and stronger(JOKER, tmask, rook_pos) & unseen:
+        return JOKER
+    side = legal & ~tmask & counters
+    if side != ZERO:
+        return highest_card(side)
+    tc = legal & tmask & counters & ~ROOK
+    give = ZERO
+    while tc != ZERO:
+        c = lsb(tc)
+        tc &= tc - ONE
+        if stronger(c, tmask, rook_pos) & unseen:
+            give |= bit(c)
+    return msb(give) if give != ZERO else -1
+
+
+@njit(cache=True, inline="always")
 def _lead(hand, my_team, decl_team, tmask, rook_pos, unseen, counters):
     trumps = hand & tmask
     if my_team == decl_team and popcount(trumps) >= 2 and unseen & tmask:
@@ -284,11 +306,11 @@ def heuristic_play(hand, legal, led, best_seat, best_card, best_pow, trick_pts, 
     if led == ZERO:
         return _lead(hand, my_team, decl_team, tmask, rook_pos, unseen, counters)
     if (best_seat & 1) == my_team:  # partner is winning
-        smear = legal & ~tmask & counters
-        if smear != ZERO and (pos == 3 or (stronger(best_card, tmask, rook_pos) & unseen == ZERO
-                                           and (bit(best_card) & tmask
-                                                or unseen & tmask == ZERO))):
-            return highest_card(smear)  # partner is sure to win: give him points
+        if pos == 3 or (stronger(best_card, tmask, rook_pos) & unseen == ZERO
+                        and (bit(best_card) & tmask or unseen & tmask == ZERO)):
+            c = smear_card(legal, tmask, rook_pos, unseen, counters)
+            if c >= 0:
+                return c  # partner is sure to win: give him points
         return cheapest(legal, tmask, counters, rook_pos)
     if best_pow >= TRUMP_POWER:
         win = trumps_above(legal & tmask, best_pow, rook_pos)

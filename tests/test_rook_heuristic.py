@@ -1,0 +1,60 @@
+"""The Rook heuristic smears the Rook and its other counting trumps onto a trick its
+partner is sure to win, as its docstring says it smears counters: the Rook is the
+lowest trump by default, so a trick partner wins for certain is its safest home."""
+
+import numpy as np
+
+from analyzer.cards import JOKER
+from analyzer.games.kit.lanes import COLUMN
+from analyzer.games.rook.core import ROOK, TRUMP_POWER, power, trump_suit
+from analyzer.games.rook.policies import heuristic_play
+
+SPADES = 3
+TMASK = trump_suit(SPADES)
+# Princeton counters: the 5s, 10s, kings and aces of every suit, and the Rook.
+COUNTERS = ((COLUMN << np.uint64(3)) | (COLUMN << np.uint64(8)) | (COLUMN << np.uint64(11))
+            | (COLUMN << np.uint64(12)) | ROOK)
+RANK = {"2": 0, "3": 1, "4": 2, "5": 3, "6": 4, "7": 5, "8": 6, "9": 7, "T": 8, "J": 9,
+        "Q": 10, "K": 11, "A": 12}
+SUIT = {"C": 0, "D": 1, "H": 2, "S": 3}
+
+
+def card(text):
+    return JOKER if text == "JK" else 16 * SUIT[text[1]] + RANK[text[0]]
+
+
+def mask(text):
+    out = np.uint64(0)
+    for t in text.split():
+        out |= np.uint64(1) << np.uint64(card(t))
+    return out
+
+
+def follow_partners_lead(hand, partner_card, unseen, rook_pos=0, second="2D"):
+    """Seat 0's card, third to play: partner (seat 2) led ``partner_card``, seat 3 played
+    ``second``; seat 0 holds ``hand`` (all trumps here, so all of it is legal)."""
+    h = mask(hand)
+    best = card(partner_card)
+    led = TMASK if np.uint64(1) << np.uint64(best) & TMASK else mask(partner_card)
+    pw = power(best, led, TMASK, rook_pos)
+    assert pw >= TRUMP_POWER
+    return heuristic_play(h, h, led, 2, best, pw, 15, 2, 0, 0, TMASK, rook_pos,
+                          mask(unseen), 10, COUNTERS)
+
+
+def test_the_rook_goes_onto_partners_trump_ace():
+    # Partner's ace of trumps wins for certain; the Rook (20) is the lowest trump and
+    # would otherwise fall to the next trump lead.
+    assert follow_partners_lead("3S JK", "AS", "KS QS 9S 4S") == JOKER
+
+
+def test_a_counting_trump_goes_onto_partners_sure_trick():
+    # No Rook here: the 10 of trumps (10 points, beaten by the unseen K) goes onto the ace.
+    assert follow_partners_lead("3S TS", "AS", "KS QS 9S 4S JK") == card("TS")
+
+
+def test_a_top_trump_is_kept_for_a_trick_of_its_own():
+    # With rook_rank=highest_trump the Rook tops the suit: it wins a trick by itself.
+    assert follow_partners_lead("3S JK", "AS", "KS QS 9S 4S", rook_pos=13) == card("3S")
+    # The king of trumps is top once the ace is out: it is kept, the 3 thrown.
+    assert follow_partners_lead("3S KS", "AS", "QS 9S 4S JK") == card("3S")
