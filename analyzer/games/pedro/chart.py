@@ -12,7 +12,7 @@ seat       seat relative to the dealer (dealer, eldest, second, third)
 dealer     the seat is the dealer (it robs the stock)
 =========  ====================================================
 
-May import: the generic bid chart, this game's outcomes.
+May import: the generic bid chart, this game's outcomes and rules.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import numpy as np
 
 from ...bidchart import DEALER_FEATURE, SEAT_FEATURE, YES_NO, ChartGame, Feature, bin_index, bit_of
 from .outcomes import pedro_seat_batch
+from .rules import DEAL_POINTS
 
 # Ranks in a suit lane of the shared layout (rank 2 at bit 0).
 _RANK_BIT = {"ace": 12, "king": 11, "queen": 10, "jack": 9, "ten": 8, "two": 0, "right": 3}
@@ -77,4 +78,4 @@ def chart_game(rules) -> ChartGame:
                 values)
 
     return ChartGame(PEDRO_FEATURES, DEFAULT_BY, bids, ("pass", *(f"bid {b}" for b in bids)),
-                     14, 1, batch)
+                     DEAL_POINTS, 1, batch)

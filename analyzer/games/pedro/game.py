@@ -54,7 +54,9 @@ class PedroGame(Game):
         return compare_bounds(rules)
 
     def deal_points(self, rules):
-        return 14  # High, Low, Jack, Game and the two Pedros: 1 + 1 + 1 + 1 + 5 + 5
+        from .rules import DEAL_POINTS
+
+        return DEAL_POINTS
 
     def conservation(self, df, rules):
         import numpy as np

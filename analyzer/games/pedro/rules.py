@@ -81,6 +81,7 @@ class Rules(VariantRules):
     }
 
 
+DEAL_POINTS = 14  # High, Low, Jack, Game and the two Pedros: 1 + 1 + 1 + 1 + 5 + 5
 PRESETS = define_presets(Rules, pedro={}, cinch={"scoring": 2})
 PRESET_NAMES = tuple(PRESETS)
 parse_rules = Rules.parse  # parse_rules("pedro(flag=value)"), extra flag=value pairs on top
