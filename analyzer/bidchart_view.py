@@ -21,19 +21,13 @@ from .games import game, parse_game
 from .games.common import policy_label
 from .games.protocol import ChartContents
 from .stats import ci, plus_minus
-from .text import render_table
+from .text import render_table, without_context
 
 
 def _pm(mean: float, lo: float, hi: float, digits: int = 2, sign: bool = False) -> str:
     if not np.isfinite(mean):
         return "-"
     return plus_minus(mean, (hi - lo) / 2, digits, sign)
-
-
-def _without_context(label: str, context_values) -> str:
-    """A class label without the parts its section already says (``seat=dealer``)."""
-    drop = {f"seat={v}" for v in context_values} | {"dealer", "no dealer"}
-    return ", ".join(p for p in label.split(", ") if p not in drop) or "all hands"
 
 
 def _note(c) -> str:
@@ -81,7 +75,7 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
         ctx = ctx if isinstance(ctx, tuple) else (ctx,)
         name = ", ".join(f"{f} {v}" if f == "seat" else (f if v else f"not {f}")
                          for f, v in zip(context, ctx, strict=True)) or "all seats"
-        rows = [[_without_context(c.label, ctx), f"{c.n:,}",
+        rows = [[without_context(c.label, ctx), f"{c.n:,}",
                  _pm(c.points, c.points_lo, c.points_hi, digits),
                  _pm(c.ev_pass, c.ev_pass_lo, c.ev_pass_hi, digits, True),
                  *([_pm(c.pass_correction, c.pass_correction_lo, c.pass_correction_hi, digits,
@@ -114,7 +108,7 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
         rows = [[*(g[f] for f in ctx_cols),
                  g["bid_from"] if g["bid_from"] == g["bid_to"] else
                  f"{g['bid_from']}-{g['bid_to']}",
-                 _without_context(g["minimum holding"], [g[f] for f in ctx_cols]),
+                 without_context(g["minimum holding"], [g[f] for f in ctx_cols]),
                  f"{g['n']:,}", g["recommended"],
                  _pm(g["rec_gain"], g["rec_gain_lo"], g["rec_gain_hi"], digits, True),
                  "slight" if g["slight"] else ""]

@@ -11,7 +11,7 @@ fonts, the suit colours, the grid and the spines are the same on every chart.
 >>> save_figure(ev_by_bid(ev.bids, ev.pass_ev, method=1), "hand.png").name
 'hand.png'
 
-May import: matplotlib, :mod:`.io` and the package's version; never a game.
+May import: matplotlib, :mod:`.io`, :mod:`.text` and the package's version; never a game.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from . import __version__, io
+from .text import without_context
 
 # A four-colour deck: distinct hues that also differ in lightness, so the lines stay
 # apart in greyscale print. Order follows analyzer.cards.SUIT_NAMES.
@@ -186,9 +187,9 @@ def bid_heatmap(table: pd.DataFrame, classes: pd.DataFrame, title: str | None = 
     lim = max(1.0, float(np.nanmax(np.abs(grid.to_numpy()))))
     # 116 rows of four seats in one column had labels too small to read: a panel a seat,
     # two abreast, each label without the seat its panel names
-    panels = ([(f"seat {seat}", group) for seat, group in
+    panels = ([(seat, group) for seat, group in
                classes.groupby("seat", observed=True, sort=True)]
-              if "seat" in classes and classes["seat"].nunique() > 1 else [("", classes)])
+              if "seat" in classes and classes["seat"].nunique() > 1 else [(None, classes)])
     ncols = 1 if len(panels) == 1 else 2
     nrows = -(-len(panels) // ncols)
     tallest = max(len(group) for _, group in panels)
@@ -200,8 +201,8 @@ def bid_heatmap(table: pd.DataFrame, classes: pd.DataFrame, title: str | None = 
     axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
     for ax in axes[len(panels):]:
         ax.set_visible(False)
-    for ax, (name, group) in zip(axes, panels, strict=False):
-        im = _heatmap_panel(ax, grid.loc[list(group["label"])], group, actions, lim, name)
+    for ax, (seat, group) in zip(axes, panels, strict=False):
+        im = _heatmap_panel(ax, grid.loc[list(group["label"])], group, actions, lim, seat)
     fig.suptitle(title or "EV(action) − EV(pass); box = recommended", fontsize=10)
     steps = [m * 10.0 ** k for k in range(-1, 4) for m in (1, 2, 5)]  # 0.1 .. 5,000
     ticks = [-t for t in reversed(steps) if 0.5 <= t <= lim] + [0] + [
@@ -214,10 +215,10 @@ def bid_heatmap(table: pd.DataFrame, classes: pd.DataFrame, title: str | None = 
 
 
 def _heatmap_panel(ax, grid: pd.DataFrame, classes: pd.DataFrame, actions: list[str],
-                   lim: float, title: str):
-    """One panel of :func:`bid_heatmap`: its classes' rows, boxes and labels (without a
-    ``seat=`` part where the panel's ``title`` names the seat); the image, for the colour
-    bar."""
+                   lim: float, seat: str | None):
+    """One panel of :func:`bid_heatmap`: its classes' rows, boxes and labels (without the
+    ``seat=`` part where the panel is one ``seat``'s and its title names it); the image,
+    for the colour bar."""
     from matplotlib.colors import SymLogNorm
     from matplotlib.patches import Rectangle
 
@@ -234,8 +235,8 @@ def _heatmap_panel(ax, grid: pd.DataFrame, classes: pd.DataFrame, actions: list[
     short = [a.replace("bid up to ", "≤").replace("bid ", "") for a in actions]
     ax.set_xticks(range(len(actions)), short, fontsize=7 if len(actions) > 16 else 9,
                   rotation=90 if len(actions) > 16 else 0)
-    ax.set_title(title, fontsize=10)
-    labels = [", ".join(p for p in c.label.split(", ") if not (title and p.startswith("seat=")))
+    ax.set_title("" if seat is None else f"seat {seat}", fontsize=10)
+    labels = [c.label if seat is None else without_context(c.label, [seat])
               for c in classes.itertuples()]
     ax.set_yticks(range(len(classes)),
                   [f"{label}  (n={c.n:,})" + ("  rare" if c.rare else "")

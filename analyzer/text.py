@@ -14,6 +14,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
+def without_context(label: str, context_values) -> str:
+    """A hand class's label without the parts its table, section or panel already says
+    (``seat=dealer``, and the dealer feature's words).
+
+    >>> without_context("trumps=4, ace, seat=third", ["third"])
+    'trumps=4, ace'
+    """
+    drop = {f"seat={v}" for v in context_values} | {"dealer", "no dealer"}
+    return ", ".join(p for p in label.split(", ") if p not in drop) or "all hands"
+
+
 def _is_number(v: object) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
