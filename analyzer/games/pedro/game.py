@@ -3,15 +3,16 @@
 called, so that asking for the interface loads nothing heavy.
 
 May import: the foundations, the generic analyses and views, ``games.common`` and
-``games.protocol``, and Pedro's own modules; never another game.
+``games.protocol``, ``games.bidding``, and Pedro's own modules; never another game.
 """
 
 from __future__ import annotations
 
+from ..bidding import BiddingGame
 from ..protocol import Game
 
 
-class PedroGame(Game):
+class PedroGame(BiddingGame):
     name = "pedro"
     title = "Pedro / Cinch"
     sources = {"pedro": "Pedro, seed 000 (Hoyle), docs/rules.md §1",
@@ -100,11 +101,6 @@ class PedroGame(Game):
 
         return hand_json(ev, MODEL_NOTE)
 
-    def hand_csv(self, ev):
-        from ...hand_view import hand_csv
-
-        return hand_csv(ev)
-
     def hand_figure(self, ev):
         from ... import plotting
         from ..common import policy_label
@@ -124,30 +120,8 @@ class PedroGame(Game):
 
         return chart_game(rules)
 
-    def bid_chart(self, rules, deals, seed, policy, by=None, progress=None, base=None,
-                  base_deals=None, budget=None):
-        from ...bidchart import bid_chart
-
-        return bid_chart(rules, deals, seed, policy, by, progress=progress, base=base,
-                         base_deals=base_deals, budget=budget)
-
     def scoring_method(self, rules):
         return rules.scoring
-
-    def render_chart(self, chart):
-        from ...bidchart_view import render_bid_chart
-
-        return render_bid_chart(chart)
-
-    def chart_contents(self, chart):
-        from ...bidchart_view import chart_contents
-
-        return chart_contents(chart)
-
-    def write_chart(self, chart, out_dir):
-        from ...bidchart_view import write_bid_chart
-
-        return write_bid_chart(chart, out_dir)
 
     def makers(self, rec, cols):
         import numpy as np
