@@ -1,6 +1,8 @@
 """``kit.threads.run_chunks``: a kernel's deals in pieces on threads."""
 
+import multiprocessing
 import threading
+import warnings
 
 import numba
 import pytest
@@ -72,3 +74,56 @@ def test_an_error_in_a_chunk_reaches_the_caller(threads):
 def test_a_chunk_below_one_is_refused():
     with pytest.raises(ValueError, match="chunk >= 1"):
         run_chunks(lambda lo, hi: None, 5, 0)
+
+
+
+@pytest.fixture
+def two_threads():
+    prev = numba.get_num_threads()
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    if numba.get_num_threads() < 2:
+        numba.set_num_threads(prev)
+        pytest.skip("numba offers one thread here")
+    yield
+    numba.set_num_threads(prev)
+
+
+def test_the_threads_are_kept_from_one_call_to_the_next(two_threads):
+    """A hand evaluation calls its kernels a hundred times or more: the worker threads
+    start once, not once a call (about 0.3 ms a call saved, 2026-12-07)."""
+    workers = []
+    for _ in range(2):
+        seen = set()  # the Thread objects themselves: alive, so never confused
+        barrier = threading.Barrier(2, timeout=10)
+
+        def call(lo, hi, seen=seen, barrier=barrier):
+            seen.add(threading.current_thread())
+            barrier.wait()
+
+        run_chunks(call, 2, 1)
+        workers.append(seen)
+    assert workers[0] == workers[1]
+
+
+def _child_runs_chunks(queue) -> None:
+    numba.set_num_threads(2)
+    queue.put(_pieces(100, 10))
+
+
+def test_a_forked_child_runs_its_chunks_on_threads_of_its_own(two_threads):
+    """A process executor's worker may be forked from a process whose pool has run: the
+    child must not wait for threads that did not come along with it."""
+    barrier = threading.Barrier(2, timeout=10)
+    run_chunks(lambda lo, hi: barrier.wait(), 2, 1)  # the parent's two workers ran
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    with warnings.catch_warnings():  # Python 3.12 warns of fork() with threads
+        warnings.simplefilter("ignore", DeprecationWarning)
+        child = context.Process(target=_child_runs_chunks, args=(queue,))
+        child.start()
+    child.join(timeout=60)
+    if child.is_alive():
+        child.kill()
+        pytest.fail("the forked child hung running its chunks")
+    seen = queue.get(timeout=10)
+    assert [i for lo, hi in seen for i in range(lo, hi)] == list(range(100))
