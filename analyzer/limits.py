@@ -36,6 +36,8 @@ FASTEST_PER_SECOND = 1e8  # deals a second no machine reaches (about 50x this VM
 MEMORY_SHARE = 0.8  # of the free memory a run may plan to use
 MAX_SEED = 2**63 - 1  # seeds and deal indices are int64 in the kernels
 GAME_MAX_DEALS = 2**22  # the most deals of one whole game (games.kit.games.MAX_DEALS)
+# the most whole games of a run: each owns 2**24 deal indices, and the last must fit int64
+GAME_MAX_GAMES = MAX_SEED // 2**24  # (games.kit.games.MAX_GAMES)
 # A searching seat (dd, pimc) costs tens of milliseconds a deal where the other policies cost
 # microseconds, so a size left at its default then plays a run of about a minute here
 # (pimc:20 on two cores: Pedro simulate 1,000 deals 18 s, hand 500 52 s, match 200 games 23 s,

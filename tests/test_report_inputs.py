@@ -69,7 +69,8 @@ BAD = {  # file text -> what the one line must say
                         'rungs = ["heuristic", "random"]\n',
                         "[ladder] deals x rungs = 10,000,000,000,000 would take"),
     "games_too_many": ('game = "pedro"\n[games]\ngames = 10_000_000_000_000\n',
-                       "[games] games 10,000,000,000,000 would take"),
+                       # the games' deal indices end before a day's worth of games
+                       "[games] games must be at most 549,755,813,887"),
 }
 
 

@@ -390,13 +390,14 @@ def resolve_rules(variant, pairs: tuple[tuple[str, str], ...]):
 
 
 def size_option(command: str, flag: str, default: int, text: str, least: int = 1,
-                name: str | None = None):
+                name: str | None = None, most: int = MAX_INDEX):
     """A size option of ``command`` whose help shows both of its defaults (click's
-    show_default knows only one); the command applies them with ``search_sized``."""
+    show_default knows only one); the command applies them with ``search_sized``. ``most``:
+    the largest the library can index (whole games), refused here rather than there."""
     args = (flag, name) if name else (flag,)
     own = "".join(f", {game(p).title} {game(p).search_sizes[command]:,}"
                   for p in PRESET_NAMES if command in game(p).search_sizes)
-    return click.option(*args, type=Count(least), default=default,
+    return click.option(*args, type=Count(least, most), default=default,
                         help=f"{text} A size that would not fit in free memory, or would take "
                              f"over 24 hours at the pace its first seconds measure, is refused "
                              f"with one line.  [default: {default:,}; "

@@ -18,7 +18,7 @@ from .. import io, runs
 from ..documents import dumps, provenance, records
 from ..games import game as game_of
 from ..games.common import policy_label
-from ..limits import GAME_MAX_DEALS
+from ..limits import GAME_MAX_DEALS, GAME_MAX_GAMES
 from ..text import render_table
 from .group import main
 from .jobs import require_apart, run_job, show
@@ -282,7 +282,7 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
 @main.command()
 @game_argument
 @size_option("match", "--games", 10_000, "Number of whole games to the target.",
-             name="n_games")
+             name="n_games", most=GAME_MAX_GAMES)
 @seed_option
 @policy_option
 @rule_option

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..limits import GAME_MAX_DEALS, MAX_SEED, TimeLimitError, require_time
+from ..limits import GAME_MAX_DEALS, GAME_MAX_GAMES, MAX_SEED, TimeLimitError, require_time
 
 REQUIRED = object()  # a key without a default
 
@@ -116,7 +116,7 @@ SECTIONS = {
     ),
     "games": (
         Key("games", "int", 10_000, "whole games to play (King: each is its ten hands)",
-            least=1, quick=300),
+            least=1, quick=300, most=GAME_MAX_GAMES),
         Key("max_deals", "int", None, "a game not decided after this many deals counts as "
             "undecided (default: 1,000, or twice the target)", least=1, most=GAME_MAX_DEALS),
     ),

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from ...limits import Pace, require_memory
+from ...limits import ArgumentError, Pace, require_memory
 from .threads import run_chunks
 
 GAME_BLOCK = 1 << 24  # deal indices each game owns
@@ -60,12 +60,13 @@ def threaded_games(games_chunk, chunk: int):
 
 
 def check_games(n_games: int, first: int, max_deals: int) -> None:
-    """Refuse a run of games that does not fit the deal indices (ValueError)."""
+    """Refuse a run of games that does not fit the deal indices: ArgumentError, a caller's
+    bad input said in one line (a plain ValueError reached the command line a traceback)."""
     if n_games < 0 or first < 0 or first + n_games > MAX_GAMES:
-        raise ValueError(f"need n_games >= 0 and 0 <= first, first + n_games <= "
+        raise ArgumentError(f"need n_games >= 0 and 0 <= first, first + n_games <= "
                          f"{MAX_GAMES:,}; got {n_games}, {first}")
     if not 1 <= max_deals <= MAX_DEALS:
-        raise ValueError(f"max_deals must be 1 to {MAX_DEALS:,}; got {max_deals}")
+        raise ArgumentError(f"max_deals must be 1 to {MAX_DEALS:,}; got {max_deals}")
 
 
 def run_games(games_kernel, seed: int, first: int, n_games: int, max_deals: int,
