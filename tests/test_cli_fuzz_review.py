@@ -3,6 +3,9 @@ line on stderr, exit 2, nothing lost): each test failed on the code it was writt
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from cli_helpers import assert_bad_input, run
 
 
@@ -21,4 +24,25 @@ def test_more_whole_games_than_the_deal_indices_hold_is_one_line(tmp_path):
     assert_bad_input(_report(tmp_path, 'game = "pedro"\n[games]\ngames = 1000000000000\n'),
                      "[games] games", "549,755,813,887")
     assert not (tmp_path / "rep").exists()
+
+
+def _store(tmp_path, name="run"):
+    d = tmp_path / name
+    r = run("simulate", "pedro", "--deals", "300", "--chunk", "100", "--run-dir", str(d))
+    assert r.exit_code == 0, r.stderr
+    return d
+
+
+@pytest.mark.parametrize("key, value", [("out", 5), ("out", ""), ("out_dir", ["x"])])
+def test_a_manifest_whose_output_path_is_not_a_path_is_named(tmp_path, key, value):
+    # was: a traceback, exit 1 (TypeError: expected str, bytes or os.PathLike object, not
+    # int) from resume, which writes the run's --out again
+    store = _store(tmp_path)
+    p = store / "manifest.json"
+    m = json.loads(p.read_text())
+    m[key] = value
+    p.write_text(json.dumps(m))
+    before = sorted((f.name, f.read_bytes()) for f in (store / "chunks").iterdir())
+    assert_bad_input(run("resume", str(store)), "manifest.json", f"its {key} is {value!r}")
+    assert sorted((f.name, f.read_bytes()) for f in (store / "chunks").iterdir()) == before
 

@@ -84,7 +84,7 @@ class RunStore:
             self.job = Job.from_dict(m["job"])
             self.first, self.deals, self.chunk = (_count(m, k, least) for k, least in
                                                   (("first", 0), ("deals", 1), ("chunk", 1)))
-            self.out, self.out_dir = m.get("out"), m.get("out_dir")
+            self.out, self.out_dir = _path(m, "out"), _path(m, "out_dir")
         except (ValueError, KeyError, TypeError, AttributeError) as e:
             raise RunStoreError(f"{path} is not a bidlab run manifest or is damaged ({e}); "
                                 "restore it, or start the run again in another --run-dir"
@@ -429,6 +429,15 @@ def _count(manifest: dict, key: str, least: int) -> int:
     v = manifest[key]
     if isinstance(v, bool) or not isinstance(v, int) or v < least:
         raise ValueError(f"its {key} is {v!r}, not a whole number of at least {least}")
+    return v
+
+
+def _path(manifest: dict, key: str) -> str | None:
+    """A path the manifest keeps (the run's --out, --out-dir), or None; ValueError naming it
+    otherwise: resume writes there, and a number there was a traceback."""
+    v = manifest.get(key)
+    if v is not None and not (isinstance(v, str) and v.strip()):
+        raise ValueError(f"its {key} is {v!r}, not a path or null")
     return v
 
 
