@@ -39,7 +39,7 @@ sampling; :func:`best_split`).
 from sums alone (a hand evaluation's bids and pass), and their paired differences, so that
 everything that ranks and decides on :class:`analyzer.stats.PairedMoments` works on it.
 
-May import: numpy, :mod:`analyzer.stats`.
+May import: numpy, :mod:`analyzer.stats`, :mod:`analyzer.limits`.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .limits import TIME_LIMIT
 from .stats import Z95, Estimate, PairedMoments, mean_ci, p_best_of
 
 # paired deals below which each slope is 1 (the plain difference): fitting it costs a bias
@@ -113,6 +114,9 @@ def check_budget(base: str | None, budget: float | None, deals: int | None = Non
                             "policies: give a base policy too (e.g. base=\"heuristic\")")
     if not (isinstance(budget, (int, float)) and math.isfinite(budget) and budget > 0):
         raise TwoLevelError(f"a budget is a number of seconds above 0; got {budget!r}")
+    if budget > TIME_LIMIT:  # its pilot alone would double for days, past any size check
+        raise TwoLevelError(f"a budget is at most {TIME_LIMIT:,.0f} seconds (a day, the limit "
+                            f"of a run); got {budget:,g}")
     if deals is not None:  # the budget's split chose n, the deals asked for were ignored
         raise TwoLevelError("a budget chooses the deals (n and N); drop deals")
 

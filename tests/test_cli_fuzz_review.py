@@ -46,3 +46,22 @@ def test_a_manifest_whose_output_path_is_not_a_path_is_named(tmp_path, key, valu
     assert_bad_input(run("resume", str(store)), "manifest.json", f"its {key} is {value!r}")
     assert sorted((f.name, f.read_bytes()) for f in (store / "chunks").iterdir()) == before
 
+
+@pytest.mark.parametrize("command", [
+    ["bid-chart", "pedro", "--policy", "pimc:2"],
+    ["hand", "pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", "--policy", "pimc:2"],
+    ["compare", "pedro", "pedro(low_to=holder)", "--policy", "pimc:2"]])
+def test_a_budget_beyond_the_days_limit_is_refused_before_its_pilot(command):
+    # was: accepted; the pilot doubled to 2**20 searched deals (days) and the split's N and
+    # n were never held to the day's limit
+    assert_bad_input(run(*command, "--base", "heuristic", "--budget", "1e30"), "--budget",
+                     "86,400")
+
+
+def test_the_library_refuses_a_budget_beyond_the_days_limit_too():
+    from analyzer.twolevel import TwoLevelError, check_budget
+
+    check_budget("heuristic", 86_400.0)
+    with pytest.raises(TwoLevelError, match="at most 86,400 seconds"):
+        check_budget("heuristic", 86_401.0)
+

@@ -24,7 +24,7 @@ from .. import io
 from ..cards import CardParseError, CardSet, parse_cards
 from ..games import PRESET_NAMES, common, family, game, parse_game
 from ..games.common import policy_label
-from ..limits import MAX_SEED, SEARCH_SIZES
+from ..limits import MAX_SEED, SEARCH_SIZES, TIME_LIMIT
 from ..parsing import NumberError, parse_float, parse_int
 from ..rollout import HandError
 from ..twolevel import check_request
@@ -276,7 +276,7 @@ def base_options(figures: str, narrowest: str | None = None, limits: str = ""):
     def apply(command):
         if narrowest is not None:
             command = click.option(
-                "--budget", type=Real(), default=None, metavar="SECONDS",
+                "--budget", type=Real(hi=TIME_LIMIT), default=None, metavar="SECONDS",
                 help=f"With --base: split about this many seconds between N and n so that "
                      f"{narrowest} is narrowest (a short pilot measures both costs). The split "
                      f"follows this machine's pace; the N and n it chose, shown with the "
