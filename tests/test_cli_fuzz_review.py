@@ -65,3 +65,12 @@ def test_the_library_refuses_a_budget_beyond_the_days_limit_too():
     with pytest.raises(TwoLevelError, match="at most 86,400 seconds"):
         check_budget("heuristic", 86_401.0)
 
+
+def test_merging_a_run_with_no_finished_chunk_is_one_line(tmp_path):
+    # was: two lines, "bidlab: run is not finished: 0 of 300 deals" then the refusal (a run
+    # stopped before its first chunk ended keeps its manifest and no chunk)
+    store = _store(tmp_path)
+    for f in (store / "chunks").iterdir():
+        f.unlink()
+    assert_bad_input(run("merge", str(store)), "no finished chunk")
+

@@ -181,12 +181,13 @@ def merge_runs(run_dirs, out, as_json) -> None:
       bidlab merge pedro-seed1 pedro-seed2 --out both.parquet
     """
     stores = runs.merged_stores(list(run_dirs))  # the chunks now: a run may play into one
+    summary = runs.merged_summary(stores)
+    rows = runs.merged_row_parts(stores, summary) if out is not None else None
+    # after the checks: a refusal (a run with no finished chunk) is the one line on stderr
     for folder, store in zip(run_dirs, stores, strict=True):
         if not store.complete():
             click.echo(f"bidlab: {folder} is not finished: {store.n_done:,} of "
                        f"{store.deals:,} deals (bidlab resume {folder})", err=True)
-    summary = runs.merged_summary(stores)
-    rows = runs.merged_row_parts(stores, summary) if out is not None else None
     click.echo(dumps(summary.to_document()) if as_json else summary.to_text())
     if rows is not None:
         meta, parts = rows
