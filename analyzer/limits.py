@@ -161,8 +161,11 @@ def _label(what: str) -> str:
     return _ASKED_AS.get() or what
 
 
-def require_memory(n: int, bytes_each: float, what: str, unit: str = "deals") -> None:
-    """SizeError unless ``n`` rows of ``bytes_each`` fit in the memory free now."""
+def require_memory(n: int, bytes_each: float, what: str, unit: str = "deals",
+                   parts: str | None = None) -> None:
+    """SizeError unless ``n`` rows of ``bytes_each`` fit in the memory free now. ``parts``:
+    the option that runs it in parts (simulate's --first), offered only where the command
+    has one (ladder, match and bench have none: naming it there sent users to an error)."""
     asked = _ASKED_AS.get() is not None
     what = _label(what)
     free = free_memory()
@@ -172,7 +175,7 @@ def require_memory(n: int, bytes_each: float, what: str, unit: str = "deals") ->
     fits = int(MEMORY_SHARE * free / bytes_each)
     raise SizeError(f"{what} {n:,} needs about {_size(need)} of memory for its rows and "
                     f"{_size(free)} is free: at most about {fits:,} {unit} here"
-                    + ("" if asked else ", or run it in parts with --first"))
+                    + ("" if asked or parts is None else f", or run it in parts with {parts}"))
 
 
 def require_time(n: int, what: str, unit: str = "deals") -> None:

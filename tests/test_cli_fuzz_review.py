@@ -74,3 +74,17 @@ def test_merging_a_run_with_no_finished_chunk_is_one_line(tmp_path):
         f.unlink()
     assert_bad_input(run("merge", str(store)), "no finished chunk")
 
+
+def test_a_size_refusal_offers_first_only_to_the_command_that_has_it(monkeypatch):
+    # was: ladder, match and bench said "or run it in parts with --first": none has --first
+    from analyzer import limits
+
+    monkeypatch.setattr(limits, "free_memory", lambda: 10**6)
+    for args in (["ladder", "pedro", "--deals", "100000"],
+                 ["match", "pedro", "--games", "100000"],
+                 ["bench", "--game", "pedro", "--policy", "random", "--deals", "100000"]):
+        line = assert_bad_input(run(*args), "of memory")
+        assert "--first" not in line, line
+    line = assert_bad_input(run("simulate", "pedro", "--deals", "100000", "--chunk", "100000"),
+                            "of memory")
+    assert "--first" in line, line

@@ -277,7 +277,7 @@ def simulate_batches(run_batch: Callable, rules, n_deals: int, seed: int, pols: 
     width, dtype = rec_shape
     # rows as records and hands, then as the frame built from them, with derived columns
     require_memory(n_deals, 3 * (width * np.dtype(dtype).itemsize + 8 * n_hands) + 40,
-                   "--deals")
+                   "--deals", parts="--first")
     pace = Pace(n_deals, "--deals")
     recs, hands = [], []
     lo = first
