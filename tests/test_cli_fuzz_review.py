@@ -88,3 +88,12 @@ def test_a_size_refusal_offers_first_only_to_the_command_that_has_it(monkeypatch
     line = assert_bad_input(run("simulate", "pedro", "--deals", "100000", "--chunk", "100000"),
                             "of memory")
     assert "--first" in line, line
+
+
+@pytest.mark.parametrize("args", [
+    ["deal", "king", "--contract", "no-tricks+no-tricks"],
+    ["hand", "king", "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS", "--deals", "5", "--contract",
+     "no-hearts+No_Hearts"]])
+def test_a_king_contract_naming_one_hand_twice_is_refused(args):
+    # was: exit 0 with the numbers of the single hand (its two names' bits joined as one)
+    assert_bad_input(run(*args), "names one hand twice", "--contract")

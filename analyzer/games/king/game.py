@@ -47,6 +47,13 @@ class KingGame(Game):
 
         if contract is not None and contract != "all":
             code = parse_contract(contract)  # RuleError names the contracts
+            # parse_contract joins the named hands' bits: "no-tricks+no-tricks" read as
+            # no-tricks alone, a typo for a combined hand answered with another hand's numbers
+            if isinstance(contract, str) and len(contract.split("+")) != code.bit_count():
+                from ...variants import RuleError
+
+                raise RuleError(f"{what} {contract!r} names one hand twice; give one hand, or "
+                                "two different negatives joined by +")
             if rules is not None:
                 check_played(code, rules)
 
