@@ -8,6 +8,7 @@ May import: :mod:`.cli`, imported late so that Ctrl-C is caught during the impor
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 
@@ -18,8 +19,23 @@ def environment_problem() -> str | None:
                                     and 1 <= int(threads) <= 4096):
         return (f"NUMBA_NUM_THREADS={threads[:40]!r}: give a whole number of threads from 1 "
                 f"to 4096, or unset it (all cores)")
+    others = sorted(k for k in os.environ if k.startswith("NUMBA_") and k != "NUMBA_NUM_THREADS")
+    if others:  # rare: worth loading numba early to read them (--help included)
+        import warnings
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            import numba
+        # a value numba cannot parse was a warning with a traceback in it, then ignored
+        for w in caught:
+            bad = re.match(r"Environment variable '(\w+)' is defined but its associated "
+                           r"value '(.*)' could not be parsed", str(w.message), re.S)
+            if bad:
+                return (f"{bad[1]}={bad[2][:40]!r}: numba cannot read this value and would "
+                        f"ignore it; give one numba documents for {bad[1]} (a flag takes 0 "
+                        "or 1), or unset it")
     layer = os.environ.get("NUMBA_THREADING_LAYER")
-    if layer is not None:  # rare: worth loading numba early to try it (--help included)
+    if layer is not None:
         import numba
 
         try:

@@ -4,6 +4,9 @@ line on stderr, exit 2, nothing lost): each test failed on the code it was writt
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from cli_helpers import assert_bad_input, run
@@ -97,3 +100,16 @@ def test_a_size_refusal_offers_first_only_to_the_command_that_has_it(monkeypatch
 def test_a_king_contract_naming_one_hand_twice_is_refused(args):
     # was: exit 0 with the numbers of the single hand (its two names' bits joined as one)
     assert_bad_input(run(*args), "names one hand twice", "--contract")
+
+
+@pytest.mark.parametrize("name, value, status", [
+    ("NUMBA_DISABLE_JIT", "zzz", 2), ("NUMBA_OPT", "fast", 2), ("NUMBA_BOUNDSCHECK", "0", 0)])
+def test_a_numba_setting_numba_cannot_read_is_one_line(name, value, status):
+    # was: exit 0 after numba's RuntimeWarning, a dozen lines with a traceback in them, and
+    # the setting silently ignored
+    r = subprocess.run([sys.executable, "-m", "analyzer", "games"], capture_output=True,
+                       text=True, env={**os.environ, name: value})
+    assert r.returncode == status, (r.returncode, r.stderr)
+    if status:
+        assert r.stderr.count("\n") == 1 and f"{name}={value!r}" in r.stderr, r.stderr
+        assert "Traceback" not in r.stderr
