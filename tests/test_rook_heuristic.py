@@ -58,3 +58,20 @@ def test_a_top_trump_is_kept_for_a_trick_of_its_own():
     assert follow_partners_lead("3S JK", "AS", "KS QS 9S 4S", rook_pos=13) == card("3S")
     # The king of trumps is top once the ace is out: it is kept, the 3 thrown.
     assert follow_partners_lead("3S KS", "AS", "QS 9S 4S JK") == card("3S")
+
+
+def lead(hand, unseen, decl_seat=1):
+    """Seat 0's lead to a trick, defending (the declarer is seat ``decl_seat``)."""
+    h = mask(hand)
+    return heuristic_play(h, h, np.uint64(0), -1, -1, -1, 0, 0, 0, decl_seat & 1, TMASK, 0,
+                          mask(unseen), 10, COUNTERS)
+
+
+def test_a_defender_leads_the_ace_rather_than_the_queen_under_it():
+    # Hearts (A Q 10 5) are the longest side suit and the Q its only non-counter: leading
+    # it would give the unseen king a trick. The ace takes the trick itself.
+    unseen = "KH 9H 2H AS KS QS 4S JK 7C 8D"
+    assert lead("AH QH TH 5H 9C 7D 3S", unseen) == card("AH")
+    # With the king as well, the Q is led (the A-K stay on top), and from A 9 8 7 the 7.
+    assert lead("AH KH QH TH 9C 7D 3S", "9H 2H AS KS QS 4S JK 7C 8D") == card("QH")
+    assert lead("AH 9H 8H 7H 9C 7D 3S", unseen) == card("7H")
