@@ -111,3 +111,33 @@ def test_trumps_shown_in_the_stock_change_play_only_where_a_dealer_left_some():
     assert set(hidden["dealer"][moved]) == {3}
     bidding = ["bid", "bidder", "trump"]  # shown after the rob: the auction is the same
     assert hidden[bidding].equals(shown[bidding])
+
+
+# ---- following (normalised layout) -----------------------------------------------------------
+
+_KING, _ACE = 60, 61
+
+
+def _follow(hand: int, trick: int, best: int, best_seat: int, unseen: int,
+            low_to_winner: bool = True, pos: int = 1) -> int:
+    """Seat 0's card to a trump lead (all its cards trumps, so all legal)."""
+    h = np.uint64(hand)
+    return heuristic_play(h, h, 3, best_seat, best, np.uint64(trick), pos, 4, 0,
+                          np.uint64(unseen), low_to_winner, 1)
+
+
+def test_with_low_to_holder_the_2_is_the_trump_given_up_first():
+    # An opponent's ace of trumps wins: seat 0 gives up its least valuable trump. Low goes
+    # to the trick's winner by default, so the 2 is kept and the king thrown; with
+    # low_to=holder the 2 scores for seat 0's side wherever it falls, so it goes first.
+    hand = (1 << N_TWO) | (1 << _KING)
+    unseen = (1 << 59) | (1 << 56)
+    assert _follow(hand, 1 << _ACE, _ACE, 1, unseen) == _KING
+    assert _follow(hand, 1 << _ACE, _ACE, 1, unseen, low_to_winner=False) == N_TWO
+    # ... and it is the maker side's low trump lead
+    lead_hand = (1 << N_TWO) | (1 << 56) | _PLAIN_CARDS
+    h = np.uint64(lead_hand)
+    assert heuristic_play(h, h, -1, -1, -1, np.uint64(0), 0, 4, 1, np.uint64(1 << _ACE),
+                          False, 3) == N_TWO
+    assert _lead(lead_hand, seat=1, maker=3, unseen=1 << _ACE) == 56
+

@@ -231,13 +231,14 @@ def choose_rob(pol, stock, need, rng):
 
 
 @njit(cache=True, inline="always")
-def cheapest_card(cards):
+def cheapest_card(cards, counters):
     """The card a seat minds least giving up: its lowest plain card, else its lowest
-    non-counting trump, else point cards in _THROW_ORDER (the Pedros last)."""
+    trump outside ``counters`` (the cards that count in a trick), else point cards in
+    _THROW_ORDER (the Pedros last)."""
     plain = cards & PLAIN
     if plain != ZERO:
         return lowest_plain(plain)
-    junk = cards & ~COUNTERS
+    junk = cards & ~counters
     if junk != ZERO:
         return lsb(junk)
     for b in _THROW_ORDER:
@@ -259,18 +260,21 @@ def heuristic_play(hand, legal, lead_lane, best_seat, best, trick, pos, n_active
                    unseen_trumps, low_to_winner, maker):
     """One card for a heuristic seat; see the module docstring."""
     top_unseen = msb(unseen_trumps)  # -1 when every trump is accounted for
+    # With low_to=holder the 2 scores for the side that held it, wherever it falls: it is
+    # then the cheapest trump to give up, not a point to guard.
+    counters = COUNTERS if low_to_winner else COUNTERS & ~bit(N_TWO)
     if pos == 0:
         mine = hand & TRUMPS
         if mine != ZERO and msb(mine) > top_unseen:
             return msb(mine)
         if (seat & 1) == (maker & 1):
-            junk = mine & ~COUNTERS
+            junk = mine & ~counters
             if junk != ZERO:
                 return lsb(junk)
         plain = hand & PLAIN
         if plain != ZERO:
             return lowest_plain(plain)
-        return cheapest_card(hand)
+        return cheapest_card(hand, counters)
     if popcount(legal) == 1:
         return lsb(legal)
     last = pos == n_active - 1
@@ -281,10 +285,10 @@ def heuristic_play(hand, legal, lead_lane, best_seat, best, trick, pos, n_active
                     return b
             if low_to_winner and (legal >> np.uint64(N_TWO)) & ONE:
                 return N_TWO
-        return cheapest_card(legal)
+        return cheapest_card(legal, counters)
     w = winning_cards(legal, lead_lane, best)
     if w == ZERO:
-        return cheapest_card(legal)
+        return cheapest_card(legal, counters)
     safe = w if last else w & TRUMPS & above(top_unseen)
     if safe != ZERO:
         if last:
@@ -293,13 +297,13 @@ def heuristic_play(hand, legal, lead_lane, best_seat, best, trick, pos, n_active
                 if (safe >> np.uint64(b)) & ONE:
                     return b
         if last or capture_points(trick, low_to_winner) > 0:
-            return cheapest_card(safe)
-        return cheapest_card(legal)
+            return cheapest_card(safe, counters)
+        return cheapest_card(legal, counters)
     if capture_points(trick, low_to_winner) >= 5:
         cheap = w & ~COUNTERS
         if cheap != ZERO:
-            return cheapest_card(cheap)
-    return cheapest_card(legal)
+            return cheapest_card(cheap, counters)
+    return cheapest_card(legal, counters)
 
 
 @njit(cache=True)
@@ -309,5 +313,5 @@ def choose_dump(pol, hand, k, rng):
         return random_subset(hand, k, rng)
     out = ZERO
     for _ in range(k):
-        out |= bit(cheapest_card(hand & ~out))
+        out |= bit(cheapest_card(hand & ~out, COUNTERS))
     return out
