@@ -10,6 +10,7 @@ from analyzer.games import pedro
 from analyzer.games.pedro.core import N_JACK, N_LEFT, N_TWO, lowest_plain
 from analyzer.games.pedro.engine import R_BID, R_BID_SEAT, R_BIDDER, R_DEALER
 from analyzer.games.pedro.policies import (
+    best_suit,
     bid_estimate,
     heuristic_bid,
     heuristic_play,
@@ -153,3 +154,17 @@ def test_a_pedro_on_partners_beatable_trump_is_covered_with_a_sure_winner():
     assert _follow(hand, trick, nine, 2, unseen, pos=2) == queen
     # without points at stake the 7 is still thrown
     assert _follow(hand, 1 << nine, nine, 2, unseen, pos=1) == seven
+
+
+def test_with_low_to_holder_the_2_of_trumps_is_bid_as_a_sure_point():
+    # Low scores to the side holding the 2 under low_to=holder, as High to the ace's: the
+    # hand's estimate rises by half a point, here across a whole point ...
+    mask = np.uint64(CardSet("AS KS 2S 9H 3D 4C 7H 8H JD").mask)
+    assert bid_estimate(mask, False) == 3
+    assert bid_estimate(mask, False, True) == 4
+    assert heuristic_bid(mask, 1, 0, 3, 2, 1, True) == 0
+    assert heuristic_bid(mask, 1, 0, 3, 2, 1, True, True) == 4
+    # ... and a suit holding the 2 may now be the one named
+    mask = np.uint64(CardSet("AS KS AH KH AD 2D 6C 4C 2C").mask)
+    assert best_suit(mask, False)[0] == 2  # hearts
+    assert best_suit(mask, False, True)[0] == 1  # diamonds

@@ -214,7 +214,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                     b = random_bid(high, min_bid, prng)
                 else:
                     b = heuristic_bid(hands[seat], seat, dealer, high, bidder, min_bid,
-                                      no_contract)
+                                      no_contract, rp[P_LOW_TO] == 1)
             rec[R_BID_SEAT + seat] = b
             if log:
                 li[L_BIDS + k] = b
@@ -237,7 +237,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
             trump = np.int64(sc[SC_TRUMP])
         else:
             trump = choose_trump(1 if play_only else pols[maker], hands[maker], maker == dealer,
-                                 prng)
+                                 rp[P_LOW_TO] == 1, prng)
         if sc.shape[0] > SC_STOP and sc[SC_STOP] == ONE:
             _record_auction(rec, dealer, bidder, bid, trump, attempt)
             return

@@ -12,7 +12,8 @@ seat may know (its cards, cards played, dead cards, and the stock leftovers
 when the dealer faces them or the seat is the dealer):
 
 * **Bidding.** It values each suit as trump from the trumps it holds (the Ace
-  and Pedros weigh most, low trumps guard the Pedros), adds length, the
+  and Pedros weigh most, low trumps guard the Pedros; with low_to=holder the 2 is
+  a sure point), adds length, the
   partner's expected share and, as dealer, the value of robbing the stock. It
   bids the best value less a safety margin when that beats the high bid, and
   overbids its own partner only with a clearly stronger hand. The dealer, who
@@ -71,6 +72,9 @@ _WEIGHT_HI = np.array(
     [sum(_TRUMP_WEIGHT[7 + b] for b in range(7) if w >> b & 1) for w in range(128)],
     dtype=np.int64,
 )
+# With low_to=holder the 2 is a sure point for the side holding it, like High: a full point
+# (measured: bidding and naming trump so, +0.17 points a deal; see heuristic_bid).
+_WEIGHT_LO_HOLDER = _WEIGHT_LO + (_SCALE - _TRUMP_WEIGHT[0]) * (np.arange(128) & 1)
 _LENGTH = np.array([9 * max(0, n - 3) for n in range(15)], dtype=np.int64)  # 0.45 a trump past 3
 _PARTNER_SHARE = 30  # 1.5 points the partner adds on average
 _ROB_BONUS = 40  # 2 points: the dealer picks the stock's best cards
@@ -118,18 +122,19 @@ def power_word(hand, trump):
 
 
 @njit(cache=True)
-def suit_value(hand, trump, is_dealer):
+def suit_value(hand, trump, is_dealer, low_to_holder=False):
     """Heuristic estimate, in twentieths of a point, of what a side makes naming ``trump``."""
     pw = power_word(hand, trump)
-    v = _WEIGHT_LO[pw & np.uint64(127)] + _WEIGHT_HI[pw >> np.uint64(7)] + _LENGTH[popcount(pw)]
+    lo = _WEIGHT_LO_HOLDER if low_to_holder else _WEIGHT_LO
+    v = lo[pw & np.uint64(127)] + _WEIGHT_HI[pw >> np.uint64(7)] + _LENGTH[popcount(pw)]
     return v + _PARTNER_SHARE + (_ROB_BONUS if is_dealer else 0)
 
 
 @njit(cache=True)
-def best_suit(hand, is_dealer):
-    best, best_v = 0, suit_value(hand, 0, is_dealer)
+def best_suit(hand, is_dealer, low_to_holder=False):
+    best, best_v = 0, suit_value(hand, 0, is_dealer, low_to_holder)
     for t in range(1, 4):
-        v = suit_value(hand, t, is_dealer)
+        v = suit_value(hand, t, is_dealer, low_to_holder)
         if v > best_v:
             best, best_v = t, v
     return best, best_v
@@ -146,18 +151,22 @@ def random_bid(high, min_bid, rng):
 
 
 @njit(cache=True)
-def bid_estimate(hand, is_dealer):
+def bid_estimate(hand, is_dealer, low_to_holder=False):
     """What the hand would bid with nobody in its way: its best suit's value, less the
     safety margin, in points (at most 14)."""
-    _, v = best_suit(hand, is_dealer)
+    _, v = best_suit(hand, is_dealer, low_to_holder)
     return min((v - _BID_MARGIN) // _SCALE, 14)
 
 
 @njit(cache=True)
-def heuristic_bid(hand, seat, dealer, high, high_seat, min_bid, no_contract):
+def heuristic_bid(hand, seat, dealer, high, high_seat, min_bid, no_contract,
+                  low_to_holder=False):
     """0 to pass, else the heuristic's bid (scalars only, like every hot call).
 
     ``no_contract``: when all pass, the dealer names trump without a contract.
+    ``low_to_holder``: Low scores to the side holding the 2, which is then valued as a sure
+    point (duplicate, pedro(low_to=holder), 500,000 deals, bidding and naming trump so:
+    +0.170 points a deal, 95% CI +0.165 to +0.175; net score +0.102, CI +0.096 to +0.108).
     """
     lowest = max(high, min_bid - 1) + 1
     if lowest > 14:
@@ -165,7 +174,7 @@ def heuristic_bid(hand, seat, dealer, high, high_seat, min_bid, no_contract):
     is_dealer = seat == dealer
     if is_dealer and high_seat < 0 and no_contract:
         return 0  # passing names trump all the same, with nothing to be set back
-    want = bid_estimate(hand, is_dealer)
+    want = bid_estimate(hand, is_dealer, low_to_holder)
     if high_seat >= 0 and (high_seat & 1) == (seat & 1) and want < high + _OVERBID_PARTNER:
         return 0
     if want < lowest:
@@ -175,10 +184,10 @@ def heuristic_bid(hand, seat, dealer, high, high_seat, min_bid, no_contract):
 
 
 @njit(cache=True)
-def choose_trump(pol, hand, is_dealer, rng):
+def choose_trump(pol, hand, is_dealer, low_to_holder, rng):
     if pol == RANDOM:
         return uniform_int(rng, 4)
-    t, _ = best_suit(hand, is_dealer)
+    t, _ = best_suit(hand, is_dealer, low_to_holder)
     return t
 
 
