@@ -60,7 +60,23 @@ def test_a_top_trump_is_kept_for_a_trick_of_its_own():
     assert follow_partners_lead("3S KS", "AS", "QS 9S 4S JK") == card("3S")
 
 
-def lead(hand, unseen, decl_seat=1):
+def lead(hand, unseen, seat=1, decl_team=0):
+    """Seat ``seat``'s lead to a fresh trick (spades trump), holding ``hand``."""
+    h = mask(hand)
+    return heuristic_play(h, h, np.uint64(0), -1, -1, -1, 0, 0, seat, decl_team, TMASK, 0,
+                          mask(unseen), 8, COUNTERS)
+
+
+def test_a_defender_cashes_his_ace_while_trumps_are_out():
+    # The declarer still has trumps to draw; the ace of hearts held back would be ruffed or
+    # thrown later, so the defender cashes it rather than lead low from his long clubs.
+    unseen = "KH QH 5H 2H KC AC 5D 6D AS KS 9S 4S JK"
+    assert lead("AH 4H 7C 8C 9C 3D", unseen) == card("AH")
+    # Without a sure winner he still leads low from his longest side suit.
+    assert lead("QH 4H 7C 8C 9C 3D", unseen + " AH") == card("7C")
+
+
+def defender_lead(hand, unseen, decl_seat=1):
     """Seat 0's lead to a trick, defending (the declarer is seat ``decl_seat``)."""
     h = mask(hand)
     return heuristic_play(h, h, np.uint64(0), -1, -1, -1, 0, 0, 0, decl_seat & 1, TMASK, 0,
@@ -71,7 +87,7 @@ def test_a_defender_leads_the_ace_rather_than_the_queen_under_it():
     # Hearts (A Q 10 5) are the longest side suit and the Q its only non-counter: leading
     # it would give the unseen king a trick. The ace takes the trick itself.
     unseen = "KH 9H 2H AS KS QS 4S JK 7C 8D"
-    assert lead("AH QH TH 5H 9C 7D 3S", unseen) == card("AH")
+    assert defender_lead("AH QH TH 5H 9C 7D 3S", unseen) == card("AH")
     # With the king as well, the Q is led (the A-K stay on top), and from A 9 8 7 the 7.
-    assert lead("AH KH QH TH 9C 7D 3S", "9H 2H AS KS QS 4S JK 7C 8D") == card("QH")
-    assert lead("AH 9H 8H 7H 9C 7D 3S", unseen) == card("7H")
+    assert defender_lead("AH KH QH TH 9C 7D 3S", "9H 2H AS KS QS 4S JK 7C 8D") == card("QH")
+    assert defender_lead("AH 9H 8H 7H 9C 7D 3S", unseen) == card("7H")
