@@ -5,7 +5,7 @@ lowest trump by default, so a trick partner wins for certain is its safest home.
 import numpy as np
 
 from analyzer.cards import JOKER
-from analyzer.games.kit.lanes import COLUMN
+from analyzer.games.kit.lanes import COLUMN, LANE
 from analyzer.games.rook.core import ROOK, TRUMP_POWER, power, trump_suit
 from analyzer.games.rook.policies import heuristic_play
 
@@ -91,3 +91,22 @@ def test_a_defender_leads_the_ace_rather_than_the_queen_under_it():
     # With the king as well, the Q is led (the A-K stay on top), and from A 9 8 7 the 7.
     assert defender_lead("AH KH QH TH 9C 7D 3S", "9H 2H AS KS QS 4S JK 7C 8D") == card("QH")
     assert defender_lead("AH 9H 8H 7H 9C 7D 3S", unseen) == card("7H")
+
+
+def second_hand(hand, led_card, unseen, trick_pts=10):
+    """Seat 1's card, second to play: seat 0 (the declarer's side) led ``led_card``."""
+    h = mask(hand)
+    best = card(led_card)
+    led = LANE[best >> 4]
+    legal = h & led if h & led else h
+    return heuristic_play(h, legal, led, 0, best, power(best, led, TMASK, 0), trick_pts, 1, 1,
+                          0, TMASK, 0, mask(unseen), 8, COUNTERS)
+
+
+def test_second_hand_takes_a_counting_trick_with_its_sure_ace():
+    # The queen would win the 10 only if the unseen king is not behind; the ace must be
+    # cashed some time anyway, and here it wins the trick for certain.
+    unseen = "KH JH 5H 2H 9C 6D AS KS 9S 4S JK"
+    assert second_hand("QH AH 3C 4C", "TH", unseen) == card("AH")
+    # With the king gone the queen is top of the suit: the cheapest winner is sure.
+    assert second_hand("QH AH 3C 4C", "TH", "JH 5H 2H 9C 6D AS KS 9S 4S JK") == card("QH")
