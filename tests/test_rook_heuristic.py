@@ -110,3 +110,22 @@ def test_second_hand_takes_a_counting_trick_with_its_sure_ace():
     assert second_hand("QH AH 3C 4C", "TH", unseen) == card("AH")
     # With the king gone the queen is top of the suit: the cheapest winner is sure.
     assert second_hand("QH AH 3C 4C", "TH", "JH 5H 2H 9C 6D AS KS 9S 4S JK") == card("QH")
+
+
+def third_hand(hand, partner_card, unseen):
+    """Seat 0's card, third to play: partner (seat 2) led ``partner_card`` in a side suit,
+    seat 3 followed low; seat 0 holds ``hand``."""
+    h = mask(hand)
+    best = card(partner_card)
+    led = LANE[best >> 4]
+    legal = h & led if h & led else h
+    return heuristic_play(h, legal, led, 2, best, power(best, led, TMASK, 0), 0, 2, 0, 0,
+                          TMASK, 0, mask(unseen), 8, COUNTERS)
+
+
+def test_third_hand_takes_over_partners_queen_with_the_ace():
+    # The last hand may hold the king over partner's queen: the ace wins for certain.
+    unseen = "KH 5H 2H 9C 6D AS KS 9S 4S JK"
+    assert third_hand("AH 3H 4C", "QH", unseen) == card("AH")
+    # No unseen heart beats the queen: partner keeps the trick and the 3 goes under it.
+    assert third_hand("AH 3H 4C", "QH", "5H 2H 9C 6D AS KS 9S 4S JK") == card("3H")
