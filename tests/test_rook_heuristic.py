@@ -129,3 +129,12 @@ def test_third_hand_takes_over_partners_queen_with_the_ace():
     assert third_hand("AH 3H 4C", "QH", unseen) == card("AH")
     # No unseen heart beats the queen: partner keeps the trick and the 3 goes under it.
     assert third_hand("AH 3H 4C", "QH", "5H 2H 9C 6D AS KS 9S 4S JK") == card("3H")
+
+
+def test_third_hand_gives_a_counter_to_partners_top_card():
+    # Partner's ace of hearts is top of the suit, so only a ruff by the last hand beats it:
+    # the 10 goes onto it rather than to a later trick the declarer's side takes.
+    unseen = "KH 5H 2H 9C 6D AS KS 9S 4S JK"
+    assert third_hand("TH 3H 4C", "AH", unseen) == card("TH")
+    # The king is top of hearts once the ace is played: it is kept for a trick of its own.
+    assert third_hand("KH 3H 4C", "AH", "5H 2H 9C 6D AS KS 9S 4S JK") == card("3H")
