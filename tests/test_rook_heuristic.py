@@ -138,3 +138,11 @@ def test_third_hand_gives_a_counter_to_partners_top_card():
     assert third_hand("TH 3H 4C", "AH", unseen) == card("TH")
     # The king is top of hearts once the ace is played: it is kept for a trick of its own.
     assert third_hand("KH 3H 4C", "AH", "5H 2H 9C 6D AS KS 9S 4S JK") == card("3H")
+
+
+def test_second_hand_contests_a_trick_with_a_five_in_it():
+    # The queen may lose to the unseen king, but a trick with a 5 in it is worth the try.
+    unseen = "KH JH 2H 9C 6D AS KS 9S 4S JK"
+    assert second_hand("QH 3H 4C", "5H", unseen, trick_pts=5) == card("QH")
+    # A pointless trick is not: the 3 goes.
+    assert second_hand("QH 3H 4C", "4H", unseen + " 5H", trick_pts=0) == card("3H")

@@ -70,6 +70,9 @@ _PER_TOP = 7.5
 _BID_MARGIN = 15.0
 _OVERBID_PARTNER = 20.0  # outbid one's own partner only when this much stronger
 _RUFF_FLOOR = 20  # ruff with one's last trump only for a trick worth this much
+# second or third in hand, win with a card a later hand may beat only a trick worth this
+# much: a 5 in it is enough (+0.11 net points a hand over 10, duplicate)
+_TAKE_FLOOR = 5
 
 
 @njit(cache=True, inline="always")
@@ -358,6 +361,6 @@ def heuristic_play(hand, legal, led, best_seat, best_card, best_pow, trick_pts, 
         if bit(w) & tmask and not (led & tmask) and tricks_left > 1 \
                 and popcount(hand & tmask) == 1 and worth < _RUFF_FLOOR:
             return cheapest(legal, tmask, counters, rook_pos)  # keep the last trump
-        if pos == 3 or stronger(w, tmask, rook_pos) & unseen == ZERO or worth >= 10:
+        if pos == 3 or stronger(w, tmask, rook_pos) & unseen == ZERO or worth >= _TAKE_FLOOR:
             return w
     return cheapest(legal, tmask, counters, rook_pos)
