@@ -76,23 +76,6 @@ def test_a_defender_cashes_his_ace_while_trumps_are_out():
     assert lead("QH 4H 7C 8C 9C 3D", unseen + " AH") == card("7C")
 
 
-def defender_lead(hand, unseen, decl_seat=1):
-    """Seat 0's lead to a trick, defending (the declarer is seat ``decl_seat``)."""
-    h = mask(hand)
-    return heuristic_play(h, h, np.uint64(0), -1, -1, -1, 0, 0, 0, decl_seat & 1, TMASK, 0,
-                          mask(unseen), 10, COUNTERS)
-
-
-def test_a_defender_leads_the_ace_rather_than_the_queen_under_it():
-    # Hearts (A Q 10 5) are the longest side suit and the Q its only non-counter: leading
-    # it would give the unseen king a trick. The ace takes the trick itself.
-    unseen = "KH 9H 2H AS KS QS 4S JK 7C 8D"
-    assert defender_lead("AH QH TH 5H 9C 7D 3S", unseen) == card("AH")
-    # With the king as well, the Q is led (the A-K stay on top), and from A 9 8 7 the 7.
-    assert defender_lead("AH KH QH TH 9C 7D 3S", "9H 2H AS KS QS 4S JK 7C 8D") == card("QH")
-    assert defender_lead("AH 9H 8H 7H 9C 7D 3S", unseen) == card("7H")
-
-
 def second_hand(hand, led_card, unseen, trick_pts=10):
     """Seat 1's card, second to play: seat 0 (the declarer's side) led ``led_card``."""
     h = mask(hand)
