@@ -1,6 +1,7 @@
 """Variant comparison on identical deals: paired differences, and the CLI."""
 
 import json
+import math
 
 import numpy as np
 import pandas as pd
@@ -28,8 +29,12 @@ def test_paired_difference_is_the_mean_of_per_deal_differences():
     assert np.isclose(row["b_minus_a"], diff.mean())
     # Low to its holder takes points from the side that named trump, on these very deals.
     assert row["diff_hi"] < 0
-    # Pairing: the difference is known far better than either mean.
-    assert (row["diff_hi"] - row["diff_lo"]) / 2 < row["a_hw"] / 2
+    # Pairing: the difference is known far better than two independent runs would know it
+    # (their half-width, sqrt(a_hw^2 + b_hw^2)): under half of that on these deals, where
+    # the players act on the flag (the 2 of trumps is a sure point to its holder) and
+    # 17,533 of the 30,000 deals come out differently.
+    unpaired = math.hypot(row["a_hw"], row["b_hw"])
+    assert (row["diff_hi"] - row["diff_lo"]) / 2 < unpaired / 2
 
 
 def test_a_redeal_rule_counts_every_deal_and_shows_its_effect():
