@@ -292,7 +292,11 @@ def test_a_two_level_chart_corrects_the_cheap_chart():
     # hands may have missed, not the cheap player's N (the figure is the searching one's)
     from analyzer.stats import unseen_share
 
-    flat = two.table[(two.table["action"] != "pass") & (two.table["gain"] == 0)]
+    # (rows whose gain is 0 with an interval wider than the cheap N could leave: a measured
+    # spread that happens to average 0 stays within that, as with bid 3 at trumps=5 here)
+    t = two.table
+    flat = t[(t["action"] != "pass") & (t["gain"] == 0)
+             & (t["gain_hi"] > 4 * 14 * unseen_share(t["n"].to_numpy()))]
     assert len(flat) and (flat["n_paired"] < flat["n"]).all()
     assert np.allclose(flat["gain_hi"], 4 * 14 * unseen_share(flat["n_paired"].to_numpy()))
     assert "of which correction" not in render_bid_chart(cheap)
