@@ -533,7 +533,9 @@ def test_a_two_level_verdict_rests_on_the_searched_deals_not_the_cheap_ones():
     deals: too few to call (advice.MIN_TRIALS), whatever N is."""
     from analyzer.compare import verdict_word
 
-    c = compare_variants("pedro", "pedro(min_bid=7)", deals=20, seed=3, policy="random",
+    # (seed 9: one of the seeds whose 20 deals put the interval clear of zero, the case
+    # this is about; seed 3's did until Pedro's heuristic bid its whole estimate)
+    c = compare_variants("pedro", "pedro(min_bid=7)", deals=20, seed=9, policy="random",
                          base="heuristic", base_deals=5000)
     row = next(r for r in c.table.itertuples() if r.measure == "no contract")
     assert row.diff_hi < 0 and row.n_search == 20 and row.n_paired == 5000
