@@ -99,7 +99,20 @@ def test_a_size_refusal_offers_first_only_to_the_command_that_has_it(monkeypatch
      "no-hearts+No_Hearts"]])
 def test_a_king_contract_naming_one_hand_twice_is_refused(args):
     # was: exit 0 with the numbers of the single hand (its two names' bits joined as one)
-    assert_bad_input(run(*args), "names one hand twice", "--contract")
+    assert_bad_input(run(*args), "twice", "--contract")
+
+
+@pytest.mark.parametrize("text", ["no-tricks+no-tricks", "no-hearts+No_Hearts"])
+def test_the_library_refuses_a_contract_naming_one_hand_twice(text):
+    # was: the refusal sat in the command layer, so king.simulate(..., contract=text)
+    # played the single hand under the combined hand's name
+    from analyzer.games import king
+    from analyzer.variants import RuleError
+
+    with pytest.raises(RuleError, match="twice"):
+        king.parse_contract(text)
+    with pytest.raises(RuleError, match="twice"):
+        king.simulate(king.parse_rules("king"), 1, 0, "heuristic", contract=text)
 
 
 @pytest.mark.parametrize("name, value, status", [

@@ -425,10 +425,8 @@ def _check_contract(g, contract: str | None, s: Scenario, where: str, key: str) 
 
     try:
         g.check_contract(contract, s.rules, what=key)
-    except NotOffered as e:  # names the key already
+    except (NotOffered, RuleError) as e:  # each names the key already
         raise ScenarioFileError(f"{where}: {e}") from None
-    except RuleError as e:
-        raise ScenarioFileError(f"{where}: {key}: {e}") from None
 
 
 def _variant(text: str, s: Scenario, where: str, key: str):

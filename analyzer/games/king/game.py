@@ -43,19 +43,16 @@ class KingGame(Game):
     bench_cases = tuple(BenchCase(c, {"contract": c}) for c in CONTRACT_OPTIONS)
 
     def check_contract(self, contract, rules=None, what="--contract"):
+        from ...variants import RuleError
         from .rules import check_played, parse_contract
 
         if contract is not None and contract != "all":
-            code = parse_contract(contract)  # RuleError names the contracts
-            # parse_contract joins the named hands' bits: "no-tricks+no-tricks" read as
-            # no-tricks alone, a typo for a combined hand answered with another hand's numbers
-            if isinstance(contract, str) and len(contract.split("+")) != code.bit_count():
-                from ...variants import RuleError
-
-                raise RuleError(f"{what} {contract!r} names one hand twice; give one hand, or "
-                                "two different negatives joined by +")
-            if rules is not None:
-                check_played(code, rules)
+            try:  # the RuleError names the contracts; ``what`` says where it was asked for
+                code = parse_contract(contract)
+                if rules is not None:
+                    check_played(code, rules)
+            except RuleError as e:
+                raise RuleError(f"{what}: {e}") from None
 
     def simulate(self, rules, n, seed, policies, first=0, batch=None, progress=None,
                  contract=None):

@@ -43,13 +43,18 @@ def parse_contract(text: str) -> int:
     combined hand) as its code; RuleError otherwise."""
     if not isinstance(text, str):
         raise RuleError(f"a contract is a name such as \"no-hearts\"; got {text!r}")
+    shown = ", ".join(n.replace("_", "-") for n in CONTRACT_CODES)
     code = 0
     for part in text.split("+"):
         key = part.strip().lower().replace("-", "_")
         if key not in CONTRACT_CODES or (code and POSITIVE in (code, CONTRACT_CODES[key])):
-            shown = ", ".join(n.replace("_", "-") for n in CONTRACT_CODES)
             raise RuleError(f"unknown contract {text!r}; contracts: {shown} (two negatives "
                             f"may be joined by +)")
+        # joining bits would read "no-tricks+no-tricks" as no-tricks alone: a typo for a
+        # combined hand answered with another hand's numbers
+        if code & CONTRACT_CODES[key]:
+            raise RuleError(f"contract {text!r} names {key.replace('_', '-')} twice; give one "
+                            f"contract, or two different negatives joined by +: {shown}")
         code |= CONTRACT_CODES[key]
     return code
 
