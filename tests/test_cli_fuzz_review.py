@@ -126,3 +126,24 @@ def test_a_numba_setting_numba_cannot_read_is_one_line(name, value, status):
     if status:
         assert r.stderr.count("\n") == 1 and f"{name}={value!r}" in r.stderr, r.stderr
         assert "Traceback" not in r.stderr
+
+
+def test_a_game_or_policy_given_twice_is_timed_and_warmed_once(monkeypatch):
+    # was: bench listed every row of a repeated --game or --policy twice (timing it twice),
+    # and warmup's provenance named a repeated game twice
+    from analyzer import bench as bench_mod
+    from analyzer import warmup as warmup_mod
+
+    asked = {}
+    monkeypatch.setattr(bench_mod, "run", lambda **kw: asked.update(kw) or [])
+    r = run("bench", "--game", "pedro", "--game", "pedro", "--policy", "random", "--policy",
+            "random", "--json")
+    assert r.exit_code == 0, r.stderr
+    assert (asked["games"], asked["policies"]) == (("pedro",), ("random",))
+    assert json.loads(r.stdout)["provenance"]["games"] == ["pedro"]
+    monkeypatch.setattr(warmup_mod, "warm", lambda presets, **kw: asked.update(
+        presets=presets) or [])
+    r = run("warmup", "pedro", "pedro", "--json")
+    assert r.exit_code == 0, r.stderr
+    assert asked["presets"] == ["pedro"]
+    assert json.loads(r.stdout)["provenance"]["games"] == ["pedro"]

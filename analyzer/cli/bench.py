@@ -49,10 +49,12 @@ def bench(games_, policies, deals, repeats, as_json, progress) -> None:
     """
     from .. import bench as bench_mod  # loads the thread pool only when timing
 
-    games_ = tuple(str(g) for g in games_)
-    total = len(bench_mod.plan(games_, tuple(policies)))
+    # a game or policy given twice is timed once (its rows were listed twice)
+    games_ = tuple(dict.fromkeys(str(g) for g in games_))
+    policies = tuple(dict.fromkeys(policies))
+    total = len(bench_mod.plan(games_, policies))
     rows = with_progress(progress, total, lambda bar: bench_mod.run(
-        games=games_, policies=tuple(policies), deals=deals, repeats=repeats, progress=bar),
+        games=games_, policies=policies, deals=deals, repeats=repeats, progress=bar),
         "timing")
     one = {(r.game, r.policy): r.deals_per_s for r in rows if r.threads == 1}
     speed_up = [r.deals_per_s / one[(r.game, r.policy)] if (r.game, r.policy) in one else None
@@ -100,7 +102,7 @@ def warmup(games_, search, as_json) -> None:
     from ..games import PRESET_NAMES
     from ..warmup import warm
 
-    presets = [str(g) for g in games_] or list(PRESET_NAMES)
+    presets = list(dict.fromkeys(str(g) for g in games_)) or list(PRESET_NAMES)
 
     def say(row) -> None:
         click.echo(f"{row.module.removeprefix('analyzer.games.'):16} {row.seconds:7.1f} s  "
