@@ -359,7 +359,6 @@ def _guide(classes: pd.DataFrame, by: tuple[str, ...], game: ChartGame) -> pd.Da
     return pd.DataFrame(rows, columns=[*context, "bid_from", "bid_to", *GUIDE_COLUMNS])
 
 
-
 def strength_steps(by: tuple[str, ...], features: dict[str, Feature]):
     """(feature, positions in ``by`` that go one bin up) of every strength step the chart's
     classes allow: one card added (see :class:`Feature`)."""

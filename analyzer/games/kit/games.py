@@ -64,7 +64,7 @@ def check_games(n_games: int, first: int, max_deals: int) -> None:
     bad input said in one line (a plain ValueError reached the command line a traceback)."""
     if n_games < 0 or first < 0 or first + n_games > MAX_GAMES:
         raise ArgumentError(f"need n_games >= 0 and 0 <= first, first + n_games <= "
-                         f"{MAX_GAMES:,}; got {n_games}, {first}")
+                            f"{MAX_GAMES:,}; got {n_games}, {first}")
     if not 1 <= max_deals <= MAX_DEALS:
         raise ArgumentError(f"max_deals must be 1 to {MAX_DEALS:,}; got {max_deals}")
 
