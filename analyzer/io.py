@@ -109,10 +109,7 @@ def check_out_table(path: str | os.PathLike) -> Path:
     """:func:`check_writable` for a table a user names (``--out``), which must not be inside
     a run store (a chunk's file replaced there would corrupt the run) and may replace only
     a table bidlab wrote (a user's ``data.csv`` was replaced in silence)."""
-    store = _run_store_above(Path(path))
-    if store is not None:
-        raise FileExistsError(17, f"is inside the run store {store} (its chunks are the "
-                              "run); write the table elsewhere", str(path))
+    _refuse_inside_run_store(Path(path), "table")
     p = check_writable(path)
     require_own_file(p, _is_own_table)
     return p
@@ -140,12 +137,13 @@ def _is_own_table(p: Path) -> bool:
         return False
 
 
-def _run_store_above(path: Path) -> Path | None:
-    """The run store (a folder whose manifest says so) that holds ``path``, if any."""
+def _refuse_inside_run_store(path: Path, what: str) -> None:
+    """FileExistsError for an output (``what``) inside a run store, a folder whose manifest
+    says so: its chunks are the run's only copy, and its folder is the run's alone."""
     for folder in list(path.absolute().parents)[:3]:  # DIR/chunks/<chunk> at the deepest
         if _is_run_store(_manifest_of(folder)):
-            return folder
-    return None
+            raise FileExistsError(17, f"is inside the run store {folder} (its chunks are the "
+                                  f"run); write the {what} elsewhere", str(path))
 
 
 def _manifest_of(folder: Path) -> dict | None:
@@ -314,6 +312,7 @@ def check_out_dir(path: str | os.PathLike) -> Path:
     Nothing is created here, so a run that fails before writing leaves nothing behind.
     """
     p = _named(path)
+    _refuse_inside_run_store(p, "outputs")
     probe = p
     while not probe.exists():
         if probe.parent == probe:

@@ -39,6 +39,15 @@ def test_a_table_inside_a_run_store_is_refused(store):
     assert chunk.read_bytes() == before
 
 
+def test_an_output_folder_inside_a_run_store_is_refused(store):
+    # was: accepted (only --out was checked), a chart's folder written among the run's files
+    before = sorted(p.relative_to(store) for p in store.rglob("*"))
+    for inside in (store / "chart", store / "chunks" / "chart"):
+        assert_bad_input(run("bid-chart", "pedro", "--deals", "100", "--out-dir", str(inside)),
+                         "inside the run store")
+    assert sorted(p.relative_to(store) for p in store.rglob("*")) == before
+
+
 def test_files_bidlab_did_not_write_keep_an_output_folder_from_being_replaced(tmp_path):
     out = tmp_path / "chart"
     assert run("bid-chart", "pedro", "--deals", "500", "--out-dir", str(out)).exit_code == 0
