@@ -129,3 +129,37 @@ def test_second_hand_contests_a_trick_with_a_five_in_it():
     assert second_hand("QH 3H 4C", "5H", unseen, trick_pts=5) == card("QH")
     # A pointless trick is not: the 3 goes.
     assert second_hand("QH 3H 4C", "4H", unseen + " 5H", trick_pts=0) == card("3H")
+
+
+def rook_second(hand, legal, lead, trick_pts, free_play, pos=1):
+    """Seat 0's card after the opponent at seat 3 led ``lead`` (spades trump, the Rook the
+    lowest trump; the ace, king and 2 of trumps unseen, so a later hand may overtrump)."""
+    best = card(lead)
+    led = LANE[best >> 4]
+    pw = power(best, led, TMASK, 0)
+    return heuristic_play(mask(hand), mask(legal), led, 3, best, pw, trick_pts, pos, 0, 1,
+                          TMASK, 0, mask("AS KS 2S 9D"), 10, COUNTERS, free_play)
+
+
+def test_a_free_rook_does_not_take_a_cheap_trick_a_later_hand_may_overtrump():
+    # rook(rook_free_play=True): the Rook may be played while able to follow. Second in
+    # hand on a 7 led, the Rook would win only until a later hand trumps: the 4 follows.
+    assert rook_second("4D 9C JK", "4D JK", "7D", 0, True) == card("4D")
+    # ... a void hand keeps it too, for a trick its partner wins (measured with the rule)
+    assert rook_second("9C JK", "9C JK", "7D", 0, True) == card("9C")
+    # a trick worth 10 or more is still taken with it, and last in hand it is sure to win
+    assert rook_second("4D 9C JK", "4D JK", "KD", 10, True) == JOKER
+    assert rook_second("4D 3S JK", "4D JK", "7D", 0, True, pos=3) == JOKER
+    # without free play a void hand still ruffs (not ruffing so lost 0.66 net points a hand)
+    assert rook_second("9C 3S JK", "9C 3S JK", "7D", 0, False) == JOKER
+
+
+def test_second_hand_follows_suit_rather_than_giving_the_rook_to_an_overtrump():
+    # The reviewer's case, seed 1 hand 166: trick 4, W leads the J♥ and N, holding 8♥ 9♥,
+    # played the Rook (the lowest trump) second in hand; E trumped over it with the 2♦ and
+    # took its 20 points. N now follows with the 8♥.
+    from analyzer.games import rook
+
+    log = rook.play_logged("rook(rook_free_play=True)", 1, [166])[0]
+    assert log["trump"] == "D"
+    assert log["tricks"][3]["plays"][:2] == [[3, "JH"], [0, "8H"]]

@@ -334,7 +334,7 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
                     unseen &= ~bit(drop)
                 c = heuristic_play(h, legal, led, best_seat, best_card, best_pow, trick_pts,
                                    pos, seat, decl_team, tmask, rook_pos, unseen,
-                                   hand_size - t, counters)
+                                   hand_size - t, counters, free_play)
             if searching:
                 cs = lsb(rook_to_search(bit(c), trump, rook_pos))
                 tcards = ws[workspace.WS_TCARDS]

@@ -33,7 +33,8 @@ seat may know (its cards and the cards played):
   the last hand could beat partner, takes tricks with points using the cheapest
   card that wins (a counter that is top of its suit when a later hand could beat
   the cheapest), and keeps its last trump for the last trick rather than ruffing
-  cheap tricks with it.
+  cheap tricks with it. With rook_free_play, second or third in hand, it does not
+  take a trick worth under 10 points with a Rook that a later trump may beat.
 """
 
 from __future__ import annotations
@@ -72,6 +73,11 @@ _RUFF_FLOOR = 20  # ruff with one's last trump only for a trick worth this much
 # second or third in hand, win with a card a later hand may beat only a trick worth this
 # much: a 5 in it is enough (+0.11 net points a hand over 10, duplicate)
 _TAKE_FLOOR = 5
+# with rook_free_play, second or third in hand, the Rook takes a trick worth less than this
+# only when no unseen trump can beat it: a later hand that overtrumps the lowest trump takes
+# its 20 points, and a free Rook can wait for a trick partner wins (duplicate, see
+# heuristic_play)
+_FREE_ROOK_FLOOR = 10
 
 
 @njit(cache=True, inline="always")
@@ -307,7 +313,7 @@ def _lead(hand, my_team, decl_team, tmask, rook_pos, unseen, counters):
 
 @njit(cache=True, inline="always")
 def heuristic_play(hand, legal, led, best_seat, best_card, best_pow, trick_pts, pos, seat,
-                   decl_team, tmask, rook_pos, unseen, tricks_left, counters):
+                   decl_team, tmask, rook_pos, unseen, tricks_left, counters, free_play=False):
     """The heuristic's card. ``unseen``: cards this seat has not seen played or held.
 
     Scalars only: this runs for most of the 52 plays of a hand, and array
@@ -339,6 +345,13 @@ def heuristic_play(hand, legal, led, best_seat, best_card, best_pow, trick_pts, 
         win = trumps_above(legal & tmask, best_pow, rook_pos)
     else:
         win = (legal & led & RANKS_FROM[best_pow + 1]) | (legal & tmask)
+    if free_play and pos < 3 and trick_pts < _FREE_ROOK_FLOOR \
+            and stronger(JOKER, tmask, rook_pos) & unseen:
+        # The Rook played at will may be overtrumped by a later hand; on a cheap trick keep
+        # it for one partner wins (rook(rook_free_play=True), 1,000,000 hands, partnerships
+        # swapped: +0.172 net points a hand, 95% CI +0.153 to +0.192; only when able to
+        # follow, +0.110; without free play, a void hand not ruffing so loses 0.66)
+        win &= ~ROOK
     if win != ZERO:
         plain_win = win & ~tmask
         w = lowest_card(plain_win) if plain_win != ZERO else lowest_trump(win, rook_pos)
