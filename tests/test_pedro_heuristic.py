@@ -177,3 +177,25 @@ def test_the_heuristic_bids_its_whole_estimate():
     assert best_suit(mask, False) == (3, 96)
     assert heuristic_bid(mask, 1, 0, 0, -1, 1, True) == 4
     assert heuristic_bid(mask, 1, 0, 3, 2, 1, True) == 4
+
+
+def test_with_low_to_holder_the_2_is_the_first_trump_dumped_on_trick_1():
+    # keep_all_dump_on_trick1: a seat with 7 trumps dumps one onto trick 1. Low goes to the
+    # side that held the 2 at the start of play, so a dumped 2 still scores for it: it is
+    # dumped before the 6, which can still win a trick. Low to the winner, it is kept.
+    from analyzer.games.pedro.policies import choose_dump
+
+    six, king = 52 + 1, 60  # normalised: the 6 of trumps sits above both Pedros
+    hand = np.uint64((1 << N_TWO) | (1 << six) | (1 << king))
+    rng = np.zeros(4, dtype=np.uint64)
+    assert choose_dump(1, hand, 1, rng, True) == np.uint64(1 << six)
+    assert choose_dump(1, hand, 1, rng, False) == np.uint64(1 << N_TWO)
+
+
+def test_a_dumped_2_leaves_a_trump_that_still_draws():
+    # seed 1, deal 18033: E held A K 9 8 6 5 2 of diamonds and dumped the 6, then led the
+    # 2 and lost the Left Pedro to N's 5♥ (team 1 took 8 points); it now dumps the 2 (13).
+    log = pedro.play_logged("pedro(low_to=holder,excess_trumps=keep_all_dump_on_trick1)",
+                            1, [18033])[0]
+    assert log["tricks"][0]["dumps"] == [[1, "2D"]]
+    assert log["result"]["points"] == [1, 13]

@@ -385,7 +385,8 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
             h &= ~bit(c)
             trick |= bit(c)
             if keep_all and n_tricks == 0 and popcount(h) > 5:
-                d = choose_dump(1 if play_only else pols[seat], h, popcount(h) - 5, prng)
+                d = choose_dump(1 if play_only else pols[seat], h, popcount(h) - 5, prng,
+                                low_to_winner)
                 h &= ~d
                 trick |= d
                 if log:
