@@ -22,7 +22,9 @@ when the dealer faces them or the seat is the dealer):
 * **Trump.** It names the suit of highest value.
 * **Discard.** It keeps counting trumps first, then by rank (docs/rules.md §1.5), so
   counters are never made dead; as dealer it robs the stock's best trumps, then
-  high cards. Under Cinch's free keep it still keeps trumps only, the custom.
+  high cards. Under Cinch's free keep it still keeps trumps only, the custom. On
+  trick 1 under keep_all_dump_on_trick1 it dumps its least valuable cards (with
+  low_to=holder the 2 of trumps first: it scores for its holder wherever it falls).
 * **Play.** It leads a trump that beats every trump it cannot see (pulling
   trumps); on the maker's side it otherwise leads its lowest non-counting trump,
   to draw the opponents' trumps; otherwise a low plain card. Following, it
