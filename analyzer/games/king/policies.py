@@ -11,8 +11,10 @@ the shared layout (lanes C D H S, rank 2 at bit 0).
   under the current winner; when it cannot duck it plays its highest card if
   it is last (the trick is lost anyway) and its lowest otherwise. Void, it
   sheds its most dangerous card for the contract (K♥, hearts, queens, kings
-  and jacks, else high cards). Leading, it keeps exits: its lowest card from
-  a suit of two or more, so a low card of that suit stays for a later lead.
+  and jacks, else high cards). Leading, it plays its lowest card from a suit of
+  two or more (of those suits, the card of lowest rank), so that suit still has
+  a card for a later lead; that card need not be low (from K-x it leads the x
+  and the K stays). Holding no such suit, it leads its lowest card.
 * **Positive hands.** It cashes top cards, leads trumps while the other seats
   may hold them as trump chooser, wins a trick with the cheapest card that
   wins, ruffs when void with the lowest winning trump, and otherwise throws
@@ -63,7 +65,7 @@ def danger_card(cards, contract):
 def negative_play(hand, legal, led_suit, best_card, pos, contract):
     """The heuristic's card in a negative hand (``led_suit`` -1 when leading)."""
     if led_suit < 0:
-        # lead low, from a suit where a second low card stays behind as a later exit
+        # lead low from a suit of two or more: the suit keeps a card for a later lead
         deep = ZERO
         for s in range(4):
             m = legal & LANE[s]
