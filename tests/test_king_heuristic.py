@@ -56,3 +56,18 @@ def test_the_chooser_draws_trumps_with_its_top_only_when_no_unseen_trump_beats_i
         assert card == (mine[-1] if boss else mine[0]), (log["index"], t, card, mine)
         checked += not boss
     assert checked >= 100
+
+
+def test_last_two_sheds_its_highest_card_until_two_tricks_are_left():
+    """In the last-two hand a seat holding more than two cards plays its highest card, of
+    the suit led when it can follow (it ducked all hand and kept its high cards for
+    tricks 12 and 13)."""
+    checked = 0
+    for log, t, pos, seat, card, hand, _, so_far in plays("last-two", 100):
+        if len(hand) <= 2:
+            continue
+        follow = suit(hand, so_far[0][1]) if so_far else set()
+        top = max(rank(c) for c in (follow or hand))
+        assert rank(card) == top and (not follow or card in follow), (log["index"], t, card)
+        checked += 1
+    assert checked == 100 * 4 * 11

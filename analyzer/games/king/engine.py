@@ -334,12 +334,14 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
                     pass
                 elif pols[seat] == 0:
                     c = random_card(legal, prng)
-                elif positive:
-                    unseen = ~played & ~h & ~trick & (LANE[0] | LANE[1] | LANE[2] | LANE[3])
-                    c = positive_play(h, legal, led_suit, best_card, tr if tr >= 0 else NO_TRUMP,
-                                      pos, unseen, seat == chooser)
                 else:
-                    c = negative_play(h, legal, led_suit, best_card, pos, contract)
+                    unseen = ~played & ~h & ~trick & (LANE[0] | LANE[1] | LANE[2] | LANE[3])
+                    if positive:
+                        c = positive_play(h, legal, led_suit, best_card,
+                                          tr if tr >= 0 else NO_TRUMP, pos, unseen,
+                                          seat == chooser)
+                    else:
+                        c = negative_play(h, legal, led_suit, best_card, pos, contract, unseen)
                 if searching:
                     led = ZERO if led_suit < 0 else LANE[led_suit]
                     workspace.record_play(ws, pos, seat, c, led, ws[workspace.WS_Q])

@@ -7,7 +7,9 @@ Every function takes scalars only: they run for most of the 52 plays of a
 hand, and an array argument costs reference counting on every call. Cards use
 the shared layout (lanes C D H S, rank 2 at bit 0).
 
-* **Negative hands.** Following suit it ducks: the highest card that stays
+* **Negative hands.** In the last-two hand, while it holds more than two cards,
+  it plays its highest card (of the suit led when it follows), so that tricks 12
+  and 13 find it with low ones. Otherwise, following suit it ducks: the highest card that stays
   under the current winner; when it cannot duck it plays its highest card if
   it is last (the trick is lost anyway) and its lowest otherwise. Void, it
   sheds its most dangerous card for the contract (K♥, hearts, queens, kings
@@ -44,7 +46,7 @@ AH = np.uint64(1) << np.uint64(16 * 2 + 12)
 QUEENS = COLUMN << np.uint64(10)
 TOP3 = (COLUMN * np.uint64(7)) << np.uint64(10)  # Q K A of every suit
 KINGS_JACKS = (COLUMN << np.uint64(11)) | (COLUMN << np.uint64(9))
-NO_HEARTS_BIT, NO_KJ_BIT, NO_QUEENS_BIT, NO_KH_BIT = 2, 4, 8, 16
+NO_HEARTS_BIT, NO_KJ_BIT, NO_QUEENS_BIT, NO_KH_BIT, LAST_TWO_BIT = 2, 4, 8, 16, 32
 NO_TRUMP = 4
 
 
@@ -63,8 +65,14 @@ def danger_card(cards, contract):
 
 
 @njit(cache=True)
-def negative_play(hand, legal, led_suit, best_card, pos, contract):
-    """The heuristic's card in a negative hand (``led_suit`` -1 when leading)."""
+def negative_play(hand, legal, led_suit, best_card, pos, contract, unseen):
+    """The heuristic's card in a negative hand (``led_suit`` -1 when leading); ``unseen``:
+    the cards neither in its hand nor played so far."""
+    if contract == LAST_TWO_BIT and popcount(hand) > 2:
+        # only tricks 12 and 13 cost: until then it sheds its highest cards (winning free
+        # tricks), so the last two find it with low ones (paired: +30.6 points, CHANGELOG)
+        follow = legal & LANE[led_suit] if led_suit >= 0 else ZERO
+        return msb(follow) if follow != ZERO else highest_card(legal)
     if led_suit < 0:
         # lead low from a suit of two or more: the suit keeps a card for a later lead
         deep = ZERO
