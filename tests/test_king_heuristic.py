@@ -71,3 +71,38 @@ def test_last_two_sheds_its_highest_card_until_two_tricks_are_left():
         assert rank(card) == top and (not follow or card in follow), (log["index"], t, card)
         checked += 1
     assert checked == 100 * 4 * 11
+
+
+def lead_options(contract: str, hand: set[str], unseen: set[str]):
+    """(legal leads, those from a suit whose lowest card an unseen card beats)."""
+    legal = set(hand)
+    if contract in ("no-hearts", "no-king-of-hearts") and hand - suit(hand, "H"):
+        legal -= suit(hand, "H")  # no heart lead while holding another suit
+    beatable = set()
+    for s in "CDHS":
+        mine = suit(legal, s)
+        if mine and any(rank(u) > min(rank(c) for c in mine) for u in suit(unseen, s)):
+            beatable |= mine
+    return legal, beatable
+
+
+@pytest.mark.parametrize("contract", ["no-tricks", "no-kings-jacks", "no-queens",
+                                      "no-king-of-hearts"])
+def test_the_lead_is_from_a_suit_an_unseen_card_can_beat(contract):
+    """Leading in a negative hand it keeps to the suits whose lowest card some unseen card
+    beats, its lowest card from the longer (two or more) of them: it led from a suit the
+    others hold nothing above, and won the trick with the low card."""
+    changed = 0
+    for log, t, pos, seat, card, hand, unseen, _ in plays(contract, 300):
+        if pos:
+            continue
+        legal, beatable = lead_options(contract, hand, unseen)
+        if not beatable:
+            continue
+        pool = beatable
+        deep = {c for c in beatable if len(suit(beatable, c[1])) >= 2}
+        pool = deep or beatable
+        assert card in pool and rank(card) == min(rank(c) for c in pool), (log["index"], t)
+        old_deep = {c for c in legal if len(suit(legal, c[1])) >= 2} or legal
+        changed += min(rank(c) for c in old_deep) != rank(card) or card not in beatable
+    assert changed >= 20
