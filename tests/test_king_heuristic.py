@@ -106,3 +106,55 @@ def test_the_lead_is_from_a_suit_an_unseen_card_can_beat(contract):
         old_deep = {c for c in legal if len(suit(legal, c[1])) >= 2} or legal
         changed += min(rank(c) for c in old_deep) != rank(card) or card not in beatable
     assert changed >= 20
+
+
+def side_singletons(hand: set[str], unseen: set[str], under: bool) -> set[str]:
+    """The hand's only cards of a side suit (not hearts) with 3+ unseen cards of that suit,
+    or with ``under`` 2+ unseen cards of the suit below it."""
+    out = set()
+    for s in "CDS":
+        mine = suit(hand, s)
+        if len(mine) != 1:
+            continue
+        (c,) = mine
+        out_of_suit = suit(unseen, s)
+        if under and sum(rank(u) < rank(c) for u in out_of_suit) >= 2:
+            out.add(c)
+        if not under and len(out_of_suit) >= 3:
+            out.add(c)
+    return out
+
+
+def test_no_hearts_leads_a_side_singleton_the_others_can_follow():
+    """Leading in no hearts, it leads a side singleton whose suit has three or more unseen
+    cards (no heart is thrown while the others follow, and the void takes hearts later);
+    without one, the suit-choice rule of the other contracts."""
+    singles = 0
+    for log, t, pos, seat, card, hand, unseen, _ in plays("no-hearts", 300):
+        if pos:
+            continue
+        ones = side_singletons(hand, unseen, under=False)
+        if ones:
+            assert card in ones, (log["index"], t, card, ones)
+            singles += 1
+            continue
+        legal, beatable = lead_options("no-hearts", hand, unseen)
+        pool = beatable or legal
+        pool = {c for c in pool if len(suit(pool, c[1])) >= 2} or pool
+        assert card in pool and rank(card) == min(rank(c) for c in pool), (log["index"], t)
+    assert singles >= 100
+
+
+def test_no_hearts_void_throws_a_high_side_singleton_before_a_heart():
+    """Void in the suit led in no hearts, holding hearts, it throws a side singleton with
+    two or more unseen cards of its suit under it (it would win that suit's trick later)
+    before its highest heart."""
+    checked = 0
+    for log, t, pos, seat, card, hand, unseen, so_far in plays("no-hearts", 300):
+        if not pos or suit(hand, so_far[0][1]) or not suit(hand, "H"):
+            continue
+        ones = side_singletons(hand, unseen, under=True)
+        if ones:
+            assert card in ones, (log["index"], t, card, ones)
+            checked += 1
+    assert checked >= 100

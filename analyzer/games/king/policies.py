@@ -9,16 +9,18 @@ the shared layout (lanes C D H S, rank 2 at bit 0).
 
 * **Negative hands.** In the last-two hand, while it holds more than two cards,
   it plays its highest card (of the suit led when it follows), so that tricks 12
-  and 13 find it with low ones. Otherwise, following suit it ducks: the highest card that stays
-  under the current winner; when it cannot duck it plays its highest card if
-  it is last (the trick is lost anyway) and its lowest otherwise. Void, it
-  sheds its most dangerous card for the contract (K♥, hearts, queens, kings
-  and jacks, else high cards). Leading, it keeps to the suits whose lowest card
-  some unseen card beats (where there are any) and plays its lowest card from a
-  suit of two or more of them (of those suits, the card of lowest rank), so that
-  suit still has a card for a later lead; that card need not be low (from K-x it
-  leads the x and the K stays). Holding no such suit, it leads its lowest card
-  of those suits.
+  and 13 find it with low ones. Otherwise, following suit it ducks: the highest
+  card that stays under the current winner; when it cannot duck it plays its
+  highest card if it is last (the trick is lost anyway) and its lowest otherwise.
+  Void, it sheds its most dangerous card for the contract (K♥, hearts, queens,
+  kings and jacks, else high cards); in no hearts a side singleton with two or
+  more unseen cards of its suit under it goes first. Leading, in no hearts it
+  leads a side singleton whose suit has three or more unseen cards. Otherwise it
+  keeps to the suits whose lowest card some unseen card beats (all suits when
+  none is) and leads the lowest-ranked card of those suits among its suits of
+  two or more (of all those suits when it has none of two), so the suit it leads
+  from still has a card for a later lead; that card need not be low (from K-x it
+  leads the x and the K stays).
 * **Positive hands.** It cashes top cards, leads trumps while the other seats
   may hold them as trump chooser (its top trump when no unseen trump beats it, else
   its lowest), wins a trick with the cheapest card that
@@ -76,9 +78,20 @@ def negative_play(hand, legal, led_suit, best_card, pos, contract, unseen):
         follow = legal & LANE[led_suit] if led_suit >= 0 else ZERO
         return msb(follow) if follow != ZERO else highest_card(legal)
     if led_suit < 0:
+        if contract == NO_HEARTS_BIT:
+            # a side singleton whose suit has 3+ unseen cards: the others most likely follow
+            # (no heart in the trick) and it gains a void to throw hearts on (paired: +9.0
+            # points, CHANGELOG); of two, the one in the later lane (C D H S)
+            pick = -1
+            for s in range(4):
+                m = legal & LANE[s] & ~HEARTS
+                if popcount(m) == 1 and popcount(unseen & LANE[s]) >= 3:
+                    pick = max(pick, lsb(m))
+            if pick >= 0:
+                return pick
         # lead low from a suit of two or more: the suit keeps a card for a later lead; and
         # from a suit whose lowest card an unseen card beats, as one nobody can beat wins
-        # (paired: +1.2 to +3.4 points a negative hand, CHANGELOG)
+        # (paired: +0.9 to +3.4 points a negative hand, CHANGELOG)
         deep = ZERO
         beatable = ZERO
         for s in range(4):
@@ -98,6 +111,17 @@ def negative_play(hand, legal, led_suit, best_card, pos, contract, unseen):
             if under != ZERO:
                 return msb(under)  # the highest card that still ducks
         return msb(follow) if pos == 3 else lsb(follow)
+    if contract == NO_HEARTS_BIT and legal & HEARTS:
+        # void in no hearts: a side singleton with 2+ unseen cards of its suit under it
+        # goes before a heart, as it would win a later trick of that suit with hearts in it
+        # and gives another void (paired: +2.1 points, CHANGELOG); of two, the later lane
+        pick = -1
+        for s in range(4):
+            m = legal & LANE[s] & ~HEARTS
+            if popcount(m) == 1 and popcount(unseen & (m - ONE) & LANE[s]) >= 2:
+                pick = max(pick, lsb(m))
+        if pick >= 0:
+            return pick
     return danger_card(legal, contract)
 
 
