@@ -63,7 +63,7 @@ def test_last_two_sheds_its_highest_card_until_two_tricks_are_left():
     the suit led when it can follow (it ducked all hand and kept its high cards for
     tricks 12 and 13)."""
     checked = 0
-    for log, t, pos, seat, card, hand, _, so_far in plays("last-two", 100):
+    for log, t, _pos, _seat, card, hand, _, so_far in plays("last-two", 100):
         if len(hand) <= 2:
             continue
         follow = suit(hand, so_far[0][1]) if so_far else set()
@@ -93,7 +93,7 @@ def test_the_lead_is_from_a_suit_an_unseen_card_can_beat(contract):
     beats, its lowest card from the longer (two or more) of them: it led from a suit the
     others hold nothing above, and won the trick with the low card."""
     changed = 0
-    for log, t, pos, seat, card, hand, unseen, _ in plays(contract, 300):
+    for log, t, pos, _seat, card, hand, unseen, _ in plays(contract, 300):
         if pos:
             continue
         legal, beatable = lead_options(contract, hand, unseen)
@@ -130,7 +130,7 @@ def test_no_hearts_leads_a_side_singleton_the_others_can_follow():
     cards (no heart is thrown while the others follow, and the void takes hearts later);
     without one, the suit-choice rule of the other contracts."""
     singles = 0
-    for log, t, pos, seat, card, hand, unseen, _ in plays("no-hearts", 300):
+    for log, t, pos, _seat, card, hand, unseen, _ in plays("no-hearts", 300):
         if pos:
             continue
         ones = side_singletons(hand, unseen, under=False)
@@ -150,7 +150,7 @@ def test_no_hearts_void_throws_a_high_side_singleton_before_a_heart():
     two or more unseen cards of its suit under it (it would win that suit's trick later)
     before its highest heart."""
     checked = 0
-    for log, t, pos, seat, card, hand, unseen, so_far in plays("no-hearts", 300):
+    for log, t, pos, _seat, card, hand, unseen, so_far in plays("no-hearts", 300):
         if not pos or suit(hand, so_far[0][1]) or not suit(hand, "H"):
             continue
         ones = side_singletons(hand, unseen, under=True)
