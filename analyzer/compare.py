@@ -78,6 +78,8 @@ class Comparison(ShownAsText):
         """How many ``unit``s were compared, and how many of them a variant threw in."""
         p = self.provenance
         thrown = p["deals"] - p["shared_deals"]
+        if p.get("same_deck", True) is False:
+            return f"{p['deals']:,} {unit}s, dealt from different decks (no two alike)"
         return (f"{p['deals']:,} {unit}s" + (f" ({thrown:,} thrown in and redealt under A or "
                                              "B, counted as redealt)" if thrown else ""))
 
@@ -148,10 +150,12 @@ def family_note(table: pd.DataFrame) -> str:
             "(Bonferroni, marked *).")
 
 
-def verdict_note(table: pd.DataFrame, policy: str, unit: str) -> str:
+def verdict_note(table: pd.DataFrame, policy: str, unit: str, same_deck: bool = True) -> str:
     """What the verdicts assume, in a sentence a player can follow, and the family's note."""
+    played = (f"are played on the same {unit}s" if same_deck else
+              f"deal from different decks, {unit} i of each paired with the other's,")
     return textwrap.fill(
-        f"Verdicts: A and B are played on the same {unit}s by the same players ({policy}), "
+        f"Verdicts: A and B {played} by the same players ({policy}), "
         f"so B − A is the rule change's effect for players who play so; \"B higher\" or "
         f"\"B lower\" only where its paired 95% interval excludes zero. "
         + family_note(table), 100)
@@ -201,7 +205,7 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
     check_counts(deals=deals, base_deals=base_deals, batch=batch,
                  optional=("base_deals", "batch"))
     prov = {"a": str(ra), "b": str(rb), "seed": seed, "policy": policy_string(pols),
-            "deals": deals}
+            "deals": deals, **({} if g.same_deck(ra, rb) else {"same_deck": False})}
     if base is not None:
         return _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress,
                           executor, prov, budget)
@@ -538,7 +542,8 @@ def render_comparison(c: Comparison) -> str:
         thrown = p["n_base"] - p["shared_base_deals"]
         head += (f"estimator: {p['estimator']}: {policy_label(p['base_policy'])} on "
                  f"N = {p['n_base']:,} deals"
-                 + (f" ({thrown:,} thrown in and redealt under A or B)" if thrown else "")
+                 + (f" ({thrown:,} thrown in and redealt under A or B)"
+                    if thrown and p.get("same_deck", True) else "")
                  + ", plus the "
                  f"correction ({p['policy']} minus it) fitted on the first n = {p['deals']:,}; "
                  f"every figure is an estimate of {p['policy']}'s\n")
@@ -561,7 +566,8 @@ def render_comparison(c: Comparison) -> str:
     names = [f"measure (per {unit})", "A", "B", "B − A", "95% CI (paired)", "verdict"]
     names += ["correction of B − A (n)", "N / n"] if two_level else ["n (A / B)"]
     table = render_table(names, rows, align="l" * 1 + "r" * 4 + "l" + "r" * (len(names) - 6))
-    table += "\n" + verdict_note(c.table, policy_label(p["policy"]), unit)
+    table += "\n" + verdict_note(c.table, policy_label(p["policy"]), unit,
+                                  p.get("same_deck", True))
     if not two_level and counts_apart(c.table):
         table += "\n" + COUNTS_NOTE.format(unit=unit)
     if not two_level and p["a"] != p["b"] and not c.table["n_differ"].any():

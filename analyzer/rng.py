@@ -9,8 +9,8 @@ workers reproduce a single-threaded run bit for bit.
 
 Stream ids keep independent purposes apart so that changing one never shifts
 another: the cards of a deal come from ``DEAL_STREAM + attempt`` (attempt > 0
-only after a redeal) and are therefore identical under every rule variant and
-policy; decisions of the ``random`` policy come from ``POLICY_STREAM``.
+only after a redeal) and are therefore identical under every rule variant of
+one deck and every policy; decisions of the ``random`` policy come from ``POLICY_STREAM``.
 
 State is a single uint64 (the counter), held by the caller in a one-slot
 array so that helpers can advance it without returning tuples.

@@ -239,10 +239,19 @@ class Game:
 
     def shared_rows(self, da: pd.DataFrame, db: pd.DataFrame) -> np.ndarray:
         """The rows two variants played on the same cards: neither threw its deal in (a
-        redeal deals the next cards of the deal's own stream)."""
+        redeal deals the next cards of the deal's own stream), and both dealt the same
+        hands (not so where the variants' decks differ: :meth:`same_deck`)."""
+        same = np.ones(len(da), dtype=bool)
         if "redeals" in da:
-            return (da["redeals"].to_numpy() == 0) & (db["redeals"].to_numpy() == 0)
-        return np.ones(len(da), dtype=bool)
+            same &= (da["redeals"].to_numpy() == 0) & (db["redeals"].to_numpy() == 0)
+        for col in (c for c in ("hand0", "hand1", "hand2", "hand3") if c in da and c in db):
+            same &= da[col].to_numpy() == db[col].to_numpy()
+        return same
+
+    def same_deck(self, ra, rb) -> bool:
+        """Whether variants ``ra`` and ``rb`` deal from one deck, so that deal i gives both
+        the same cards (Rook's points=parker_adapt takes the 2s-4s out)."""
+        return True
 
     def redeals(self, rules) -> bool:
         """Whether ``rules`` may throw a deal in and redeal it (a flag set to "redeal")."""

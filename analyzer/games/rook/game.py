@@ -43,6 +43,9 @@ class RookGame(BiddingGame):
 
         return compare_measures(df, rules)
 
+    def same_deck(self, ra, rb) -> bool:
+        return ra.deck_size == rb.deck_size
+
     def compare_bounds(self, rules):
         from .summary import compare_bounds
 

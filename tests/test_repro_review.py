@@ -1,0 +1,39 @@
+"""Reproducibility review: corners of "deal i of seed s is one deal" that the other tests
+leave out (see tests/test_reproducibility.py for the main guarantees)."""
+
+import numpy as np
+
+from analyzer.compare import compare_variants, render_comparison
+from analyzer.games import rook
+from analyzer.games.common import parse_policies
+from analyzer.games.rook.rules import PRESETS, one_flag_variants
+
+
+def test_rook_deals_alike_under_every_variant_of_one_deck():
+    """Every Rook flag but the deck's (points=parker_adapt takes the 2s-4s out) deals the
+    same cards; a redeal variant's thrown-in hands are redealt from a fresh stream."""
+    pols = parse_policies("random")
+    rec0, base = rook.run_batch(PRESETS["rook"], 0, 1500, 9, pols)
+    for rules in one_flag_variants():
+        rec, hands = rook.run_batch(rules, 0, 1500, 9, pols)
+        same = (hands == base).all(axis=1)
+        if rules.deck_size != PRESETS["rook"].deck_size:
+            assert not same.any(), rules
+            continue
+        redealt = rook.records_frame(rec, hands, 0)["redeals"].to_numpy() > 0
+        assert same[~redealt].all() and not same[redealt].any(), rules
+
+
+def test_compare_does_not_call_hands_of_another_deck_the_same_cards():
+    """rook vs rook(points=parker_adapt): the decks differ, so no hand is dealt alike; the
+    comparison must not claim its hands were played on the same cards."""
+    c = compare_variants("rook", "rook(points=parker_adapt)", deals=300, seed=3)
+    assert c.provenance["shared_deals"] == 0
+    text = render_comparison(c)
+    assert "played on the same hands" not in text
+    assert "different decks" in text
+    # one deck: every hand alike, and said so
+    same = compare_variants("rook", "rook(drop=no_rook)", deals=300, seed=3)
+    assert same.provenance["shared_deals"] == 300
+    assert "played on the same hands" in render_comparison(same)
+    assert np.isfinite(same.table["diff_lo"]).any()
