@@ -37,3 +37,20 @@ def test_compare_does_not_call_hands_of_another_deck_the_same_cards():
     assert same.provenance["shared_deals"] == 300
     assert "played on the same hands" in render_comparison(same)
     assert np.isfinite(same.table["diff_lo"]).any()
+
+
+def test_every_hand_document_names_the_version_that_made_it():
+    """`hand --json` of King carries bidlab's version, as Pedro's and Rook's do: the same
+    seed may give other numbers under another version."""
+    import json
+
+    import analyzer
+    from analyzer.games import game
+
+    for name, hand in (("king", "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS"),
+                       ("pedro", "AS KS 5S 5C 2S 9H 3D JC 7H")):
+        kw = {"contract": "no-hearts"} if name == "king" else {}
+        ev = analyzer.evaluate_hand(name, hand, seat="eldest", deals=40, seed=2, **kw)
+        doc = json.loads(game(name).hand_json(ev))["provenance"]
+        assert doc["bidlab_version"] == analyzer.__version__, name
+        assert (doc["seed"], doc["policy"], doc["rules"]) == (2, "heuristic", name)

@@ -38,7 +38,7 @@ import pandas as pd
 
 from ...advice import MIN_TRIALS
 from ...cards import SUIT_NAMES, CardSet
-from ...documents import dumps, records, stamp
+from ...documents import dumps, provenance, records, stamp
 from ...moments import Histogram
 from ...rollout import (
     HandError,
@@ -435,7 +435,7 @@ def _trump_right_lines(r: dict, seat: str | None = None) -> list[str]:
 def king_hand_json(ev: KingEvaluation) -> str:
     """``hand --json`` of a King hand, strict (:mod:`analyzer.documents`): an interval unknown
     at n = 1, or a trump right with no positive hand, is null, never NaN."""
-    return dumps({"provenance": ev.provenance,
+    return dumps({"provenance": provenance(ev.provenance),
                   "advice": ev.advice,
                   "negative": records(ev.negative),
                   "distribution": records(ev.distribution),
