@@ -54,3 +54,23 @@ def test_every_hand_document_names_the_version_that_made_it():
         doc = json.loads(game(name).hand_json(ev))["provenance"]
         assert doc["bidlab_version"] == analyzer.__version__, name
         assert (doc["seed"], doc["policy"], doc["rules"]) == (2, "heuristic", name)
+
+
+def test_a_policy_vector_with_more_than_names_says_so_in_the_provenance():
+    """A policy vector may set words its string cannot say (pimc's worlds drawn from another
+    stream, a node budget): a frame played with one must not claim the bare ``pimc:5``,
+    which would give other numbers; the plain names' frame stays as it was."""
+    from analyzer.games import pedro
+    from analyzer.games.search.setup import P_NODES, resampled
+
+    rules = pedro.parse_rules("pedro")
+    plain = pedro.simulate(rules, 6, seed=2, policies="pimc:5")
+    assert "policy_words" not in plain.attrs and plain.attrs["policy"] == "pimc:5"
+    budget = parse_policies("pimc:5")
+    budget[P_NODES] = 50
+    for vector, words in ((resampled(parse_policies("pimc:5"), 7), {"world_salt": 7}),
+                          (budget, {"nodes": 50})):
+        df = pedro.simulate(rules, 6, seed=2, policies=vector)
+        assert df.attrs["policy_words"] == words
+        again = pedro.simulate(rules, 6, seed=2, policies=vector)
+        assert again.equals(df) and again.attrs == df.attrs

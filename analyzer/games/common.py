@@ -423,7 +423,21 @@ def by_side(df: pd.DataFrame, team: np.ndarray, column0: str, column1: str,
     return ours, theirs
 
 
+def policy_words(pols: np.ndarray) -> dict:
+    """The words of a policy vector that its string (:func:`policy_string`) does not say,
+    where set: a node budget, the play-only flag, a search depth, the pimc benchmark's
+    words (a vector that :func:`policy_vector` accepts, e.g. ``search.setup.resampled``'s)."""
+    from .search.setup import P_DEPTH, P_NODES, P_PIMC_FULL, P_PLAY_ONLY, P_STATS, P_WORLD_SALT
+
+    names = {P_NODES: "nodes", P_PLAY_ONLY: "play_only", P_DEPTH: "depth",
+             P_PIMC_FULL: "pimc_full", P_STATS: "stats", P_WORLD_SALT: "world_salt"}
+    return {name: int(pols[i]) for i, name in names.items() if i < len(pols) and pols[i]}
+
+
 def provenance(rules, seed: int, pols: np.ndarray, first: int) -> dict:
-    """The ``attrs`` every simulation frame carries."""
+    """The ``attrs`` every simulation frame carries (with ``policy_words`` where the policy
+    vector set words its string does not say: the string alone would not reproduce it)."""
+    words = policy_words(pols)
     return {"game": rules.game, "rules": str(rules), "seed": int(seed),
-            "policy": policy_string(pols), "first": int(first)}
+            "policy": policy_string(pols), "first": int(first),
+            **({"policy_words": words} if words else {})}
