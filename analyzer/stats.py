@@ -355,8 +355,12 @@ def _share_of_best(means: np.ndarray, cov: np.ndarray | None, which: np.ndarray,
         won = np.zeros(k)
         won[int(np.argmax(means))] = 1.0
     else:
-        rng = np.random.default_rng(seed)
-        sample = rng.multivariate_normal(means, cov, size=draws, method="eigh")
+        # the symmetric square root of cov, unique where eigh's vectors are not (a LAPACK
+        # may flip their signs, and numpy's multivariate_normal draws through them): the
+        # same seed gives the same P(best) on every machine
+        w, v = np.linalg.eigh(cov)
+        root = (v * np.sqrt(np.clip(w, 0.0, None))) @ v.T
+        sample = means + np.random.default_rng(seed).standard_normal((draws, k)) @ root
         won = np.bincount(np.argmax(sample, axis=1), minlength=k) / draws
     return won[which] / np.bincount(which, minlength=k)[which]
 

@@ -74,3 +74,25 @@ def test_a_policy_vector_with_more_than_names_says_so_in_the_provenance():
         assert df.attrs["policy_words"] == words
         again = pedro.simulate(rules, 6, seed=2, policies=vector)
         assert again.equals(df) and again.attrs == df.attrs
+
+
+def test_p_best_does_not_depend_on_the_signs_of_the_eigenvectors(monkeypatch):
+    """Another LAPACK may return eigh's eigenvectors with other signs (as valid): P(best),
+    drawn from the means' joint normal, must not move with them (it did by its whole
+    sampling noise, numpy drawing through the vectors as given)."""
+    from analyzer.stats import p_best
+
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(400, 1))
+    values = np.hstack([x + rng.normal(scale=s, size=(400, 1)) + m
+                        for s, m in ((0.5, 0.0), (0.8, 0.03), (1.0, 0.05), (0.6, 0.02))])
+    before = p_best(values, seed=3)
+    assert 0.05 < before.max() < 0.95  # close enough that the draws decide it
+    eigh = np.linalg.eigh
+
+    def flipped(a, *args, **kwargs):
+        w, v = eigh(a, *args, **kwargs)
+        return w, v * np.where(np.arange(v.shape[1]) % 2, -1.0, 1.0)
+
+    monkeypatch.setattr(np.linalg, "eigh", flipped)
+    np.testing.assert_allclose(p_best(values, seed=3), before, rtol=0, atol=1e-12)
