@@ -1,12 +1,12 @@
 """Rule variants compared on identical deals: what a rule change does to the game.
 
-Deal ``i`` of a seed is the same deal under every variant (the cards come from
-the deal stream alone), so the two variants are played on the same cards and
-every difference is paired, deal by deal: its interval is far narrower than
-that of two independent runs. A variant that throws a deal in (a ``redeal`` flag) plays
-the deal's redeal instead, the next cards of the deal's own stream; every deal counts
-under both variants, so the rule's effect is in the figures, and a row says how often
-each variant threw a deal in.
+Deal ``i`` of a seed is the same deal under every variant of one deck (the cards come
+from the deal stream alone; :meth:`Game.same_deck` says where decks differ), so the two
+variants are played on the same cards and every difference is paired, deal by deal: its
+interval is far narrower than that of two independent runs. A variant that throws a deal
+in (a ``redeal`` flag) plays the deal's redeal instead, the next cards of the deal's own
+stream; every deal counts under both variants, so the rule's effect is in the figures,
+and a row says how often each variant threw a deal in.
 
 >>> from analyzer.compare import compare_variants
 >>> result = compare_variants("pedro", "pedro(low_to=holder)", deals=20_000)

@@ -219,8 +219,8 @@ def main() -> None:
     Games: Pedro and Cinch, Rook (Princeton rules, standard deck + joker) and
     King (the Brazilian 10-hand game). GAME is a preset (`bidlab games`) or a
     canonical variant string such as "pedro(low_to=holder,scoring=2)". Deal i
-    of seed s is the same deal under every variant, policy, thread count and
-    machine.
+    of seed s is the same deal under every variant (of one deck), policy,
+    thread count and machine.
 
     \b
     Examples:

@@ -213,7 +213,8 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
             rule_pairs, out, as_json, progress, executor, scheduler, workers) -> None:
     """What a rule change does: variants A and B on identical deals, paired differences.
 
-    Deal i of the seed is the same deal under every variant, so each measure's
+    Deal i of the seed is the same deal under every variant of one deck (Rook's
+    points=parker_adapt deals 41 cards: the table says so), so each measure's
     difference B − A is taken deal by deal, with a 95% interval far narrower
     than two independent runs would give. A deal that a redeal flag throws in
     counts as its redeal (the next cards of that deal's stream), so the rule's
