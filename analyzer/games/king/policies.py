@@ -68,6 +68,21 @@ def danger_card(cards, contract):
     return highest_card(cards)
 
 
+@njit(cache=True, inline="always")
+def side_singleton(legal, unseen, least, under):
+    """A card of ``legal`` alone in its side suit (not hearts) with ``least`` or more unseen
+    cards of that suit (``under``: of those, only the ones below it); of two, the one in the
+    later lane (C D H S), as measured; -1 when there is none."""
+    pick = -1
+    for s in range(4):
+        m = legal & LANE[s] & ~HEARTS
+        if popcount(m) == 1:
+            rest = unseen & LANE[s] & ((m - ONE) if under else ~ZERO)
+            if popcount(rest) >= least:
+                pick = max(pick, lsb(m))
+    return pick
+
+
 @njit(cache=True)
 def negative_play(hand, legal, led_suit, best_card, pos, contract, unseen):
     """The heuristic's card in a negative hand (``led_suit`` -1 when leading); ``unseen``:
@@ -81,12 +96,8 @@ def negative_play(hand, legal, led_suit, best_card, pos, contract, unseen):
         if contract == NO_HEARTS_BIT:
             # a side singleton whose suit has 3+ unseen cards: the others most likely follow
             # (no heart in the trick) and it gains a void to throw hearts on (paired: +9.0
-            # points, CHANGELOG); of two, the one in the later lane (C D H S)
-            pick = -1
-            for s in range(4):
-                m = legal & LANE[s] & ~HEARTS
-                if popcount(m) == 1 and popcount(unseen & LANE[s]) >= 3:
-                    pick = max(pick, lsb(m))
+            # points, CHANGELOG)
+            pick = side_singleton(legal, unseen, 3, False)
             if pick >= 0:
                 return pick
         # lead low from a suit of two or more: the suit keeps a card for a later lead; and
@@ -114,12 +125,8 @@ def negative_play(hand, legal, led_suit, best_card, pos, contract, unseen):
     if contract == NO_HEARTS_BIT and legal & HEARTS:
         # void in no hearts: a side singleton with 2+ unseen cards of its suit under it
         # goes before a heart, as it would win a later trick of that suit with hearts in it
-        # and gives another void (paired: +2.1 points, CHANGELOG); of two, the later lane
-        pick = -1
-        for s in range(4):
-            m = legal & LANE[s] & ~HEARTS
-            if popcount(m) == 1 and popcount(unseen & (m - ONE) & LANE[s]) >= 2:
-                pick = max(pick, lsb(m))
+        # and gives another void (paired: +2.1 points, CHANGELOG)
+        pick = side_singleton(legal, unseen, 2, True)
         if pick >= 0:
             return pick
     return danger_card(legal, contract)
