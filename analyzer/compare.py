@@ -121,7 +121,8 @@ def with_verdicts(table: pd.DataFrame) -> pd.DataFrame:
 
 def verdict_word(row, unit: str) -> str:
     """A row's verdict in a few words: "B higher" or "B lower" where its interval excludes
-    zero (with "*" where it does for all the measures together), else "within the noise"."""
+    zero (with "*" where it does for all the measures together), else "no difference beyond
+    the noise", the words the reports and the bid advice use."""
     if not (np.isfinite(row.diff_lo) and np.isfinite(row.diff_hi)):
         return "-"
     if getattr(row, "n_differ", 1) == 0:
@@ -129,7 +130,7 @@ def verdict_word(row, unit: str) -> str:
     if getattr(row, trials_column(row._fields)) < MIN_TRIALS:
         return f"too few {unit}s"
     if not row.beyond_noise:
-        return "within the noise"
+        return "no difference beyond the noise"
     return ("B higher" if row.diff_lo > 0 else "B lower") + ("*" if row.beyond_family else "")
 
 

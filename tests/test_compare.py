@@ -465,8 +465,9 @@ def test_each_measure_gets_a_verdict_held_to_the_noise_and_to_the_family():
             word = ("B higher" if r.diff_lo > 0 else "B lower") + ("*" if r.beyond_family
                                                                    else "")
             assert f"  {word}  " in line, line
-        else:
+        else:  # the words of the reports and the bid advice, not a table's own dialect
             assert "B higher" not in line and "B lower" not in line, line
+            assert "no difference beyond the noise" in line or "same on every" in line, line
     assert (f"{int(beyond.sum())} do, {int(t['beyond_family'].sum())} of them held against "
             f"all {k}") in " ".join(text.split())
 
@@ -489,7 +490,7 @@ def test_a_verdict_needs_thirty_paired_deals_and_a_narrow_miss_loses_its_star():
 def test_thirty_paired_deals_get_a_verdict_and_a_measure_no_deal_moved_says_so():
     """``MIN_TRIALS`` (30) paired deals are enough for a verdict, in the flags and in the
     words alike (29 are too few, above); and a measure that no deal moved reads "same on
-    every deal", not "within the noise"."""
+    every deal", not "no difference beyond the noise"."""
     from analyzer.advice import MIN_TRIALS
     from analyzer.compare import verdict_word, with_verdicts
 

@@ -224,8 +224,9 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
 
     Each measure's verdict says "B higher" or "B lower" only where its paired
     interval excludes zero, with a star where it still does with the 95% shared
-    by all the measures (Bonferroni); otherwise "within the noise". A note under
-    the table counts how many would look beyond the noise by chance.
+    by all the measures (Bonferroni); otherwise "no difference beyond the
+    noise". A note under the table counts how many would look beyond the noise
+    by chance.
 
     With --base, every figure is a two-level estimate of --policy's: the cheap
     --base policy plays --base-deals deals (N) under both variants, --policy the
