@@ -49,6 +49,7 @@ from .games import common, parse_game
 from .games import game as game_of
 from .games.common import SEATS, first_batch, parse_policies, policy_string, provenance
 from .limits import Pace, check_counts, check_seed
+from .parsing import first_few
 from .rollout import run_two_level
 from .stats import Z95, PairedMoments, bounded, est_cols, wilson
 from .text import ShownAsText
@@ -121,18 +122,16 @@ class ChartGame:
 def check_features(by, rules) -> tuple[str, ...]:
     """The chart's features ``by`` (a sequence, or "trumps,seat") as a tuple; ChartError
     otherwise, in words that fit both the CLI's --by and a scenario's ``by`` key."""
-    from .games import game
-
-    chart_by = game(rules).chart_by
+    chart_by = game_of(rules).chart_by
     if chart_by is None:
         raise ChartError(f"{rules.game} charts choose their own features; --by is for "
                          f"the bidding games")
     if isinstance(by, str):
         by = [f.strip() for f in by.split(",")]
     by, known = tuple(by) if isinstance(by, list | tuple) else (by,), chart_by[0]
-    bad = [str(f) for f in by if f not in known]
+    bad = first_few([f for f in by if f not in known], quote=True)
     if bad or not by:
-        raise ChartError(f"bad chart feature(s) {', '.join(bad) or '(none)'} for {rules.game}; "
+        raise ChartError(f"bad chart feature(s) {bad or '(none)'} for {rules.game}; "
                          f"features: {', '.join(known)}")
     if len(set(by)) != len(by):
         twice = sorted({f for f in by if by.count(f) > 1})

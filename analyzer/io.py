@@ -24,7 +24,8 @@ set by :func:`on_replace` (the command line says ``bidlab: replaced PATH`` on st
 >>> sorted(p.name for p in Path(".").glob("run.csv*"))
 ['run.csv', 'run.csv.json']
 
-May import: the standard library, numpy, pandas and pyarrow, and the package's version.
+May import: the standard library, numpy, pandas and pyarrow, the package's version and
+:mod:`analyzer.parsing` (which imports only the standard library).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from typing import BinaryIO
 import pandas as pd
 
 from . import __version__
+from .parsing import first_few
 
 SUFFIXES = (".parquet", ".csv")
 META_KEY = b"bidlab"
@@ -347,9 +349,7 @@ def _require_output_set(folder: Path) -> None:
     strays = sorted(str(f.relative_to(folder)) for f in folder.rglob("*")
                     if f.is_file() and str(f.relative_to(folder)) not in known)
     if strays:
-        shown = ", ".join(strays[:3]) + (f" and {len(strays) - 3} more" if len(strays) > 3
-                                         else "")
-        raise FileExistsError(17, f"holds files bidlab did not write ({shown}), which "
+        raise FileExistsError(17, f"holds files bidlab did not write ({first_few(strays)}), which "
                               "replacing it would delete; move them or give another "
                               "folder", str(folder))
 

@@ -41,6 +41,20 @@ def quoted(text: object, limit: int = QUOTE_LIMIT) -> str:
     return r if len(r) <= limit else f"{r[:limit - 4]}...{r[-1]}"
 
 
+def first_few(items, limit: int = 3, quote: bool = False) -> str:
+    """Distinct ``items`` in their order, the first ``limit`` of them joined (each cut by
+    :func:`quoted` when ``quote``), then how many more: a pasted list of a thousand names
+    stays one readable error line.
+
+    >>> first_few(["x"] * 300 + ["y", "z", "w", "v"], quote=True)
+    "'x', 'y', 'z' and 2 more"
+    """
+    distinct = list(dict.fromkeys(str(i) for i in items))
+    shown = [quoted(i) if quote else i for i in distinct[:limit]]
+    more = len(distinct) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more else "")
+
+
 def plain_ascii(text: str) -> bool:
     """Printable ASCII only: no control character, no newline, no look-alike letter."""
     return text.isascii() and text.isprintable()

@@ -27,7 +27,7 @@ POSITION = "AS KS/QS JS/5S 4S/3S 2S"
      "known cards of second are a string such as \"AH KH\"; got ['AH']"),
     (lambda: analyzer.evaluate_hand("pedro", PEDRO, policy=None, deals=100), "a policy is"),
     (lambda: analyzer.evaluate_hand("king", KING, contract=3, deals=100), "a contract is"),
-    (lambda: analyzer.bid_chart("pedro", deals=100, by=3), "bad chart feature(s) 3"),
+    (lambda: analyzer.bid_chart("pedro", deals=100, by=3), "bad chart feature(s) '3'"),
     (lambda: analyzer.evaluate_hand("pedro", PEDRO, contract="no-hearts", deals=100),
      "contract: only king"),
     (lambda: analyzer.evaluate_hand("rook", "AS KS QS JS 9S 5S JK AH KH 5D 2D 3C 4C",
