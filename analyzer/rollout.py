@@ -355,7 +355,7 @@ def parse_known(known: dict[str, str], hand_offset: int,
         if JOKER in cards and not joker:
             raise HandError("Pedro has no joker")
         out.append((off, CardSet(cards).mask))
-    return tuple(out)
+    return tuple(sorted(out))  # seat order, however given: one provenance for one deal
 
 
 def evaluate_hand(game, hand: str, seat: str = "eldest", **options):

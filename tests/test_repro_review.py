@@ -96,3 +96,18 @@ def test_p_best_does_not_depend_on_the_signs_of_the_eigenvectors(monkeypatch):
 
     monkeypatch.setattr(np.linalg, "eigh", flipped)
     np.testing.assert_allclose(p_best(values, seed=3), before, rtol=0, atol=1e-12)
+
+
+def test_known_cards_in_another_order_give_one_provenance():
+    """`hand --known second=2H --known dealer=3H` and the other order deal the same deals;
+    the provenance said them in the order given, so two records of one run differed."""
+    import analyzer
+
+    for name, hand, kw in (("pedro", "AH KH 5H 5C 2H 9D 3D JC 7D", {}),
+                           ("king", "AH KH QH JH 2C 3C 4C 5D 6D 7D 8H 9H TH",
+                            {"contract": "no-tricks"})):
+        one, other = ({"second": "2S", "dealer": "3S"}, {"dealer": "3S", "second": "2S"})
+        a, b = (analyzer.evaluate_hand(name, hand, seat="eldest", deals=200, seed=4, known=k,
+                                       **kw) for k in (one, other))
+        assert a.provenance == b.provenance and a.text() == b.text(), name
+        assert a.provenance["known"].split("; ") == ["dealer=3S", "second=2S"], name
