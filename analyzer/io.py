@@ -41,9 +41,10 @@ import shutil
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-import pandas as pd
+if TYPE_CHECKING:  # frames in the annotations; read_table loads pandas when it reads
+    import pandas as pd
 
 from . import __version__
 from .parsing import first_few
@@ -583,6 +584,8 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
             first = f.readline()
         old = first.startswith(_CSV_TAG)
         meta = json.loads(first[len(_CSV_TAG):]) if old else {}
+        import pandas as pd
+
         df = pd.read_csv(p, skiprows=1 if old else 0)
         if sidecar(p).is_file():
             meta = json.loads(sidecar(p).read_text(encoding="utf-8"))

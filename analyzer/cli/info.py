@@ -11,13 +11,20 @@ import re
 import click
 
 from ..cards import JOKER, RANKS, SUIT_NAMES, CardSet
-from ..documents import dumps, provenance
 from ..games import common, family, presets
 from ..games import game as game_of
 from ..text import render_table
 from ..variants import describe_allowed, flag_fields
 from .group import main
 from .options import card_set, game_argument, json_listing, resolve_rules, rule_option
+
+
+def echo_json(facts: dict, **fields) -> None:
+    """One JSON document: the provenance of ``facts``, then ``fields``. The documents module
+    loads pandas, so the text of these commands answers without it."""
+    from ..documents import dumps, provenance
+
+    click.echo(dumps({"provenance": provenance(facts), **fields}))
 
 
 @main.command()
@@ -43,8 +50,7 @@ def games(as_json) -> None:
         docs.append({"game": row[0], "engine": row[1], "rules": row[2],
                      "flags_unlike_engine_first": diffs, "source": row[4]})
     if as_json:
-        click.echo(dumps({"provenance": provenance({}), "games": docs,
-                          "policies": list(common.POLICY_NAMES)}))
+        echo_json({}, games=docs, policies=list(common.POLICY_NAMES))
         return
     click.echo(render_table(["game", "engine", "rules string", "flags unlike the engine's first",
                              "source"], rows))
@@ -81,10 +87,9 @@ def rules_cmd(game, rule_pairs, as_json) -> None:
                       "differs": value != default, "allowed": allowed,
                       "meaning": f.metadata["doc"]})
     if as_json:
-        click.echo(dumps({
-            "provenance": provenance({"game": rules.game, "rules": str(rules),
-                                      "rule": ",".join(f"{k}={v}" for k, v in rule_pairs)}),
-            "preset": rules.game, "flags": flags, "in_words": rules_in_words(rules)}))
+        echo_json({"game": rules.game, "rules": str(rules),
+                   "rule": ",".join(f"{k}={v}" for k, v in rule_pairs)},
+                  preset=rules.game, flags=flags, in_words=rules_in_words(rules))
         return
     click.echo(f"{rules}   (preset {rules.game}; * marks a value that differs from it)")
     click.echo(render_table(["flag", "value", "default", "allowed", "meaning"], rows, "lllll"))
@@ -123,8 +128,7 @@ def cards(hand: CardSet, as_json) -> None:
     if JOKER in hand:
         suits.append({"suit": "joker", "n": 1, "cards": ["JK"]})
     if as_json:
-        click.echo(dumps({"provenance": provenance({}), "hand": str(hand), "count": len(hand),
-                          "mask": f"0x{hand.mask:016x}", "suits": suits}))
+        echo_json({}, hand=str(hand), count=len(hand), mask=f"0x{hand.mask:016x}", suits=suits)
         return
     click.echo(f"hand:  {hand}")
     click.echo(f"count: {len(hand)}")

@@ -26,7 +26,6 @@ from ..games import PRESET_NAMES, common, family, game, parse_game
 from ..games.common import policy_label
 from ..limits import MAX_SEED, SEARCH_SIZES, TIME_LIMIT
 from ..parsing import NumberError, parse_float, parse_int
-from ..rollout import HandError
 from ..twolevel import check_request
 from ..variants import RuleError, pairs_once, parse_rule_option
 
@@ -444,6 +443,8 @@ def hand_text(ctx, param, value: tuple[str, ...]) -> str:
 
 def check_game_hand(hand: str, rules) -> None:
     """HAND as GAME deals it (its hand size and deck), or a bad-parameter line."""
+    from ..rollout import HandError  # the evaluation's module: loaded once a hand is asked
+
     try:
         game(rules).parse_hand(hand, rules)
     except HandError as e:

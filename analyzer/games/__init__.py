@@ -35,6 +35,23 @@ def __getattr__(name: str) -> ModuleType:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def lazy_member(package: str, name: str):
+    """What a game package's ``__getattr__`` answers for a ``name`` its ``__init__`` lacks:
+    that name of its ``deals`` module (the engine's face), else its submodule ``name``, each
+    imported now; so the package's rules and ``GAME`` load without numba and pandas."""
+    if name.startswith("__"):  # probes of copy, pickle, doctest: never a reason to load
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    deals = import_module(f"{package}.deals")
+    if hasattr(deals, name):
+        return getattr(deals, name)
+    try:
+        return import_module(f"{package}.{name}")
+    except ModuleNotFoundError as e:
+        if e.name != f"{package}.{name}":
+            raise
+    raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+
 def family(game) -> ModuleType:
     """The package of a preset name, a variant string or a Rules object."""
     name = split_variant(game)[0] if isinstance(game, str) else getattr(game, "game", None)

@@ -10,9 +10,12 @@ import os
 from collections.abc import Callable, Sequence
 from importlib import import_module
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # frames in the annotations; the functions that make one load pandas
+    import pandas as pd
 
 from ..limits import (
     MAX_SEED,
@@ -354,6 +357,8 @@ def simulate_frame(run_batch: Callable, records_frame: Callable, rules, n_deals:
 def record_rows(rec: np.ndarray, columns: Sequence[str], hands: np.ndarray,
                 first: int) -> pd.DataFrame:
     """A batch's rows: the deal index, a column per record field, the four dealt hands."""
+    import pandas as pd
+
     cols = {"deal": np.arange(first, first + len(rec), dtype=np.int64)}
     for j, name in enumerate(columns):
         cols[name] = rec[:, j]
@@ -374,6 +379,7 @@ def with_text(df: pd.DataFrame, columns: dict[str, str | tuple[str, ...]]) -> pd
     trump), a tuple as its names by code. A code without a name (-1: none) is left empty.
     ``df`` itself is not changed; the numbers stay as they are.
 
+    >>> import pandas as pd
     >>> df = pd.DataFrame({"dealer": [0, 3], "trump": [3, -1], "hand0": [2**60 | 1, 0]})
     >>> out = with_text(df, {"dealer": "seat", "trump": "suit", "hand0": "cards"})
     >>> list(out.columns)
@@ -382,6 +388,8 @@ def with_text(df: pd.DataFrame, columns: dict[str, str | tuple[str, ...]]) -> pd
     [['N', 'spades', 'AS 2C'], ['W', nan, '']]
     """
     from concurrent.futures import ThreadPoolExecutor
+
+    import pandas as pd
 
     from ..cards import JOKER, format_card, format_masks
 

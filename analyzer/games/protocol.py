@@ -19,9 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # tables in the annotations only: GAME loads without pandas
+    import pandas as pd
 
 
 class NotOffered(ValueError):
