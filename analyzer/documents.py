@@ -18,11 +18,22 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import sys
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from . import __version__
+
+if TYPE_CHECKING:  # frames in the annotations only
+    import pandas as pd
+
+
+def _is_frame(value) -> bool:
+    """Whether ``value`` is a DataFrame. No frame (nor pandas' NA) exists before pandas is
+    loaded, and a document of plain values (``bidlab games --json``) need not load it."""
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and isinstance(value, pandas.DataFrame)
 
 
 def plain(value):
@@ -38,7 +49,8 @@ def plain(value):
         return value if math.isfinite(value) else None
     if value is None or isinstance(value, (bool, int, str)):
         return value
-    if value is pd.NA or value is pd.NaT:
+    pandas = sys.modules.get("pandas")
+    if pandas is not None and (value is pandas.NA or value is pandas.NaT):
         return None
     return str(value)
 
@@ -57,7 +69,7 @@ def frames(obj) -> dict:
     out = {}
     for f in dataclasses.fields(obj):
         v = getattr(obj, f.name)
-        out[f.name] = records(v) if isinstance(v, pd.DataFrame) else plain(v)
+        out[f.name] = records(v) if _is_frame(v) else plain(v)
     return out
 
 
@@ -66,6 +78,7 @@ def stamp(obj, meta: dict) -> None:
     field of the dataclass ``obj``, so that a table taken out of its result still says how
     its numbers were made: rules, seed, policy, n, and the estimator with N and n.
 
+    >>> import pandas as pd
     >>> @dataclasses.dataclass
     ... class Result:
     ...     table: pd.DataFrame
@@ -77,7 +90,7 @@ def stamp(obj, meta: dict) -> None:
     meta = plain(meta)
     for f in dataclasses.fields(obj):
         value = getattr(obj, f.name)
-        if isinstance(value, pd.DataFrame):
+        if _is_frame(value):
             value.attrs.update(meta)
 
 

@@ -45,7 +45,7 @@ from .limits import require_memory, require_time
 from .stats import mean_ci, paired_diff, wilson
 from .text import ShownAsText, render_table
 
-RUNGS = ("random", "heuristic", "pimc", "dd")
+RUNGS = common.LADDER_RUNGS
 LABELS = {"dd": "dd (clairvoyant)"}
 
 

@@ -46,6 +46,7 @@ GAME_MAX_GAMES = MAX_SEED // 2**24  # (games.kit.games.MAX_GAMES)
 SEARCH_SIZES = {"simulate": 1_000, "compare": 1_000, "match": 200, "hand": 500,
                 "bid-chart": 5_000}
 SEARCH_MAX_DEALS = 5_000  # a stop rule's cap when a seat searches: about ten minutes
+SOLVE_MAX_NODES = 50_000_000  # `solve`'s node budget by default: a few seconds a position
 
 
 class SizeError(ValueError):

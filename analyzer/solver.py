@@ -55,12 +55,12 @@ from .cards import SUITS, CardParseError, format_card, parse_cards
 from .games import game as game_of
 from .games import parse_game
 from .games.search import params as ddp
-from .limits import check_count
+from .limits import SOLVE_MAX_NODES, check_count
 from .parsing import quoted
 
 SEAT_NAMES = ("N", "E", "S", "W")
 _SEAT_WORDS = {"n": 0, "north": 0, "e": 1, "east": 1, "s": 2, "south": 2, "w": 3, "west": 3}
-DEFAULT_MAX_NODES = 50_000_000
+DEFAULT_MAX_NODES = SOLVE_MAX_NODES
 _SEAT_PREFIX = re.compile(r"^([NESWnesw]):(.+)$")
 
 

@@ -25,9 +25,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # tables in the annotations; _frame loads pandas when it makes one
+    import pandas as pd
 
 from .games.common import policy_label
 from .moments import Counts, Moments, from_list
@@ -58,6 +61,8 @@ class _Row(list):
 def _frame(rows: dict[str, list], columns: list[str]) -> pd.DataFrame:
     """A table of ``rows`` by label; its ``attrs["rows"]`` keep each row's statistic key and
     order (its position, unless the row says otherwise)."""
+    import pandas as pd
+
     df = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
     df.attrs["rows"] = [(getattr(r, "key", None), getattr(r, "order", ()) or (0, i))
                         for i, r in enumerate(rows.values())]

@@ -12,7 +12,7 @@ from .. import io, runs
 from ..documents import dumps, provenance, records
 from ..games import common
 from ..games import game as game_of
-from ..ladder import RUNGS
+from ..games.common import LADDER_RUNGS as RUNGS  # here: the ladder loads numba
 from .group import main
 from .options import (
     OUT_DIR,

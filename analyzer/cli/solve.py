@@ -10,7 +10,7 @@ import json
 
 import click
 
-from ..solver import DEFAULT_MAX_NODES, SolveBudgetError
+from ..limits import SOLVE_MAX_NODES as DEFAULT_MAX_NODES  # here: the solver loads numba
 from .group import main
 from .options import (
     INDEX,
@@ -79,7 +79,7 @@ def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_d
     """
     from ..cards import CardSet
     from ..solve_view import render_solution, solution_dict
-    from ..solver import deal_position
+    from ..solver import SolveBudgetError, deal_position
     from ..solver import solve as solve_position
 
     rules = resolve_rules(game, rule_pairs)

@@ -31,6 +31,7 @@ from ..variants import RuleError
 
 POLICY_NAMES = ("random", "heuristic", "dd", "pimc")  # kernel codes 0..3 (search.setup)
 SEARCH_POLICIES = ("dd", "pimc")
+LADDER_RUNGS = ("random", "heuristic", "pimc", "dd")  # the ladder's climb by default
 DEFAULT_WORLDS = 20
 MAX_WORLDS = 10_000
 POLICY_HELP = ("random (uniform legal), heuristic, dd (clairvoyant: solves the true deal "

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # a chunk's rows, in the annotations only
+    import pandas as pd
 
 from ..games import common, game, parse_game
 from ..limits import MAX_SEED

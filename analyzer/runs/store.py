@@ -35,8 +35,10 @@ import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # frames in the annotations; reading rows loads pandas
+    import pandas as pd
 
 from .. import __version__, io
 from ..summary import Summary, merge
@@ -354,6 +356,8 @@ class RunStore:
         the SHA-256 its chunk's .json keeps), holds other than ``n`` rows, or says its rows
         are other deals: another chunk's rows file of the same size, copied over this one,
         would go into --out under this run's provenance."""
+        import pandas as pd
+
         path = self._chunk_file(lo, n, ".parquet")
         try:
             got = read(path)
