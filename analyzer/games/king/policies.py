@@ -83,15 +83,24 @@ def side_singleton(legal, unseen, least, under):
     return pick
 
 
+@njit(cache=True, inline="always")
+def last_two_shed(hand, legal, led_suit, unseen):
+    """The last-two hand's card while it holds more than two cards: only tricks 12 and 13
+    cost, so until then it sheds its highest cards (winning free tricks) and the last two
+    find it with low ones (paired: +30.6 points, CHANGELOG); following, the highest card of
+    the suit led."""
+    if led_suit >= 0:
+        follow = legal & LANE[led_suit]
+        return msb(follow) if follow != ZERO else highest_card(legal)
+    return highest_card(legal)
+
+
 @njit(cache=True)
 def negative_play(hand, legal, led_suit, best_card, pos, contract, unseen):
     """The heuristic's card in a negative hand (``led_suit`` -1 when leading); ``unseen``:
     the cards neither in its hand nor played so far."""
     if contract == LAST_TWO_BIT and popcount(hand) > 2:
-        # only tricks 12 and 13 cost: until then it sheds its highest cards (winning free
-        # tricks), so the last two find it with low ones (paired: +30.6 points, CHANGELOG)
-        follow = legal & LANE[led_suit] if led_suit >= 0 else ZERO
-        return msb(follow) if follow != ZERO else highest_card(legal)
+        return last_two_shed(hand, legal, led_suit, unseen)
     if led_suit < 0:
         if contract == NO_HEARTS_BIT:
             # a side singleton whose suit has 3+ unseen cards: the others most likely follow
