@@ -58,19 +58,51 @@ def test_the_chooser_draws_trumps_with_its_top_only_when_no_unseen_trump_beats_i
     assert checked >= 100
 
 
+def highest(cards) -> str:
+    """The highest-ranked card (of equals, the first suit in C D H S)."""
+    return max(sorted(cards, key=lambda c: "CDHS".index(c[1])), key=rank)
+
+
+def above(card: str, unseen: set[str]) -> int:
+    """The unseen cards of its suit that beat ``card``."""
+    return sum(rank(u) > rank(card) for u in suit(unseen, card[1]))
+
+
 def test_last_two_sheds_its_highest_card_until_two_tricks_are_left():
     """In the last-two hand a seat holding more than two cards plays its highest card, of
     the suit led when it can follow (it ducked all hand and kept its high cards for
-    tricks 12 and 13)."""
+    tricks 12 and 13); from trick 8 a void seat throws by the rule below."""
     checked = 0
     for log, t, _pos, _seat, card, hand, _, so_far in plays("last-two", 100):
-        if len(hand) <= 2:
-            continue
         follow = suit(hand, so_far[0][1]) if so_far else set()
+        if len(hand) <= 2 or (len(hand) <= 6 and not follow and so_far):
+            continue
         top = max(rank(c) for c in (follow or hand))
         assert rank(card) == top and (not follow or card in follow), (log["index"], t, card)
         checked += 1
-    assert checked == 100 * 4 * 11
+    assert checked >= 100 * 4 * 7
+
+
+def most_dangerous(cards: set[str], hand: set[str], unseen: set[str]) -> str:
+    """The top card of the suit where the fewest unseen cards beat it, then of the suit
+    shortest in ``hand``, then the highest-ranked (of equals, the first suit)."""
+    tops = [max(suit(cards, s), key=rank) for s in "CDHS" if suit(cards, s)]
+    return min(tops, key=lambda c: (above(c, unseen), len(suit(hand, c[1])), -rank(c)))
+
+
+def test_last_two_void_throws_its_most_dangerous_card_from_trick_8():
+    """Void in the suit led in last-two, holding three to six cards (tricks 8 to 11), it
+    throws the top card of the suit where the fewest unseen cards beat it, then of its
+    shortest suit, then the highest (it threw its highest card: a K under an unseen A
+    before a 9 nobody can beat, a boss of a long suit before a singleton boss)."""
+    checked = changed = 0
+    for log, t, pos, _seat, card, hand, unseen, so_far in plays("last-two", 300):
+        if not pos or not 2 < len(hand) <= 6 or suit(hand, so_far[0][1]):
+            continue
+        assert card == most_dangerous(hand, hand, unseen), (log["index"], t, card, hand)
+        checked += 1
+        changed += card != highest(hand)
+    assert checked >= 300 and changed >= 50
 
 
 def lead_options(contract: str, hand: set[str], unseen: set[str]):

@@ -84,14 +84,36 @@ def side_singleton(legal, unseen, least, under):
 
 
 @njit(cache=True, inline="always")
+def most_dangerous(cards, hand, unseen):
+    """The card of ``cards`` likeliest to win a late trick: the top card of the suit where the
+    fewest unseen cards beat it, then of the suit shortest in ``hand`` (a void sooner), then
+    the highest-ranked (of equals, the first suit)."""
+    best, best_k = -1, 1 << 30
+    for s in range(4):
+        m = cards & LANE[s]
+        if m != ZERO:
+            c = msb(m)
+            above = popcount(unseen & LANE[s] & ~((bit(c) << ONE) - ONE))
+            k = 1000 * above + 20 * popcount(hand & LANE[s]) - (c & 15)
+            if k < best_k:
+                best, best_k = c, k
+    return best
+
+
+@njit(cache=True, inline="always")
 def last_two_shed(hand, legal, led_suit, unseen):
     """The last-two hand's card while it holds more than two cards: only tricks 12 and 13
     cost, so until then it sheds its highest cards (winning free tricks) and the last two
     find it with low ones (paired: +30.6 points, CHANGELOG); following, the highest card of
-    the suit led."""
+    the suit led. From trick 8 (six cards or fewer), void, it throws
+    :func:`most_dangerous` (a boss, and of a short suit, before a higher card some unseen
+    card beats: paired +2.0 points, CHANGELOG)."""
+    n = popcount(hand)
     if led_suit >= 0:
         follow = legal & LANE[led_suit]
-        return msb(follow) if follow != ZERO else highest_card(legal)
+        if follow != ZERO:
+            return msb(follow)
+        return most_dangerous(legal, hand, unseen) if n <= 6 else highest_card(legal)
     return highest_card(legal)
 
 
