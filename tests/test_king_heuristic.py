@@ -71,11 +71,11 @@ def above(card: str, unseen: set[str]) -> int:
 def test_last_two_sheds_its_highest_card_until_two_tricks_are_left():
     """In the last-two hand a seat holding more than two cards plays its highest card, of
     the suit led when it can follow (it ducked all hand and kept its high cards for
-    tricks 12 and 13); from trick 8 a void seat throws by the rule below."""
+    tricks 12 and 13); from trick 8 a void seat and the leader play by the rules below."""
     checked = 0
     for log, t, _pos, _seat, card, hand, _, so_far in plays("last-two", 100):
         follow = suit(hand, so_far[0][1]) if so_far else set()
-        if len(hand) <= 2 or (len(hand) <= 6 and not follow and so_far):
+        if len(hand) <= 2 or (len(hand) <= 6 and not follow):
             continue
         top = max(rank(c) for c in (follow or hand))
         assert rank(card) == top and (not follow or card in follow), (log["index"], t, card)
@@ -100,6 +100,28 @@ def test_last_two_void_throws_its_most_dangerous_card_from_trick_8():
         if not pos or not 2 < len(hand) <= 6 or suit(hand, so_far[0][1]):
             continue
         assert card == most_dangerous(hand, hand, unseen), (log["index"], t, card, hand)
+        checked += 1
+        changed += card != highest(hand)
+    assert checked >= 300 and changed >= 50
+
+
+def sure_losers(hand: set[str], unseen: set[str]) -> set[str]:
+    """The suits of ``hand`` whose lowest card every unseen card of the suit beats (one or
+    more unseen)."""
+    return {s for s in "CDHS" if suit(hand, s) and suit(unseen, s)
+            and all(rank(u) > min(rank(c) for c in suit(hand, s)) for u in suit(unseen, s))}
+
+
+def test_last_two_leads_keep_a_sure_loser_from_trick_8():
+    """Leading in last-two with three to six cards, it leads its highest card outside the
+    suits whose lowest card is a sure loser (it led the top card of such a suit, the others
+    played their cards of the suit under it, and the low card became a winner)."""
+    checked = changed = 0
+    for log, t, pos, _seat, card, hand, unseen, _ in plays("last-two", 300):
+        if pos or not 2 < len(hand) <= 6:
+            continue
+        kept = {c for c in hand if c[1] not in sure_losers(hand, unseen)} or hand
+        assert card == highest(kept), (log["index"], t, card, hand)
         checked += 1
         changed += card != highest(hand)
     assert checked >= 300 and changed >= 50

@@ -107,14 +107,27 @@ def last_two_shed(hand, legal, led_suit, unseen):
     find it with low ones (paired: +30.6 points, CHANGELOG); following, the highest card of
     the suit led. From trick 8 (six cards or fewer), void, it throws
     :func:`most_dangerous` (a boss, and of a short suit, before a higher card some unseen
-    card beats: paired +2.0 points, CHANGELOG)."""
+    card beats: paired +2.0 points, CHANGELOG); leading, its highest card outside the suits
+    whose lowest card is a sure loser (every unseen card of the suit beats it)."""
     n = popcount(hand)
     if led_suit >= 0:
         follow = legal & LANE[led_suit]
         if follow != ZERO:
             return msb(follow)
         return most_dangerous(legal, hand, unseen) if n <= 6 else highest_card(legal)
-    return highest_card(legal)
+    if n > 6:
+        return highest_card(legal)
+    # leading from trick 8: not from a suit whose lowest card every unseen card of the suit
+    # beats (a sure loser, kept to hand the lead on later; leading the suit's top card would
+    # draw the cards above it: paired +2.3 points, CHANGELOG)
+    keep = ZERO
+    for s in range(4):
+        m = legal & LANE[s]
+        if m != ZERO:
+            out = unseen & LANE[s]
+            if out == ZERO or out & ((bit(lsb(m))) - ONE) != ZERO:
+                keep |= m
+    return highest_card(keep if keep != ZERO else legal)
 
 
 @njit(cache=True)
