@@ -120,11 +120,28 @@ def test_last_two_leads_keep_a_sure_loser_from_trick_8():
     for log, t, pos, _seat, card, hand, unseen, _ in plays("last-two", 300):
         if pos or not 2 < len(hand) <= 6:
             continue
+        if len({c[1] for c in hand}) == 1 and any(above(c, unseen) for c in hand):
+            continue  # one suit: the next rule
         kept = {c for c in hand if c[1] not in sure_losers(hand, unseen)} or hand
         assert card == highest(kept), (log["index"], t, card, hand)
         checked += 1
         changed += card != highest(hand)
     assert checked >= 300 and changed >= 50
+
+
+def test_last_two_leads_low_from_its_only_suit_from_trick_8():
+    """Leading in last-two with three to six cards all of one suit, some unseen card beating
+    the lowest, it leads the lowest and hands the lead on (it led the top card, the others
+    threw the cards that beat its low ones under it, and it won tricks 12 and 13)."""
+    checked = 0
+    for log, t, pos, _seat, card, hand, unseen, _ in plays("last-two", 1000):
+        if pos or not 2 < len(hand) <= 6 or len({c[1] for c in hand}) > 1:
+            continue
+        low = min(hand, key=rank)
+        if above(low, unseen):
+            assert card == low, (log["index"], t, card, hand)
+            checked += 1
+    assert checked >= 100
 
 
 def lead_options(contract: str, hand: set[str], unseen: set[str]):

@@ -107,8 +107,9 @@ def last_two_shed(hand, legal, led_suit, unseen):
     find it with low ones (paired: +30.6 points, CHANGELOG); following, the highest card of
     the suit led. From trick 8 (six cards or fewer), void, it throws
     :func:`most_dangerous` (a boss, and of a short suit, before a higher card some unseen
-    card beats: paired +2.0 points, CHANGELOG); leading, its highest card outside the suits
-    whose lowest card is a sure loser (every unseen card of the suit beats it)."""
+    card beats: paired +2.0 points, CHANGELOG); leading, its lowest card when it holds one
+    suit only and an unseen card beats it, else its highest card outside the suits whose
+    lowest card is a sure loser (every unseen card of the suit beats it)."""
     n = popcount(hand)
     if led_suit >= 0:
         follow = legal & LANE[led_suit]
@@ -117,6 +118,12 @@ def last_two_shed(hand, legal, led_suit, unseen):
         return most_dangerous(legal, hand, unseen) if n <= 6 else highest_card(legal)
     if n > 6:
         return highest_card(legal)
+    low = lsb(legal)
+    if legal & LANE[low >> 4] == legal and unseen & ~((bit(low) << ONE) - ONE) & LANE[low >> 4]:
+        # one suit left, its lowest card beatable: lead it and hand the lead on, void in
+        # the others' suits (its top card drew the others' cards that beat its low ones:
+        # paired +1.6 points, CHANGELOG)
+        return low
     # leading from trick 8: not from a suit whose lowest card every unseen card of the suit
     # beats (a sure loser, kept to hand the lead on later; leading the suit's top card would
     # draw the cards above it: paired +2.3 points, CHANGELOG)
