@@ -75,12 +75,31 @@ def test_last_two_sheds_its_highest_card_until_two_tricks_are_left():
     checked = 0
     for log, t, _pos, _seat, card, hand, _, so_far in plays("last-two", 100):
         follow = suit(hand, so_far[0][1]) if so_far else set()
-        if len(hand) <= 2 or (len(hand) <= 6 and not follow):
+        if len(hand) <= 2 or (len(hand) <= 6 and not follow) or (len(hand) == 3 and follow):
             continue
         top = max(rank(c) for c in (follow or hand))
         assert rank(card) == top and (not follow or card in follow), (log["index"], t, card)
         checked += 1
     assert checked >= 100 * 4 * 7
+
+
+def test_last_two_ducks_at_trick_11_rather_than_win_and_lead_trick_12():
+    """Following at trick 11 in last-two (three cards), where its highest card of the suit
+    would win and a lower one ducks under the winner, it plays the highest that ducks (it
+    won with its highest and led trick 12); otherwise its highest card of the suit."""
+    checked = 0
+    for log, t, _pos, _seat, card, hand, _, so_far in plays("last-two", 1000):
+        follow = suit(hand, so_far[0][1]) if so_far else set()
+        if len(hand) != 3 or not follow:
+            continue
+        best = max(rank(c) for c in suit(so_far, so_far[0][1]))
+        under = {c for c in follow if rank(c) < best}
+        if under and max(rank(c) for c in follow) > best:
+            assert card == max(under, key=rank), (log["index"], t, card, hand, so_far)
+            checked += 1
+        else:
+            assert card == max(follow, key=rank), (log["index"], t, card, hand, so_far)
+    assert checked >= 100
 
 
 def most_dangerous(cards: set[str], hand: set[str], unseen: set[str]) -> str:

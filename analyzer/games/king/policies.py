@@ -101,11 +101,12 @@ def most_dangerous(cards, hand, unseen):
 
 
 @njit(cache=True, inline="always")
-def last_two_shed(hand, legal, led_suit, unseen):
+def last_two_shed(hand, legal, led_suit, best_card, unseen):
     """The last-two hand's card while it holds more than two cards: only tricks 12 and 13
     cost, so until then it sheds its highest cards (winning free tricks) and the last two
     find it with low ones (paired: +30.6 points, CHANGELOG); following, the highest card of
-    the suit led. From trick 8 (six cards or fewer), void, it throws
+    the suit led (at trick 11 the highest that ducks, where its top card would win). From
+    trick 8 (six cards or fewer), void, it throws
     :func:`most_dangerous` (a boss, and of a short suit, before a higher card some unseen
     card beats: paired +2.0 points, CHANGELOG); leading, its lowest card when it holds one
     suit only and an unseen card beats it, else its highest card outside the suits whose
@@ -114,6 +115,12 @@ def last_two_shed(hand, legal, led_suit, unseen):
     if led_suit >= 0:
         follow = legal & LANE[led_suit]
         if follow != ZERO:
+            if n == 3 and msb(follow) > best_card:
+                # trick 11: its top card would win and lead trick 12; it ducks with the
+                # highest card under the winner (paired +0.55 points, CHANGELOG)
+                under = follow & (bit(best_card) - ONE)
+                if under != ZERO:
+                    return msb(under)
             return msb(follow)
         return most_dangerous(legal, hand, unseen) if n <= 6 else highest_card(legal)
     if n > 6:
@@ -142,7 +149,7 @@ def negative_play(hand, legal, led_suit, best_card, pos, contract, unseen):
     """The heuristic's card in a negative hand (``led_suit`` -1 when leading); ``unseen``:
     the cards neither in its hand nor played so far."""
     if contract == LAST_TWO_BIT and popcount(hand) > 2:
-        return last_two_shed(hand, legal, led_suit, unseen)
+        return last_two_shed(hand, legal, led_suit, best_card, unseen)
     if led_suit < 0:
         if contract == NO_HEARTS_BIT:
             # a side singleton whose suit has 3+ unseen cards: the others most likely follow
