@@ -132,9 +132,10 @@ def sure_losers(hand: set[str], unseen: set[str]) -> set[str]:
 
 
 def test_last_two_leads_keep_a_sure_loser_from_trick_8():
-    """Leading in last-two with three to six cards, it leads its highest card outside the
-    suits whose lowest card is a sure loser (it led the top card of such a suit, the others
-    played their cards of the suit under it, and the low card became a winner)."""
+    """Leading in last-two with three to six cards, it leads outside the suits whose lowest
+    card is a sure loser (it led the top card of such a suit, the others played their cards
+    of the suit under it, and the low card became a winner): its highest card there but for
+    a singleton (the next rule)."""
     checked = changed = 0
     for log, t, pos, _seat, card, hand, unseen, _ in plays("last-two", 300):
         if pos or not 2 < len(hand) <= 6:
@@ -142,10 +143,33 @@ def test_last_two_leads_keep_a_sure_loser_from_trick_8():
         if len({c[1] for c in hand}) == 1 and any(above(c, unseen) for c in hand):
             continue  # one suit: the next rule
         kept = {c for c in hand if c[1] not in sure_losers(hand, unseen)} or hand
-        assert card == highest(kept), (log["index"], t, card, hand)
+        assert card in kept, (log["index"], t, card, hand)
+        if not singletons(kept, hand):
+            assert card == highest(kept), (log["index"], t, card, hand)
         checked += 1
-        changed += card != highest(hand)
+        changed += card[1] != highest(hand)[1]
     assert checked >= 300 and changed >= 50
+
+
+def singletons(cards: set[str], hand: set[str]) -> set[str]:
+    """The cards of ``cards`` alone in their suit in ``hand``."""
+    return {c for c in cards if len(suit(hand, c[1])) == 1}
+
+
+def test_last_two_leads_a_singleton_from_trick_8():
+    """Leading in last-two with three to six cards of two or more suits, it leads its
+    highest singleton outside the suits whose lowest card is a sure loser (it led its
+    highest card; the void lets it throw a high card when the singleton's suit is led)."""
+    checked = changed = 0
+    for log, t, pos, _seat, card, hand, unseen, _ in plays("last-two", 300):
+        if pos or not 2 < len(hand) <= 6 or len({c[1] for c in hand}) == 1:
+            continue
+        kept = {c for c in hand if c[1] not in sure_losers(hand, unseen)} or hand
+        if singletons(kept, hand):
+            assert card == highest(singletons(kept, hand)), (log["index"], t, card, hand)
+            checked += 1
+            changed += card != highest(kept)
+    assert checked >= 200 and changed >= 100
 
 
 def test_last_two_leads_low_from_its_only_suit_from_trick_8():

@@ -109,8 +109,9 @@ def last_two_shed(hand, legal, led_suit, best_card, unseen):
     trick 8 (six cards or fewer), void, it throws
     :func:`most_dangerous` (a boss, and of a short suit, before a higher card some unseen
     card beats: paired +2.0 points, CHANGELOG); leading, its lowest card when it holds one
-    suit only and an unseen card beats it, else its highest card outside the suits whose
-    lowest card is a sure loser (every unseen card of the suit beats it)."""
+    suit only and an unseen card beats it, else, outside the suits whose lowest card is a
+    sure loser (every unseen card of the suit beats it), its highest singleton, or without
+    one its highest card."""
     n = popcount(hand)
     if led_suit >= 0:
         follow = legal & LANE[led_suit]
@@ -141,7 +142,16 @@ def last_two_shed(hand, legal, led_suit, best_card, unseen):
             out = unseen & LANE[s]
             if out == ZERO or out & ((bit(lsb(m))) - ONE) != ZERO:
                 keep |= m
-    return highest_card(keep if keep != ZERO else legal)
+    if keep == ZERO:
+        keep = legal
+    single = ZERO
+    for s in range(4):
+        m = keep & LANE[s]
+        if popcount(m) == 1 and m == hand & LANE[s]:
+            single |= m
+    # of those, a singleton first: its void lets it throw a high card when the suit is led
+    # (paired +2.8 points, CHANGELOG)
+    return highest_card(single if single != ZERO else keep)
 
 
 @njit(cache=True)
