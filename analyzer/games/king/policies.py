@@ -8,8 +8,14 @@ hand, and an array argument costs reference counting on every call. Cards use
 the shared layout (lanes C D H S, rank 2 at bit 0).
 
 * **Negative hands.** In the last-two hand, while it holds more than two cards,
-  it plays its highest card (of the suit led when it follows), so that tricks 12
-  and 13 find it with low ones. Otherwise, following suit it ducks: the highest
+  it sheds high cards, so that tricks 12 and 13 find it with low ones: following,
+  its highest card of the suit led (at trick 11 the highest that ducks, where its
+  top card would win); in tricks 1-7, void or leading, its highest card. From
+  trick 8, void, it throws the card likeliest to win a late trick (the fewest
+  unseen cards above it, then of its shortest suit); leading, with one suit left
+  it leads the lowest card when an unseen card beats it, else, keeping a suit
+  whose lowest card every unseen card of the suit beats, its highest singleton,
+  else its highest card. Otherwise, following suit it ducks: the highest
   card that stays under the current winner; when it cannot duck it plays its
   highest card if it is last (the trick is lost anyway) and its lowest otherwise.
   Void, it sheds its most dangerous card for the contract (K♥, hearts, queens,
@@ -104,14 +110,13 @@ def most_dangerous(cards, hand, unseen):
 def last_two_shed(hand, legal, led_suit, best_card, unseen):
     """The last-two hand's card while it holds more than two cards: only tricks 12 and 13
     cost, so until then it sheds its highest cards (winning free tricks) and the last two
-    find it with low ones (paired: +30.6 points, CHANGELOG); following, the highest card of
+    find it with low ones (paired: +30.6 points, CHANGELOG). Following, the highest card of
     the suit led (at trick 11 the highest that ducks, where its top card would win). From
-    trick 8 (six cards or fewer), void, it throws
-    :func:`most_dangerous` (a boss, and of a short suit, before a higher card some unseen
-    card beats: paired +2.0 points, CHANGELOG); leading, its lowest card when it holds one
-    suit only and an unseen card beats it, else, outside the suits whose lowest card is a
-    sure loser (every unseen card of the suit beats it), its highest singleton, or without
-    one its highest card."""
+    trick 8 (six cards or fewer), void, :func:`most_dangerous` (a boss, and of a short
+    suit, before a higher card some unseen card beats: paired +2.0 points, CHANGELOG);
+    leading, its lowest card when it holds one suit only and an unseen card beats it, else,
+    outside the suits whose lowest card is a sure loser (every unseen card of the suit beats
+    it), its highest singleton, or without one its highest card."""
     n = popcount(hand)
     if led_suit >= 0:
         follow = legal & LANE[led_suit]
