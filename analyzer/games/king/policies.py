@@ -58,6 +58,7 @@ TOP3 = (COLUMN * np.uint64(7)) << np.uint64(10)  # Q K A of every suit
 KINGS_JACKS = (COLUMN << np.uint64(11)) | (COLUMN << np.uint64(9))
 NO_HEARTS_BIT, NO_KJ_BIT, NO_QUEENS_BIT, NO_KH_BIT, LAST_TWO_BIT = 2, 4, 8, 16, 32
 NO_TRUMP = 4
+RANK_BITS = np.uint64(0x1FFF)  # a lane's 13 ranks
 
 
 @njit(cache=True)
@@ -95,14 +96,16 @@ def most_dangerous(cards, hand, unseen):
     fewest unseen cards beat it, then of the suit shortest in ``hand`` (a void sooner), then
     the highest-ranked (of equals, the first suit)."""
     best, best_k = -1, 1 << 30
-    for s in range(4):
-        m = cards & LANE[s]
-        if m != ZERO:
-            c = msb(m)
-            above = popcount(unseen & LANE[s] & ~((bit(c) << ONE) - ONE))
-            k = 1000 * above + 20 * popcount(hand & LANE[s]) - (c & 15)
-            if k < best_k:
-                best, best_k = c, k
+    for s in range(4):  # branch-free: it runs for every void play from trick 8
+        lane = RANK_BITS << np.uint64(16 * s)
+        m = cards & lane
+        c = msb(m)
+        top = (ONE << np.uint64(c & 63)) & (ZERO - np.uint64(m != ZERO))
+        k = 1000 * popcount(unseen & (ZERO - (top << ONE)) & lane) \
+            + 20 * popcount(hand & lane) - (c & 15)
+        k = k if m != ZERO else 1 << 30
+        best = c if k < best_k else best
+        best_k = min(k, best_k)
     return best
 
 
@@ -141,19 +144,20 @@ def last_two_shed(hand, legal, led_suit, best_card, unseen):
     # beats (a sure loser, kept to hand the lead on later; leading the suit's top card would
     # draw the cards above it: paired +2.3 points, CHANGELOG)
     keep = ZERO
-    for s in range(4):
-        m = legal & LANE[s]
-        if m != ZERO:
-            out = unseen & LANE[s]
-            if out == ZERO or out & ((bit(lsb(m))) - ONE) != ZERO:
-                keep |= m
+    single = ZERO  # singletons of the kept suits
+    alone = ZERO  # singletons of every suit
+    for s in range(4):  # branch-free: these run for every lead from trick 8
+        lane = RANK_BITS << np.uint64(16 * s)
+        m = legal & lane
+        out = unseen & lane
+        below = (m & (ZERO - m)) - ONE  # the cards under its lowest (all when m is empty)
+        kept = m & (ZERO - np.uint64((out == ZERO) | (out & below != ZERO)))
+        one = ZERO - np.uint64(m & (m - ONE) == ZERO)  # all ones when at most one card
+        keep |= kept
+        single |= kept & one
+        alone |= m & one
     if keep == ZERO:
-        keep = legal
-    single = ZERO
-    for s in range(4):
-        m = keep & LANE[s]
-        if popcount(m) == 1 and m == hand & LANE[s]:
-            single |= m
+        keep, single = legal, alone
     # of those, a singleton first: its void lets it throw a high card when the suit is led
     # (paired +2.8 points, CHANGELOG)
     return highest_card(single if single != ZERO else keep)
