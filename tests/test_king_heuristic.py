@@ -103,17 +103,20 @@ def test_last_two_ducks_at_trick_11_rather_than_win_and_lead_trick_12():
 
 
 def most_dangerous(cards: set[str], hand: set[str], unseen: set[str]) -> str:
-    """The top card of the suit where the fewest unseen cards beat it, then of the suit
-    shortest in ``hand``, then the highest-ranked (of equals, the first suit)."""
+    """The top card of the suit where the fewest unseen cards beat it, a suit of two or more
+    in ``hand`` counting two more, then of the suit shortest in ``hand``, then the
+    highest-ranked (of equals, the first suit)."""
     tops = [max(suit(cards, s), key=rank) for s in "CDHS" if suit(cards, s)]
-    return min(tops, key=lambda c: (above(c, unseen), len(suit(hand, c[1])), -rank(c)))
+    return min(tops, key=lambda c: (above(c, unseen) + 2 * (len(suit(hand, c[1])) >= 2),
+                                    len(suit(hand, c[1])), -rank(c)))
 
 
 def test_last_two_void_throws_its_most_dangerous_card_from_trick_8():
     """Void in the suit led in last-two, holding three to six cards (tricks 8 to 11), it
-    throws the top card of the suit where the fewest unseen cards beat it, then of its
-    shortest suit, then the highest (it threw its highest card: a K under an unseen A
-    before a 9 nobody can beat, a boss of a long suit before a singleton boss)."""
+    throws the top card of the suit where the fewest unseen cards beat it (two more for a
+    suit of two or more), then of its shortest suit, then the highest (it threw its highest
+    card: a K under an unseen A before a 9 nobody can beat, the top of a long suit before a
+    singleton)."""
     checked = changed = 0
     for log, t, pos, _seat, card, hand, unseen, so_far in plays("last-two", 300):
         if not pos or not 2 < len(hand) <= 6 or suit(hand, so_far[0][1]):

@@ -93,16 +93,18 @@ def side_singleton(legal, unseen, least, under):
 @njit(cache=True, inline="always")
 def most_dangerous(cards, hand, unseen):
     """The card of ``cards`` likeliest to win a late trick: the top card of the suit where the
-    fewest unseen cards beat it, then of the suit shortest in ``hand`` (a void sooner), then
-    the highest-ranked (of equals, the first suit)."""
+    fewest unseen cards beat it, a suit of two or more in ``hand`` counting two more (a
+    singleton's void comes sooner: paired +2.7 points, CHANGELOG), then of the suit
+    shortest in ``hand``, then the highest-ranked (of equals, the first suit)."""
     best, best_k = -1, 1 << 30
     for s in range(4):  # branch-free: it runs for every void play from trick 8
         lane = RANK_BITS << np.uint64(16 * s)
         m = cards & lane
         c = msb(m)
         top = (ONE << np.uint64(c & 63)) & (ZERO - np.uint64(m != ZERO))
-        k = 1000 * popcount(unseen & (ZERO - (top << ONE)) & lane) \
-            + 20 * popcount(hand & lane) - (c & 15)
+        ln = popcount(hand & lane)
+        k = 1000 * (popcount(unseen & (ZERO - (top << ONE)) & lane) + 2 * (ln >= 2)) \
+            + 20 * ln - (c & 15)
         k = k if m != ZERO else 1 << 30
         best = c if k < best_k else best
         best_k = min(k, best_k)
