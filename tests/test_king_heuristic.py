@@ -73,9 +73,10 @@ def test_last_two_sheds_its_highest_card_until_two_tricks_are_left():
     the suit led when it can follow (it ducked all hand and kept its high cards for
     tricks 12 and 13); from trick 8 a void seat and the leader play by the rules below."""
     checked = 0
-    for log, t, _pos, _seat, card, hand, _, so_far in plays("last-two", 100):
+    for log, t, _pos, _seat, card, hand, unseen, so_far in plays("last-two", 100):
         follow = suit(hand, so_far[0][1]) if so_far else set()
-        if len(hand) <= 2 or (len(hand) <= 6 and not follow) or (len(hand) == 3 and follow):
+        if len(hand) <= 2 or (len(hand) <= 6 and not follow) or last_two_duck(hand, unseen,
+                                                                               so_far):
             continue
         top = max(rank(c) for c in (follow or hand))
         assert rank(card) == top and (not follow or card in follow), (log["index"], t, card)
@@ -83,19 +84,37 @@ def test_last_two_sheds_its_highest_card_until_two_tricks_are_left():
     assert checked >= 100 * 4 * 7
 
 
-def test_last_two_ducks_at_trick_11_rather_than_win_and_lead_trick_12():
-    """Following at trick 11 in last-two (three cards), where its highest card of the suit
-    would win and a lower one ducks under the winner, it plays the highest that ducks (it
-    won with its highest and led trick 12); otherwise its highest card of the suit."""
+def last_two_duck(hand: set[str], unseen: set[str], so_far: list[str]) -> str | None:
+    """The card under the trick's winner that last-two plays instead of its top card of the
+    suit led, where it ducks; None where it does not."""
+    follow = suit(hand, so_far[0][1]) if so_far else set()
+    if not follow or not 2 < len(hand) <= 6:
+        return None
+    best = max(rank(c) for c in suit(so_far, so_far[0][1]))
+    under = {c for c in follow if rank(c) < best}
+    if not under or max(rank(c) for c in follow) < best:
+        return None
+    low = min(follow, key=rank)
+    if len(hand) == 3 or not above(low, unseen):
+        return max(under, key=rank)
+    return None
+
+
+@pytest.mark.parametrize("cards", [3, 4])
+def test_last_two_ducks_rather_than_win_with_its_top_card(cards):
+    """Following in last-two where its highest card of the suit would win and a lower one
+    ducks under the winner, it plays the highest that ducks: at trick 11 (three cards; it
+    won with its highest and led trick 12), and from trick 8 where no unseen card of the
+    suit beats its lowest (four to six cards: what it keeps of the suit wins later anyway);
+    otherwise its highest card of the suit."""
     checked = 0
-    for log, t, _pos, _seat, card, hand, _, so_far in plays("last-two", 1000):
+    for log, t, _pos, _seat, card, hand, unseen, so_far in plays("last-two", 1000):
         follow = suit(hand, so_far[0][1]) if so_far else set()
-        if len(hand) != 3 or not follow:
+        if not follow or not (len(hand) == 3 if cards == 3 else 3 < len(hand) <= 6):
             continue
-        best = max(rank(c) for c in suit(so_far, so_far[0][1]))
-        under = {c for c in follow if rank(c) < best}
-        if under and max(rank(c) for c in follow) > best:
-            assert card == max(under, key=rank), (log["index"], t, card, hand, so_far)
+        duck = last_two_duck(hand, unseen, so_far)
+        if duck:
+            assert card == duck, (log["index"], t, card, hand, so_far)
             checked += 1
         else:
             assert card == max(follow, key=rank), (log["index"], t, card, hand, so_far)

@@ -9,10 +9,12 @@ the shared layout (lanes C D H S, rank 2 at bit 0).
 
 * **Negative hands.** In the last-two hand, while it holds more than two cards,
   it sheds high cards, so that tricks 12 and 13 find it with low ones: following,
-  its highest card of the suit led (at trick 11 the highest that ducks, where its
-  top card would win); in tricks 1-7, void or leading, its highest card. From
+  its highest card of the suit led (where that would win, the highest that ducks
+  at trick 11, and from trick 8 when no unseen card of the suit beats its lowest);
+  in tricks 1-7, void or leading, its highest card. From
   trick 8, void, it throws the card likeliest to win a late trick (the fewest
-  unseen cards above it, then of its shortest suit); leading, with one suit left
+  unseen cards above it, two more in a suit of two or more, then of its shortest
+  suit); leading, with one suit left
   it leads the lowest card when an unseen card beats it, else, keeping a suit
   whose lowest card every unseen card of the suit beats, its highest singleton,
   else its highest card. Otherwise, following suit it ducks: the highest
@@ -116,7 +118,8 @@ def last_two_shed(hand, legal, led_suit, best_card, unseen):
     """The last-two hand's card while it holds more than two cards: only tricks 12 and 13
     cost, so until then it sheds its highest cards (winning free tricks) and the last two
     find it with low ones (paired: +30.6 points, CHANGELOG). Following, the highest card of
-    the suit led (at trick 11 the highest that ducks, where its top card would win). From
+    the suit led; where that would win, the highest that ducks at trick 11, and from trick
+    8 when no unseen card of the suit beats its lowest. From
     trick 8 (six cards or fewer), void, :func:`most_dangerous` (a boss, and of a short
     suit, before a higher card some unseen card beats: paired +2.0 points, CHANGELOG);
     leading, its lowest card when it holds one suit only and an unseen card beats it, else,
@@ -126,11 +129,14 @@ def last_two_shed(hand, legal, led_suit, best_card, unseen):
     if led_suit >= 0:
         follow = legal & LANE[led_suit]
         if follow != ZERO:
-            if n == 3 and msb(follow) > best_card:
-                # trick 11: its top card would win and lead trick 12; it ducks with the
-                # highest card under the winner (paired +0.55 points, CHANGELOG)
+            if n <= 6 and msb(follow) > best_card:
+                # its top card would win: at trick 11 (and lead trick 12), or from trick 8
+                # where no unseen card of the suit beats even its lowest (all it keeps
+                # there wins later anyway), it ducks with the highest card under the winner
+                # (paired +0.55 and +2.5 points, CHANGELOG)
                 under = follow & (bit(best_card) - ONE)
-                if under != ZERO:
+                if under != ZERO and (n == 3 or unseen & LANE[led_suit]
+                                      & ~((bit(lsb(follow)) << ONE) - ONE) == ZERO):
                     return msb(under)
             return msb(follow)
         return most_dangerous(legal, hand, unseen) if n <= 6 else highest_card(legal)
