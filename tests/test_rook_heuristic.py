@@ -163,3 +163,13 @@ def test_second_hand_follows_suit_rather_than_giving_the_rook_to_an_overtrump():
     log = rook.play_logged("rook(rook_free_play=True)", 1, [166])[0]
     assert log["trump"] == "D"
     assert log["tricks"][3]["plays"][:2] == [[3, "JH"], [0, "8H"]]
+
+
+def test_a_last_trump_ruffs_a_trick_worth_ten():
+    # Void in hearts with one low trump left, second in hand on the K♥ (10 points): it ruffs.
+    # It used to keep its last trump for the last trick unless a trick was worth 20, and let
+    # tricks of 10 and 15 go by (floor 10 over 20: +1.23 net points a hand, duplicate).
+    unseen = "AH QH 5H 2H 9C 6D AS KS 9S 4S JK"
+    assert second_hand("3S 4C 9D", "KH", unseen, trick_pts=10) == card("3S")
+    # a trick worth 5 still does not get it: the low club goes
+    assert second_hand("3S 4C 9D", "5H", unseen + " KH", trick_pts=5) == card("4C")
