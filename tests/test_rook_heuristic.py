@@ -173,3 +173,17 @@ def test_a_last_trump_ruffs_a_trick_worth_ten():
     assert second_hand("3S 4C 9D", "KH", unseen, trick_pts=10) == card("3S")
     # a trick worth 5 still does not get it: the low club goes
     assert second_hand("3S 4C 9D", "5H", unseen + " KH", trick_pts=5) == card("4C")
+
+
+def test_the_declarer_draws_trumps_with_a_low_one_when_his_top_is_beaten():
+    # Four trumps under the unseen ace: he leads his lowest trump that does not count, not
+    # the king into the ace (it used to lead the top trump from four whatever beat it).
+    unseen = "AS QS 8S 2S JK KH 5H 9C 6D"
+    assert lead("KS 9S 7S 3S 4C 8D", unseen, seat=0) == card("3S")
+    assert lead("KS 9S 7S 5S 4C 8D", unseen, seat=0) == card("7S")  # the 5 counts: kept
+    # Three trumps against two unseen: he draws with the lowest too (he used to lead a side
+    # card and keep three trumps the ace and 9 could overruff).
+    unseen = "AS 9S KH 5H 2H 9C 6D 7D"
+    assert lead("QS 8S 4S 4C 8C 3D", unseen, seat=0) == card("4S")
+    # ... but not three against four: the side suits come first
+    assert lead("QS 8S 4S 4C 8C 3D", unseen + " 2S 3S", seat=0) == card("4C")

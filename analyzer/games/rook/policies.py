@@ -24,17 +24,19 @@ seat may know (its cards and the cards played):
   counters, lowest first; trumps and the Rook only when nothing else is left.
 * **Trump.** Its longest suit, ties broken by high cards; no trump (when
   allowed) with the Rook and no suit longer than 4 (:func:`heuristic_trump`).
-* **Play.** It draws trumps while its side is declarer, cashes cards that are top of
-  their suit (defenders too, with trumps still out), otherwise leads low from its
-  longest side suit, smears counters onto tricks its partner is sure to win (the Rook
-  first, and trump counters too, unless they are top of the trump suit), gives a side
-  counter to partner's top-of-suit card third in hand (only a ruff beats it), takes over
-  partner's trick with the top card of the suit when the last hand could beat partner,
-  takes tricks with points using the cheapest card that wins (a counter that is top of
-  its suit when a later hand could beat the cheapest), and keeps its last trump for the
-  last trick rather than ruffing a trick worth under 10 points with it. With
-  rook_free_play, second or third in hand, it does not take a trick worth under 10
-  points with a Rook that a later trump may beat.
+* **Play.** Its side, as declarer, draws trumps: with its top trump while no unseen
+  trump beats it, else with its lowest trump that does not count, holding four or more
+  or at least as many as are unseen. It cashes cards that are top of their suit
+  (defenders too, with trumps still out), otherwise leads low from its longest side
+  suit, smears counters onto tricks its partner is sure to win (the Rook first, and
+  trump counters too, unless they are top of the trump suit), gives a side counter to
+  partner's top-of-suit card third in hand (only a ruff beats it), takes over partner's
+  trick with the top card of the suit when the last hand could beat partner, takes
+  tricks with points using the cheapest card that wins (a counter that is top of its
+  suit when a later hand could beat the cheapest), and keeps its last trump for the last
+  trick rather than ruffing a trick worth under 10 points with it. With rook_free_play,
+  second or third in hand, it does not take a trick worth under 10 points with a Rook
+  that a later trump may beat.
 """
 
 from __future__ import annotations
@@ -293,9 +295,20 @@ def smear_card(legal, tmask, rook_pos, unseen, counters):
 def _lead(hand, my_team, decl_team, tmask, rook_pos, unseen, counters):
     trumps = hand & tmask
     if my_team == decl_team and popcount(trumps) >= 2 and unseen & tmask:
+        # the declarer's side draws trumps: with its top trump while nothing unseen beats it,
+        # else with its lowest trump that does not count, which gives up no points to the
+        # trump over it, when it holds four or more or at least as many as are unseen (+2.30
+        # net points a hand, duplicate; it led the top trump from four into the ace)
         top = top_trump(trumps, rook_pos)
-        if stronger(top, tmask, rook_pos) & unseen == ZERO or popcount(trumps) >= 4:
-            return top  # draw trumps
+        if stronger(top, tmask, rook_pos) & unseen == ZERO:
+            return top
+        n = popcount(trumps)
+        if n >= 4 or popcount(unseen & tmask) <= n:
+            low = trumps & ~ROOK & ~counters
+            if low != ZERO:
+                return lsb(low)
+            if n >= 4:
+                return top
     plain = hand & ~tmask
     # cash the highest card that no unseen card of its suit beats (ties: C D H S order).
     # Defenders too, while trumps are out: an ace held back is ruffed or thrown once the
