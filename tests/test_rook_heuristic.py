@@ -60,10 +60,10 @@ def test_a_top_trump_is_kept_for_a_trick_of_its_own():
     assert follow_partners_lead("3S KS", "AS", "QS 9S 4S JK") == card("3S")
 
 
-def lead(hand, unseen, seat=1, decl_team=0):
+def lead(hand, unseen, seat=1, declarer=0):
     """Seat ``seat``'s lead to a fresh trick (spades trump), holding ``hand``."""
     h = mask(hand)
-    return heuristic_play(h, h, np.uint64(0), -1, -1, -1, 0, 0, seat, decl_team, TMASK, 0,
+    return heuristic_play(h, h, np.uint64(0), -1, -1, -1, 0, 0, seat, declarer, TMASK, 0,
                           mask(unseen), 8, COUNTERS)
 
 
@@ -187,3 +187,12 @@ def test_the_declarer_draws_trumps_with_a_low_one_when_his_top_is_beaten():
     assert lead("QS 8S 4S 4C 8C 3D", unseen, seat=0) == card("4S")
     # ... but not three against four: the side suits come first
     assert lead("QS 8S 4S 4C 8C 3D", unseen + " 2S 3S", seat=0) == card("4C")
+
+
+def test_the_declarers_partner_leaves_the_trumps_to_him():
+    # The declarer's partner (seat 2, declarer seat 0) holds the top trump: he used to draw
+    # with it; he leads low from his long side suit now (+0.61 net points a hand, duplicate).
+    unseen = "KS QS 2S JK AC KC 5H AH KH AD"
+    assert lead("AS 4S 7C 8C 9C 3D", unseen, seat=2, declarer=0) == card("7C")
+    # the declarer himself, with the same cards, draws with it
+    assert lead("AS 4S 7C 8C 9C 3D", unseen, seat=0, declarer=0) == card("AS")

@@ -333,7 +333,7 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
                 if seat == declarer:
                     unseen &= ~bit(drop)
                 c = heuristic_play(h, legal, led, best_seat, best_card, best_pow, trick_pts,
-                                   pos, seat, decl_team, tmask, rook_pos, unseen,
+                                   pos, seat, declarer, tmask, rook_pos, unseen,
                                    hand_size - t, counters, free_play)
             if searching:
                 cs = lsb(rook_to_search(bit(c), trump, rook_pos))
