@@ -196,3 +196,15 @@ def test_the_declarers_partner_leaves_the_trumps_to_him():
     assert lead("AS 4S 7C 8C 9C 3D", unseen, seat=2, declarer=0) == card("7C")
     # the declarer himself, with the same cards, draws with it
     assert lead("AS 4S 7C 8C 9C 3D", unseen, seat=0, declarer=0) == card("AS")
+
+
+def test_second_hand_void_gives_partner_a_counter_that_would_fall_later():
+    # Void in hearts and without a trump, second in hand on the 7♥: a card still out beats it,
+    # so partner, last, may win the trick. The K♣ (the A♣ is out) would fall to it later:
+    # it goes now (it used to throw the 4♣ and keep the king).
+    unseen = "AH QH 8H 2H AC 9C 6D AS KS 9S 4S JK"
+    assert second_hand("KC 4C 9D", "7H", unseen, trick_pts=0) == card("KC")
+    # the ace of hearts led wins unless ruffed: nothing is given
+    assert second_hand("KC 4C 9D", "AH", unseen.replace("AH", "7H"), trick_pts=15) == card("4C")
+    # a king that is top of clubs wins a trick of its own: kept
+    assert second_hand("KC 4C 9D", "7H", unseen.replace("AC ", ""), trick_pts=0) == card("4C")

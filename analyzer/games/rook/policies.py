@@ -32,11 +32,13 @@ seat may know (its cards and the cards played):
   first, and trump counters too, unless they are top of the trump suit), gives a side
   counter to partner's top-of-suit card third in hand (only a ruff beats it), takes over
   partner's trick with the top card of the suit when the last hand could beat partner,
-  takes tricks with points using the cheapest card that wins (a counter that is top of
-  its suit when a later hand could beat the cheapest), and keeps its last trump for the
-  last trick rather than ruffing a trick worth under 10 points with it. With
-  rook_free_play, second or third in hand, it does not take a trick worth under 10
-  points with a Rook that a later trump may beat.
+  second in hand and void without a trump gives partner, last, a side counter that is
+  not top of its suit when a card still out beats the lead, takes tricks with points
+  using the cheapest card that wins (a counter that is top of its suit when a later hand
+  could beat the cheapest), and keeps its last trump for the last trick rather than
+  ruffing a trick worth under 10 points with it. With rook_free_play, second or third in
+  hand, it does not take a trick worth under 10 points with a Rook that a later trump
+  may beat.
 """
 
 from __future__ import annotations
@@ -385,4 +387,12 @@ def heuristic_play(hand, legal, led, best_seat, best_card, best_pow, trick_pts, 
             return cheapest(legal, tmask, counters, rook_pos)  # keep the last trump
         if pos == 3 or stronger(w, tmask, rook_pos) & unseen == ZERO or worth >= _TAKE_FLOOR:
             return w
+    if pos == 1 and legal & (led | tmask) == ZERO and best_pow < TRUMP_POWER \
+            and stronger(best_card, tmask, rook_pos) & unseen:
+        # second in hand, void and without a trump, on a lead a card still out beats: partner,
+        # last, may win it, so a side counter that would fall to a higher card of its suit
+        # later goes now (+0.66 net points a hand, duplicate)
+        give = legal & counters & ~suit_tops(legal | unseen)
+        if give != ZERO:
+            return highest_card(give)
     return cheapest(legal, tmask, counters, rook_pos)
