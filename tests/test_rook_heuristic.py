@@ -208,3 +208,27 @@ def test_second_hand_void_gives_partner_a_counter_that_would_fall_later():
     assert second_hand("KC 4C 9D", "AH", unseen.replace("AH", "7H"), trick_pts=15) == card("4C")
     # a king that is top of clubs wins a trick of its own: kept
     assert second_hand("KC 4C 9D", "7H", unseen.replace("AC ", ""), trick_pts=0) == card("4C")
+
+
+def void_second(hand, led_card, unseen, trick_pts, last_pts):
+    """Seat 1's card, second in hand and void in the suit of ``led_card`` (spades trump),
+    under a last-trick bonus of ``last_pts``."""
+    h = mask(hand)
+    best = card(led_card)
+    led = LANE[best >> 4]
+    return heuristic_play(h, h, led, 0, best, power(best, led, TMASK, 0), trick_pts, 1, 1, 0,
+                          TMASK, 0, mask(unseen), 8, COUNTERS, False, last_pts)
+
+
+def test_a_last_trump_sure_of_the_last_trick_waits_for_fifteen_points():
+    # Its last trump, the Q♠, is top of the trumps left (the A and K are out): it wins the
+    # last trick and its 20 points for certain, so a trick of 10 goes by (it used to ruff
+    # anything worth 10 with it; 15 over 10: +0.295 net points a hand, duplicate) ...
+    unseen = "AH QH 5H 2H 9C 6D 9S 4S JK"
+    assert void_second("QS 4C 9D", "KH", unseen, 10, 20) == card("4C")
+    # ... a trick of 15 does not
+    assert void_second("QS 4C 9D", "AH", unseen.replace("AH", "KH"), 15, 20) == card("QS")
+    # without a last-trick bonus the floor stays 10
+    assert void_second("QS 4C 9D", "KH", unseen, 10, 0) == card("QS")
+    # and a last trump the unseen K♠ beats ruffs the 10 (test_a_last_trump_ruffs_a_trick_worth_ten)
+    assert void_second("QS 4C 9D", "KH", unseen + " KS", 10, 20) == card("QS")

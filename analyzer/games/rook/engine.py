@@ -296,6 +296,7 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
     # -- play ------------------------------------------------------------------------------
     rook_pos = rp[P_ROOK_POS]
     free_play = rp[P_FREE_PLAY] == 1
+    last_pts = rp[P_LAST_PTS]
     played = won0 = won1 = ZERO
     first_leader = leader
     last_team = 0
@@ -334,7 +335,7 @@ def play_hand(seed, index, rp, pols, sc, cpts, deck, hands, values, given, prng,
                     unseen &= ~bit(drop)
                 c = heuristic_play(h, legal, led, best_seat, best_card, best_pow, trick_pts,
                                    pos, seat, declarer, tmask, rook_pos, unseen,
-                                   hand_size - t, counters, free_play)
+                                   hand_size - t, counters, free_play, last_pts)
             if searching:
                 cs = lsb(rook_to_search(bit(c), trump, rook_pos))
                 tcards = ws[workspace.WS_TCARDS]

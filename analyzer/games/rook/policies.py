@@ -36,9 +36,9 @@ seat may know (its cards and the cards played):
   not top of its suit when a card still out beats the lead, takes tricks with points
   using the cheapest card that wins (a counter that is top of its suit when a later hand
   could beat the cheapest), and keeps its last trump for the last trick rather than
-  ruffing a trick worth under 10 points with it. With rook_free_play, second or third in
-  hand, it does not take a trick worth under 10 points with a Rook that a later trump
-  may beat.
+  ruffing a trick worth under 10 points with it (15 when it is sure of the last trick
+  and its bonus). With rook_free_play, second or third in hand, it does not take a trick
+  worth under 10 points with a Rook that a later trump may beat.
 """
 
 from __future__ import annotations
@@ -77,6 +77,10 @@ _OVERBID_PARTNER = 20.0  # outbid one's own partner only when this much stronger
 # it was kept for the last trick while cheap tricks went by (10 over 20: +1.23 net points a
 # hand, duplicate; 5, 15 and 0 lose to 10)
 _RUFF_FLOOR = 10
+# ... and a last trump that no unseen trump beats, sure of the last trick and its bonus, only
+# for a trick worth this much (15 over 10: +0.295 net points a hand, duplicate; 20 and 25
+# gain less, 30 loses; without a last-trick bonus 15 loses 0.43, so 10 stays there)
+_BOSS_RUFF_FLOOR = 15
 # second or third in hand, win with a card a later hand may beat only a trick worth this
 # much: a 5 in it is enough (+0.11 net points a hand over 10, duplicate)
 _TAKE_FLOOR = 5
@@ -332,9 +336,10 @@ def _lead(hand, is_declarer, tmask, rook_pos, unseen, counters):
 
 @njit(cache=True, inline="always")
 def heuristic_play(hand, legal, led, best_seat, best_card, best_pow, trick_pts, pos, seat,
-                   declarer, tmask, rook_pos, unseen, tricks_left, counters, free_play=False):
+                   declarer, tmask, rook_pos, unseen, tricks_left, counters, free_play=False,
+                   last_pts=20):
     """The heuristic's card. ``unseen``: cards this seat has not seen played or held;
-    ``declarer``: the declarer's seat.
+    ``declarer``: the declarer's seat; ``last_pts``: the last trick's bonus.
 
     Scalars only: this runs for most of the 52 plays of a hand, and array
     arguments would cost reference counting on every call."""
@@ -383,7 +388,9 @@ def heuristic_play(hand, legal, led, best_seat, best_card, best_pow, trick_pts, 
                 w = lowest_card(sure)
         worth = trick_pts + (10 if bit(w) & counters else 0)  # a counter of ours is safe too
         if bit(w) & tmask and not (led & tmask) and tricks_left > 1 \
-                and popcount(hand & tmask) == 1 and worth < _RUFF_FLOOR:
+                and popcount(hand & tmask) == 1 and worth < _BOSS_RUFF_FLOOR and (
+                    worth < _RUFF_FLOOR
+                    or last_pts > 0 and stronger(w, tmask, rook_pos) & unseen == ZERO):
             return cheapest(legal, tmask, counters, rook_pos)  # keep the last trump
         if pos == 3 or stronger(w, tmask, rook_pos) & unseen == ZERO or worth >= _TAKE_FLOOR:
             return w
