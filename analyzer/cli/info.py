@@ -11,6 +11,7 @@ import re
 import click
 
 from ..cards import JOKER, RANKS, SUIT_NAMES, CardSet
+from ..documents import dumps, provenance
 from ..games import common, family, presets
 from ..games import game as game_of
 from ..text import render_table
@@ -20,10 +21,7 @@ from .options import card_set, game_argument, json_listing, resolve_rules, rule_
 
 
 def echo_json(facts: dict, **fields) -> None:
-    """One JSON document: the provenance of ``facts``, then ``fields``. The documents module
-    loads pandas, so the text of these commands answers without it."""
-    from ..documents import dumps, provenance
-
+    """One JSON document: the provenance of ``facts``, then ``fields``."""
     click.echo(dumps({"provenance": provenance(facts), **fields}))
 
 
