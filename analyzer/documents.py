@@ -29,10 +29,14 @@ if TYPE_CHECKING:  # frames in the annotations only
     import pandas as pd
 
 
+def _loaded_pandas():
+    """pandas if something loaded it, else None: no frame (nor pandas' NA) exists before,
+    and a document of plain values (``bidlab games --json``) need not load it."""
+    return sys.modules.get("pandas")
+
+
 def _is_frame(value) -> bool:
-    """Whether ``value`` is a DataFrame. No frame (nor pandas' NA) exists before pandas is
-    loaded, and a document of plain values (``bidlab games --json``) need not load it."""
-    pandas = sys.modules.get("pandas")
+    pandas = _loaded_pandas()
     return pandas is not None and isinstance(value, pandas.DataFrame)
 
 
@@ -49,7 +53,7 @@ def plain(value):
         return value if math.isfinite(value) else None
     if value is None or isinstance(value, (bool, int, str)):
         return value
-    pandas = sys.modules.get("pandas")
+    pandas = _loaded_pandas()
     if pandas is not None and (value is pandas.NA or value is pandas.NaT):
         return None
     return str(value)

@@ -78,6 +78,13 @@ def danger_card(cards, contract):
 
 
 @njit(cache=True, inline="always")
+def above(c):
+    """The cards ranked above card ``c`` (of its lane, and every card of the higher lanes:
+    with ``& LANE[s]``, the cards of its suit that beat it)."""
+    return ~((bit(c) << ONE) - ONE)
+
+
+@njit(cache=True, inline="always")
 def side_singleton(legal, unseen, least, under):
     """A card of ``legal`` alone in its side suit (not hearts) with ``least`` or more unseen
     cards of that suit (``under``: of those, only the ones below it); of two, the one in the
@@ -136,14 +143,14 @@ def last_two_shed(hand, legal, led_suit, best_card, unseen):
                 # (paired +0.55 and +2.5 points, CHANGELOG)
                 under = follow & (bit(best_card) - ONE)
                 if under != ZERO and (n == 3 or unseen & LANE[led_suit]
-                                      & ~((bit(lsb(follow)) << ONE) - ONE) == ZERO):
+                                      & above(lsb(follow)) == ZERO):
                     return msb(under)
             return msb(follow)
         return most_dangerous(legal, hand, unseen) if n <= 6 else highest_card(legal)
     if n > 6:
         return highest_card(legal)
     low = lsb(legal)
-    if legal & LANE[low >> 4] == legal and unseen & ~((bit(low) << ONE) - ONE) & LANE[low >> 4]:
+    if legal & LANE[low >> 4] == legal and unseen & above(low) & LANE[low >> 4]:
         # one suit left, its lowest card beatable: lead it and hand the lead on, void in
         # the others' suits (its top card drew the others' cards that beat its low ones:
         # paired +1.6 points, CHANGELOG)
@@ -194,7 +201,7 @@ def negative_play(hand, legal, led_suit, best_card, pos, contract, unseen):
             m = legal & LANE[s]
             if popcount(m) >= 2:
                 deep |= m
-            if m != ZERO and unseen & LANE[s] & ~((bit(lsb(m)) << ONE) - ONE):
+            if m != ZERO and unseen & LANE[s] & above(lsb(m)):
                 beatable |= m
         if beatable != ZERO:
             deep &= beatable
@@ -227,14 +234,14 @@ def positive_play(hand, legal, led_suit, best_card, trump, pos, unseen, is_choos
             # draw trumps: with the top trump while no unseen trump beats it, else with the
             # lowest, so a beatable honour is not led into the one above it (paired, seat
             # rotated: +0.29 tricks a positive hand, CHANGELOG)
-            if unseen & tl & ~((bit(msb(mine)) << ONE) - ONE) == ZERO:
+            if unseen & tl & above(msb(mine)) == ZERO:
                 return msb(mine)
             return lsb(mine)
         for s in range(4):  # cash a card that no unseen card of its suit beats
             m = hand & LANE[s] & ~tl
             if m != ZERO:
                 c = msb(m)
-                if unseen & LANE[s] & ~((bit(c) << ONE) - ONE) == ZERO:
+                if unseen & LANE[s] & above(c) == ZERO:
                     return c
         plain = hand & ~tl
         return lowest_card(plain if plain != ZERO else hand)
@@ -242,18 +249,18 @@ def positive_play(hand, legal, led_suit, best_card, trump, pos, unseen, is_choos
     best_trumped = tl != ZERO and bit(best_card) & tl and led_suit != trump
     if follow != ZERO:
         if not best_trumped:
-            win = follow & ~((bit(best_card) << ONE) - ONE)
+            win = follow & above(best_card)
             if win != ZERO and pos == 3:
                 return lsb(win)  # last to play: the cheapest winner
             out = unseen & LANE[led_suit]
-            sure = win & ~((bit(msb(out)) << ONE) - ONE) if out != ZERO else win
+            sure = win & above(msb(out)) if out != ZERO else win
             if sure != ZERO:
                 return lsb(sure)  # the cheapest card no unseen card of the suit beats
         return lsb(follow)
     ruff = legal & tl
     if ruff != ZERO:
         if best_trumped:
-            ruff &= ~((bit(best_card) << ONE) - ONE)
+            ruff &= above(best_card)
         if ruff != ZERO:
             return lsb(ruff)
     return lowest_card(legal & ~tl if legal & ~tl else legal)
