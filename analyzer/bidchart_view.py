@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import io
+from . import atomic, io
 from .advice import MIN_TRIALS, slight_words
 from .games import game, parse_game
 from .games.common import policy_label
@@ -220,12 +220,12 @@ def _meta(chart) -> dict:
 
 def write_bid_chart(chart, out: Path) -> list[Path]:
     """Write the chart's tables (Parquet and CSV), the heatmap and ``manifest.json`` as the
-    folder ``out``, replaced whole (:func:`analyzer.io.atomic_dir`)."""
+    folder ``out``, replaced whole (:func:`analyzer.atomic.atomic_dir`)."""
     from . import plotting
 
     meta = _meta(chart)
     contents = chart_contents(chart)
-    with io.atomic_dir(out) as tmp:
+    with atomic.atomic_dir(out) as tmp:
         written = [io.write_table(chart.table, tmp / "chart.parquet", meta)]
         for name, df in contents.tables.items():
             written.append(io.write_table(df, tmp / f"{name}.csv", meta))

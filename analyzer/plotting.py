@@ -11,7 +11,7 @@ fonts, the suit colours, the grid and the spines are the same on every chart.
 >>> save_figure(ev_by_bid(ev.bids, ev.pass_ev, method=1), "hand.png").name
 'hand.png'
 
-May import: matplotlib, :mod:`.io`, :mod:`.text` and the package's version; never a game.
+May import: matplotlib, :mod:`.atomic`, :mod:`.text` and the package's version; never a game.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from . import __version__, io
+from . import __version__, atomic
 from .text import without_context
 
 # A four-colour deck: distinct hues that also differ in lightness, so the lines stay
@@ -260,7 +260,7 @@ def check_figure_path(path: str | os.PathLike) -> Path:
             f"unsupported figure format {shown} for {str(path)!r}; use one of "
             f"{', '.join(FIGURE_SUFFIXES)}"
         )
-    return io.check_directory(p)
+    return atomic.check_directory(p)
 
 
 def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
@@ -275,7 +275,7 @@ def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
     """
     p = check_figure_path(path)
     kind = p.suffix.lower()[1:]
-    with house_style(), io.atomic_open(p) as f:  # the metadata says bidlab drew it
+    with house_style(), atomic.atomic_open(p) as f:  # the metadata says bidlab drew it
         fig.savefig(f, format=kind, metadata={"Software" if kind == "png" else "Creator": _MAKER})
     return p
 
@@ -284,7 +284,7 @@ def check_plot_path(path: str | os.PathLike) -> Path:
     """:func:`check_figure_path` for a chart a user names (``--plot``): it may replace only a
     figure bidlab drew (its metadata names bidlab), never a user's own image."""
     p = check_figure_path(path)
-    io.require_own_file(p, _drawn_by_bidlab)
+    atomic.require_own_file(p, _drawn_by_bidlab)
     return p
 
 

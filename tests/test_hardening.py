@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from cli_helpers import assert_bad_input, run
 
-from analyzer import io
+from analyzer import atomic, io
 from analyzer.cards import CardParseError, CardSet, parse_card
 from analyzer.games import parse_game
 from analyzer.limits import ArgumentError, SizeError, require_memory, require_time
@@ -145,21 +145,21 @@ def test_the_limits_are_stated_in_help():
 
 def test_an_output_folder_is_replaced_whole_or_not_at_all(tmp_path):
     out = tmp_path / "chart"
-    with io.atomic_dir(out) as d:  # an output set: its manifest lists its files
+    with atomic.atomic_dir(out) as d:  # an output set: its manifest lists its files
         (d / "manifest.json").write_text(json.dumps({"bidlab_version": "old",
                                                      "files": ["old_only.csv"]}))
         (d / "old_only.csv").write_text("old")
-    with pytest.raises(RuntimeError), io.atomic_dir(out) as d:
+    with pytest.raises(RuntimeError), atomic.atomic_dir(out) as d:
         (d / "manifest.json").write_text(json.dumps({"bidlab_version": "new"}))
         raise RuntimeError("interrupted while writing")
     assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "old_only.csv"]
     assert json.loads((out / "manifest.json").read_text())["bidlab_version"] == "old"
-    with io.atomic_dir(out) as d:
+    with atomic.atomic_dir(out) as d:
         (d / "manifest.json").write_text(json.dumps({"bidlab_version": "new"}))
     assert [p.name for p in out.iterdir()] == ["manifest.json"]  # no old file beside the new
     assert sorted(p.name for p in tmp_path.iterdir()) == ["chart"]  # no temporaries left
     fresh = tmp_path / "fresh"
-    with pytest.raises(RuntimeError), io.atomic_dir(fresh):
+    with pytest.raises(RuntimeError), atomic.atomic_dir(fresh):
         raise RuntimeError("failed before it was done")
     assert not fresh.exists()
 
@@ -170,12 +170,12 @@ def test_a_users_file_put_in_the_output_folder_during_the_write_is_refused_and_k
     it while the run wrote its outputs stops the swap (it would have been deleted with the
     old folder), and the earlier output stays as it was."""
     out = tmp_path / "chart"
-    with io.atomic_dir(out) as d:
+    with atomic.atomic_dir(out) as d:
         (d / "manifest.json").write_text(json.dumps({"bidlab_version": "old",
                                                      "files": ["chart.csv"]}))
         (d / "chart.csv").write_text("old")
     with pytest.raises(FileExistsError, match="bidlab did not write") as e:
-        with io.atomic_dir(out) as d:
+        with atomic.atomic_dir(out) as d:
             (d / "manifest.json").write_text(json.dumps({"bidlab_version": "new",
                                                          "files": []}))
             (out / "NOTES.txt").write_text("mine")  # while the run plays
@@ -185,7 +185,7 @@ def test_a_users_file_put_in_the_output_folder_during_the_write_is_refused_and_k
     assert sorted(p.name for p in tmp_path.iterdir()) == ["chart"]  # no temporary left
     fresh = tmp_path / "fresh"  # a folder that was not there when the run began
     with pytest.raises(FileExistsError, match="bidlab did not write"):
-        with io.atomic_dir(fresh):
+        with atomic.atomic_dir(fresh):
             fresh.mkdir()
             (fresh / "mine.txt").write_text("mine")
     assert [p.name for p in fresh.iterdir()] == ["mine.txt"]
@@ -250,7 +250,7 @@ def test_stale_temporaries_of_dead_writers_are_removed(tmp_path):
     stale_dir.mkdir()
     other = tmp_path / ".run.parquet.notes.tmp"  # not a temporary of ours: kept
     other.write_text("keep")
-    with io.atomic_open(target) as f:
+    with atomic.atomic_open(target) as f:
         f.write(b"data")
     assert sorted(p.name for p in tmp_path.iterdir()) == [".run.parquet.notes.tmp",
                                                           "run.parquet"]
@@ -267,9 +267,9 @@ def test_a_live_writers_temporary_is_kept(tmp_path):
         theirs = tmp_path / f".run.parquet.{writer.pid}.cafe0000.tmp"
         theirs.mkdir()
         (theirs / "part.csv").write_text("another process's half folder")
-        with io.atomic_open(target) as f:
+        with atomic.atomic_open(target) as f:
             f.write(b"data")
-        io.remove_stale_temporaries(target)
+        atomic.remove_stale_temporaries(target)
         assert ours.read_text() == "another thread's half file"
         assert (theirs / "part.csv").read_text() == "another process's half folder"
     finally:
@@ -301,7 +301,7 @@ def test_a_full_disk_names_the_file(tmp_path, monkeypatch):
             raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(io.os, "fdopen", lambda fd, mode: Full(real_fdopen(fd, mode)))
-    with pytest.raises(OSError) as e, io.atomic_open(tmp_path / "t.csv") as f:
+    with pytest.raises(OSError) as e, atomic.atomic_open(tmp_path / "t.csv") as f:
         f.write(b"x")
     assert e.value.filename == str(tmp_path / "t.csv") and e.value.errno == errno.ENOSPC
     assert not list(tmp_path.iterdir())

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer import __version__, io
+from analyzer import __version__, atomic, io
 
 
 def frame(n: int = 50) -> pd.DataFrame:
@@ -92,15 +92,15 @@ def test_replacing_a_file_or_folder_is_reported_once(tmp_path):
     """First write: nothing said. Second: one notice, the path as given; a CSV's sidecar is
     not reported apart from its table."""
     said = []
-    earlier = io.on_replace(said.append)
+    earlier = atomic.on_replace(said.append)
     try:
         for _ in range(2):
             io.write_table(frame(3), tmp_path / "run.csv", META)
             io.write_table(frame(3), tmp_path / "run.parquet", META)
-            with io.atomic_dir(tmp_path / "set") as d:
+            with atomic.atomic_dir(tmp_path / "set") as d:
                 io.write_manifest(d, META, [io.write_table(frame(2), d / "t.csv", META)])
     finally:
-        io.on_replace(earlier)
+        atomic.on_replace(earlier)
     assert said == [str(tmp_path / "run.csv"), str(tmp_path / "run.parquet"),
                     str(tmp_path / "set")]
     manifest = (tmp_path / "set" / "manifest.json").read_text()
@@ -145,12 +145,12 @@ def test_check_out_dir(tmp_path):
     """A folder yet to be made passes when its nearest existing ancestor is a directory,
     and nothing is created; a file in the way fails, naming it."""
     deep = tmp_path / "a" / "b" / "c"
-    assert io.check_out_dir(deep) == deep
+    assert atomic.check_out_dir(deep) == deep
     assert not (tmp_path / "a").exists()
-    assert io.check_out_dir(tmp_path) == tmp_path
+    assert atomic.check_out_dir(tmp_path) == tmp_path
     (tmp_path / "f").write_text("")
     for bad in (tmp_path / "f", tmp_path / "f" / "sub"):
         with pytest.raises(NotADirectoryError) as e:
-            io.check_out_dir(bad)
+            atomic.check_out_dir(bad)
         assert e.value.filename == str(tmp_path / "f")
 

@@ -13,7 +13,7 @@ import pytest
 from cli_helpers import assert_bad_input, run
 from store_helpers import SMALL, edit_chunk, finished_store, merge_as_a_chunk_finishes
 
-from analyzer import io, runs
+from analyzer import atomic, io, runs
 
 
 @pytest.fixture
@@ -230,10 +230,10 @@ def test_ctrl_c_leaves_no_temporary_behind(tmp_path):
     # abort_now ends the process with os._exit, so no finally removes the half-file; it
     # calls remove_in_flight first (here the block's own rename then fails: in the real
     # abort the process is gone by then)
-    with pytest.raises(OSError), io.atomic_open(tmp_path / "rows.bin") as f:
+    with pytest.raises(OSError), atomic.atomic_open(tmp_path / "rows.bin") as f:
         f.write(b"half")
         assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".rows.bin")]
-        io.remove_in_flight()
+        atomic.remove_in_flight()
         assert not list(tmp_path.iterdir())
     assert not list(tmp_path.iterdir())
 
@@ -246,21 +246,21 @@ def test_ctrl_c_during_a_swap_waits_for_it(tmp_path, monkeypatch):
     import time
 
     out = tmp_path / "chart"
-    with io.atomic_dir(out) as d:
+    with atomic.atomic_dir(out) as d:
         (d / "manifest.json").write_text('{"bidlab_version": "0", "files": ["old.txt"]}')
         (d / "old.txt").write_text("old")
-    real = io._exchange
+    real = atomic._exchange
     removal = []
 
     def exchange_as_ctrl_c_comes(a, b):  # the main thread's removal starts mid-swap
-        removal.append(threading.Thread(target=io.remove_in_flight))
+        removal.append(threading.Thread(target=atomic.remove_in_flight))
         removal[0].start()
         time.sleep(0.3)
         return real(a, b)
 
-    monkeypatch.setattr(io, "_exchange", exchange_as_ctrl_c_comes)
+    monkeypatch.setattr(atomic, "_exchange", exchange_as_ctrl_c_comes)
     new = [f"part{k}.csv" for k in range(50)]
-    with io.atomic_dir(out) as d:
+    with atomic.atomic_dir(out) as d:
         (d / "manifest.json").write_text(json.dumps({"bidlab_version": "0", "files": new}))
         for name in new:
             (d / name).write_text("rows")

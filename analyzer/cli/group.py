@@ -200,10 +200,10 @@ def abort_now(status: int = INTERRUPTED, said: str = "Aborted!") -> NoReturn:
     computing, with the shell's status for the signal."""
     with contextlib.suppress(Exception):
         sys.stdout.flush()
-    io = sys.modules.get("analyzer.io")  # loaded by any command that writes
-    if io is not None:
+    atomic = sys.modules.get("analyzer.atomic")  # loaded by any command that writes
+    if atomic is not None:
         with contextlib.suppress(Exception):
-            io.remove_in_flight(ending=True)  # no finally runs after os._exit
+            atomic.remove_in_flight(ending=True)  # no finally runs after os._exit
     if sys.stderr.isatty():
         sys.stderr.write("\x1b[?25h")  # the progress bar hid the cursor
     sys.stderr.write("".join(f"\n{line}" for line in (said, *ABORT_NOTES)) + "\n")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from .. import io, runs
+from .. import atomic, io, runs
 from ..documents import dumps, provenance, records
 from ..games import common
 from ..games import game as game_of
@@ -127,7 +127,7 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
         click.echo(dumps(ladder_document(result, summ, by_bid, dups, names)))
     if out_dir is not None:
         meta = {k: str(v) for k, v in result.provenance.items()}
-        with io.atomic_dir(out_dir) as tmp:
+        with atomic.atomic_dir(out_dir) as tmp:
             files = [io.write_table(result.deals, tmp / "deals.parquet", meta),
                      io.write_table(summ, tmp / "summary.csv", meta)]
             if dups:

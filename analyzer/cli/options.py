@@ -6,7 +6,7 @@ hand strings, and paths to write (checked before any work). Also here: the size 
 whose defaults shrink when a seat searches, the progress bar, the rules a command plays
 (GAME with its ``--rule`` flags), ``--out`` and ``--json`` as every command words them, and
 the one rule for output files: an existing one is replaced, and stderr says so in one line
-(``bidlab: replaced PATH``, set here for every writer of :mod:`analyzer.io`).
+(``bidlab: replaced PATH``, set here for every writer of :mod:`analyzer.atomic`).
 
 May import: click, the registry and protocol of the games, and the package's foundations;
 never a command module.
@@ -20,7 +20,7 @@ import time
 
 import click
 
-from .. import io
+from .. import atomic, io
 from ..cards import CardParseError, CardSet, parse_cards
 from ..games import PRESET_NAMES, common, family, game, parse_game
 from ..games.common import policy_label
@@ -122,7 +122,7 @@ class OutDirType(_WritablePathType):
     name = "directory"
 
     def check(self, value):
-        return io.check_out_dir(value)
+        return atomic.check_out_dir(value)
 
 
 class Count(click.ParamType):
@@ -177,11 +177,12 @@ REPLACED_FOLDER = ("An existing folder is replaced whole (only an earlier output
 
 
 def say_replaced(path: str) -> None:
-    """The one line every command prints when it replaces an output (:func:`io.on_replace`)."""
+    """The one line every command prints when it replaces an output
+    (:func:`analyzer.atomic.on_replace`)."""
     click.echo(f"bidlab: replaced {path}", err=True)
 
 
-io.on_replace(say_replaced)
+atomic.on_replace(say_replaced)
 
 
 def out_option(rows: str):

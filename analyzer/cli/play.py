@@ -14,7 +14,7 @@ import time
 
 import click
 
-from .. import io, runs
+from .. import atomic, io, runs
 from ..documents import dumps, provenance, records
 from ..games import game as game_of
 from ..games.common import policy_label
@@ -137,7 +137,7 @@ def resume(run_dir, extend, out, as_json, progress, executor, scheduler, workers
     if out is None and store.out is not None:
         out = check_recorded(store.out, run_dir, "--out", io.check_out_table)
     if store.out_dir is not None:
-        check_recorded(store.out_dir, run_dir, "--out-dir", io.check_out_dir)
+        check_recorded(store.out_dir, run_dir, "--out-dir", atomic.check_out_dir)
     if out is not None and not store.job.rows:
         raise runs.RunStoreError(f"{run_dir} kept no rows (its run had no --out): start "
                                  "the run again with --out and a new --run-dir to have them")

@@ -1,7 +1,7 @@
 """``build_report``: run a scenario's sections and write the report folder whole.
 
 The folder is written under a hidden temporary name beside its target and swapped in
-only when every file is there (:func:`analyzer.io.atomic_dir`), so a failed, interrupted
+only when every file is there (:func:`analyzer.atomic.atomic_dir`), so a failed, interrupted
 or killed run leaves the previous report as it was. It holds::
 
     index.html      one self-contained page
@@ -14,7 +14,7 @@ or killed run leaves the previous report as it was. It holds::
 The data files depend only on the scenario (and bidlab's version): two runs of one
 scenario write the same bytes. Wall times live in the manifest and the page only.
 
-May import: the standard library, numpy, pandas, matplotlib, :mod:`analyzer.io`,
+May import: the standard library, numpy, pandas, matplotlib, :mod:`analyzer.atomic`,
 :mod:`analyzer.limits` and the report's own modules.
 """
 
@@ -33,7 +33,7 @@ from pathlib import Path
 import matplotlib as mpl
 import pandas as pd
 
-from .. import __version__, io, limits
+from .. import __version__, atomic, limits
 from . import render, sections
 from .findings import key_findings
 from .parts import Block, Part
@@ -129,10 +129,10 @@ def build_report(s: Scenario, out: str | os.PathLike, command: str,
                  say: Callable[[str], None] = lambda line: None, bar=None, ex=None) -> Path:
     """Run ``s`` (on the cluster of ``ex``, if given) and write its report folder at ``out``
     (replaced whole); the folder."""
-    out = io.check_out_dir(out)
+    out = atomic.check_out_dir(out)
     t0 = time.perf_counter()
     parts = shown_once(run_sections(s, say, bar, ex))
-    with io.atomic_dir(out) as tmp:
+    with atomic.atomic_dir(out) as tmp:
         (tmp / "figures").mkdir()
         (tmp / "data").mkdir()
         for p in parts:

@@ -20,7 +20,7 @@ and its size has been checked (:meth:`RunStore.save`), and is undone if the run 
 for its time after its first chunk (:meth:`RunStore.rollback`): a refused or locked-out
 command leaves the store as it was.
 
-May import: the foundations (io, summary), :mod:`.job`.
+May import: the foundations (atomic, io, summary), :mod:`.job`.
 """
 
 from __future__ import annotations
@@ -40,11 +40,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # frames in the annotations; reading rows loads pandas
     import pandas as pd
 
-from .. import __version__, io
+from .. import __version__, atomic, io
 from ..summary import Summary, merge
 from .job import Chunk, Job
 
-FORMAT = io.RUN_STORE_FORMAT + "1"  # a run store: never replaced as an output folder
+FORMAT = atomic.RUN_STORE_FORMAT + "1"  # a run store: never replaced as an output folder
 MANIFEST = "manifest.json"
 _REPLAY = ("delete that chunk's .json and .parquet and run bidlab resume to play it again "
            "(the same deals)")
@@ -463,7 +463,7 @@ def _digest(data: dict) -> str:
 
 
 def _write_json(path: Path, data: dict) -> None:
-    with io.atomic_open(path, say=False) as f:
+    with atomic.atomic_open(path, say=False) as f:
         f.write((json.dumps(data, indent=1) + "\n").encode())
 
 

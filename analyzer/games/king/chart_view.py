@@ -22,7 +22,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
-from ... import io
+from ... import atomic, io
 from ...advice import MIN_TRIALS
 from ...stats import interval_text as _pm  # mean ± hw, or [lo, hi] where lopsided
 from ...text import render_table
@@ -343,13 +343,13 @@ def write_king_chart(chart: KingChart, out_dir: str | os.PathLike) -> list[Path]
     Files: ``danger.{csv,parquet}``, ``trump_right.{csv,parquet}`` (the right's value by
     class, every seat), ``benefited.{csv,parquet}`` (the dealer in the auction),
     ``seats.{csv,parquet}``, ``danger_<contract>.png``, ``trump_right.png``,
-    ``manifest.json``; the folder is replaced whole (:func:`analyzer.io.atomic_dir`).
+    ``manifest.json``; the folder is replaced whole (:func:`analyzer.atomic.atomic_dir`).
     """
     from ... import plotting
 
     meta = _meta(chart)
     contents = king_chart_contents(chart)
-    with io.atomic_dir(out_dir) as tmp:
+    with atomic.atomic_dir(out_dir) as tmp:
         written = []
         for name, df in contents.tables.items():
             for suffix in (".csv", ".parquet"):
