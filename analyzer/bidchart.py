@@ -17,7 +17,8 @@ the whole ladder of bids); a gain under 1% of a deal's points is marked slight. 
 lists, per seat, the weakest class recommended to bid at least b; a check reports any class
 recommended a lower bid than a class a card weaker.
 
-Each game declares its features (``analyzer/games/<game>/chart.py``; listed by ``--help``).
+Each game declares its features (``analyzer/games/<game>/chart.py``, with the terms of
+:mod:`analyzer.chart_features`; listed by ``--help``).
 
 >>> chart = bid_chart("pedro", deals=2_000, by=("trumps", "seat"))
 >>> int(chart.classes["n"].sum()) == 4 * 2_000
@@ -29,14 +30,13 @@ first ``deals`` of them too, and each class's EVs are the cheap means plus the s
 player's fitted corrections; the sole-bidder points and P(make) are the searching player's own
 over its deals.
 
-May import: the foundations, :mod:`.advice`, :mod:`.twolevel` and :mod:`.rollout` (its
-two-level driver), the games' registry and protocol and :mod:`.games.common`; never a game
-by name.
+May import: the foundations, :mod:`.advice`, :mod:`.chart_features`, :mod:`.twolevel` and
+:mod:`.rollout` (its two-level driver), the games' registry and protocol and
+:mod:`.games.common`; never a game by name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import NormalDist
 
@@ -44,100 +44,28 @@ import numpy as np
 import pandas as pd
 
 from .advice import MIN_TRIALS, decide, slight
+from .chart_features import (
+    RARE_HALF_WIDTH,
+    RARE_MIN_N,
+    ChartGame,
+    Feature,
+    check_features,
+)
 from .documents import stamp
 from .games import common, parse_game
 from .games import game as game_of
-from .games.common import SEATS, first_batch, parse_policies, policy_string, provenance
+from .games.common import first_batch, parse_policies, policy_string, provenance
 from .limits import Pace, check_counts, check_seed
-from .parsing import first_few
 from .rollout import run_two_level
 from .stats import Z95, PairedMoments, bounded, est_cols, wilson
 from .text import ShownAsText
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelError, TwoLevelMoments, check_budget, check_request
 
-RARE_HALF_WIDTH = 1.0 / 14  # too wide to read: a decision margin over ±1/14 of the points
-RARE_MIN_N = 100  # in a deal (±1 in Pedro, ±14 in Rook), or n < 100
 BATCH = 50_000  # deals a batch: the seat outcomes of one batch take about 0.12 GB (a larger
 # batch is no faster: 200,000 took 0.44 GB and more system time for its page faults)
 GUIDE_COLUMNS = ("minimum holding", "n", "recommended", "rec_gain", "rec_gain_lo", "rec_gain_hi",
                  "slight")  # of the class each row names, after its context and bids
-
-
-class ChartError(ValueError):
-    """Bad bid-chart options, such as an unknown feature."""
-
-
-@dataclass(frozen=True)
-class Feature:
-    """A hand feature: its bin labels, weakest first when ``strength``; binary features are
-    shown as ``name`` / ``no name``.
-
-    A strength step adds a card: this feature one bin up, and with it every feature of
-    ``implies`` that the chart classifies by (the ace of trumps is also one more trump and
-    one more counter). Where a feature of ``unclear`` is classified too, the step cannot be
-    read as adding one card (which counter is one more counter, if the Pedros are fixed?)
-    and the monotonicity check does not take it.
-    """
-
-    labels: tuple[str, ...]
-    title: str
-    strength: bool = True
-    implies: tuple[str, ...] = ()
-    unclear: tuple[str, ...] = ()
-
-    @property
-    def binary(self) -> bool:
-        return self.labels == YES_NO
-
-
-YES_NO = ("no", "yes")
-SEAT_FEATURE = Feature(SEATS, "seat relative to the dealer", strength=False)
-DEALER_FEATURE = Feature(YES_NO, "the seat is the dealer", strength=False)
-
-
-def bin_index(values: np.ndarray, edges: list[int]) -> np.ndarray:
-    """Bin index of each value: k for values below ``edges[k]``, the last bin above."""
-    return np.searchsorted(edges, values, side="right")
-
-
-def bit_of(x: np.ndarray, b) -> np.ndarray:
-    return ((x >> np.asarray(b, dtype=np.uint64)) & np.uint64(1)).astype(np.int64)
-
-
-@dataclass(frozen=True)
-class ChartGame:
-    """What a game gives the chart: its features, its bidding ladder, and its seat
-    outcomes batch by batch."""
-
-    features: dict[str, Feature]
-    default_by: tuple[str, ...]
-    bids: tuple[int, ...]
-    action_labels: tuple[str, ...]  # the pass, then each bid
-    total_points: int
-    point_step: int  # sole-bidder points come in multiples of this
-    batch: Callable  # (seed, pols, first, n) -> (codes, sole points [n, 4], values [n, 4, A])
-
-
-def check_features(by, rules) -> tuple[str, ...]:
-    """The chart's features ``by`` (a sequence, or "trumps,seat") as a tuple; ChartError
-    otherwise, in words that fit both the CLI's --by and a scenario's ``by`` key."""
-    chart_by = game_of(rules).chart_by
-    if chart_by is None:
-        raise ChartError(f"{rules.game} charts choose their own features; --by is for "
-                         f"the bidding games")
-    if isinstance(by, str):
-        by = [f.strip() for f in by.split(",")]
-    by, known = tuple(by) if isinstance(by, list | tuple) else (by,), chart_by[0]
-    bad = first_few([f for f in by if f not in known], quote=True)
-    if bad or not by:
-        raise ChartError(f"bad chart feature(s) {bad or '(none)'} for {rules.game}; "
-                         f"features: {', '.join(known)}")
-    if len(set(by)) != len(by):
-        twice = sorted({f for f in by if by.count(f) > 1})
-        raise ChartError(f"chart feature(s) {', '.join(twice)} named more than once; give "
-                         f"each once (features: {', '.join(known)})")
-    return by
 
 
 def _label(cls: dict, by: tuple[str, ...], features: dict[str, Feature]) -> str:

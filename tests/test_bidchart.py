@@ -8,9 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer.bidchart import ChartError, SeatChartAccumulator, bid_chart
+from analyzer.bidchart import SeatChartAccumulator, bid_chart
 from analyzer.bidchart_view import render_bid_chart
 from analyzer.cards import cards_of, rank_of, suit_of
+from analyzer.chart_features import ChartError
 from analyzer.games import pedro
 from analyzer.games.pedro import outcomes
 from analyzer.games.pedro.chart import pedro_codes
@@ -312,7 +313,7 @@ def test_a_two_level_chart_corrects_the_cheap_chart():
 
 
 def test_features_may_be_given_as_the_string_the_provenance_keeps():
-    from analyzer.bidchart import check_features
+    from analyzer.chart_features import check_features
 
     rules = pedro.parse_rules("pedro")
     assert check_features("trumps, seat", rules) == check_features(("trumps", "seat"), rules)

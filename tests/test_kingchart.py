@@ -9,8 +9,8 @@ import pytest
 
 from analyzer import games
 from analyzer.advice import MIN_TRIALS
-from analyzer.bidchart import ChartError
 from analyzer.cards import cards_of, rank_of, suit_of
+from analyzer.chart_features import ChartError
 from analyzer.games import king
 from analyzer.games.common import parse_policies
 from analyzer.games.king import engine

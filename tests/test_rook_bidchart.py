@@ -5,8 +5,9 @@ import pandas as pd
 import pytest
 from cli_helpers import run
 
-from analyzer.bidchart import ChartError, bid_chart
+from analyzer.bidchart import bid_chart
 from analyzer.cards import cards_of, rank_of, suit_of
+from analyzer.chart_features import ChartError
 from analyzer.games import rook
 from analyzer.games.rook import outcomes
 from analyzer.games.rook.chart import longest_suit, rook_codes

@@ -50,7 +50,7 @@ def feature_names(ctx, param, value: str | None) -> tuple[str, ...] | None:
 def chart_features(by: tuple[str, ...] | None, rules) -> tuple[str, ...] | None:
     """The classes' features: --by (or GAME's default) checked against GAME's; None for a
     game whose charts choose their own (refusing --by there)."""
-    from ..bidchart import ChartError, check_features
+    from ..chart_features import ChartError, check_features
 
     g = game_of(rules)
     if g.chart_by is None:

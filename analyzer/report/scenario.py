@@ -365,7 +365,7 @@ def _check_sections(s: Scenario, where: str) -> None:
 
 
 def _check_chart(s: Scenario, g) -> None:
-    from ..bidchart import ChartError, check_features
+    from ..chart_features import ChartError, check_features
 
     by = s.section("bid_chart")["by"]
     if g.chart_by is None:

@@ -302,7 +302,7 @@ def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
 
 def _class_legend(features: dict, by: tuple[str, ...]) -> str:
     """What the words of a hand class mean, feature by feature, in one paragraph."""
-    from ..bidchart import YES_NO
+    from ..chart_features import YES_NO
 
     words = [f"{name} / no {name}: {features[name].title}" if features[name].labels == YES_NO
              else f"{name} ({', '.join(features[name].labels)}): {features[name].title}"

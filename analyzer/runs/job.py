@@ -60,7 +60,7 @@ class Job:
         parsed = parse_game(rules) if isinstance(rules, str) else rules
         pols = common.parse_policies(policy)
         if kind == "bid-chart" and game(parsed).chart_by is not None:  # hand classes
-            from ..bidchart import check_features
+            from ..chart_features import check_features
 
             by = ",".join(check_features(by or game(parsed).chart_game(parsed).default_by,
                                          parsed))

@@ -76,7 +76,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ...bidchart import RARE_HALF_WIDTH, RARE_MIN_N, ChartError
+from ...chart_features import RARE_HALF_WIDTH, RARE_MIN_N, ChartError
 from ...documents import stamp
 from ...limits import Pace
 from ...stats import Z95, Estimate, PairedMoments, est_cols, held, wilson
@@ -91,7 +91,7 @@ NEGATIVE = tuple(name for code, name in CONTRACT_NAMES.items() if code != POSITI
 
 
 # Feature -> (bin edges, labels): ``labels[k]`` for raw values below ``edges[k]``, the last
-# label for everything above (the rule of bidchart._binned).
+# label for everything above (the rule of _binned, below).
 FEATURE_BINS: dict[str, tuple[list[int], list[str]]] = {
     "hearts": ([2, 4, 6], ["0-1", "2-3", "4-5", "6+"]),
     "high_hearts": ([1, 2, 3, 4], ["0", "1", "2", "3", "4"]),

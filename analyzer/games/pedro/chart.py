@@ -19,7 +19,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...bidchart import DEALER_FEATURE, SEAT_FEATURE, YES_NO, ChartGame, Feature, bin_index, bit_of
+from ...chart_features import (
+    DEALER_FEATURE,
+    SEAT_FEATURE,
+    YES_NO,
+    ChartGame,
+    Feature,
+    bin_index,
+    bit_of,
+)
 from .outcomes import pedro_seat_batch
 from .rules import DEAL_POINTS
 
