@@ -196,10 +196,12 @@ def check_log(log: dict, rules: Rules) -> None:
             assert start[s] == (hands[s] & tm) | robbed and robbed & ~tm == 0, where
     if rules.excess_trumps == "keep_all_dump_on_trick1":  # §1.5: he takes every trump left
         assert stock_left & tm == 0, f"{where}: a trump was left in the stock"
-        if rules.cinch_keep_nontrumps == "custom_all_but_trumps" and kept[s] & ~tm:
-            # non-trumps are kept only when the stock cannot fill the hand
+    for s in range(4):  # by the custom, non-trumps are kept only where the stock cannot fill
+        bound = rules.cinch_keep_nontrumps == "custom_all_but_trumps" and not (
+            rules.game == "cinch" and s == dealer)  # the custom does not bind Cinch's dealer
+        if bound and kept[s] & ~tm:
             assert rules.stock_short == "keep_own_nontrumps", where
-            assert stock_left == 0 and n == 6, where
+            assert stock_left == 0 and pc(start[s]) == 6, where
 
     # -- play: every card in play played exactly once, legal moves, one winner -------------
     forbid = rules.trump_while_able_to_follow == "forbidden"

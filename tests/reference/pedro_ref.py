@@ -151,6 +151,7 @@ def nontrump_keep_key(card):
 
 # Allowed values for each flag; the first one is the default used when a flag
 # is missing (convenient for unit tests; real logs carry every flag).
+GIVE_UP_AFTER = 1000  # LOG §2: throw-ins in a row after which a redeal rule gives up
 FLAG_VALUES = {
     "game": ("pedro", "cinch"),
     "min_bid": (1, 6, 7),
@@ -184,10 +185,13 @@ def low_to(rules):
     return flag(rules, "low_to")
 
 
-def nontrumps_free(rules):
-    """§2.1: only Cinch with CINCH_KEEP_NONTRUMPS=FREE lets a seat keep non-trumps
-    by choice (LOG §2(a)); in Pedro the flag has no effect."""
-    return flag(rules, "game") == "cinch" and flag(rules, "cinch_keep_nontrumps") == "free"
+def nontrumps_free(rules, seat, dealer):
+    """§2.1: only Cinch lets a seat keep non-trumps by choice (LOG §2(a)): every seat with
+    CINCH_KEEP_NONTRUMPS=FREE (Foster's law), and the dealer under the custom too, which
+    binds "each player except the dealer" (S002). In Pedro the flag has no effect."""
+    if flag(rules, "game") != "cinch":
+        return False
+    return flag(rules, "cinch_keep_nontrumps") == "free" or seat == dealer
 
 
 # ---------------------------------------------------------------------------
@@ -350,7 +354,6 @@ def check_discard_and_draw(hands, stock, dealer, trump, kept, dead, drawn, stock
     """
     excess = flag(rules, "excess_trumps")
     short = flag(rules, "stock_short")
-    free = nontrumps_free(rules)
 
     dead_by_seat = {seat: [] for seat in range(4)}
     for seat, card in dead:
@@ -361,6 +364,7 @@ def check_discard_and_draw(hands, stock, dealer, trump, kept, dead, drawn, stock
     remaining = list(stock)  # what is left of the stock, top first
     start_hands = [None] * 4
     for seat in bidding_order(dealer):  # LOG §1: eldest .. dealer
+        free = nontrumps_free(rules, seat, dealer)
         hand = set(hands[seat])
         trumps = {c for c in hand if is_trump(c, trump)}
         nontrumps = hand - trumps
@@ -707,6 +711,8 @@ def replay(log):
     if redeals and "redeal" not in (flag(rules, "all_pass"), flag(rules, "stock_short")):
         raise IllegalAction("deal", None, {"redeals": redeals},
                             "no redeal flag is set, so no deal can be thrown in")
+    if redeals >= GIVE_UP_AFTER and flag(rules, "stock_short") == "redeal":
+        rules = {**rules, "stock_short": "keep_own_nontrumps"}  # LOG §2: so that a run ends
     hands = [[_card("deal", seat, c) for c in hand] for seat, hand in enumerate(log["hands"])]
     stock = [_card("deal", None, c) for c in log["stock"]]
     check_partition(hands, stock)

@@ -195,8 +195,10 @@ def _team(v: int) -> int | None:
 
 
 def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
-                policies: str | np.ndarray = "heuristic") -> list[dict]:
-    """Trick-by-trick logs of the chosen deals (format: tests/reference/PEDRO_LOG_FORMAT.md)."""
+                policies: str | np.ndarray = "heuristic",
+                scenario: Scenario = NO_SCENARIO) -> list[dict]:
+    """Trick-by-trick logs of the chosen deals (format: tests/reference/PEDRO_LOG_FORMAT.md),
+    under ``scenario`` (known cards, a forced seat) as :func:`run_deals` plays them."""
     rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
     pols = policy_vector(policies)
     idx = deal_indices(indices)
@@ -206,7 +208,7 @@ def play_logged(rules: Rules, seed: int, indices: Sequence[int] | np.ndarray,
     li = np.empty((n, engine.NLOGI), dtype=np.int16)
     lu = np.zeros((n, engine.NLOGU), dtype=np.uint64)
     kernels(pols, engine).log_kernel(seed, idx, kernel_params(rules), pols,
-                                     NO_SCENARIO.vector(), rec, hands, li, lu)
+                                     scenario.vector(), rec, hands, li, lu)
     return [_log_dict(rules, rec[k], li[k], lu[k], int(idx[k])) for k in range(n)]
 
 

@@ -71,6 +71,8 @@ from .policies import (
     random_bid,
 )
 from .rules import (
+    KEEP_FREE,
+    KEEP_NONE,
     P_ALL_PASS,
     P_DISCARDED,
     P_EXCESS,
@@ -86,7 +88,8 @@ from .rules import (
 
 SEARCH_KERNELS = ".search"  # these kernels with the search behind dd/pimc seats
 
-MAX_ATTEMPTS = 1000  # a REDEAL loop gives up (no contract) after this many throw-ins
+MAX_ATTEMPTS = 1000  # a REDEAL loop gives up after this many throw-ins (no contract; a short
+# stock keeps own non-trumps): only known cards can make every deal redeal
 
 # ---- per-deal record: int8 columns -----------------------------------------------------
 REC_COLUMNS = (
@@ -276,34 +279,40 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                     dead = kept & ~keep
                     kept = keep
                 plain = h & PLAIN
-                if rp[P_KEEP_FREE] == 1 and plain != ZERO and popcount(kept) < 6:
+                if rp[P_KEEP_FREE] == KEEP_FREE and plain != ZERO and popcount(kept) < 6:
                     kept |= choose_free_keep(pol, plain, 6 - popcount(kept), prng)
+                # Cinch's custom binds every player except the dealer (S002), and its law
+                # nobody: robbing, the dealer may keep his own non-trumps before the stock's
+                own = plain & ~kept if seat == dealer and rp[P_KEEP_FREE] != KEEP_NONE else ZERO
                 need = max(0, 6 - popcount(kept))
-                remaining = 52 - spos
+                remaining = 52 - spos + popcount(own)
                 if need > remaining:
                     short = 1
-                    if rp[P_STOCK_SHORT] == 0:
-                        kept |= highest_plain(plain & ~kept, need - remaining)
-                    elif rp[P_STOCK_SHORT] == 2:
+                    if rp[P_STOCK_SHORT] == 2 and attempt < MAX_ATTEMPTS:
                         redeal = True
                         break
+                    if rp[P_STOCK_SHORT] != 1:  # and redeal's last deal, so that a run ends
+                        kept |= highest_plain(plain & ~kept, need - remaining)
                     need = remaining
                 if seat != dealer:
                     for j in range(spos, spos + need):
                         got |= bit(deck[j])
                     got = normalise(got, trump)
                     spos += need
-                elif excess_dead:
-                    got = choose_rob(pol, stock, need, prng)
-                else:  # KEEP_ALL_DUMP_ON_TRICK1: he takes every trump left (§1.5), then fills
-                    got = stock & TRUMPS  # up to 6; his excess goes onto trick 1 as anyone's
-                    got |= choose_rob(pol, stock & ~got, need - popcount(got), prng)
+                else:
+                    if excess_dead:
+                        got = choose_rob(pol, stock | own, need, prng)
+                    else:  # KEEP_ALL_DUMP_ON_TRICK1: he takes every trump left (§1.5), then
+                        got = stock & TRUMPS  # fills up to 6; his excess goes onto trick 1
+                        got |= choose_rob(pol, (stock & ~got) | own, need - popcount(got), prng)
+                    kept |= got & own
+                    got &= stock
             if seat == dealer:
                 stock_left = stock & ~got & ~dead
             dead0, dead1 = credit_team(dead0, dead1, seat, dead)
             if searching:  # what the others learn: how many cards it drew, so kept trumps
                 kn[workspace.KN_DISCARDS + seat] = normalise(dealt[seat], trump) & ~kept & ~dead
-                sure = seat != dealer and rp[P_KEEP_FREE] == 0 and not short
+                sure = seat != dealer and rp[P_KEEP_FREE] != KEEP_FREE and not short
                 kn[workspace.KN_MIN + seat] = np.uint64(popcount(kept)) if sure else ZERO
                 kn[workspace.KN_FORBID + seat] = ZERO
             hands[seat] = kept | got

@@ -65,7 +65,7 @@ class Rules(VariantRules):
     cinch_keep_nontrumps: str = flag(
         "custom_all_but_trumps",
         ("custom_all_but_trumps", "free"),
-        "discard all non-trumps by custom, or keep any (Cinch law: discard at least 3)",
+        "custom: all but Cinch's dealer throw every non-trump away; free: any may keep some",
     )
     rob_disclosure: str = flag(
         "hidden",
@@ -98,6 +98,9 @@ P_MIN_BID, P_ALL_PASS, P_LOW_TO, P_HIGH_LOW, P_SCORING, P_M2_DIFF = range(6)
 P_TRUMP_FOLLOW, P_EXCESS, P_DISCARDED, P_STOCK_SHORT, P_KEEP_FREE, P_ROB_FACE = range(6, 12)
 P_TARGET, P_NO_CONTRACT_TIE = 12, 13
 N_PARAMS = 14
+# P_KEEP_FREE: who may keep non-trumps at the discard. Pedro's rule binds everyone (S000);
+# Cinch's custom every player except the dealer, who robs (S002); Cinch's law nobody.
+KEEP_NONE, KEEP_FREE, KEEP_DEALER = 0, 1, 2
 
 
 def kernel_params(rules: Rules) -> np.ndarray:
@@ -113,7 +116,10 @@ def kernel_params(rules: Rules) -> np.ndarray:
     p[P_EXCESS] = flag_index(rules, "excess_trumps")
     p[P_DISCARDED] = flag_index(rules, "discarded_counter_scoring")
     p[P_STOCK_SHORT] = flag_index(rules, "stock_short")
-    p[P_KEEP_FREE] = flag_index(rules, "cinch_keep_nontrumps")
+    if rules.cinch_keep_nontrumps == "free":
+        p[P_KEEP_FREE] = KEEP_FREE
+    else:
+        p[P_KEEP_FREE] = KEEP_DEALER if rules.game == "cinch" else KEEP_NONE
     p[P_ROB_FACE] = flag_index(rules, "rob_disclosure")
     p[P_TARGET] = rules.target
     p[P_NO_CONTRACT_TIE] = flag_index(rules, "no_contract_tie")
