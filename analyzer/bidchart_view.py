@@ -17,6 +17,7 @@ import pandas as pd
 
 from . import atomic, io
 from .advice import MIN_TRIALS, slight_words
+from .chart_features import RARE_HALF_WIDTH, RARE_MIN_N
 from .games import game, parse_game
 from .games.common import policy_label
 from .games.protocol import ChartContents
@@ -42,6 +43,26 @@ def _slight_legend(chart) -> str:
     return (f"slight = a gain over pass whose whole interval lies "
             f"{slight_words(game(rules).deal_points(parse_game(rules)))}: passing gives up "
             "little")
+
+
+def _rare_legend(chart) -> str:
+    points = game(chart.provenance["rules"]).deal_points(parse_game(chart.provenance["rules"]))
+    return (f"rare = under {RARE_MIN_N} hands, or the interval deciding its recommendation "
+            f"wider than ±{RARE_HALF_WIDTH * points:.3g} points ({RARE_HALF_WIDTH * 14:g}/14 "
+            f"of the {points:g} a deal holds): too few deals to read it")
+
+
+def _unguided(chart, ctx_cols: list[str]) -> list[str]:
+    """The line naming the seats the guide has no row for: no class there that is not rare
+    is recommended to bid (a player would read the seat's absence as 'never bid')."""
+    if ctx_cols != ["seat"]:
+        return []
+    missing = [s for s in chart.classes["seat"].cat.categories
+               if s not in set(chart.guide["seat"])]
+    if not missing:
+        return []
+    return [f"No class that is not rare is recommended to bid at seat {', '.join(missing)} "
+            "(more deals read more classes)."]
 
 
 def header(chart) -> str:
@@ -98,7 +119,7 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
             + ("up to = highest bid that beats passing beyond the noise; " if up_to else "")
             + "best EV * = the highest estimate differs from the recommendation "
             "within the noise; unclear = the recommendation and its rival differ within the "
-            f"noise; {_slight_legend(chart)}; rare = under 100 hands or too wide to read."
+            f"noise; {_slight_legend(chart)}; {_rare_legend(chart)}."
             + (f" Of which correction = what {chart.provenance['policy']}'s play adds to the "
                f"cheap player's EV(pass), over the n paired deals (each action's: "
                f"chart.csv under --out-dir); a class with under {MIN_TRIALS} searched hands is "
@@ -113,14 +134,15 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
                  _pm(g["rec_gain"], g["rec_gain_lo"], g["rec_gain_hi"], digits, True),
                  "slight" if g["slight"] else ""]
                 for _, g in chart.guide.iterrows()]
-        out += ["Bidding guide: to bid at least b, the weakest readable class (fewest points "
-                "as sole bidder) recommended to",
+        out += ["Bidding guide: the weakest class that is not rare (fewest points as sole "
+                "bidder) recommended to bid at least b, for each b:",
                 render_table([*ctx_cols, "bid", "minimum holding", "n", "recommended",
                               "its gain over pass", "note"], rows,
                              align="l" * len(ctx_cols) + "rlrlrl"),
-                ""]
+                *_unguided(chart, ctx_cols), ""]
     else:
-        out += ["Bidding guide: no readable class is recommended to bid.", ""]
+        out += ["Bidding guide: no class that is not rare is recommended to bid (more deals "
+                "read more classes).", ""]
     out.append(render_violations(chart, digits))
     return "\n".join(out)
 

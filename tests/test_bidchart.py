@@ -463,3 +463,18 @@ def test_a_two_level_class_on_few_searched_hands_is_rare_not_advised_to_pass():
         assert row["margin_hi"] - row["margin_lo"] < 0.1  # narrow: not rare for its width
         assert bool(row["rare"]) is rare, row
         assert (row["recommended"] == "pass") is rare
+
+
+def test_the_guide_accounts_for_every_seat_and_the_legend_says_what_rare_is():
+    """A seat with no class recommended to bid had no row in the guide and no word about
+    it: a player read its absence as 'never bid'. Each seat is now in a row or named in
+    the line after the table; the legend gives rare's threshold in points."""
+    chart = bid_chart("pedro", deals=5_000, seed=1)
+    text = render_bid_chart(chart)
+    guide = text.split("Bidding guide")[1].split("Monotonicity")[0]
+    guided = set(chart.guide["seat"])
+    missing = [s for s in ("dealer", "eldest", "second", "third") if s not in guided]
+    assert missing, "this seed's 5,000 deals leave some seat without a guided class"
+    assert f"at seat {', '.join(missing)} (more deals" in guide
+    assert "wider than ±1 points (1/14 of the 14 a deal holds)" in text
+    assert guide.startswith(": the weakest class that is not rare") and "for each b:" in guide
