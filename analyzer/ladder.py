@@ -124,11 +124,15 @@ def _play_rungs(out: pd.DataFrame, rungs, opponents: str, groups, play, progress
     return its seconds. ``groups`` splits the deals: (rows, the seats the rung plays, tag);
     ``play(rows, policy_spec, tag)`` plays them and gives their points, made flags and
     whether each played the probe's contract (the rungs' premise). ``progress(weight)``
-    follows each rung (the deals asked for: a declined King hand counts too)."""
+    follows each rung (the deals asked for: a declined King hand counts too). A rung's
+    seconds leave out numba's compiling of its kernels (the first run on a machine took
+    25 s for 40 deals that then play in 1): one deal played first, untimed, compiles them."""
     seconds = {}
     for r in rungs:
         pts = np.zeros(len(out), dtype=np.int64)
         made = np.zeros(len(out), dtype=bool)
+        for sel, mine, tag in [g for g in groups if len(g[0])][:1]:
+            play(sel[:1], ",".join(r if s in mine else opponents for s in range(4)), tag)
         t0 = time.perf_counter()
         for sel, mine, tag in groups:
             spec = ",".join(r if s in mine else opponents for s in range(4))
@@ -277,6 +281,8 @@ def duplicate(game, a: str, b: str, deals: int, seed: int = 1, first: int = 0,
     one of :mod:`analyzer.runs`) plays the deals in parts on its workers, with the same
     result."""
     rules = _rules(game)
+    if executor is None and deals:  # one deal untimed: the seconds leave out numba's compile
+        duplicate_part(rules, a, b, seed, worlds, first, 1)
     t0 = time.perf_counter()
     if executor is None:
         net_pts, net_score = duplicate_part(rules, a, b, seed, worlds, first, deals)
