@@ -42,7 +42,14 @@ class Estimate:
         return (self.hi - self.lo) / 2
 
     def format(self, digits: int = 3) -> str:
-        return f"{self.mean:.{digits}f} ± {self.half_width:.{digits}f} (n={self.n})"
+        """``mean ± half-width (n=...)``; one trial has no spread, so no interval:
+
+        >>> Estimate(13.0, math.nan, math.nan, math.nan, 1).format()
+        '13.000 ± n/a (n=1)'
+        """
+        hw = self.half_width
+        shown = f"{hw:.{digits}f}" if math.isfinite(hw) else "n/a"
+        return f"{self.mean:.{digits}f} ± {shown} (n={self.n})"
 
     def __str__(self) -> str:
         return self.format()

@@ -162,3 +162,14 @@ def test_rows_with_a_deal_twice_are_labelled_a_selection():
         merge([s, summarize(df.iloc[4:])])
     head = summarize(df.iloc[0:4]).to_text().splitlines()[0]  # the deals 0..3 themselves
     assert head == "pedro: n=4 deals (0..3 of seed 9), policy heuristic"
+
+
+def test_a_tiny_run_shows_no_nan_and_no_interval_beyond_what_a_deal_holds():
+    """Two deals' mean ± 1.96 se ran to [-3.36, 10.36] points; one deal's to [nan, nan]."""
+    rules = pedro.parse_rules("pedro")
+    two = pedro.GAME.summarize(pedro.simulate(rules, 2, seed=1))
+    points = two.sections[0].table
+    assert (points["lo"] >= 0).all() and (points["hi"] <= 14).all(), points
+    assert (points["lo"] <= points["mean"]).all() and (points["mean"] <= points["hi"]).all()
+    one = pedro.GAME.summarize(pedro.simulate(rules, 1, seed=1)).to_text()
+    assert "nan" not in one and "n/a (one deal has no spread)" in one
