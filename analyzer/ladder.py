@@ -323,7 +323,7 @@ def render_ladder(lad: Ladder, summ: pd.DataFrame | None = None,
     summ = lad.summary() if summ is None else summ
     by_bid = lad.by_bid() if by_bid is None else by_bid
     what = f"  contract {p['contract']}" if "contract" in p else ""
-    searching = any(r.startswith("pimc") for r in (*lad.rungs, p["opponents"]))
+    searching = "pimc" in (*lad.rungs, p["opponents"])  # a bare pimc: pimc:W says its own
     unit = game_of(p["rules"]).deal_unit
     out = [f"bidlab ladder  {p['rules']}{what}  seed {p['seed']}  {unit} {p['deals']:,}  "
            f"opponents {p['opponents']}" + (f"  pimc worlds {p['worlds']}" if searching else "")]

@@ -15,11 +15,16 @@ def _who(sol: Solution) -> str:
     return "N-S" if sol.side % 2 == 0 else "E-W"
 
 
-def render_solution(sol: Solution, hands_text: str, leader: int, played: str) -> str:
+def render_solution(sol: Solution, hands_text: str, leader: int, played: str,
+                    source: dict | None = None) -> str:
+    """The position, its value and every legal card's; ``source`` (deal, seed, policy) says
+    which simulated deal's start of play it is, where it is one (``--from-deal``)."""
     lines = [
         f"bidlab solve  {sol.game}"
         + (f"  contract {sol.contract}" if sol.contract else "")
         + f"  trump {sol.trump or 'none'}",
+        *([f"deal {source['deal']:,} of seed {source['seed']} (policy {source['policy']}): "
+           "its start of play, as `bidlab deal` shows it"] if source else []),
         f"hands N/E/S/W: {hands_text}",
         f"leader {SEAT_NAMES[leader]}" + (f", played: {played}" if played.strip() else ""),
         "double dummy: every seat sees every card and plays perfectly",

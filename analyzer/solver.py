@@ -349,9 +349,8 @@ def solve(game, hands, trump=None, leader=0, played: str = "", side=None, contra
     dd_cards.solve_moves(*args)
     seconds = time.perf_counter() - t0
     if not sc.res[ddp.RES_SOLVED]:
-        raise SolveBudgetError(f"position not solved within {max_nodes:,} nodes; raise "
-                               "--max-nodes, or give fewer cards a hand (--hands, --played): "
-                               "a whole 13-card deal is often out of reach")
+        raise SolveBudgetError(f"position not solved within {max_nodes:,} nodes (a whole "
+                               "13-card deal is often out of reach)")
     card_values = {format_card(p.from_search(c)): int(vals[c])
                    for c in range(64) if vals[c] > -ddp.INF}
     return Solution(game=str(rules),

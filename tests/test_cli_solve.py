@@ -240,3 +240,28 @@ def test_a_deal_s_position_shows_its_hands_as_deal_and_cards_do():
     hands = line.split(": ", 1)[1].split("/")
     assert [str(CardSet(h)) for h in hands] == hands
     assert hands[1].split() == ["5S", "4H", "6D", "QC", "7C", "4C"]
+
+
+def test_a_solved_deal_says_which_deal_it_is_and_a_budget_hint_fits_the_command():
+    """``--from-deal`` printed the hands alone, no deal, seed or policy; the budget error
+    said "--max-nodes" twice and offered --hands/--played to a --from-deal run."""
+    r = run("solve", "pedro", "--from-deal", "3", "--seed", "1")
+    assert r.exit_code == 0, r.stderr
+    assert "deal 3 of seed 1 (policy heuristic)" in r.stdout
+    doc = json.loads(run("solve", "pedro", "--from-deal", "3", "--seed", "1", "--json").stdout)
+    assert doc["from_deal"] == {"deal": 3, "seed": 1, "policy": "heuristic"}
+    line = assert_bad_input(run("solve", "pedro", "--from-deal", "3", "--max-nodes", "10"),
+                            "not solved within 10 nodes")
+    assert line.count("--max-nodes") == 1 and "--hands" not in line
+    line = assert_bad_input(run(*EXAMPLE, "--max-nodes", "2"), "not solved within 2 nodes")
+    assert line.count("--max-nodes") == 1 and "--played" in line
+
+
+def test_ladder_worlds_only_where_a_bare_pimc_plays():
+    """--worlds without a bare pimc was ignored in silence, and the header said "pimc worlds
+    20" beside opponents pimc:2, which play 2."""
+    assert_bad_input(run("ladder", "pedro", "--deals", "4", "--rungs", "heuristic,dd",
+                         "--worlds", "5"), "--worlds 5 is for a bare pimc")
+    r = run("ladder", "pedro", "--deals", "4", "--rungs", "heuristic", "--opponents", "pimc:2")
+    assert r.exit_code == 0, r.stderr
+    assert "opponents pimc:2" in r.stdout and "pimc worlds" not in r.stdout

@@ -7,6 +7,7 @@ May import: :mod:`.group`, :mod:`.options`, the games' registry and protocol,
 from __future__ import annotations
 
 import click
+from click.core import ParameterSource
 
 from .. import atomic, io, runs
 from ..documents import dumps, provenance, records
@@ -40,7 +41,8 @@ from .options import (
 @seed_option
 @rule_option
 @click.option("--rungs", default=",".join(RUNGS), show_default=True, metavar="P,P,...",
-              help="Card players of the trump maker's side, weakest first.")
+              help="Card players of the trump maker's side, in the table's order; "
+                   "--duplicate matches each with the next, so weakest first reads best.")
 @click.option("--opponents", type=POLICY, default="heuristic", show_default=True,
               help="Card player of the other side.")
 @click.option("--worlds", type=Count(1, common.MAX_WORLDS), default=common.DEFAULT_WORLDS,
@@ -92,6 +94,10 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
 
     rules = resolve_rules(game, rule_pairs)
     names = lad.check_rungs(rungs.split(","))
+    given = click.get_current_context().get_parameter_source("worlds")
+    if given is not ParameterSource.DEFAULT and "pimc" not in (*names, opponents):
+        raise click.UsageError(f"--worlds {worlds} is for a bare pimc rung or --opponents "
+                               "pimc, and none plays here (pimc:W names its own worlds)")
     g = game_of(rules)
     g.check_contract(contract, rules)
     if dup:

@@ -98,10 +98,13 @@ def solve(game, hands, trump, leader, played, side, contract, rule_pairs, from_d
         sol = solve_position(rules, hands, trump=trump, leader=leader, played=played,
                              side=side, contract=contract, max_nodes=max_nodes)
     except SolveBudgetError as e:
-        raise SolveBudgetError(f"{e}; --max-nodes raises the budget") from None
+        fewer = "" if from_deal is not None else ", or give fewer cards a hand (--hands, --played)"
+        raise SolveBudgetError(f"{e}; raise --max-nodes{fewer}") from None
+    source = None if from_deal is None else {"deal": from_deal, "seed": seed, "policy": policy}
     if as_json:
-        click.echo(json.dumps(solution_dict(sol), indent=2))
+        click.echo(json.dumps({**solution_dict(sol), **({"from_deal": source} if source else {})},
+                              indent=2))
     else:
         from ..solver import parse_seat
 
-        click.echo(render_solution(sol, hands, parse_seat(leader), played))
+        click.echo(render_solution(sol, hands, parse_seat(leader), played, source))
