@@ -195,8 +195,8 @@ def _require_writable(folder: Path) -> None:
     try:
         os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     except OSError as e:
-        raise PermissionError(e.errno or 13, f"directory is not writable ({e.strerror})",
-                              str(folder)) from e
+        raise PermissionError(e.errno or 13, "directory is not writable: creating a file there "
+                              f"fails ({e.strerror})", str(folder)) from e
     with contextlib.suppress(OSError):
         os.unlink(probe)
 

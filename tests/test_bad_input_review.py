@@ -162,3 +162,13 @@ def test_a_report_section_refused_for_memory_is_stderr_s_one_line(tmp_path):
     r = _report(tmp_path, 'game = "pedro"\n[bids]\ndeals = 100_000_000_000\n')
     assert_bad_input(r, "[bids] size 100,000,000,000 needs about", "of memory")
     assert not (tmp_path / "rep").exists()
+
+
+def test_a_king_contract_the_rules_never_play_names_the_flag_that_plays_it():
+    """"no-hearts+no-queens" was refused with the plain game's contracts only; the rule
+    that joins negatives in pairs went unnamed, so the user could not find it."""
+    assert_bad_input(run("simulate", "king", "--contract", "no-hearts+no-queens",
+                         "--deals", "10"), "never plays the hand no-hearts+no-queens",
+                     "joined under combined_negatives=true")
+    assert_bad_input(run("simulate", "king(combined_negatives=true)", "--contract",
+                         "no-hearts", "--deals", "10"), "joined in pairs")

@@ -66,8 +66,13 @@ def check_played(code: int, rules) -> None:
     if code not in rules.contracts:
         played = ", ".join(contract_name(c).replace("_", "-") for c in dict.fromkeys(
             rules.contracts))
+        joined = "+" in contract_name(code).replace("_", "-")
+        hint = ("; two negatives are played joined under combined_negatives=true"
+                if joined and not rules.combined_negatives else
+                "; under combined_negatives=true negatives are played joined in pairs"
+                if rules.combined_negatives and not joined else "")
         raise RuleError(f"{rules} never plays the hand {contract_name(code).replace('_', '-')}"
-                        f"; its contracts: {played}")
+                        f"; its contracts: {played}{hint}")
 
 
 @dataclass(frozen=True)
