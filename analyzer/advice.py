@@ -176,14 +176,15 @@ class Decision:
                 return (f"pass: passing has the highest EV (next: "
                         f"{self.labels[self.runner_up]}, {pm(_neg(self.margin))} over "
                         f"passing{self._level()})")
+            few = f"{self.edge.n:,} deal is" if self.edge.n == 1 else f"{self.edge.n:,} deals are"
             why = ("no bid beats passing beyond the noise" if self.edge.n >= MIN_TRIALS else
-                   f"{self.edge.n:,} deals are too few to tell a bid from passing; "
-                   f"{MIN_TRIALS} at least")
+                   f"{few} too few to tell a bid from passing; {MIN_TRIALS} at least")
             return f"pass: {why} (best: {best}, {pm(_neg(self.edge))} over passing{self._level()})"
         line = f"{self.action}: {pm(self.gain)} over passing{self._level()}"
         if self.rival != 0 and self.edge is not None and not self.clear:
-            line += (f"; {self.labels[self.rival]} differs by {pm(_neg(self.edge))}, within "
-                     f"the noise")
+            level = " at that 95%" if self.compared > 1 else ""
+            line += (f"; {self.labels[self.rival]} differs by {pm(_neg(self.edge))}{level}: "
+                     f"no difference beyond the noise")
         if slight(self.gain, deal_points):
             line += (f"; a slight gain ({slight_words(deal_points)}): passing gives up "
                      f"little")

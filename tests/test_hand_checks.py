@@ -190,3 +190,19 @@ def test_a_bid_that_plays_out_as_the_pass_is_not_ranked_as_its_rival():
     top = ev.actions.set_index("action")
     others = top.drop(index="pass")
     assert not ((others["ev"] == top.loc["pass", "ev"]) & (others["gain_hi"] == 0)).any()
+
+
+def test_an_unclear_rival_reads_as_no_difference_at_the_advice_s_level():
+    """A user read "bid 9 differs by -0.36 ± 0.39, within the noise" beside P(best) 99.9%
+    for bid 8 as a contradiction: the ± is at 95% for all the bids together. The sentence
+    says so, in the words every other verdict uses; one deal is "1 deal is"."""
+    from analyzer.advice import decide
+    from analyzer.stats import PairedMoments
+
+    rng = np.random.default_rng(3)
+    rows = [[0.0, 5.0 + x, 5.0 + x + y] for x, y in rng.normal(0, [1.0, 0.3], (60, 2))]
+    d = decide(PairedMoments.of(rows), ["pass", "bid 6", "bid 7"])
+    assert not d.clear and d.index in (1, 2), d.sentence()
+    assert "at that 95%: no difference beyond the noise" in d.sentence()
+    one = decide(PairedMoments.of([[0.0, 1.0]]), ["pass", "bid 6"])
+    assert "1 deal is too few" in one.sentence()

@@ -93,7 +93,7 @@ def render_hand(ev: HandEvaluation) -> str:
         "lrr"))
 
     out += ["", f"Best alternatives, method {scoring}, net (same deals for all; "
-                f"P(best) from their joint normal law)"]
+                f"P(best) from their joint normal law, each action on its own)"]
     out.append(_ranking(ev, 2))
     out += ["", f"recommended: {ev.advice}{_reach(ev)}", DECISION_NOTE, MODEL_NOTE,
             "Own-only EVs: --json or --csv (the bids table); the points distribution: "
