@@ -46,8 +46,8 @@ from .job import Chunk, Job
 
 FORMAT = atomic.RUN_STORE_FORMAT + "1"  # a run store: never replaced as an output folder
 MANIFEST = "manifest.json"
-_REPLAY = ("delete that chunk's .json and .parquet and run bidlab resume to play it again "
-           "(the same deals)")
+_REPLAY = ("delete that chunk's files (its .json, and its .parquet where it has one) and run "
+           "bidlab resume to play it again (the same deals)")
 _CHUNK_NAME = re.compile(r"^(\d{19})\+(\d+)\.json$")
 
 
