@@ -140,7 +140,7 @@ def hand(ctx, game, hand, seat, deals, seed, policy, rule_pairs, target_ci, time
       bidlab hand king "AH KH QH JH 2C 3C 4C 5D 6D 7D 8S 9S TS" --contract no-hearts
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --executor dask-local --workers 2
       bidlab hand pedro "AS KS 5S 5C 2S 9H 3D JC 7H" --policy pimc:20 --base heuristic \\
-          --deals 20 --base-deals 100000
+          --deals 40 --base-deals 100000
     """
     if as_json and as_csv:
         raise click.UsageError("--json and --csv are exclusive; choose one")

@@ -90,7 +90,9 @@ def render_hand(ev: HandEvaluation) -> str:
             DECISION_NOTE + " Going up from passing, a higher ceiling (bid up to b) replaces "
             "the one recommended so far only when it beats it so; a ceiling that no higher "
             "one beats beyond the noise stays recommended, though a higher one may read a "
-            "little higher.", ROOK_MODEL_NOTE,
+            f"little higher. Ceilings that play out alike on every deal (no seat ever bids "
+            f"between them) count as one, named by the lowest: {ev.decision.compared} of "
+            f"the {len(parse_rules(ev.provenance['rules']).bids)} here.", ROOK_MODEL_NOTE,
             "Every bid, own-only EVs, the ceilings and the points distribution: --json "
             "(--csv: the per-trump bids table)."]
     return "\n".join(out)
