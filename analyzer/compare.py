@@ -46,7 +46,16 @@ from .games.common import (
 )
 from .limits import Pace, check_counts, check_seed, require_time
 from .moments import Moments
-from .stats import Z95, Estimate, PairedMoments, bounded, held, interval_text, wilson
+from .stats import (
+    Z95,
+    Estimate,
+    PairedMoments,
+    bounded,
+    held,
+    interval_text,
+    unseen_share,
+    wilson,
+)
 from .text import ShownAsText, render_table, two_level_note
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelMoments, check_budget, check_request
@@ -225,7 +234,7 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
         ea, eb = _level(ma, spans[name]), _level(mb, spans[name])
         d = _difference(md, mr)
         if d is not None and str(ra) != str(rb):  # A/A: equal by construction, exactly 0 ± 0
-            d = _bounded_difference(d, spans[name])
+            d = _bounded_difference(d, spans[name], differ)
         rows.append({"measure": name, "a": ea.mean, "a_hw": ea.half_width, "n_a": ea.n,
                      "b": eb.mean, "b_hw": eb.half_width, "n_b": eb.n,
                      "b_minus_a": d.mean if d else np.nan,
@@ -278,11 +287,20 @@ def _level(m: Moments, span: tuple[float, float]) -> Estimate:
     return bounded(m.estimate(), *span)
 
 
-def _bounded_difference(d: Estimate, span: tuple[float, float]) -> Estimate:
-    """B − A where no deal differed: the interval a difference within the measure's range
-    allows, not a width of 0 (a rule that alters 1 deal in 5,000 shows none in 100)."""
+def _bounded_difference(d: Estimate, span: tuple[float, float], differ: int) -> Estimate:
+    """B − A where few deals differed. None: the interval a difference within the measure's
+    range allows, not a width of 0 (a rule that alters 1 deal in 5,000 shows none in 100).
+    Under :data:`MIN_TRIALS` altered deals, no narrower than that either way of its mean:
+    the normal interval on a handful of deals was narrower with one deal altered than with
+    none, and covered 84% where 3 were expected."""
     lo, hi = span
-    return bounded(d, lo - hi, hi - lo)
+    if not d.n or differ >= MIN_TRIALS:
+        return d
+    if differ == 0:
+        return bounded(d, lo - hi, hi - lo)
+    unseen = (hi - lo) * unseen_share(d.n)  # what deals like none of the n may move it by
+    low, high = min(d.lo, d.mean - unseen), max(d.hi, d.mean + unseen)
+    return Estimate(d.mean, (high - low) / (2 * Z95), low, high, d.n)
 
 
 def _difference(both: Moments, defined: PairedMoments) -> Estimate | None:

@@ -45,6 +45,10 @@ DECISION_NOTE = ("A bid is recommended over passing, or over a lower bid, only w
                  "deals: analyzer/advice.py).")
 
 
+def _p_best(p: float) -> str:
+    return "n/a" if math.isnan(p) else f"{100 * p:.1f}%"  # NaN: one deal tells nothing
+
+
 def _num(x: float, digits: int = 2) -> str:
     return "n/a" if x is None or math.isnan(x) else f"{x:z.{digits}f}"  # z: no "-0.00"
 
@@ -116,7 +120,7 @@ def _table_ranked(ev: HandEvaluation, digits: int, two_level: bool) -> str:
          *(["cheap (N)", "correction (n)", "n paired"] if two_level else [])],
         [[k + 1, r["action"], num(r["ev"]), f"[{num(r['ev_lo'])}, {num(r['ev_hi'])}]",
           "-" if r["action"] == "pass" else _gain(r["gain"], r["gain_lo"], r["gain_hi"], digits),
-          f"{100 * r['p_best']:.1f}%", int(r["n"]),
+          _p_best(r["p_best"]), int(r["n"]),
           *([_pm(r["base"], r["base_lo"], r["base_hi"], digits),
              _gain(r["correction"], r["correction_lo"], r["correction_hi"], digits),
              int(r["n_paired"])]

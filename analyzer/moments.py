@@ -51,6 +51,10 @@ class Moments:
             a = a.astype(np.int64)
         elif a.dtype.kind not in "iub":
             raise ValueError(f"samples must be numbers, got {a.dtype}")
+        if a.size and (int(a.max()) >= 2 ** 31 or int(a.min()) <= -2 ** 31):
+            # int64 sums would wrap (uint64 2**63 read as -2**63): Python's integers do not
+            ints = [int(x) for x in a.tolist()]
+            return cls(len(ints), sum(ints), sum(x * x for x in ints))
         a = a.astype(np.int64)
         if a.size == 0:
             return cls(0, 0, 0)

@@ -180,7 +180,9 @@ def rank_alternatives(moments: PairedMoments, labels: list[tuple[str, str, int]]
     extra = [i for i, label in enumerate(labels) if label[0] == recommended]
     if extra and extra[0] not in top:
         top = np.r_[top, extra[0]]
-    pb = moments.p_best(list(top), seed=seed)
+    # P(best) among every alternative, not only those shown: among the shown alone it gave
+    # 51% to one of eleven equal bids (the others' share went to the shown ones)
+    pb = moments.p_best(list(range(moments.k)), seed=seed)[top]
     pass_index = moments.k - 1
     rows = [{"action": labels[i][0], "trump": labels[i][1], "bid": labels[i][2],
              "n": moments.n, **est_cols("ev", moments.estimate(i)),

@@ -246,7 +246,11 @@ def held(e: Estimate, low: float, high: float, seen: int | None = None) -> Estim
 
 
 def _as_float_array(x) -> np.ndarray:
-    a = np.asarray(x, dtype=np.float64).ravel()
+    return _finite(np.asarray(x, dtype=np.float64).ravel())
+
+
+def _finite(a: np.ndarray) -> np.ndarray:
+    """``a``, or ValueError where a NaN or an infinity would poison every sum it joins."""
     if not np.isfinite(a).all():
         raise ValueError("samples must be finite numbers (no NaN or infinity)")
     return a
@@ -320,10 +324,13 @@ def p_best(values, draws: int = 20_000, seed: int = 0) -> np.ndarray:
     treated as jointly normal with the sample covariance / n, and each of
     ``draws`` draws from that law names a winner. Alternatives with the same
     outcome on every trial (two bids that every deal makes) cannot be told
-    apart, so they share their P(best) equally.
+    apart, so they share their P(best) equally. One trial has no spread to tell them
+    apart by: NaN (it said 100% for whichever read higher once).
 
-    >>> p_best([[1.0, 3.0, 3.0]]).tolist()
+    >>> p_best([[1.0, 3.0, 3.0], [2.0, 3.0, 3.0]]).tolist()
     [0.0, 0.5, 0.5]
+    >>> p_best([[1.0, 3.0]]).tolist()
+    [nan, nan]
     """
     v = np.asarray(values, dtype=np.float64)
     if v.ndim != 2 or v.shape[1] == 0 or v.shape[0] == 0:
@@ -333,7 +340,9 @@ def p_best(values, draws: int = 20_000, seed: int = 0) -> np.ndarray:
     keep, which = _distinct_columns(v)
     distinct = v[:, keep]
     n, k = distinct.shape
-    cov = np.atleast_2d(np.cov(distinct, rowvar=False)) / n if n >= 2 and k > 1 else None
+    if n < 2 and k > 1:
+        return np.full(len(which), np.nan)
+    cov = np.atleast_2d(np.cov(distinct, rowvar=False)) / n if k > 1 else None
     return _share_of_best(distinct.mean(axis=0), cov, which, draws, seed)
 
 
@@ -349,13 +358,15 @@ def p_best_of(moments, columns, draws: int = 20_000, seed: int = 0) -> np.ndarra
             keep.append(c)
     distinct = moments.subset(keep)
     cov = distinct.mean_covariance() if len(keep) > 1 else None
+    if cov is None and len(keep) > 1:  # under two trials: no spread to tell them apart by
+        return np.full(len(columns), np.nan)
     return _share_of_best(distinct.means(), cov, which, draws, seed)
 
 
 def _share_of_best(means: np.ndarray, cov: np.ndarray | None, which: np.ndarray, draws: int,
                    seed: int) -> np.ndarray:
     """P(best) of distinct alternatives whose means are jointly normal (``cov``: the
-    covariance of the means; None: known exactly), shared out to the alternatives
+    covariance of the means; None: one alternative alone), shared out to the alternatives
     (``which``: each one's distinct alternative)."""
     k = len(means)
     if cov is None:
@@ -466,7 +477,7 @@ class PairedMoments:
     def add_columns(self, columns) -> None:
         """Add the trials of K equally long outcome arrays (one per alternative): a (K, n)
         array or a list of K arrays, summed as rows, which spares the (n, K) copy."""
-        v = np.asarray(columns, dtype=np.float64).reshape(self.k, -1)
+        v = _finite(np.asarray(columns, dtype=np.float64).reshape(self.k, -1))
         self.add_sums(v.shape[1], v.sum(axis=1), v @ v.T)
 
     def add_sums(self, n: int, sums: np.ndarray, cross: np.ndarray) -> None:
@@ -547,7 +558,7 @@ class ColumnMoments:
 
     def add_columns(self, columns) -> None:
         """Add the trials of a (K, n) array, or a list of K equally long arrays."""
-        v = np.asarray(columns, dtype=np.float64).reshape(self.k, -1)
+        v = _finite(np.asarray(columns, dtype=np.float64).reshape(self.k, -1))
         self.n += v.shape[1]
         self.sums += v.sum(axis=1)
         self.squares += np.einsum("ij,ij->i", v, v)

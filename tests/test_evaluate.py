@@ -269,7 +269,8 @@ def test_bid_up_to_and_the_recommendation_respect_the_noise(exact):
     assert ev.recommended == choice
     acts = ev.actions
     assert list(acts["ev"]) == sorted(acts["ev"], reverse=True)
-    assert "pass" in set(acts["action"]) and math.isclose(acts["p_best"].sum(), 1.0)
+    # P(best) is among every alternative: those shown hold at most all of it
+    assert "pass" in set(acts["action"]) and acts["p_best"].sum() <= 1.0 + 1e-12
     assert np.isnan(acts.set_index("action").loc["pass", "gain"])  # the pass against itself
     assert math.isclose(acts.iloc[0]["ev"], max(ev.bids["ev1_net"].max(), pass_net.mean()))
 

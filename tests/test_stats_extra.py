@@ -51,8 +51,8 @@ def test_p_best_equal_means_independent_noise_split_evenly():
     assert abs(pb[0] - 0.5) < 3 * se and math.isclose(pb.sum(), 1.0)
 
 
-def test_p_best_one_trial_or_one_column_is_one_hot():
-    assert p_best([[1.0, 3.0, 2.0]]).tolist() == [0.0, 1.0, 0.0]
+def test_p_best_of_one_column_is_certain_and_of_one_trial_unknown():
+    assert np.isnan(p_best([[1.0, 3.0, 2.0]])).all()  # no spread to tell them apart by
     assert p_best(np.arange(10.0).reshape(10, 1)).tolist() == [1.0]
 
 
@@ -146,3 +146,32 @@ def test_wilson_covers_the_chance_partner_holds_a_card():
         k = int(((hands[np.arange(n), partner] >> card) & np.uint64(1)).sum())
         hits.append(covers(wilson(k, n), 9 / 43))
     assert_coverage(hits)
+
+
+def test_p_best_is_unknown_from_one_trial_and_shared_among_every_alternative():
+    """One deal said 100% for whichever read higher; the ranking's P(best) was taken among
+    the four shown, so eleven equal bids gave the first shown 51%."""
+    from analyzer.rollout import rank_alternatives
+    from analyzer.stats import PairedMoments
+
+    assert np.isnan(p_best([[0.0, 1.0, 5.0]])).all()
+    assert np.isnan(PairedMoments.of([[0.0, 1.0, 5.0]]).p_best([0, 1, 2])).all()
+    rng = np.random.default_rng(7)
+    bids = rng.normal(1.0, 3.0, (2000, 11))
+    moments = PairedMoments.of(np.c_[bids, np.full(2000, -5.0) + rng.normal(0, 1, 2000)])
+    labels = [(f"bid {b}", "", b) for b in range(1, 12)] + [("pass", "", 0)]
+    shown = rank_alternatives(moments, labels, seed=1)
+    assert len(shown) == 4 and shown["p_best"].sum() < 0.9, shown["p_best"].tolist()
+
+
+def test_exact_moments_of_large_integers_and_no_nan_through_columns():
+    from analyzer.moments import Moments
+    from analyzer.stats import ColumnMoments, PairedMoments
+
+    m = Moments.of(np.array([3_000_000_000, 5_000_000_000], dtype=np.int64))
+    assert (m.total, m.squares) == (8 * 10**9, 34 * 10**18)
+    assert Moments.of(np.array([2**63], dtype=np.uint64)).total == 2**63
+    with pytest.raises(ValueError, match="finite"):
+        PairedMoments(2).add_columns([[1.0, math.nan], [0.0, 0.0]])
+    with pytest.raises(ValueError, match="finite"):
+        ColumnMoments(2).add_columns([[1.0, math.inf], [0.0, 0.0]])
