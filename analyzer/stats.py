@@ -95,12 +95,19 @@ def symmetric(mean: float, lo: float, hi: float, digits: int) -> bool:
 
 def visible_digits(mean: float, lo: float, hi: float, digits: int) -> int:
     """``digits``, or more (up to 8) where the interval would round to none at ``digits``:
-    "0.000 ± 0.000" would read as certain.
+    "0.000 ± 0.000" would read as certain; or where an end other than 0 would read 0:
+    "+0.07 [+0.00, +0.13]" read as touching zero an interval that clears it.
 
     >>> visible_digits(0.0, 0.0, 0.00019, 3), visible_digits(5.6, 4.1, 7.1, 1)
     (4, 1)
+    >>> visible_digits(0.068, 0.0034, 0.133, 2)
+    3
     """
-    while hi > lo and round(max(hi - mean, mean - lo), digits) == 0 and digits < 8:
+    def unreadable(d: int) -> bool:
+        return ((hi > lo and round(max(hi - mean, mean - lo), d) == 0)
+                or any(x != 0 and round(x, d) == 0 for x in (lo, hi)))
+
+    while digits < 8 and unreadable(digits):
         digits += 1
     return digits
 
@@ -327,7 +334,7 @@ def p_best(values, draws: int = 20_000, seed: int = 0) -> np.ndarray:
     apart, so they share their P(best) equally. One trial has no spread to tell them
     apart by: NaN (it said 100% for whichever read higher once).
 
-    >>> p_best([[1.0, 3.0, 3.0], [2.0, 3.0, 3.0]]).tolist()
+    >>> p_best([[1.0, 3.0, 3.0], [1.0, 3.0, 3.0]]).tolist()
     [0.0, 0.5, 0.5]
     >>> p_best([[1.0, 3.0]]).tolist()
     [nan, nan]
