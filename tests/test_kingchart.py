@@ -457,3 +457,14 @@ def test_the_price_of_a_sold_right_carries_its_interval_and_an_older_store_still
     fresh = acc.chart().trump
     assert np.allclose(again["price"], fresh["price"], equal_nan=True)
     assert again["price_lo"].isna().all() and fresh["price_lo"].notna().any()
+
+
+def test_the_chart_states_its_own_decision_rule_and_pedro_s_classes_say_which_suit(chart):
+    """A report's King guide said "advice stands only where its interval excludes zero",
+    beside advice weighed against the offer or the decline's 4 tricks; Pedro's "trumps"
+    class did not say which suit it counts (11% of hands read "<=2" trumps)."""
+    from analyzer.games.pedro.chart import PEDRO_FEATURES
+
+    model = chart.provenance["model"]
+    assert "an offer of k tricks only while the right is worth more than k" in model
+    assert "the suit the seat would name" in PEDRO_FEATURES["trumps"].title

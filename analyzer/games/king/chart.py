@@ -82,7 +82,7 @@ from ...limits import Pace
 from ...stats import Z95, Estimate, PairedMoments, est_cols, held, wilson
 from ...text import ShownAsText
 from .. import king
-from ..common import SEATS, first_batch, policy_vector, provenance
+from ..common import SEATS, first_batch, policy_string, policy_vector, provenance
 from . import engine
 from .evaluate import trump_right_advice
 from .rules import CONTRACT_CODES, CONTRACT_NAMES, HAND_TOTALS, POSITIVE
@@ -541,7 +541,13 @@ class KingChartAccumulator:
         prov = {**provenance(self.rules, self.seed, self.pols, 0),
                 "n": int(self.n_hands["positive"]), "games": int(self.n_games),
                 "danger_by": ";".join(f"{c}={','.join(b)}" for c, b in self.danger_by.items()),
-                "trump_by": ",".join(self.trump_by)}
+                "trump_by": ",".join(self.trump_by),
+                "model": ("Every seat's hand of every deal counts, all seats playing "
+                          f"{policy_string(self.pols)}; the trump right's advice stands only "
+                          "where its 95% interval clears what it is weighed against: an "
+                          "offer of k tricks only while the right is worth more than k, a "
+                          "decline only while naming trump takes fewer than the decline's 4 "
+                          "tricks.")}
         return KingChart(danger, pd.DataFrame(right_rows), pd.DataFrame(trump_rows),
                          pd.DataFrame(seat_rows), dict(self.danger_by), self.trump_by, prov)
 

@@ -39,7 +39,8 @@ _COUNTING = ("ace", "jack", "ten", "two", "right", "left", "pedros")
 
 
 PEDRO_FEATURES: dict[str, Feature] = {
-    "trumps": Feature(("<=2", "3", "4", "5", "6+"), "trumps held, the Left Pedro counted"),
+    "trumps": Feature(("<=2", "3", "4", "5", "6+"), "trumps held in the suit the seat "
+                      "would name (its policy's pick), the Left Pedro counted"),
     "counters": Feature(tuple("0123456"), "counting trumps held (A J 10 2 5 5')",
                         implies=("trumps",), unclear=_COUNTING),
     "pedros": Feature(("0", "1", "2"), "Pedros held", implies=("trumps", "counters"),
