@@ -329,10 +329,12 @@ def test_the_dealers_edge_reads_gains_or_loses_by_the_sign_of_its_interval(monke
     """A dealer's team ahead beyond the noise "gains" its edge; behind, it "loses" the edge's
     size (a positive number); an interval holding 0 shows no difference."""
     gains = _dealer_sentence(monkeypatch, 0.5, 0.2, 0.8)
-    assert gains.startswith("The dealer's team gains 0.50 [0.20, 0.80] points a deal over "
-                            "the other team, beyond the noise."), gains
+    assert gains.startswith("The dealer's team gains 0.50 [0.20, 0.80] in score a deal "
+                            "over the other team, beyond the noise."), gains
+    assert "the settlement (bids made and set, by the rules' scoring), not the card points" \
+        in gains  # a strategy writer read the edge as card points
     loses = _dealer_sentence(monkeypatch, -0.5, -0.8, -0.2)
-    assert loses.startswith("The dealer's team loses 0.50 [0.20, 0.80] points a deal to "
+    assert loses.startswith("The dealer's team loses 0.50 [0.20, 0.80] in score a deal to "
                             "the other team, beyond the noise."), loses
     even = _dealer_sentence(monkeypatch, 0.1, -0.2, 0.4)
     assert even.startswith("The dealer's team shows no difference beyond the noise"), even

@@ -197,13 +197,14 @@ def seats_part(s: Scenario, cfg: dict, cache: dict, progress: Progress, ex=None)
         edge = seats.iloc[-1]
         a, lo, hi = edge["advantage"], edge["advantage_lo"], edge["advantage_hi"]
         part.text("The dealer's team " + verdict(
-            lo, hi, f"gains {ci(a, lo, hi)} points a {per} over the other team, beyond the "
-            "noise", f"loses {ci(-a, -hi, -lo)} points a {per} to the other team, beyond the "
+            lo, hi, f"gains {ci(a, lo, hi)} in score a {per} over the other team, beyond the "
+            "noise", f"loses {ci(-a, -hi, -lo)} in score a {per} to the other team, beyond the "
             "noise").replace("no difference", "shows no difference", 1)
-            + ". Partners sit two apart, so they share the edge.")
+            + ". Partners sit two apart, so they share the edge; it is the settlement (bids "
+            "made and set, by the rules' scoring), not the card points.")
         part.figure("seats", figures.seat_edges(seats["position"], seats["advantage"],
                                                 seats["advantage_lo"], seats["advantage_hi"],
-                                                f"team's edge per {per} (points)"),
+                                                f"team's edge per {per} (score)"),
                     f"Each position's team edge per {per}, with 95% intervals.")
     else:  # one score per seat: the final score and the share of wins
         shown = _side_table(seats)
