@@ -18,8 +18,8 @@ With ``base`` (a cheap policy) the numbers are two-level estimates of ``policy``
 ``policy`` the first ``deals`` of them too, and each figure is the cheap mean plus the
 searching player's correction fitted on the first deals, with an interval from both parts.
 
-May import: the foundations (documents, moments, stats, twolevel) and the games' registry, common
-module and protocol; never a game by name.
+May import: the foundations (differences, documents, moments, stats, twolevel) and the
+games' registry, common module and protocol; never a game by name.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from .advice import MIN_TRIALS, ladder_z
+from .differences import bounded_difference, delta, difference, ratio_gradients
 from .documents import stamp
 from .games import game, parse_game
 from .games.common import (
@@ -53,7 +54,6 @@ from .stats import (
     bounded,
     held,
     interval_text,
-    unseen_share,
     wilson,
 )
 from .text import ShownAsText, render_table, two_level_note
@@ -232,9 +232,9 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
     spans = _bounds(g, ra, rb)
     for name, (ma, mb, md, mr, differ) in stats.items():
         ea, eb = _level(ma, spans[name]), _level(mb, spans[name])
-        d = _difference(md, mr)
+        d = difference(md, mr)
         if d is not None and str(ra) != str(rb):  # A/A: equal by construction, exactly 0 ± 0
-            d = _bounded_difference(d, spans[name], differ)
+            d = bounded_difference(d, spans[name], differ)
         rows.append({"measure": name, "a": ea.mean, "a_hw": ea.half_width, "n_a": ea.n,
                      "b": eb.mean, "b_hw": eb.half_width, "n_b": eb.n,
                      "b_minus_a": d.mean if d else np.nan,
@@ -285,54 +285,6 @@ def _level(m: Moments, span: tuple[float, float]) -> Estimate:
     if span == RATE and m.exact and m.total == m.squares:  # every value 0 or 1
         return wilson(m.total, m.n)
     return bounded(m.estimate(), *span)
-
-
-def _bounded_difference(d: Estimate, span: tuple[float, float], differ: int) -> Estimate:
-    """B − A where few deals differed. None: the interval a difference within the measure's
-    range allows, not a width of 0 (a rule that alters 1 deal in 5,000 shows none in 100).
-    Under :data:`MIN_TRIALS` altered deals, no narrower than that either way of its mean:
-    the normal interval on a handful of deals was narrower with one deal altered than with
-    none, and covered 84% where 3 were expected."""
-    lo, hi = span
-    if not d.n or differ >= MIN_TRIALS:
-        return d
-    if differ == 0:
-        return bounded(d, lo - hi, hi - lo)
-    unseen = (hi - lo) * unseen_share(d.n)  # what deals like none of the n may move it by
-    low, high = min(d.lo, d.mean - unseen), max(d.hi, d.mean + unseen)
-    return Estimate(d.mean, (high - low) / (2 * Z95), low, high, d.n)
-
-
-def _difference(both: Moments, defined: PairedMoments) -> Estimate | None:
-    """B − A of a measure. Where the variants define it on the same deals (every deal, or
-    the same contract deals), the paired difference on those deals (``both``). Where a rule
-    change moves deals in or out of it (a contract only under B), B's mean over its deals
-    minus A's over its own: ratio estimators over every deal, Σ value / Σ defined, paired
-    deal by deal, with the delta method's interval (``defined``: the moments of A's value
-    where defined else 0, A's defined, then B's two). Pairing only the deals both define
-    would compare what neither mean is about, and hide the change."""
-    if defined.same(1, 3):
-        return both.estimate() if both.n > 1 else None
-    if defined.n < 2 or min(defined.sums[1], defined.sums[3]) < 2:
-        return None  # a variant's mean of one deal has no spread to count
-    value_a, share_a, value_b, share_b = defined.means()
-    grad_a, grad_b = _ratio_gradients(defined.means())
-    return _delta(value_b / share_b - value_a / share_a, grad_b - grad_a,
-                  defined.mean_covariance(), defined.n)
-
-
-def _ratio_gradients(means: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The gradients of A's and B's means over their own deals, Σ value / Σ defined, in
-    the four means (A's value where defined else 0, A defined, then B's two)."""
-    value_a, share_a, value_b, share_b = means
-    return (np.array([1 / share_a, -value_a / share_a ** 2, 0.0, 0.0]),
-            np.array([0.0, 0.0, 1 / share_b, -value_b / share_b ** 2]))
-
-
-def _delta(mean: float, gradient: np.ndarray, covariance: np.ndarray, n: int) -> Estimate:
-    """A smooth function of means, ``mean``, with the delta method's 95% interval."""
-    se = math.sqrt(max(float(gradient @ covariance @ gradient), 0.0))
-    return Estimate(mean, se, mean - Z95 * se, mean + Z95 * se, n)
 
 
 def _played(work, deals: int, size: int, executor, progress, first: int = 0):
@@ -455,13 +407,13 @@ def _two_level_figures(t: TwoLevelMoments):
     means, cheap = t.means(), t.base.means()
     if min(means[1], means[3], cheap[1], cheap[3]) <= 0:
         return None
-    grad_a, grad_b = _ratio_gradients(means)
+    grad_a, grad_b = ratio_gradients(means)
     cov, n = t.mean_covariance(), t.n
     a, b = means[0] / means[1], means[2] / means[3]
     base_a, base_b = cheap[0] / cheap[1], cheap[2] / cheap[3]
-    return (_delta(a, grad_a, cov, n), _delta(b, grad_b, cov, n),
-            _delta(b - a, grad_b - grad_a, cov, n),
-            _delta(b - a - (base_b - base_a), grad_b - grad_a, t.correction_covariance(),
+    return (delta(a, grad_a, cov, n), delta(b, grad_b, cov, n),
+            delta(b - a, grad_b - grad_a, cov, n),
+            delta(b - a - (base_b - base_a), grad_b - grad_a, t.correction_covariance(),
                    t.n_paired), base_a, base_b)
 
 

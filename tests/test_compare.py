@@ -334,7 +334,7 @@ def test_a_two_level_comparison_estimates_a_measure_the_variants_define_apart():
 
 
 def test_a_variant_with_one_deal_of_a_measure_gives_no_interval():
-    from analyzer.compare import _difference
+    from analyzer.differences import difference as _difference
     from analyzer.moments import Moments
     from analyzer.stats import PairedMoments
 
@@ -552,7 +552,7 @@ def test_a_rare_difference_is_never_narrower_than_none_and_covers():
     Coverage over 2,000 draws (seed 1) must reach 95% less three standard errors."""
     import math
 
-    from analyzer.compare import _bounded_difference
+    from analyzer.differences import bounded_difference as _bounded_difference
     from analyzer.stats import Estimate
 
     def interval(x):
