@@ -411,9 +411,13 @@ class TwoLevelMoments:
         return self.base.estimate(i, z)
 
     def same(self, i: int, j: int) -> bool:
-        """Whether alternatives ``i`` and ``j`` were equal on every deal, under both policies."""
-        return (self.base.same(i, j) and self.joint.same(i, j)
-                and self.joint.same(self.k + i, self.k + j))
+        """Whether alternatives ``i`` and ``j`` were equal on every deal, under both policies;
+        where every deal was searched (n = N) the estimate is the searching player's own
+        mean, so equal under it alone, as a plain evaluation merges them."""
+        if not self.joint.same(i, j):
+            return False
+        return self.n_paired == self.n or (self.base.same(i, j)
+                                           and self.joint.same(self.k + i, self.k + j))
 
     def subset(self, columns) -> TwoLevelMoments:
         columns = list(columns)

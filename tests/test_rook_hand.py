@@ -130,7 +130,8 @@ def test_the_recommended_action_is_among_the_ranked_ones(game, hand):
     ev = evaluate_hand(game, hand, deals=2000, seed=1)
     row = ev.actions[ev.actions["action"] == ev.recommended]
     assert len(row) == 1, (ev.recommended, list(ev.actions["action"]))
-    assert ev.actions["p_best"].sum() == pytest.approx(1, abs=1e-9)
+    # P(best) is taken among every alternative: the rows shown hold at most all of it
+    assert 0 < ev.actions["p_best"].sum() <= 1 + 1e-9
 
 
 def test_the_hand_says_which_way_its_deals_pass():
