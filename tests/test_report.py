@@ -480,3 +480,20 @@ def test_a_rule_change_on_too_few_deals_is_called_by_no_part_of_the_report(tmp_p
     assert section.count("too few deals to tell (12 paired)") == len(outside)
     assert "0 do, 0 of them" in section
     assert "no measure of the 10 moves beyond the noise" in md[:md.index("1. [")]
+
+
+def test_a_measure_equal_on_every_deal_is_said_so_not_drawn_as_a_wide_bar():
+    """The rule-change figure drew B − A = 0 on every deal as a full-width bar on its own
+    ±0.00003 scale (read as uncertain as a real effect), its tick labels run together."""
+    from analyzer.report import figures
+
+    table = pd.DataFrame({"measure": ["points", "dead points"], "b_minus_a": [0.1, 0.0],
+                          "diff_lo": [0.05, -2.7e-5], "diff_hi": [0.15, 2.7e-5],
+                          "n_differ": [40, 0]})
+    fig = figures.paired_effects(table, "a rule", "deal")
+    moved, same = fig.axes
+    low, high = moved.get_xlim()
+    assert len(moved.containers) == 1
+    assert len([x for x in moved.get_xticks() if low <= x <= high]) <= 6
+    assert not same.containers and len(same.get_xticks()) == 0
+    assert "identical on every deal (B − A within ±3e-05)" in [t.get_text() for t in same.texts]

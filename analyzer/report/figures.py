@@ -2,13 +2,14 @@
 EV by bid level, an edge per seat position, paired effects of a rule change, game lengths
 and final scores. Every estimate is drawn with its 95% interval.
 
-May import: numpy, pandas and :mod:`analyzer.plotting`.
+May import: numpy, pandas, matplotlib's tick helpers and :mod:`analyzer.plotting`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from ..plotting import new_figure, styled
 
@@ -62,16 +63,23 @@ def paired_effects(table: pd.DataFrame, title: str, unit: str = "deal"):
     axes = np.atleast_1d(fig.subplots(len(table), 1))
     for ax, r in zip(axes, table.itertuples(), strict=True):
         d, lo, hi = float(r.b_minus_a), float(r.diff_lo), float(r.diff_hi)
-        if np.isfinite(d):
+        if getattr(r, "n_differ", 1) == 0:  # a bar on its own tiny scale read as uncertain
+            ax.text(0.5, 0.5, f"identical on every {unit} (B − A within ±{hi:.1g})",
+                    transform=ax.transAxes, ha="center", va="center", fontsize=8,
+                    color="0.3")
+            ax.set_xticks([])
+            ax.set_ylim(-1, 1)  # the measure's name level with the text, as on the other rows
+        elif np.isfinite(d):
             err = [[d - lo], [hi - d]] if np.isfinite(lo) and np.isfinite(hi) else None
             ax.errorbar([d], [0], xerr=err, fmt="o", capsize=3, color="#CC3311")
             reach = max(abs(x) for x in (d, lo, hi) if np.isfinite(x)) or 1.0
             ax.set_xlim(-1.15 * reach, 1.15 * reach)  # zero in the middle of every row
-        ax.axvline(0, color="0.4", lw=0.8)
+            # five short labels: plain ones of 0.0000020 ran into each other
+            ax.xaxis.set_major_locator(MaxNLocator(5))
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:.3g}"))
+            ax.axvline(0, color="0.4", lw=0.8)
         ax.set_yticks([0], [r.measure], fontsize=8)
         ax.tick_params(axis="x", labelsize=7)
-        # no "1e-5" offset in the corner: it lands on the next row's axis or the label
-        ax.ticklabel_format(axis="x", style="plain", useOffset=False)
     axes[0].set_title(title, fontsize=9)
     axes[-1].set_xlabel(f"B − A per {unit}, each row on its own scale (paired 95% CI)")
     fig.tight_layout()
