@@ -38,15 +38,18 @@ def _note(c) -> str:
     return ", ".join(w for w, on in (("unclear", not c.clear), ("slight", c.slight)) if on)
 
 
-def _slight_legend(chart) -> str:
+def _deal_points(chart) -> float:
     rules = chart.provenance["rules"]
+    return game(rules).deal_points(parse_game(rules))
+
+
+def _slight_legend(chart) -> str:
     return (f"slight = a gain over pass whose whole interval lies "
-            f"{slight_words(game(rules).deal_points(parse_game(rules)))}: passing gives up "
-            "little")
+            f"{slight_words(_deal_points(chart))}: passing gives up little")
 
 
 def _rare_legend(chart) -> str:
-    points = game(chart.provenance["rules"]).deal_points(parse_game(chart.provenance["rules"]))
+    points = _deal_points(chart)
     return (f"rare = under {RARE_MIN_N} hands, or the interval deciding its recommendation "
             f"wider than ±{RARE_HALF_WIDTH * points:.3g} points ({RARE_HALF_WIDTH * 14:g}/14 "
             f"of the {points:g} a deal holds): too few deals to read it")
@@ -57,8 +60,8 @@ def _unguided(chart, ctx_cols: list[str]) -> list[str]:
     is recommended to bid (a player would read the seat's absence as 'never bid')."""
     if ctx_cols != ["seat"]:
         return []
-    missing = [s for s in chart.classes["seat"].cat.categories
-               if s not in set(chart.guide["seat"])]
+    guided = set(chart.guide["seat"])
+    missing = [s for s in chart.classes["seat"].cat.categories if s not in guided]
     if not missing:
         return []
     return [f"No class that is not rare is recommended to bid at seat {', '.join(missing)} "

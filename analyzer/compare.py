@@ -47,15 +47,7 @@ from .games.common import (
 )
 from .limits import Pace, check_counts, check_seed, require_time
 from .moments import Moments
-from .stats import (
-    Z95,
-    Estimate,
-    PairedMoments,
-    bounded,
-    held,
-    interval_text,
-    wilson,
-)
+from .stats import Z95, Estimate, PairedMoments, bounded, held, interval_text, wilson
 from .text import ShownAsText, render_table, two_level_note
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelMoments, check_budget, check_request

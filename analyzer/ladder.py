@@ -131,12 +131,15 @@ def _play_rungs(out: pd.DataFrame, rungs, opponents: str, groups, play, progress
     for r in rungs:
         pts = np.zeros(len(out), dtype=np.int64)
         made = np.zeros(len(out), dtype=bool)
+
+        def spec(mine, rung=r) -> str:  # the rung at its seats, the opponents at the others
+            return ",".join(rung if s in mine else opponents for s in range(4))
+
         for sel, mine, tag in [g for g in groups if len(g[0])][:1]:
-            play(sel[:1], ",".join(r if s in mine else opponents for s in range(4)), tag)
+            play(sel[:1], spec(mine), tag)
         t0 = time.perf_counter()
         for sel, mine, tag in groups:
-            spec = ",".join(r if s in mine else opponents for s in range(4))
-            pts[sel], made[sel], same = play(sel, spec, tag)
+            pts[sel], made[sel], same = play(sel, spec(mine), tag)
             if not same.all():
                 raise RuntimeError(f"rung {r!r} played other contracts than the heuristic's")
         seconds[r] = time.perf_counter() - t0

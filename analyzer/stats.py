@@ -347,9 +347,7 @@ def p_best(values, draws: int = 20_000, seed: int = 0) -> np.ndarray:
     keep, which = _distinct_columns(v)
     distinct = v[:, keep]
     n, k = distinct.shape
-    if n < 2 and k > 1:
-        return np.full(len(which), np.nan)
-    cov = np.atleast_2d(np.cov(distinct, rowvar=False)) / n if k > 1 else None
+    cov = np.atleast_2d(np.cov(distinct, rowvar=False)) / n if n >= 2 and k > 1 else None
     return _share_of_best(distinct.mean(axis=0), cov, which, draws, seed)
 
 
@@ -365,17 +363,18 @@ def p_best_of(moments, columns, draws: int = 20_000, seed: int = 0) -> np.ndarra
             keep.append(c)
     distinct = moments.subset(keep)
     cov = distinct.mean_covariance() if len(keep) > 1 else None
-    if cov is None and len(keep) > 1:  # under two trials: no spread to tell them apart by
-        return np.full(len(columns), np.nan)
     return _share_of_best(distinct.means(), cov, which, draws, seed)
 
 
 def _share_of_best(means: np.ndarray, cov: np.ndarray | None, which: np.ndarray, draws: int,
                    seed: int) -> np.ndarray:
     """P(best) of distinct alternatives whose means are jointly normal (``cov``: the
-    covariance of the means; None: one alternative alone), shared out to the alternatives
-    (``which``: each one's distinct alternative)."""
+    covariance of the means; None: not known, from under two trials), shared out to the
+    alternatives (``which``: each one's distinct alternative). One alternative is best for
+    sure; several without a covariance are NaN: no spread to tell them apart by."""
     k = len(means)
+    if cov is None and k > 1:
+        return np.full(len(which), np.nan)
     if cov is None:
         won = np.zeros(k)
         won[int(np.argmax(means))] = 1.0
