@@ -95,6 +95,16 @@ def describe_allowed(f: dataclasses.Field, game: str | None = None,
     return ", ".join(str(v) for v in allowed)
 
 
+def allowed_json(f: dataclasses.Field, game: str | None = None,
+                 rules_cls: type | None = None) -> list | dict:
+    """What :func:`describe_allowed` says, for a program: the list of values, or
+    ``{"min": a, "max": b}`` for a range of integers (both ends allowed)."""
+    allowed = allowed_values(f, game, rules_cls)
+    if isinstance(allowed, range):
+        return {"min": allowed.start, "max": allowed.stop - 1}
+    return list(allowed)
+
+
 def coerce(rules_cls: type, name: str, text: str, game: str | None = None) -> Any:
     """Typed value of flag ``name`` given as text; RuleError names the values allowed (in
     preset ``game``, where it accepts fewer than the flag declares)."""

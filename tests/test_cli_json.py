@@ -19,7 +19,7 @@ from analyzer import ladder as lad
 from analyzer.bench import BenchRow
 from analyzer.games import common, family, parse_game, presets
 from analyzer.games.king.evaluate import KingEvaluation, king_hand_json
-from analyzer.variants import describe_allowed, flag_fields
+from analyzer.variants import allowed_values, coerce, describe_allowed, flag_fields
 from analyzer.warmup import Warmed, modules_of
 
 
@@ -198,10 +198,18 @@ def test_rules_json_lists_every_flag(game):
     assert [f["flag"] for f in doc["flags"]] == [f.name for f in fields]
     for f, row in zip(fields, doc["flags"], strict=True):
         assert row["value"] == getattr(rules, f.name) and row["differs"] is False
-        assert row["allowed"] == describe_allowed(f, rules.game, type(rules))
+        allowed = allowed_values(f, rules.game, type(rules))
+        if isinstance(allowed, range):  # a program reads the ends, not a sentence
+            assert row["allowed"] == {"min": allowed.start, "max": allowed.stop - 1}
+            ends = [row["allowed"]["min"], row["allowed"]["max"]]
+        else:
+            assert row["allowed"] == list(allowed)
+            ends = row["allowed"]
+        assert all(coerce(type(rules), f.name, str(v), game) == v for v in ends)
         assert row["meaning"] == f.metadata["doc"]
         line = next(x for x in text.splitlines() if x.startswith(f.name + " "))
         assert str(row["value"]) in line and row["meaning"] in line
+        assert describe_allowed(f, rules.game, type(rules)) in line
     assert doc["in_words"] == text.splitlines()[-1]
 
 

@@ -15,7 +15,7 @@ from ..documents import dumps, provenance
 from ..games import common, family, presets
 from ..games import game as game_of
 from ..text import render_table
-from ..variants import describe_allowed, flag_fields
+from ..variants import allowed_json, describe_allowed, flag_fields
 from .group import main
 from .options import card_set, game_argument, json_listing, resolve_rules, rule_option
 
@@ -82,7 +82,8 @@ def rules_cmd(game, rule_pairs, as_json) -> None:
         allowed = describe_allowed(f, rules.game, type(rules))
         rows.append([f.name, f"{value}{mark}", default, allowed, f.metadata["doc"]])
         flags.append({"flag": f.name, "value": value, "default": default,
-                      "differs": value != default, "allowed": allowed,
+                      "differs": value != default,
+                      "allowed": allowed_json(f, rules.game, type(rules)),
                       "meaning": f.metadata["doc"]})
     if as_json:
         echo_json({"game": rules.game, "rules": str(rules),
