@@ -34,9 +34,9 @@ each look is another chance for noise to look decisive: asked after every one of
 batches, two bids worth exactly the same were called "clear" in 17.7% of 2,000 runs
 (tests/test_hand_checks.py; 2.1% with the looks below). So such a rule looks only at a
 few trial counts (each double the last: :func:`decision_looks`), and its looks share the
-2.5%: ``decide(..., looks=K)`` uses the Bonferroni interval for m × K comparisons. A
-decision clear at that level is the same decision, and clear, at the plain level, which
-is what is reported.
+2.5%: ``decide(..., looks=K)`` uses the Bonferroni interval for m × K comparisons, and
+the run's decision is reported at that level: it stopped because the decision was clear
+there, and the walk at one look's level may climb to a bid that only cleared it.
 
 >>> from analyzer.stats import PairedMoments
 >>> m = PairedMoments.of([[0, 1, 3], [0, 2, 2], [0, 1, 4], [0, 0, 5]] * 8)
@@ -149,6 +149,7 @@ class Decision:
     edge: Estimate | None
     ceiling: int
     ceiling_gain: Estimate | None
+    looks: int = 1  # a stop rule's looks at the trials that share the 95% too
 
     @property
     def action(self) -> str:
@@ -182,7 +183,7 @@ class Decision:
             return f"pass: {why} (best: {best}, {pm(_neg(self.edge))} over passing{self._level()})"
         line = f"{self.action}: {pm(self.gain)} over passing{self._level()}"
         if self.rival != 0 and self.edge is not None and not self.clear:
-            level = " at that 95%" if self.compared > 1 else ""
+            level = " at that 95%" if self._level() else ""
             line += (f"; {self.labels[self.rival]} differs by {pm(_neg(self.edge))}{level}: "
                      f"no difference beyond the noise")
         if slight(self.gain, deal_points):
@@ -191,7 +192,9 @@ class Decision:
         return line
 
     def _level(self) -> str:
-        return f" (95% for the {self.compared} bids compared)" if self.compared > 1 else ""
+        looks = f"the stop rule's {self.looks} looks" if self.looks > 1 else ""
+        bids = f"the {self.compared} bids compared" if self.compared > 1 else ""
+        return f" (95% for {' and '.join(x for x in (bids, looks) if x)})" if bids or looks else ""
 
 
 def _neg(e: Estimate) -> Estimate:
@@ -244,4 +247,5 @@ def decide(moments: PairedMoments, labels, ladder: list[int] | None = None,
         labels=labels, z=z, compared=compared, index=rec,
         gain=None if rec == 0 else diff(rec, 0), best=best, runner_up=runner_up,
         margin=None if single else diff(best, runner_up), rival=rival,
-        edge=None if single else diff(rec, rival), ceiling=ceiling, ceiling_gain=ceiling_gain)
+        edge=None if single else diff(rec, rival), ceiling=ceiling, ceiling_gain=ceiling_gain,
+        looks=looks)

@@ -52,6 +52,10 @@ from .twolevel import TwoLevelMoments, best_split, check_budget
 
 BATCH = 10_000  # deals per round of a stop rule (SEARCH_BATCH when a seat searches)
 TOP_K = 4  # alternatives whose CIs a target-CI stop rule watches, and shown with P(best)
+# deals before a target CI may stop a run: an interval met on the first 50 searched deals
+# rests on a spread that was low by chance (a 3% tail of +30 points: 70% coverage when the
+# first batch may stop it, 92% with this floor, as a fixed run of 500 deals covers)
+TARGET_MIN_DEALS = 500
 
 
 class HandError(ValueError):
@@ -213,14 +217,15 @@ def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
     rule says so, and ``progress(n)`` after each step when given.
 
     Without a rule: ``deals`` deals (the rounds only pace the progress: deal i is the same
-    deal in any round). With ``target_ci`` (``half_width()`` at most it), ``decided``
-    (``decided(looks)`` true: the recommendation is clear with the 95% shared among
-    ``looks`` looks, asked only at :func:`analyzer.advice.decision_looks`) or
-    ``time_budget`` (seconds): until
-    one is met or ``max_deals``. Returns the deals played and the rule that stopped:
-    "deals", "target-ci", "decided", "time-budget" or "max-deals". The samples are sums,
-    whatever the deals; a run that would take more than the time limit on any machine, or
-    at the pace of its first batch, is refused (analyzer.limits).
+    deal in any round). With ``target_ci`` (``half_width()`` at most it, from
+    TARGET_MIN_DEALS on), ``decided`` (``decided(looks)`` true: the recommendation is clear
+    with the 95% shared among ``looks`` looks, asked only at
+    :func:`analyzer.advice.decision_looks`; the run's decision is reported at that level,
+    :func:`stop_looks`) or ``time_budget`` (seconds): until one is met or ``max_deals``.
+    Returns the deals played and the rule that stopped: "deals", "target-ci", "decided",
+    "time-budget" or "max-deals". The samples are sums, whatever the deals; a run that
+    would take more than the time limit on any machine, or at the pace of its first batch,
+    is refused (analyzer.limits).
 
     ``spread(first, n, progress)``, when given, plays deals ``first .. first + n - 1`` on a
     cluster in parts, adds them in order, and reports each part: the whole run at once
@@ -254,7 +259,7 @@ def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
             if done >= limit:
                 return done, "deals"
             continue
-        if target_ci is not None and half_width() <= target_ci:
+        if target_ci is not None and done >= TARGET_MIN_DEALS and half_width() <= target_ci:
             return done, "target-ci"
         if decided is not None and done >= looks[next_look]:
             next_look = sum(look <= done for look in looks)
@@ -264,6 +269,14 @@ def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
             return done, "time-budget"
         if done >= limit:
             return done, "max-deals"
+
+
+def stop_looks(until_decided: bool, pols: np.ndarray, max_deals: int) -> int:
+    """The looks at the deals that share the 95% of a run's decision: those of
+    :func:`run_stop_rule` when it plays until the decision is clear (it stopped where the
+    decision was clear at that level; a walk at one look's level may name another bid),
+    else 1."""
+    return len(decision_looks(batch_for(pols), max_deals)) if until_decided else 1
 
 
 def run_two_level(grow_base, grow_paired, variances, deals: int, base_deals: int,

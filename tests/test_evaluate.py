@@ -319,6 +319,41 @@ def test_target_ci_stops_at_the_first_batch_that_meets_it():
     assert max_half_width(earlier) > target  # one batch fewer would not have met it
 
 
+def _rare_tail_run(seed: int, target: float = 1.0) -> bool:
+    """A --target-ci run, 50 deals a round, on outcomes of +30 on 3% of deals else 0 (mean
+    0.9): whether the interval it stopped on covers 0.9."""
+    from analyzer.stats import PairedMoments
+
+    moments = PairedMoments(1)
+
+    def step(first, n):
+        rng = np.random.default_rng([seed, first])
+        moments.add(30.0 * (rng.random(n) < 0.03))
+
+    rollout.run_stop_rule(step, lambda: moments.estimate(0).half_width, 0, target, None,
+                          20_000, batch=50)
+    e = moments.estimate(0)
+    return e.lo <= 0.9 <= e.hi
+
+
+def test_a_target_ci_is_not_met_on_a_first_small_batch(monkeypatch):
+    """A searching player's round is 50 deals, whose spread may be low by chance: a target
+    met there covered 70% (a 3% tail). From TARGET_MIN_DEALS on it covers as a fixed run
+    of that many deals does (92% for so rare a tail)."""
+    from cli_helpers import run
+
+    said = " ".join(run("hand", "--help").stdout.split())
+    assert f"from {rollout.TARGET_MIN_DEALS} deals on" in said  # as --help states it
+    runs = 1500
+    se = math.sqrt(0.92 * 0.08 / runs)
+    now = np.mean([_rare_tail_run(s) for s in range(runs)])
+    fixed = np.mean([_rare_tail_run(s, target=math.inf) for s in range(runs)])  # stops at 500
+    monkeypatch.setattr(rollout, "TARGET_MIN_DEALS", 0)
+    first_batch = np.mean([_rare_tail_run(s) for s in range(runs)])
+    assert first_batch < fixed - 6 * se, (first_batch, fixed)  # the test can tell
+    assert now >= fixed - 4 * se, (now, fixed)
+
+
 def test_target_ci_out_of_reach_stops_at_max_deals():
     ev = evaluate_hand("pedro", HAND, seed=3, target_ci=1e-6, max_deals=25_000)
     assert (ev.stopped_by, ev.n) == ("max-deals", 25_000)

@@ -168,6 +168,41 @@ def test_a_decision_clear_over_its_looks_is_the_plain_decision():
     assert strict.clear and plain.clear and strict.action == plain.action == "bid 6"
 
 
+def test_a_decision_at_one_looks_level_may_climb_past_the_one_that_stopped_the_run():
+    """Why a run stopped by its looks reports at their level: at one look's level the walk
+    takes a higher bid whose gain over the lower one clears only that level."""
+    from analyzer.advice import decide, ladder_z
+    from analyzer.stats import PairedMoments
+
+    rng = np.random.default_rng(11)
+    base = rng.standard_normal(2000)
+    bid6 = base + 1 + rng.standard_normal(2000)
+    bid7 = bid6 + 0.006 + 0.25 * rng.standard_normal(2000)
+    m = PairedMoments.of(np.column_stack([base, bid6, bid7]))
+    gap = m.diff(2, 1)
+    assert ladder_z(2) < gap.mean / gap.se < ladder_z(16)  # the case this test is about
+    assert decide(m, ["pass", "bid 6", "bid 7"]).action == "bid 7"
+    assert decide(m, ["pass", "bid 6", "bid 7"], looks=8).action == "bid 6"
+
+
+@pytest.mark.parametrize("game, hand, stopped_by", [
+    ("pedro", "AS KS QS JS 5S 2S 5C 9H 3D", "decided"),
+    ("rook", "2S 3S 4S 6S 7S 2H 3H 4H 6D 7D 8D 2C 3C", "max-deals")])
+def test_an_until_decided_run_reports_its_decision_at_its_looks_level(game, hand, stopped_by):
+    """However it ended, the run looked at its deals at each of its looks."""
+    from analyzer.advice import decision_looks, ladder_z
+    from analyzer.rollout import BATCH
+
+    ev = evaluate_hand(game, hand, until_decided=True, max_deals=40_000, seed=3)
+    looks = len(decision_looks(BATCH, 40_000))
+    assert ev.stopped_by == stopped_by and ev.decision.looks == looks
+    assert ev.decision.z == pytest.approx(ladder_z(ev.decision.compared * looks))
+    assert f"the stop rule's {looks} looks)" in ev.advice
+    fixed = evaluate_hand(game, hand, deals=ev.n, seed=3)  # the same deals, one look
+    assert fixed.decision.looks == 1 and "looks" not in fixed.advice
+    assert fixed.decision.z == pytest.approx(ladder_z(fixed.decision.compared))
+
+
 def test_a_bid_that_plays_out_as_the_pass_is_not_ranked_as_its_rival():
     """The dealer's low bids are never made (every deal is bid higher first): they are the
     pass on every deal. The ranking had listed three such bids above the pass at equal EV,

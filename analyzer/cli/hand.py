@@ -55,7 +55,8 @@ from .options import (
 @click.option("--target-ci", type=Real(), default=None,
               help="Play batches of 10,000 deals (50 when a seat searches) until the "
                    "leading alternatives' 95% half-widths are at most this (points per "
-                   "deal). Not King.")
+                   "deal), from 500 deals on (a first small batch's spread may be low by "
+                   "chance). Not King.")
 @click.option("--time-budget", type=Real(), default=None,
               metavar="SECONDS",
               help="Play batches of 10,000 deals (50 when a seat searches) for about this "
@@ -64,7 +65,8 @@ from .options import (
               help="Play batches until the recommendation is clear (it beats its strongest "
                    "rival beyond the noise), within --time-budget and --max-deals; the "
                    "header says which ended the run.  It asks at the first batch, then "
-                   "each time the deals double, and those looks share the 95%. Not King.")
+                   "each time the deals double, and those looks share the 95%, as the "
+                   "advice then says. Not King.")
 @click.option("--max-deals", type=Count(1), default=1_000_000,
               help=f"Most deals --target-ci, --time-budget or --until-decided may play.  "
                    f"[default: 1,000,000; {SEARCH_MAX_DEALS:,} when a seat searches (dd, pimc)]")

@@ -69,6 +69,7 @@ from ...rollout import (
     parse_known,
     rank_alternatives,
     run_stop_rule,
+    stop_looks,
 )
 from ...stats import ColumnMoments, PairedMoments, wilson
 from ...two_level_hand import HandModel, check_two_level, grow_tally, two_level_hand
@@ -159,9 +160,11 @@ def _labels(rules: pedro.Rules, seat: str) -> list[tuple[str, str, int]]:
             else ("pass", "", 0) for t, bid in _action_list(rules)]
 
 
-def _tables(tally: _Tally, rules: pedro.Rules, seed: int, offset: int, moments=None):
+def _tables(tally: _Tally, rules: pedro.Rules, seed: int, offset: int, moments=None,
+            looks: int = 1):
     """The evaluation's tables from ``tally``; ``moments`` (two-level) replace its net
-    scores under the rules' method, which rank the actions and decide."""
+    scores under the rules' method, which rank the actions and decide; ``looks``: those of
+    the stop rule, which share the decision's 95% (:func:`analyzer.rollout.stop_looks`)."""
     actions_list = _action_list(rules)
     n = tally.maker[0].n
     moments = moments if moments is not None else tally.net[rules.scoring - 1]
@@ -201,9 +204,9 @@ def _tables(tally: _Tally, rules: pedro.Rules, seed: int, offset: int, moments=N
     # passing (net, under the rules' method) is above zero beyond the noise, per trump; 0
     # when none is (analyzer.advice).
     for t, row in enumerate(points_rows):
-        ceiling = _decision(moments, labels, rules, t).ceiling
+        ceiling = _decision(moments, labels, rules, t, looks).ceiling
         row["bid_up_to"] = rules.min_bid + ceiling - 1 if ceiling else 0
-    decision = _decision(moments, labels, rules)
+    decision = _decision(moments, labels, rules, looks=looks)
     actions = rank_alternatives(moments, labels, seed, decision.action)
     return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), pd.DataFrame(bid_rows),
             pd.DataFrame([pass_row]), actions, decision)
@@ -343,7 +346,8 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
         lambda: leading_half_width(tally.net[rules.scoring - 1]), deals, target_ci,
         time_budget, max_deals, batch_for(pols), progress, decided if until_decided else None,
         spread=spread)
-    points, dist, bids, pass_ev, actions, decision = _tables(tally, rules, seed, offset)
+    points, dist, bids, pass_ev, actions, decision = _tables(
+        tally, rules, seed, offset, looks=stop_looks(until_decided, pols, max_deals))
     return HandEvaluation(
         hand=str(CardSet(mask)), seat=seat,
         known={pedro.SEATS[o]: str(CardSet(m)) for o, m in known_cards}, rules=str(rules),

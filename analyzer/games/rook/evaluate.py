@@ -53,6 +53,7 @@ from ...rollout import (
     parse_known,
     rank_alternatives,
     run_stop_rule,
+    stop_looks,
 )
 from ...stats import ColumnMoments, PairedMoments, wilson
 from ...two_level_hand import HandModel, check_two_level, grow_tally, two_level_hand
@@ -210,9 +211,10 @@ def _simulate_batch(samples: _Samples, rules, mask, offset, known, pols, seed, f
         samples.declared[k].append(rec[:, R_DECLARER] == seat)
 
 
-def _tables(tally: _Tally, rules: rook.Rules, seed: int, net=None):
+def _tables(tally: _Tally, rules: rook.Rules, seed: int, net=None, looks: int = 1):
     """The evaluation's tables from ``tally``; ``net`` (two-level moments) replaces its net
-    scores of the alternatives, which rank them and decide."""
+    scores of the alternatives, which rank them and decide; ``looks``: those of the stop
+    rule, which share the decision's 95% (:func:`analyzer.rollout.stop_looks`)."""
     bids = rules.bids
     total = rules.total_points
     n = tally.net.n
@@ -248,11 +250,11 @@ def _tables(tally: _Tally, rules: rook.Rules, seed: int, net=None):
     # per trump, the highest bid whose EV as declarer beats passing beyond the noise
     # (paired: the same hands), as analyzer.advice decides
     for row, t in zip(points_rows, tally.trumps, strict=True):
-        ceiling = decide(tally.as_declarer[t], ["pass", *map(str, bids)]).ceiling
+        ceiling = decide(tally.as_declarer[t], ["pass", *map(str, bids)], looks=looks).ceiling
         row["bid_up_to"] = bids[ceiling - 1] if ceiling else 0
 
     moments, labels = _alternatives(net, rules)
-    decision = _decision(moments, labels)
+    decision = _decision(moments, labels, looks)
     actions = rank_alternatives(moments, labels, seed, decision.action)
     return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), pd.DataFrame(bid_rows),
             pd.DataFrame(ceiling_rows), pd.DataFrame([pass_row]), actions, decision)
@@ -311,7 +313,8 @@ def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
             time_budget, max_deals, batch_for(pols), progress,
             decided if until_decided else None, spread=spread)
         net = tally.net
-    points, dist, bids, ceilings, pass_ev, actions, decision = _tables(tally, rules, seed, net)
+    points, dist, bids, ceilings, pass_ev, actions, decision = _tables(
+        tally, rules, seed, net, stop_looks(until_decided and base is None, pols, max_deals))
     return HandEvaluation(
         hand=str(CardSet(mask)), seat=seat,
         known={SEATS[o]: str(CardSet(m)) for o, m in known_cards}, rules=str(rules),
