@@ -37,6 +37,7 @@ from .text import without_context
 SUIT_COLORS = {"clubs": "#228833", "diamonds": "#0077BB", "hearts": "#CC3311",
                "spades": "#222222"}
 PASS_COLOR = "#8C8C8C"
+AUCTION_COLOR = "#AA3377"  # Rook's bid-up-to line, apart from every suit's colour
 BAND_ALPHA = 0.18  # confidence bands: visible, yet lines of other suits show through
 FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
 _MAKER = f"bidlab {__version__}"  # a figure's Software (PNG) or Creator (SVG, PDF)
@@ -122,8 +123,12 @@ def _require(df: pd.DataFrame, columns, what: str) -> None:
 
 @styled
 def ev_by_bid(bids: pd.DataFrame, pass_ev: pd.DataFrame | None = None, method: int | None = 1,
-              net: bool = True, title: str | None = None, xlabel: str | None = None) -> Figure:
+              net: bool = True, title: str | None = None, xlabel: str | None = None,
+              ceilings: pd.DataFrame | None = None, recommended: int | None = None) -> Figure:
     """EV of each bid, one line per trump with its 95% band, and EV(pass) as a level.
+    ``ceilings`` (Rook's ``HandEvaluation.ceilings``: EV of bidding up to b with the auction
+    played, what the advice ranks) adds a bold line above the trumps' as-declarer lines,
+    with the ``recommended`` ceiling marked on it.
 
     ``bids`` and ``pass_ev`` are ``HandEvaluation.bids`` and ``.pass_ev``; the
     column plotted is ``ev{method}_net`` (own − opponents) or ``ev{method}_own``
@@ -147,6 +152,18 @@ def ev_by_bid(bids: pd.DataFrame, pass_ev: pd.DataFrame | None = None, method: i
                           color=SUIT_COLORS.get(str(trump)))
         ax.fill_between(rows["bid"], rows[lo], rows[hi], color=line.get_color(),
                         alpha=BAND_ALPHA, linewidth=0)
+    if ceilings is not None:
+        _require(ceilings, ["bid", col, lo, hi], "ceilings")
+        rows = ceilings.sort_values("bid")
+        ax.fill_between(rows["bid"], rows[lo], rows[hi], color=AUCTION_COLOR, alpha=BAND_ALPHA,
+                        linewidth=0)
+        ax.plot(rows["bid"], rows[col], color=AUCTION_COLOR, linewidth=3.2, zorder=4,
+                label="bid up to b, auction played (the advice's)")
+        if recommended:
+            at = rows[rows["bid"] == recommended].iloc[0]
+            ax.plot([recommended], [at[col]], marker="*", markersize=16, color=AUCTION_COLOR,
+                    markeredgecolor="white", zorder=5, linestyle="none",
+                    label=f"recommended: bid up to {recommended}")
     if pass_ev is not None and not pass_ev.empty:
         _require(pass_ev, [col, lo, hi], "pass_ev")
         row = pass_ev.iloc[0]
@@ -164,7 +181,7 @@ def ev_by_bid(bids: pd.DataFrame, pass_ev: pd.DataFrame | None = None, method: i
     how = f"method {method}, " if method else ""
     ax.set_ylabel(f"EV per deal, {how}{side}")
     ax.set_title(title or f"EV by bid, {how}{side}")
-    ax.legend(title="trump (band: 95% CI)", loc="best")
+    ax.legend(title="trump (band: 95% CI)" if ceilings is None else "band: 95% CI", loc="best")
     return fig
 
 

@@ -153,3 +153,19 @@ def test_the_advice_says_why_it_compares_fewer_bids_than_the_ladder_holds(strong
     n = strong.decision.compared
     assert 1 < n < len(rook.PRESETS["rook"].bids)
     assert f"count as one, named by the lowest: {n} of the 27 here" in render_hand(strong)
+
+
+def test_the_figure_draws_what_the_advice_ranks(strong):
+    """The advice ranks bidding up to b with the auction played; the figure drew only the
+    trumps' as-declarer lines, another number than the one the advice reads."""
+    from analyzer.games import game
+
+    ax = game("rook").hand_figure(strong).axes[0]
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    auction = lines["bid up to b, auction played (the advice's)"]
+    assert list(auction.get_xdata()) == list(strong.ceilings["bid"])
+    assert np.allclose(auction.get_ydata(), strong.ceilings["ev_net"])
+    bid = int(strong.recommended.removeprefix("bid up to "))
+    star = lines[f"recommended: bid up to {bid}"]
+    at = strong.ceilings.set_index("bid").loc[bid, "ev_net"]
+    assert (list(star.get_xdata()), list(star.get_ydata())) == ([bid], [at])

@@ -102,12 +102,16 @@ class RookGame(BiddingGame):
         from ... import plotting
         from ..common import policy_label
 
+        # the ranking always holds the advice's row, with its ceiling as its bid
+        chosen = ev.actions.loc[ev.actions["action"] == ev.recommended, "bid"]
         return plotting.ev_by_bid(
             ev.bids, ev.pass_ev, method=None, net=True,
             title=f"{ev.hand} at {ev.seat}: EV by bid\n{ev.rules}, "
                   f"policy {policy_label(ev.policy)}, seed {ev.seed}, n={ev.n:,}, "
                   f"stopped by {ev.stopped_by}",
-            xlabel="bid b (as declarer at b, calling the trump of the line)")
+            xlabel="bid b (trump lines: declaring at b with that trump, nobody else bidding)",
+            ceilings=ev.ceilings,
+            recommended=int(chosen.iloc[0]) if len(chosen) and chosen.iloc[0] else None)
 
     def chart_game(self, rules):
         from .chart import chart_game
