@@ -10,8 +10,10 @@ second build of the same scenario writes the same data bytes.
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import re
+import shlex
 from pathlib import Path
 
 import pandas as pd
@@ -58,6 +60,26 @@ def test_every_section_is_on_the_page_and_in_the_markdown(built):
     for part in manifest["sections"][1:]:
         assert part["n"] > 0 and part["seed"] == s.seed and part["rules"] and part["policy"]
         assert part["seconds"] >= 0
+
+
+def test_each_text_block_is_what_the_command_above_it_prints(built):
+    """The text blocks are the commands' own output, naming their --json, --csv and
+    violations.csv: the report says which command (a reader can run it) and where it keeps
+    those tables."""
+    s, out = built
+    md = (out / "report.md").read_text()
+    blocks = re.findall(r"^As `(.+?)` prints it; (.+?)\.\n\n```\n(.*?)\n```$", md,
+                        flags=re.M | re.S)
+    assert len(blocks) == 1 + len(s.section("hands")["cards"])  # the chart, each hand
+    page = (out / "index.html").read_text()
+    for command, note, text in blocks:
+        words = shlex.split(command)
+        r = run(*words[1:])
+        assert (words[0], r.exit_code) == ("bidlab", 0), r.stderr
+        assert r.stdout.rstrip("\n") == text
+        assert f"<code>{html.escape(command)}</code>" in page
+        for files in re.findall(r"data/\S+\*\.csv", note):
+            assert list(out.glob(files)), files
 
 
 def test_the_bid_guide_says_what_its_classes_and_gains_mean(built):

@@ -37,6 +37,8 @@ class Block:
     name: str = ""
     anchor: str = ""  # the HTML id of a table block ("bid-guide")
     folded: bool = True  # a "pre" block: folded under "As text", or shown as it is
+    command: str = ""  # a "pre" block: the bidlab command that prints it, said above it
+    note: str = ""  # a "pre" block: where the report keeps the tables its text names
 
 
 @dataclass
@@ -68,8 +70,8 @@ class Part:
         self.figures[name] = fig
         self.blocks.append(Block("figure", text=caption, name=name))
 
-    def pre(self, text: str, folded: bool = True) -> None:
-        self.blocks.append(Block("pre", text=text, folded=folded))
+    def pre(self, text: str, folded: bool = True, command: str = "", note: str = "") -> None:
+        self.blocks.append(Block("pre", text=text, folded=folded, command=command, note=note))
 
 
 # Under this many deals a row shows no estimate: a normal-theory interval on two or four

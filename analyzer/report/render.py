@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .parts import Part
+from .parts import Block, Part
 
 Findings = list[tuple[Part, str]] | tuple[()]  # (section, sentence): findings.key_findings
 
@@ -133,8 +133,11 @@ def to_html(title: str, head: list[str], parts: list[Part], figures: Path,
                            f'(<a href="figures/{p.key}-{b.name}.svg">SVG</a>)</figcaption>'
                            "</figure>")
             elif b.kind == "pre":
-                out.append(f"<details><summary>As text</summary><pre>{_esc(b.text)}</pre>"
-                           "</details>" if b.folded else f"<pre>{_esc(b.text)}</pre>")
+                said = (f'<p class="meta">As <code>{_esc(b.command)}</code> prints it'
+                        f'{_esc(_note(b))}.</p>' if b.command else "")
+                shown = f"{said}<pre>{_esc(b.text)}</pre>"
+                out.append(f"<details><summary>As text</summary>{shown}</details>"
+                           if b.folded else shown)
         line = _provenance_line(p.provenance)
         if line:
             out.append(f'<p class="provenance">{_esc(line)}</p>')
@@ -143,6 +146,11 @@ def to_html(title: str, head: list[str], parts: list[Part], figures: Path,
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{_esc(title)}</title><style>{CSS}</style></head>\n<body><main>\n"
             + "\n".join(out) + "\n</main></body></html>\n")
+
+
+def _note(b: Block) -> str:
+    """A text block's note after its command: where the report keeps the tables it names."""
+    return f"; {b.note}" if b.note else ""
 
 
 def _md_cell(v) -> str:
@@ -176,11 +184,11 @@ def to_markdown(title: str, head: list[str], parts: list[Part],
                 out += [f"**{b.text}**", "", _md_table(b.frame), ""]
             elif b.kind == "figure":
                 out += [f"![{b.text}](figures/{p.key}-{b.name}.png)", ""]
-            elif b.kind == "pre" and b.folded:
-                out += ["<details><summary>As text</summary>", "", "```", b.text, "```", "",
-                        "</details>", ""]
             elif b.kind == "pre":
-                out += ["```", b.text, "```", ""]
+                said = [f"As `{b.command}` prints it{_note(b)}.", ""] if b.command else []
+                shown = [*said, "```", b.text, "```", ""]
+                out += (["<details><summary>As text</summary>", "", *shown, "</details>", ""]
+                        if b.folded else shown)
         line = _provenance_line(p.provenance)
         if line:
             out += [f"<sub>{line}</sub>", ""]

@@ -6,10 +6,10 @@ carries n and its 95% interval, and every part says in one sentence what its num
 assume. The game is asked through its :class:`~analyzer.games.protocol.
 Game` interface only: no section names a game.
 
-May import: :mod:`.parts`, :mod:`.figures`, :mod:`.scenario`, the games' registry,
-protocol and common layer, the generic analyses (summary, bidchart, compare, ladder,
-stats, twolevel, variants), and :mod:`analyzer.runs` (a cluster's executor: ``ex``, None
-for here).
+May import: :mod:`.parts`, :mod:`.figures`, :mod:`.commands`, :mod:`.scenario`, the
+games' registry, protocol and common layer, the generic analyses (summary, bidchart,
+compare, ladder, stats, twolevel, variants), and :mod:`analyzer.runs` (a cluster's
+executor: ``ex``, None for here).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from ..stats import ci, mean_ci, pct
 from ..twolevel import ESTIMATOR as TWO_LEVEL
 from ..variants import describe_allowed, flag_fields
 from . import figures
+from .commands import section_command
 from .parts import FEW, Block, Part, too_few, verdict
 from .scenario import Scenario
 
@@ -295,7 +296,9 @@ def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     for name, fig in contents.figures.items():
         part.figure(name, fig, contents.captions[name])
     part.headlines = contents.headline
-    part.pre(g.render_chart(chart))
+    part.pre(g.render_chart(chart), command=section_command("bid-chart", s, cfg, by=cfg["by"]),
+             note="the tables it names (violations.csv; chart.csv under --out-dir) are "
+                  "data/bid-chart-*.csv here")
     return _stamp(part, s, s.rules, int(chart.provenance.get("n_deals",
                                                              chart.provenance.get("n", 0))),
                   "deals", t0, **_estimator_stamp(s, cfg["base_deals"]))
@@ -332,7 +335,11 @@ def hands_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
         options["spread_with"] = functools.partial(spreader, ex)
     for i, text in enumerate(cfg["cards"], 1):
         ev = g.evaluate_hand(s.rules, text, cfg["seat"], **options)
-        part.pre(g.render_hand(ev), folded=False)  # the evaluation itself
+        part.pre(g.render_hand(ev), folded=False,  # the evaluation itself
+                 command=section_command("hand", s, cfg, text, seat=cfg["seat"],
+                                         contract=cfg["contract"]),
+                 note=f"the tables it names for --json and --csv are data/hands-hand{i}_*.csv "
+                      f"here")
         doc = json.loads(g.hand_json(ev))
         rows.append({"hand": text, "seat": cfg["seat"], "deals": cfg["deals"],
                      **{k: v for k, v in doc.items() if isinstance(v, str)}})
