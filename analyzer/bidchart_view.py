@@ -17,7 +17,7 @@ import pandas as pd
 
 from . import atomic, io
 from .advice import MIN_TRIALS, slight_words
-from .chart_features import RARE_HALF_WIDTH, RARE_MIN_N
+from .chart_features import RARE_HALF_WIDTH, RARE_MIN_N, class_legend
 from .games import game, parse_game
 from .games.common import policy_label
 from .games.protocol import ChartContents
@@ -205,7 +205,9 @@ def chart_contents(chart) -> ChartContents:
         tables, {"heatmap": fig},
         {"heatmap": "Gain of each action over passing, by class of hand; the box marks the "
                     "advice."},
-        "guide", shown, guide_headline(g))
+        "guide", shown, guide_headline(g),
+        class_legend(game(meta["rules"]).chart_game(parse_game(meta["rules"])).features,
+                     chart.by))
 
 
 def guide_headline(guide: pd.DataFrame) -> list[str]:

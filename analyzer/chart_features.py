@@ -102,3 +102,18 @@ def check_features(by, rules) -> tuple[str, ...]:
         raise ChartError(f"chart feature(s) {', '.join(twice)} named more than once; give "
                          f"each once (features: {', '.join(known)})")
     return by
+
+
+def class_legend(features: dict, by: tuple[str, ...]) -> str:
+    """What the words of a hand class mean, feature by feature, in one paragraph (a chart's
+    ``features`` by name, those it classes ``by``).
+
+    >>> f = {"ace": Feature(YES_NO, "holds the ace of trumps"),
+    ...      "trumps": Feature(("<=2", "3+"), "trumps held")}
+    >>> class_legend(f, ("trumps", "ace"))
+    'Hand classes: trumps (<=2, 3+): trumps held; ace / no ace: holds the ace of trumps.'
+    """
+    words = [f"{name} / no {name}: {features[name].title}" if features[name].labels == YES_NO
+             else f"{name} ({', '.join(features[name].labels)}): {features[name].title}"
+             for name in by]
+    return "Hand classes: " + "; ".join(words) + "."

@@ -83,14 +83,20 @@ def test_each_text_block_is_what_the_command_above_it_prints(built):
 
 
 def test_the_bid_guide_says_what_its_classes_and_gains_mean(built):
-    """Pedro and Rook guides define their hand classes and say what a gain assumes; Cinch's
-    (method 2, the difference to the side with more) says its net is method 1's."""
+    """Every guide defines the words of its hand classes (King's, the auction's benefited
+    too); Pedro and Rook guides say what a gain assumes; Cinch's (method 2, the difference
+    to the side with more) says its net is method 1's."""
     s, out = built
     md = (out / "report.md").read_text()
     guide = md[md.index('<a id="bid-chart"></a>'):]
     guide = guide[:guide.index("<sub>n = ")]
-    if s.rules.game == "king":
-        assert "Hand classes:" not in guide and "best reply" not in guide
+    legend = next(line for line in guide.splitlines() if "Hand classes: " in line)
+    outside = guide.replace(legend, "")
+    for name in set(re.findall(r"\b([a-z_]{2,})=(?!\")", outside)):  # each class feature
+        assert f"{name} (" in legend or f"{name} / no {name}" in legend, name
+    if s.rules.game == "king":  # its tables speak of the auction's benefited
+        assert "benefited" in outside and legend.startswith("The benefited: ")
+        assert "best reply" not in guide
         return
     assert "Hand classes: trumps (" in guide and "not the chance of winning the game" in guide
     same_net = s.rules.game == "cinch" and s.rules.m2_diff_to == "side_with_more"

@@ -42,6 +42,7 @@ class ChartContents:
     guide: str  # the table that is the bid guide (shown first, under the game's guide_caption)
     shown: pd.DataFrame  # the guide formatted for people
     headline: list[str]  # the guide's key findings, each read off the guide's own numbers
+    legend: str = ""  # what the words of its classes (and its tables) mean, in a paragraph
 
 
 @dataclass(frozen=True)

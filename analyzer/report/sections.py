@@ -288,8 +288,8 @@ def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     guide = contents.guide
     part.table(guide, contents.tables[guide], contents.shown, g.guide_caption,
                anchor="bid-guide")
-    if g.bid_tables:
-        part.text(_class_legend(g.chart_game(s.rules).features, chart.by))
+    if contents.legend:
+        part.text(contents.legend)
     for name, df in contents.tables.items():
         if name != guide:
             part.tables[name] = df.reset_index(drop=True)
@@ -302,16 +302,6 @@ def chart_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     return _stamp(part, s, s.rules, int(chart.provenance.get("n_deals",
                                                              chart.provenance.get("n", 0))),
                   "deals", t0, **_estimator_stamp(s, cfg["base_deals"]))
-
-
-def _class_legend(features: dict, by: tuple[str, ...]) -> str:
-    """What the words of a hand class mean, feature by feature, in one paragraph."""
-    from ..chart_features import YES_NO
-
-    words = [f"{name} / no {name}: {features[name].title}" if features[name].labels == YES_NO
-             else f"{name} ({', '.join(features[name].labels)}): {features[name].title}"
-             for name in by]
-    return "Hand classes: " + "; ".join(words) + "."
 
 
 # ---- example hands ------------------------------------------------------------------------

@@ -314,7 +314,24 @@ def king_chart_contents(chart: KingChart) -> ChartContents:
                    map(list, zip(*advice, strict=True)) if advice else ([], [], []), strict=True)),
         "rare": ["rare" if x else "" for x in r["rare"]]})
     return ChartContents(tables, figures, captions, "trump_right", shown,
-                         right_headline(r, chart.trump_by[0]))
+                         right_headline(r, chart.trump_by[0]), king_legend(chart))
+
+
+# the guide's words for the positive hand's auction (docs/rules.md §3)
+AUCTION_TERMS = ("The benefited: the positive hand's dealer, who owns the right to name "
+                 "trump; the other three may offer him tricks for it, and he may sell it, "
+                 "name trump, or decline the hand (4 tricks to him, 3 to each other seat) "
+                 "when the best offer is 1 or none.")
+
+
+def king_legend(chart: KingChart) -> str:
+    """The words the chart's tables use: the auction's terms, then every feature a table
+    classes by (the danger tables' and the trump right's), in one paragraph."""
+    used = dict.fromkeys(f for by in (*chart.danger_by.values(), chart.trump_by, ("seat",))
+                         for f in by)
+    return (f"{AUCTION_TERMS} Hand classes: "
+            + "; ".join(f"{f} ({', '.join(FEATURE_BINS[f][1])}): {FEATURE_TITLES[f]}"
+                        for f in used) + ".")
 
 
 def right_headline(right: pd.DataFrame, feature: str) -> list[str]:
