@@ -253,6 +253,12 @@ def n_label(n_a: int, n_b: int, n_paired: int) -> str:
     return f"{n_a:,} / {n_b:,}" if n_a != n_b or n_a < n_paired else f"{n_paired:,}"
 
 
+def n_header(apart: bool) -> str:
+    """The header of :func:`n_label`'s column: "n (A / B)" only where a row shows two
+    counts; one number under it read as A's alone."""
+    return "n (A / B)" if apart else "n"
+
+
 def counts_apart(table: pd.DataFrame) -> bool:
     """Whether a row of a (plain) comparison counts each variant's deals apart, as
     :func:`n_label` shows them: the table then carries :data:`COUNTS_NOTE`."""
@@ -527,7 +533,8 @@ def render_comparison(c: Comparison) -> str:
             row.append(n_label(r.n_a, r.n_b, r.n_paired))
         rows.append(row)
     names = [f"measure (per {unit})", "A", "B", "B − A", "95% CI (paired)", "verdict"]
-    names += ["correction of B − A (n)", "N / n"] if two_level else ["n (A / B)"]
+    names += (["correction of B − A (n)", "N / n"] if two_level
+              else [n_header(counts_apart(c.table))])
     table = render_table(names, rows, align="l" * 1 + "r" * 4 + "l" + "r" * (len(names) - 6))
     table += "\n" + verdict_note(c.table, policy_label(p["policy"]), unit,
                                   p.get("same_deck", True))

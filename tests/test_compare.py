@@ -569,3 +569,16 @@ def test_a_rare_difference_is_never_narrower_than_none_and_covers():
     hits = sum(e.lo <= 14 * share <= e.hi for e in
                (interval(np.where(rng.random(5000) < share, 14.0, 0.0)) for _ in range(draws)))
     assert hits / draws >= 0.95 - 3 * math.sqrt(0.95 * 0.05 / draws)
+
+
+@pytest.mark.parametrize("b, header", [("pedro(low_to=holder)", "n"),
+                                       ("pedro(min_bid=7)", "n (A / B)")])
+def test_the_count_column_says_a_over_b_only_where_a_row_shows_two(b, header):
+    """"n (A / B)" over one number read as A's count alone; a rule that moves deals in or
+    out of a measure (min_bid=7: fewer contracts) shows two counts, and says so."""
+    from analyzer.compare import counts_apart, render_comparison
+
+    c = compare_variants("pedro", b, deals=300, seed=3)
+    line = next(x for x in render_comparison(c).splitlines() if x.startswith("measure"))
+    assert line.split("  ")[-1].strip() == header
+    assert counts_apart(c.table) == (header != "n")

@@ -358,6 +358,7 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
         compare_variants,
         counts_apart,
         family_note,
+        n_header,
         n_label,
         trials_column,
     )
@@ -397,16 +398,18 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
                             t["diff_lo"], t["diff_hi"], differs,
                             np.where(t["beyond_family"], "*", ""), t["beyond_noise"],
                             t[trials_column(t)], strict=True)],
-            "n (A / B)": [n_label(*map(int, k)) if np.isfinite(k).all() else "-" for k in
+            n_header(True): [n_label(*map(int, k)) if np.isfinite(k).all() else "-" for k in
                           zip(t["n_a"], t["n_b"], t["n_paired"], strict=True)]})
         apart = s.base is None and counts_apart(t)
         if s.base is not None:  # two-level: the correction of each difference, and N / n
             shown["correction of B − A [95% CI]"] = [
                 ci(d, lo, hi, 4, sign=True) for d, lo, hi in
                 zip(t["correction"], t["correction_lo"], t["correction_hi"], strict=True)]
-            shown = shown.drop(columns="n (A / B)")
+            shown = shown.drop(columns=n_header(True))
             shown["N / n"] = [f"{big:,.0f} / {small:,.0f}" for big, small in
                               zip(t["n_base"], t["n_search"], strict=True)]
+        else:  # one count a row reads "n", not A's alone
+            shown = shown.rename(columns={n_header(True): n_header(apart)})
         part.table(f"comparison_{i + 1}", t, shown,
                    f"{label}: A = {c.a}, B = {c.b}; {c.deals_line(unit)} under both."
                    + (" n: N cheap / n searched deals." if s.base is not None else "")
