@@ -286,12 +286,14 @@ def wilson(k: int, n: int, z: float = Z95) -> Proportion:
     """Wilson score interval for ``k`` successes in ``n`` trials.
 
     Unlike ``p ± z·se`` it stays inside [0, 1] and is not degenerate at k=0 or
-    k=n. ``se`` is the plug-in ``sqrt(p(1-p)/n)``.
+    k=n. ``se`` is the plug-in ``sqrt(p(1-p)/n)``. A ``k`` with a fraction counts trials
+    shared among several (a game's win split by a tie): its trials vary less than whole
+    ones, so the interval is, if anything, wide.
 
     >>> wilson(0, 10).lo, round(wilson(0, 10).hi, 4)
     (0.0, 0.2775)
     """
-    k, n = int(k), int(n)
+    k, n = (int(k) if float(k).is_integer() else float(k)), int(n)
     if n <= 0:
         raise ValueError(f"wilson needs n >= 1 trials, got n={n}")
     if not 0 <= k <= n:

@@ -3,16 +3,20 @@ than its interval, and linked to the section it comes from."""
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pytest
 from report_helpers import findings_of as _said
 from report_helpers import make_part as _part
 
+from analyzer.advice import ladder_z
 from analyzer.bidchart_view import guide_headline
 from analyzer.games.king.chart_view import right_headline
 from analyzer.report import render
 from analyzer.report.findings import key_findings
 from analyzer.report.parts import Part
+from analyzer.stats import wilson
 
 
 def _level(bid, n, rate, lo, hi, ev=5.0):
@@ -82,40 +86,49 @@ def test_a_card_player_is_better_or_worse_only_when_its_paired_interval_excludes
     assert said.endswith(" (paired).")
 
 
-def _side(side, win, lo, hi):
-    return {"side": side, "win": win, "win_lo": lo, "win_hi": hi}
+def _side(side, wins, n):
+    """A side's row as standings.whole_games writes it (its 95% Wilson interval alone)."""
+    w = wilson(wins, n)
+    return {"side": side, "n": n, "wins": wins, "win": w.p, "win_lo": w.lo, "win_hi": w.hi}
 
 
 def test_whole_games_name_a_side_only_when_its_win_rate_is_off_an_even_share():
-    teams = _part("games", {"sides": [_side("team 0", 0.55, 0.52, 0.58),
-                                      _side("team 1", 0.45, 0.42, 0.48)]}, unit="games")
+    teams = _part("games", {"sides": [_side("team 0", 550, 1000), _side("team 1", 450, 1000)]},
+                  unit="games")
     teams.text("A game lasts 9.10 [9.00, 9.20] deals (mean, 95% CI); 0 of 500 were undecided.")
     # two teams deal first in turn: even by design, so their length, not a chance "winner"
     assert _said(teams) == ["Whole games: a game lasts 9.10 [9.00, 9.20] deals (mean, 95% CI); "
                             "0 of 500 were undecided."]
-    even = [_side("first dealer", 0.26, 0.24, 0.28), _side("first dealer + 1", 0.24, 0.22,
-                                                           0.26),
-            _side("first dealer + 2", 0.25, 0.23, 0.27), _side("first dealer + 3", 0.25,
-                                                               0.23, 0.27)]
+    names = ("first dealer", "first dealer + 1", "first dealer + 2", "first dealer + 3")
+    even = [_side(s, w, 10_000) for s, w in zip(names, (2600, 2400, 2500, 2500), strict=True)]
     (said,) = _said(_part("games", {"sides": even}, unit="games"))
     assert said.startswith("Whole games: no side wins more or less often than an even 25% "
-                           "beyond the noise (first dealer 26.0% [24.0%, 28.0%]; first")
-    seats = [_side("first dealer", 0.27, 0.26, 0.28), _side("first dealer + 1", 0.23, 0.22,
-                                                            0.24),
-             _side("first dealer + 2", 0.25, 0.24, 0.26), _side("first dealer + 3", 0.25,
-                                                                0.24, 0.26)]
-    assert _said(_part("games", {"sides": seats}, unit="games")) == [
-        "Whole games, against an even 25% of wins: first dealer wins 27.0% [26.0%, 28.0%]; "
-        "first dealer + 1 wins 23.0% [22.0%, 24.0%] (the others within the noise)."]
+                           "beyond the noise (95% for the 4 sides together: first dealer "
+                           "26.0% [24."), said
+    seats = [_side(s, w, 10_000) for s, w in zip(names, (2700, 2300, 2500, 2500), strict=True)]
+    (said,) = _said(_part("games", {"sides": seats}, unit="games"))
+    assert said.startswith("Whole games, against an even 25% of wins (95% for the 4 sides "
+                           "together): first dealer wins 27.0% [25.9%, 28.1%]; first dealer + "
+                           "1 wins 23.0% [22.0%, 24.1%] (the others within the noise)."), said
+
+
+def test_a_side_beyond_the_noise_alone_is_not_named_for_all_four():
+    """Each of four even seats at 95% alone: some seat was named in 18% of runs."""
+    alone = [_side("north", 2590, 10_000), _side("east", 2470, 10_000),
+             _side("south", 2470, 10_000), _side("west", 2470, 10_000)]
+    assert alone[0]["win_lo"] > 0.25  # beyond the noise on its own
+    (said,) = _said(_part("games", {"sides": alone}, unit="games"))
+    assert said.startswith("Whole games: no side wins more or less often"), said
 
 
 def test_a_bound_other_than_the_reference_never_prints_as_the_reference():
-    barely = [_side("north", 0.253, 0.25004, 0.256), _side("east", 0.247, 0.244, 0.24996),
-              _side("south", 0.253, 0.24996, 0.256), _side("west", 0.247, 0.244, 0.25)]
+    n = 1_000_000
+    k = next(k for k in range(251_000, 260_000) if wilson(k, n, ladder_z(4)).lo > 0.25)
+    barely = [_side("north", k, n), _side("east", 250_000, n), _side("south", 250_000, n),
+              _side("west", 250_000, n)]
     (said,) = _said(_part("games", {"sides": barely}, unit="games"))
-    assert "north wins 25.300% [25.004%, 25.600%]" in said
-    assert "east wins 24.700% [24.400%, 24.996%]" in said
-    assert "south" not in said and "west" not in said  # their intervals hold 25%
+    low = re.search(r"north wins [\d.]+% \[([\d.]+)%", said).group(1)
+    assert float(low) > 25 and "south" not in said, said  # printed with the digits to show it
     rows = [_measure("faint", 0.01, 0.0004, 0.02)]
     assert "faint +0.0100 [+0.0004, +0.0200]" in _said(_part("variants",
                                                               {"comparisons": rows}))[0]

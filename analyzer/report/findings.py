@@ -7,14 +7,15 @@ its 95% interval, and says "beyond the noise" only where the interval excludes z
 finding is never stronger than the section below it. A section with nothing to headline
 (an empty bid guide) gives none.
 
-May import: :mod:`.parts`, :mod:`analyzer.stats` and :mod:`analyzer.compare` (the
-size of a comparison's family).
+May import: :mod:`.parts`, :mod:`analyzer.stats`, :mod:`analyzer.compare` (the
+size of a comparison's family) and :mod:`analyzer.advice` (a family's quantile).
 """
 
 from __future__ import annotations
 
+from ..advice import ladder_z
 from ..compare import family_size
-from ..stats import ci, pct
+from ..stats import ci, pct, wilson
 from .parts import FEW, Part
 
 MOST_MEASURES = 3  # per comparison: the clearest effects, the rest in its table
@@ -160,16 +161,17 @@ def _games(p: Part) -> list[str]:
     if len(sides) == 2:  # teams deal first in turn, game by game: even by design
         return [f"Whole games: {t[0].lower()}{t[1:]}" for t in _first_text(p)]
     even = 1 / len(sides)
-    rates = {r.side: pct(r.win, r.win_lo, r.win_hi,
-                         apart(100 * r.win_lo, 100 * r.win_hi, 100 * even, 1))
-             for r in sides.itertuples()}
-    uneven = [f"{side} wins {rates[side]}" for side, lo, hi in
-              zip(sides["side"], sides["win_lo"], sides["win_hi"], strict=True)
-              if lo > even or hi < even]
+    # the 95% held for all sides together: four even seats each at 95% made a claim in 18%
+    held = {r.side: wilson(r.wins, r.n, ladder_z(len(sides))) for r in sides.itertuples()}
+    rates = {side: pct(w.p, w.lo, w.hi, apart(100 * w.lo, 100 * w.hi, 100 * even, 1))
+             for side, w in held.items()}
+    uneven = [f"{side} wins {rates[side]}" for side, w in held.items()
+              if w.lo > even or w.hi < even]
+    level = f"95% for the {len(sides)} sides together"
     if not uneven:
         return [f"Whole games: no side wins more or less often than an even {even:.0%} beyond "
-                f"the noise ({'; '.join(f'{s} {r}' for s, r in rates.items())})."]
-    return [f"Whole games, against an even {even:.0%} of wins: " + "; ".join(uneven)
+                f"the noise ({level}: {'; '.join(f'{s} {r}' for s, r in rates.items())})."]
+    return [f"Whole games, against an even {even:.0%} of wins ({level}): " + "; ".join(uneven)
             + (" (the others within the noise)." if len(uneven) < len(sides) else ".")]
 
 
