@@ -54,7 +54,13 @@ from .chart_features import (
 from .documents import stamp
 from .games import common, parse_game
 from .games import game as game_of
-from .games.common import first_batch, parse_policies, policy_string, provenance
+from .games.common import (
+    first_batch,
+    one_policy_for_every_seat,
+    parse_policies,
+    policy_string,
+    provenance,
+)
 from .limits import Pace, check_counts, check_seed
 from .rollout import run_two_level
 from .stats import Z95, PairedMoments, bounded, est_cols, wilson
@@ -363,6 +369,7 @@ class SeatChartRun:
 
     def __init__(self, rules, seed: int, policy: str, by=None):
         self.rules, self.seed, self.pols = rules, int(seed), parse_policies(policy)
+        one_policy_for_every_seat(self.pols, "a bid chart")
         self.acc = SeatChartAccumulator(rules, by)
 
     def play(self, first: int, n: int) -> None:
@@ -390,6 +397,7 @@ def bid_chart(game, deals: int | None = None, seed: int = 1, policy: str = "heur
     ``base_deals`` N, or ``budget`` seconds split between them."""
     rules = parse_game(game) if isinstance(game, str) else game
     g, pols = game_of(rules), parse_policies(policy)
+    one_policy_for_every_seat(pols, "a bid chart")
     check_budget(base, budget, deals, base_deals)
     if deals is None:
         deals = common.searching_size(g, "bid-chart", pols, 2_000_000)
@@ -505,6 +513,8 @@ class TwoLevelChartRun:
     def __init__(self, rules, seed: int, policy: str, base: str, search_deals: int, by=None):
         self.seed, self.search_deals = int(seed), int(search_deals)
         self.pols, self.base_pols = parse_policies(policy), parse_policies(base)
+        for pols in (self.pols, self.base_pols):
+            one_policy_for_every_seat(pols, "a bid chart")
         check_request(policy_string(self.pols), policy_string(self.base_pols))
         self.cheap = SeatChartAccumulator(rules, by)
         self.joint = SeatChartAccumulator(rules, by)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .games.common import parse_policies, policy_string
+from .games.common import one_policy_for_every_seat, parse_policies, policy_string
 from .rollout import HandError, batch_for, run_two_level
 from .stats import PairedMoments
 from .twolevel import TwoLevelMoments, check_request
@@ -102,6 +102,7 @@ def two_level_hand(model: HandModel, rules, mask, offset, known, pols, base: str
     """Grow a two-level evaluation (:func:`analyzer.rollout.run_two_level`) of ``pols``
     over ``base``, a cheaper policy string; ``spread_with`` grows it on a cluster."""
     base_pols = parse_policies(base)
+    one_policy_for_every_seat(base_pols, "a hand evaluation's base policy")
     check_request(policy_string(pols), policy_string(base_pols),
                   None if budget is not None else deals, base_deals)  # as compare and charts
     cheap = model.tally()

@@ -248,5 +248,6 @@ def report_time(n: int, seconds: float, policy: str, n_base: int | None = None,
         per_minute = int(60 / max(seconds / max(n, 1), 1e-9))
         line += (f"; searching players cost milliseconds per card: about {per_minute:,} deals "
                  "a minute here, so size --deals (or --time-budget) to your time, or search "
-                 "for one side only (pimc:20,heuristic,pimc:20,heuristic) or with fewer worlds")
+                 "with fewer worlds (pimc:5), or use --base heuristic with a few searched "
+                 "deals")
     click.echo(line, err=True)

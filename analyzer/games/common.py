@@ -61,6 +61,18 @@ class PolicyError(ValueError):
     """A policy name or per-seat policy list the engine does not know."""
 
 
+def one_policy_for_every_seat(pols: np.ndarray, what: str) -> None:
+    """PolicyError unless the four seats play one policy. ``what`` (a hand evaluation, a
+    bid chart) reads a seat counted from the dealer, and the dealer moves round the table
+    deal by deal, so a list by table seat (0-3) gave that seat each policy in turn: "my
+    side pimc, theirs heuristic" searched for both sides on half the deals each."""
+    if len(set(pols[:4].tolist())) > 1:
+        raise PolicyError(f"{what} reads a seat counted from the dealer, who moves round the "
+                          f"table deal by deal, so a policy list by table seat would give that "
+                          f"seat each policy in turn; give one policy for every seat (a list by "
+                          f"table seat suits simulate, match, compare and deal)")
+
+
 class ScenarioError(ValueError):
     """Known cards that cannot be dealt (too many for a seat, or one card at two seats)."""
 

@@ -326,7 +326,13 @@ def _check_policy(policy: str, where: str, key: str) -> None:
 
 def _check_sections(s: Scenario, where: str) -> None:
     from ..games import game as game_of
-    from ..games.common import SEATS, PolicyError, ScenarioError
+    from ..games.common import (
+        SEATS,
+        PolicyError,
+        ScenarioError,
+        one_policy_for_every_seat,
+        parse_policies,
+    )
     from ..games.protocol import NotOffered
     from ..variants import RuleError
 
@@ -336,6 +342,11 @@ def _check_sections(s: Scenario, where: str) -> None:
             raise g.refuse("[bids] (make rate and EV by bid)", "bid_tables")
         if "games" in s.sections and not g.plays_whole_games:
             raise g.refuse("[games] (whole games)", "whole_games")
+        for section, what in (("bid_chart", "[bid_chart]: a bid chart"),
+                              ("hands", "[hands]: a hand evaluation")):
+            if section in s.sections:
+                for policy in filter(None, (s.policy, s.base)):
+                    one_policy_for_every_seat(parse_policies(policy), what)
         if "bid_chart" in s.sections:
             _check_chart(s, g)
         if "hands" in s.sections:

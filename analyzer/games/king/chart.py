@@ -82,7 +82,14 @@ from ...limits import Pace
 from ...stats import Z95, Estimate, PairedMoments, est_cols, held, wilson
 from ...text import ShownAsText
 from .. import king
-from ..common import SEATS, first_batch, policy_string, policy_vector, provenance
+from ..common import (
+    SEATS,
+    first_batch,
+    one_policy_for_every_seat,
+    policy_string,
+    policy_vector,
+    provenance,
+)
 from . import engine
 from .evaluate import trump_right_advice
 from .rules import CONTRACT_CODES, CONTRACT_NAMES, HAND_TOTALS, POSITIVE
@@ -347,6 +354,7 @@ class KingChartAccumulator:
                  trump_by: tuple[str, ...] | None = None):
         self.rules, self.seed = rules, int(seed)
         self.pols = policy_vector(policy)
+        one_policy_for_every_seat(self.pols, "a bid chart")
         danger_by = {**DANGER_BY, **{k.replace("-", "_"): v for k, v in
                                      (danger_by or {}).items()}}
         unknown = [k for k in danger_by if k not in NEGATIVE]

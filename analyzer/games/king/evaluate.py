@@ -55,7 +55,14 @@ from ...text import ShownAsText, render_table
 from ...two_level_hand import HandModel, grow_tally, two_level_hand
 from ...twolevel import check_budget
 from .. import king
-from ..common import SEAT_OFFSETS, SEATS, parse_policies, policy_label, policy_string
+from ..common import (
+    SEAT_OFFSETS,
+    SEATS,
+    one_policy_for_every_seat,
+    parse_policies,
+    policy_label,
+    policy_string,
+)
 from .rules import POSITIVE, check_played, contract_name, parse_contract
 from .view import hand_total
 
@@ -214,6 +221,7 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
     mask = parse_king_hand(hand)
     codes = contracts_of(contract, rules)
     pols = parse_policies(policy)
+    one_policy_for_every_seat(pols, "a hand evaluation")
     offset = SEAT_OFFSETS[seat]
     known_cards = parse_known(known or {}, offset)
     king.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front

@@ -75,6 +75,7 @@ from ...stats import ColumnMoments, PairedMoments, wilson
 from ...two_level_hand import HandModel, check_two_level, grow_tally, two_level_hand
 from ...twolevel import check_budget
 from .. import parse_game, pedro
+from ..common import one_policy_for_every_seat
 from . import engine, outcomes
 from .hand_view import bid_verb
 
@@ -317,6 +318,7 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     mask = parse_hand(hand)
     pols = pedro.parse_policies(policy)
     offset = pedro.SEAT_OFFSETS[seat]
+    one_policy_for_every_seat(pols, "a hand evaluation")
     known_cards = parse_known(known or {}, offset)
     pedro.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
     labels = _labels(rules, seat)

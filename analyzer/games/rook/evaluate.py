@@ -59,7 +59,13 @@ from ...stats import ColumnMoments, PairedMoments, wilson
 from ...two_level_hand import HandModel, check_two_level, grow_tally, two_level_hand
 from ...twolevel import check_budget
 from .. import rook
-from ..common import SEAT_OFFSETS, SEATS, parse_policies, policy_string
+from ..common import (
+    SEAT_OFFSETS,
+    SEATS,
+    one_policy_for_every_seat,
+    parse_policies,
+    policy_string,
+)
 from . import outcomes
 
 TRUMP_LABELS = (*SUIT_NAMES, "no trump")
@@ -287,6 +293,7 @@ def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
         raise HandError("deals and max_deals must be at least 1")
     mask = parse_rook_hand(hand, rules)
     pols = parse_policies(policy)
+    one_policy_for_every_seat(pols, "a hand evaluation")
     offset = SEAT_OFFSETS[seat]
     known_cards = parse_known(known or {}, offset, joker=True)
     rook.Scenario(hand=mask, seat=offset, known=known_cards).vector(rules.hand_size)
