@@ -44,7 +44,7 @@ there, and the walk at one look's level may climb to a bid that only cleared it.
 >>> d.action, d.clear, round(d.z, 2)
 ('bid 7', True, 2.24)
 >>> d.sentence()
-'bid 7: +3.50 ± 0.45 over passing (95% for the 2 bids compared)'
+'bid 7: +3.50 ± 0.47 over passing (95% for the 2 bids compared)'
 
 May import: :mod:`.stats`; never a game.
 """

@@ -14,7 +14,7 @@ import numpy as np
 
 from .advice import MIN_TRIALS
 from .moments import Moments
-from .stats import Z95, Estimate, PairedMoments, bounded, unseen_share
+from .stats import Z95, Estimate, PairedMoments, bounded, interval, unseen_share
 
 
 def bounded_difference(d: Estimate, span: tuple[float, float], differ: int) -> Estimate:
@@ -62,4 +62,4 @@ def ratio_gradients(means: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def delta(mean: float, gradient: np.ndarray, covariance: np.ndarray, n: int) -> Estimate:
     """A smooth function of means, ``mean``, with the delta method's 95% interval."""
     se = math.sqrt(max(float(gradient @ covariance @ gradient), 0.0))
-    return Estimate(mean, se, mean - Z95 * se, mean + Z95 * se, n)
+    return interval(mean, se, n)

@@ -13,7 +13,7 @@ result then says it is not exact.
 >>> (a + b) == Moments.of([1, 2, 3, 4])
 True
 >>> str((a + b).estimate())
-'2.500 ± 1.265 (n=4)'
+'2.500 ± 2.054 (n=4)'
 >>> Counts(3, 10) + Counts(1, 10)
 Counts(k=4, n=20)
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .stats import Z95, Estimate, Proportion, wilson
+from .stats import Z95, Estimate, Proportion, interval, wilson
 
 _INT_SAFE = 2 ** 62  # a block's sum of squares stays below int64's limit
 
@@ -74,7 +74,8 @@ class Moments:
                        self.squares + other.squares)
 
     def estimate(self, z: float = Z95) -> Estimate:
-        """The mean, its standard error (sample deviation, ddof=1) and ``mean ± z·se``."""
+        """The mean, its standard error (sample deviation, ddof=1) and ``mean ± t·se``
+        (:func:`analyzer.stats.interval`)."""
         if self.n == 0:
             raise ValueError("a mean needs at least one sample, got none")
         mean = self.total / self.n  # int / int: the correctly rounded quotient
@@ -83,7 +84,7 @@ class Moments:
         # n·Σx² − (Σx)², exact in integers; over n²(n−1) it is the variance of the mean
         spread = self.n * self.squares - self.total * self.total
         se = math.sqrt(max(spread, 0) / (self.n * self.n * (self.n - 1)))
-        return Estimate(mean, se, mean - z * se, mean + z * se, self.n)
+        return interval(mean, se, self.n, z)
 
     def to_list(self) -> list:
         return ["m", self.n, self.total, self.squares]
@@ -117,7 +118,7 @@ class Histogram:
     >>> h.n, h.count(lambda b, o: b >= 7)
     (3, 2)
     >>> str(h.moments(lambda b, o: b - o).estimate())
-    '-2.667 ± 5.227 (n=3)'
+    '-2.667 ± 11.474 (n=3)'
     """
 
     def __init__(self, width: int):

@@ -4,7 +4,7 @@
 or the per-hand frame of :func:`analyzer.games.rook.simulate` into a
 :class:`Summary`: titled sections, each one small DataFrame (points, contracts,
 shares, dealer advantage), rendered as aligned text tables. Means carry a
-normal interval (``mean ± 1.96·se``), rates a Wilson interval (:mod:`analyzer.stats`).
+Student-t interval (``mean ± t·se``), rates a Wilson interval (:mod:`analyzer.stats`).
 
 Pedro/Cinch: the *bidding side* is the team of the seat that named trump: the
 high bidder, or the dealer on a deal where all passed and nobody holds a
@@ -150,7 +150,7 @@ class Summary:
         lines = [
             f"{p['rules']}: n={p['n']} {self.unit} ({_deal_ranges(p)}), "
             f"policy {policy_label(p['policy'])}",
-            "Every figure: n and 95% interval (means: mean ± 1.96 se, or where every one "
+            "Every figure: n and 95% interval (means: mean ± t se, Student's t, or where every one "
             "read the same what its range allows on those a run may miss; rates: Wilson).",
         ]
         for s in self.sections:
@@ -168,7 +168,7 @@ class Summary:
 
         return {"provenance": with_version({**(provenance or {}), **self.provenance}),
                 "unit": self.unit,
-                "interval": "95%: means by the normal (mean, 1.96 se), or where every row "
+                "interval": "95%: means by Student's t (mean, t se), or where every row "
                             "read the same what the range allows (stats.bounded); rates by "
                             "Wilson",
                 "sections": [{"key": s.key, "title": s.title, "kind": s.kind, "note": s.note,

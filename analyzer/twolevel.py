@@ -39,7 +39,7 @@ sampling; :func:`best_split`).
 from sums alone (a hand evaluation's bids and pass), and their paired differences, so that
 everything that ranks and decides on :class:`analyzer.stats.PairedMoments` works on it.
 
-May import: numpy, :mod:`analyzer.stats`, :mod:`analyzer.limits`.
+May import: numpy, :mod:`analyzer.stats`, :mod:`analyzer.student`, :mod:`analyzer.limits`.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ import numpy as np
 
 from .limits import TIME_LIMIT
 from .stats import Z95, Estimate, PairedMoments, mean_ci, p_best_of
+from .student import t_multiplier
 
 # paired deals below which each slope is 1 (the plain difference): fitting it costs a bias
 # of order 1/n, and its variance from sums alone cannot see skewed outcomes, so on fewer
@@ -349,7 +350,8 @@ class TwoLevelMoments:
     def _contrast(self, c: np.ndarray, mean: float, cov: np.ndarray, n: int,
                   z: float) -> Estimate:
         se = math.sqrt(max(float(c @ cov @ c), 0.0))
-        return Estimate(mean, se, mean - z * se, mean + z * se, n)
+        half = t_multiplier(z, self.n_paired - 1) * se  # the few searched deals' spread
+        return Estimate(mean, se, mean - half, mean + half, n)
 
     def _check(self) -> None:
         if self.n_paired < 2:

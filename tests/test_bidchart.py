@@ -16,6 +16,7 @@ from analyzer.games import pedro
 from analyzer.games.pedro import outcomes
 from analyzer.games.pedro.chart import pedro_codes
 from analyzer.stats import Z95
+from analyzer.student import t_multiplier
 from analyzer.twolevel import ESTIMATOR, TwoLevelError
 
 RULES = pedro.parse_rules("pedro")
@@ -103,8 +104,8 @@ def test_every_seat_hand_counts_and_the_sums_match_the_outcomes(seat_batch):
         if k:
             d = flat[sel, k] - flat[sel, 0]
             assert row["gain"] == pytest.approx(d.mean())
-            assert row["gain_hi"] - row["gain"] == pytest.approx(
-                Z95 * d.std(ddof=1) / np.sqrt(len(d)))
+            assert row["gain_hi"] - row["gain"] == pytest.approx(  # Student's t
+                t_multiplier(Z95, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d)))
             assert row["p_make"] == pytest.approx((sole.ravel()[sel] >= row["bid"]).mean())
 
 

@@ -27,6 +27,7 @@ from analyzer.games.king.chart_view import (
 )
 from analyzer.io import read_table
 from analyzer.stats import Z95
+from analyzer.student import t_multiplier
 
 RULES = king.parse_rules("king")
 POLS = parse_policies("heuristic")
@@ -191,8 +192,8 @@ def test_trump_right_counts_every_seat_hand_and_matches_the_plays(chart):
         assert line["other_tricks"] == pytest.approx(got[1][sel].mean())
         d = got[0][sel] - got[1][sel]
         assert line["value"] == pytest.approx(d.mean())
-        assert line["value_hi"] - line["value"] == pytest.approx(
-            1.959963984540054 * d.std(ddof=1) / np.sqrt(len(d)))
+        assert line["value_hi"] - line["value"] == pytest.approx(  # Student's t
+            t_multiplier(1.959963984540054, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d)))
         assert line["offer_up_to"] == max(0, int(np.ceil(line["value_lo"])) - 1)
 
 

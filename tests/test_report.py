@@ -377,9 +377,9 @@ def test_only_seats_whose_interval_for_all_excludes_zero_are_named_beyond_the_no
     from analyzer.advice import ladder_z
     from analyzer.report.sections import _uneven_seats
 
-    def sides(*rows):  # (side, mean, half-width for all four together)
-        return pd.DataFrame([(s, m, hw / ladder_z(4)) for s, m, hw in rows],
-                            columns=["side", "score", "score_se"])
+    def sides(*rows):  # (side, mean, half-width for all four together), games past counting
+        return pd.DataFrame([(s, m, hw / ladder_z(4), 10**12) for s, m, hw in rows],
+                            columns=["side", "score", "score_se", "n"])
 
     mixed = sides(("dealer", 3.0, 2.0), ("eldest", -2.0, 1.5), ("second", 0.5, 0.5),
                   ("third", -0.5, 0.5))

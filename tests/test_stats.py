@@ -15,16 +15,21 @@ def test_mean_ci_hand_computed():
     se = math.sqrt(5 / 3 / 4)
     assert e.mean == 2.5
     assert e.se == pytest.approx(se, rel=1e-12)
-    assert (e.lo, e.hi) == pytest.approx((2.5 - Z95 * se, 2.5 + Z95 * se), rel=1e-12)
+    t3 = 3.182446305284263  # Student's t on 3 degrees of freedom at 97.5% (tables)
+    assert (e.lo, e.hi) == pytest.approx((2.5 - t3 * se, 2.5 + t3 * se), rel=1e-12)
     assert e.n == 4
-    assert e.half_width == pytest.approx(Z95 * se, rel=1e-12)
+    assert e.half_width == pytest.approx(t3 * se, rel=1e-12)
 
 
 def test_mean_ci_custom_z_and_integer_input():
     e = mean_ci(np.array([2, 4, 6], dtype=np.int8), z=1.0)
     assert e.mean == 4.0
     assert e.se == pytest.approx(2 / math.sqrt(3), rel=1e-12)  # sd 2, n 3
-    assert (e.lo, e.hi) == pytest.approx((4 - 2 / math.sqrt(3), 4 + 2 / math.sqrt(3)))
+    # t on 2 degrees of freedom at z = 1's level L: P(|T| <= t) = t / sqrt(2 + t^2) = L
+    level = math.erf(1 / math.sqrt(2))
+    t2 = math.sqrt(2 * level ** 2 / (1 - level ** 2))
+    half = t2 * 2 / math.sqrt(3)
+    assert (e.lo, e.hi) == pytest.approx((4 - half, 4 + half), rel=1e-12)
 
 
 def test_mean_ci_constant_and_single_sample():
@@ -107,7 +112,7 @@ def test_paired_diff_hand_computed():
     assert d.mean == pytest.approx(5 / 3)
     assert d.se == pytest.approx(se)
     assert d.n == 3
-    assert str(d) == "1.667 ± 0.653 (n=3)"
+    assert str(d) == f"1.667 ± {4.302652729911275 * se:.3f} (n=3)"  # t on 2 d.f.
 
 
 def test_paired_diff_removes_shared_variance():

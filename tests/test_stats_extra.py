@@ -13,7 +13,7 @@ import pytest
 
 from analyzer.cards import CardSet, parse_card
 from analyzer.games import pedro
-from analyzer.stats import batch_means, mean_ci, p_best, wilson
+from analyzer.stats import mean_ci, p_best, wilson
 
 # ---- p_best --------------------------------------------------------------------------------
 
@@ -66,36 +66,6 @@ def test_p_best_is_reproducible_by_seed():
 def test_p_best_bad_shapes_raise(bad):
     with pytest.raises(ValueError):
         p_best(bad)
-
-
-# ---- batch_means ---------------------------------------------------------------------------
-
-
-def test_batch_means_agrees_with_mean_ci_on_iid_data():
-    x = np.random.default_rng(6).exponential(2.0, size=100_000)
-    b, m = batch_means(x, n_batches=50), mean_ci(x)
-    assert math.isclose(b.mean, m.mean, rel_tol=1e-12)
-    assert b.n == m.n == 100_000
-    # the batch-means SE is itself estimated from 50 batches: relative error ~ 1/sqrt(98)
-    assert abs(b.se / m.se - 1) < 3 / math.sqrt(2 * 49)
-
-
-def test_batch_means_drops_the_remainder():
-    e = batch_means(np.arange(103.0), n_batches=10)
-    assert e.n == 100 and e.mean == np.arange(100.0).mean()
-
-
-def test_batch_means_widens_for_autocorrelated_data():
-    rng = np.random.default_rng(8)
-    x = np.repeat(rng.normal(size=1000), 100)  # runs of 100 equal values
-    assert batch_means(x, n_batches=20).se > 5 * mean_ci(x).se
-
-
-@pytest.mark.parametrize("x, n_batches", [(np.arange(5.0), 20), (np.arange(100.0), 1),
-                                          ([], 2)])
-def test_batch_means_needs_enough_values(x, n_batches):
-    with pytest.raises(ValueError):
-        batch_means(x, n_batches=n_batches)
 
 
 # ---- coverage of the 95% intervals ---------------------------------------------------------

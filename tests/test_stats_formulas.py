@@ -7,7 +7,6 @@ factor 2 of Cov(h, d), a bounded interval's SE not divided by z, and an extra di
 the half-width does not round to zero."""
 import math
 
-import numpy as np
 import pytest
 
 from analyzer.moments import Histogram, Moments
@@ -16,7 +15,6 @@ from analyzer.stats import (
     ColumnMoments,
     Estimate,
     PairedMoments,
-    batch_means,
     bounded,
     interval_text,
     mean_ci,
@@ -40,12 +38,6 @@ def test_a_bounded_interval_says_its_se_as_half_width_over_z():
     assert b.hi == pytest.approx(share)
     assert b.se == pytest.approx(share / Z95)  # 0.018885: lo, hi = mean -/+ z se
     assert b.mean + Z95 * b.se == pytest.approx(b.hi)
-
-
-def test_batch_means_se_uses_the_sample_deviation_of_the_batch_means():
-    # batches (1,2) (3,4) (5,6) (7,8): means 1.5 3.5 5.5 7.5, sample variance 20/3
-    e = batch_means(np.arange(1.0, 9.0), n_batches=4)
-    assert e.se == pytest.approx(math.sqrt(20 / 3) / 2)  # 1.290994
 
 
 def test_moments_of_non_integer_samples_use_ddof_1():

@@ -163,6 +163,6 @@ def ladder_document(result, summ, by_bid, dups, names) -> dict:
                                       "rungs": [label(r) for r in names],
                                       "policies": list(names)}),
             "measure": result.measure,
-            "interval": "95%: means by the normal (mean, 1.96 se), rates by Wilson; the "
+            "interval": "95%: means by Student's t (mean, t se), rates by Wilson; the "
                         "difference from heuristic paired deal by deal",
             "summary": records(summ), "by_bid": records(by_bid), "duplicate": dups}

@@ -26,7 +26,7 @@ from ..advice import ladder_z
 from ..games import family
 from ..games import game as game_of
 from ..games.common import policy_label
-from ..stats import ci, mean_ci, pct
+from ..stats import ci, interval, mean_ci, pct
 from ..twolevel import ESTIMATOR as TWO_LEVEL
 from ..variants import describe_allowed, flag_fields
 from . import figures
@@ -228,8 +228,8 @@ def _uneven_seats(sides: pd.DataFrame) -> str:
     95% held for all of them together (Bonferroni), since each of four even seats tested
     at 95% alone made some claim in 17% of runs."""
     z = ladder_z(len(sides))
-    held = [(r.side, r.score, r.score - z * r.score_se, r.score + z * r.score_se)
-            for r in sides.itertuples()]
+    held = [(r.side, r.score, e.lo, e.hi) for r in sides.itertuples()
+            for e in [interval(r.score, r.score_se, r.n, z)]]
     ahead = [f"{side} gains {ci(m, lo, hi, 1, sign=True)}" for side, m, lo, hi in held if lo > 0]
     behind = [f"{side} loses {ci(-m, -hi, -lo, 1)}" for side, m, lo, hi in held if hi < 0]
     level = f"95% for the {len(sides)} positions together"

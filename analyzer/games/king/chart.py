@@ -79,7 +79,7 @@ import pandas as pd
 from ...chart_features import RARE_HALF_WIDTH, RARE_MIN_N, ChartError
 from ...documents import stamp
 from ...limits import Pace
-from ...stats import Z95, Estimate, PairedMoments, est_cols, held, wilson
+from ...stats import Z95, PairedMoments, est_cols, held, interval, wilson
 from ...text import ShownAsText
 from .. import king
 from ..common import (
@@ -288,7 +288,7 @@ def _estimate(prefix: str, total: float, total_sq: float, n: int,
     hands is not known to be 0; and an interval past the range (a penalty below 0) is cut
     there."""
     mean, se = _mean_se(total, total_sq, n)
-    e = Estimate(mean, se, mean - Z95 * se, mean + Z95 * se, n)
+    e = interval(mean, se, n)
     return est_cols(prefix, e if span is None else held(e, *span))
 
 
