@@ -228,7 +228,8 @@ def test_a_comparison_s_family_in_the_findings_counts_only_measures_with_an_inte
     rows = [measure("strong", 1.0, 0.5, 1.5, True), measure("faint", 0.1, 0.01, 0.19, False),
             measure("none played", nan, nan, nan, False)]
     (said,) = findings_of(make_part("variants", {"comparisons": rows}))
-    assert "1 of them (*) even with the 95% shared by all 2 with an interval" in said, said
+    assert ("1 of them (*) even with the 95% held for all 2 measures that have an interval "
+            "together") in said, said
 
 
 # ---- a budget on the command line -----------------------------------------------------------

@@ -209,7 +209,8 @@ def test_a_comparison_counts_the_measures_that_hold_for_the_whole_family():
             {**_measure("unclear", 2.0, -1.0, 5.0), "beyond_family": False}]
     (said,) = _said(_part("variants", {"comparisons": rows}))
     assert said.endswith("(2 of 3 measures move beyond the noise, 1 of them (*) even with "
-                         "the 95% shared by all 3 with an interval; the clearest shown).")
+                         "the 95% held for all 3 measures that have an interval together; the "
+                         "clearest shown).")
     assert "strong +1.000 [+0.500, +1.500]*; faint +0.100 [+0.010, +0.190] (" in said
 
 

@@ -105,7 +105,7 @@ def _variants(p: Part) -> list[str]:
         out.append(f"{head}, B − A per {unit}: " + "; ".join(shown[:MOST_MEASURES])
                    + f" ({len(moved)} of {len(t)} measures move beyond the noise"
                    + (f", {int(t['beyond_family'].sum())} of them (*) even with the 95% "
-                      f"shared by all {family_size(t)} with an interval"
+                      f"held for all {family_size(t)} measures that have an interval together"
                       if family else "") + "; the clearest shown"
                    + "".join(f", those of a {h} first" for h in headlines
                              if any(m.startswith(h) for m in moved["measure"])) + ").")
