@@ -144,10 +144,16 @@ def estimate_fields(policy: str, base_policy: str | None, n_base: int | None) ->
 def leading(moments: PairedMoments) -> np.ndarray:
     """Indices of the TOP_K alternatives with the best estimates, the pass (the last) always
     among them. An alternative that played out as the pass on every deal (a bid the seat
-    never gets to make, outbid before its turn) is the pass, not a rival of it."""
+    never gets to make, outbid before its turn) is the pass, not a rival of it; one that
+    played out as another on every deal (the dealer's bid up to 12 and 13) is that one,
+    named by the first (the lower)."""
     pass_index = moments.k - 1
-    order = np.array([i for i in np.argsort(-moments.means(), kind="stable")
-                      if i == pass_index or not moments.same(i, pass_index)])
+    kept: list[int] = []
+    for i in np.argsort(-moments.means(), kind="stable"):
+        twins = (pass_index, *kept) if i != pass_index else ()
+        if not any(moments.same(i, j) for j in twins):
+            kept.append(int(i))
+    order = np.array(kept)
     if pass_index in order[:TOP_K]:
         return order[:TOP_K]
     return np.r_[order[:TOP_K - 1], pass_index]
@@ -182,11 +188,18 @@ def rank_alternatives(moments: PairedMoments, labels: list[tuple[str, str, int]]
     for its P(best) and gain here."""
     top = leading(moments)
     extra = [i for i, label in enumerate(labels) if label[0] == recommended]
-    if extra and extra[0] not in top:
-        top = np.r_[top, extra[0]]
+    if extra and extra[0] not in top:  # in place of a row alike on every deal, or added
+        twin = [k for k, i in enumerate(top) if moments.same(i, extra[0])]
+        if twin:
+            top[twin[0]] = extra[0]
+        else:
+            top = np.r_[top, extra[0]]
     # P(best) among every alternative, not only those shown: among the shown alone it gave
-    # 51% to one of eleven equal bids (the others' share went to the shown ones)
-    pb = moments.p_best(list(range(moments.k)), seed=seed)[top]
+    # 51% to one of eleven equal bids (the others' share went to the shown ones); a row
+    # holds the share of every alternative that played out as it on every deal (the
+    # dealer's pass read 5.5% beside 13 bids never made, which held the rest of its 72%)
+    every = moments.p_best(list(range(moments.k)), seed=seed)
+    pb = [sum(every[j] for j in range(moments.k) if j == i or moments.same(i, j)) for i in top]
     pass_index = moments.k - 1
     rows = [{"action": labels[i][0], "trump": labels[i][1], "bid": labels[i][2],
              "n": moments.n, **est_cols("ev", moments.estimate(i)),

@@ -134,6 +134,24 @@ def test_p_best_is_unknown_from_one_trial_and_shared_among_every_alternative():
     assert len(shown) == 4 and shown["p_best"].sum() < 0.9, shown["p_best"].tolist()
 
 
+def test_a_row_s_p_best_holds_every_alternative_alike_on_every_deal():
+    """The dealer's pass read 5.5% beside 13 bids never made (the pass again on every deal,
+    not shown): its P(best) was split 13 ways. A row holds its whole group's, and a bid
+    alike on every deal with a shown one (bid up to 12 and 13) is not shown again."""
+    from analyzer.rollout import rank_alternatives
+    from analyzer.stats import PairedMoments
+
+    rng = np.random.default_rng(5)
+    passing = rng.normal(0.0, 3.0, 400)
+    bid = passing + rng.normal(0.02, 1.0, 400)  # about as good: P(best) near a half each
+    moments = PairedMoments.of(np.c_[bid, bid, passing, passing, passing])
+    labels = [("bid 7", "", 7)] + [(f"bid {b}", "", b) for b in (8, 9, 10)] + [("pass", "", 0)]
+    shown = rank_alternatives(moments, labels, seed=1).set_index("action")["p_best"]
+    assert sorted(shown.index) == ["bid 7", "pass"]  # their twins are not shown
+    assert shown.sum() == pytest.approx(1.0)
+    assert 0.1 < shown["pass"] < 0.9
+
+
 def test_exact_moments_of_large_integers_and_no_nan_through_columns():
     from analyzer.moments import Moments
     from analyzer.stats import ColumnMoments, PairedMoments

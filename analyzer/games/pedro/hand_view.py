@@ -93,7 +93,8 @@ def render_hand(ev: HandEvaluation) -> str:
         "lrr"))
 
     out += ["", f"Best alternatives, method {scoring}, net (same deals for all; "
-                f"P(best) from their joint normal law, each action on its own)"]
+                f"P(best) from their joint normal law, each action on its own; actions "
+                f"alike on every deal count as one)"]
     out.append(_ranking(ev, 2))
     out += ["", f"recommended: {ev.advice}{_reach(ev)}", DECISION_NOTE, MODEL_NOTE,
             "Own-only EVs: --json or --csv (the bids table); the points distribution: "

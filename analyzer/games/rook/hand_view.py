@@ -83,7 +83,7 @@ def render_hand(ev: HandEvaluation) -> str:
     out += ["", f"EV(pass): net {_pm(p['ev_net'], p['ev_net_lo'], p['ev_net_hi'], 1)}, "
                 f"own {_pm(p['ev_own'], p['ev_own_lo'], p['ev_own_hi'], 1)}"]
     out += ["", "Best alternatives, net (same deals for all; P(best) from their joint normal "
-                "law, each action on its own; equal EVs share it)"]
+                "law, each action on its own; actions alike on every deal count as one)"]
     out.append(_ranking(ev, 1))
     best_trump = ev.points.loc[ev.points["points"].idxmax(), "trump"]
     out += ["", f"recommended: {ev.advice} (best trump as declarer: {best_trump})",
