@@ -10,8 +10,9 @@ or the benefited dealer playing it himself; hands declined 4-3-3-3 are not playe
 are left out), its "bid" is the price in tricks, and the measure is the tricks it takes:
 the offer tables are priced in tricks. In a negative contract it plays one seat against
 three fixed players (the seat cycles through the four positions from the dealer), and the
-measure is that seat's points. ``dd`` is clairvoyant (it sees all four hands): its rung
-is an upper bound, not a legal player.
+measure is that seat's points. ``dd`` is clairvoyant (it sees all four hands), not a legal
+player: its rung is an upper bound in Pedro and Cinch; Rook and King solve the last 6
+tricks only, after the heuristic's first 7.
 
 A duplicate match plays each deal twice with the partnerships swapped (A at
 seats 0 and 2, then B there), whole players this time, bidding included; A's
@@ -330,6 +331,10 @@ def render_ladder(lad: Ladder, summ: pd.DataFrame | None = None,
     unit = game_of(p["rules"]).deal_unit
     out = [f"bidlab ladder  {p['rules']}{what}  seed {p['seed']}  {unit} {p['deals']:,}  "
            f"opponents {p['opponents']}" + (f"  pimc worlds {p['worlds']}" if searching else "")]
+    if not game_of(p["rules"]).searches_whole_hand and any(
+            r.split(":")[0] in ("dd", "pimc") for r in (*lad.rungs, p["opponents"])):
+        out.append("dd and pimc solve only the last 6 tricks, after the heuristic's first 7, "
+                   "so dd bounds nothing here")
     contracts = bool(summ["contracts"].any())  # a negative King contract has no auction
     if contracts:
         out.append("auction: heuristic for every seat and rung; rungs differ in card play only")

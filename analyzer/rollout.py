@@ -107,7 +107,8 @@ class HandEvaluation(ShownAsText):
     def estimator(self) -> str:
         """How the EVs that rank and decide were made: the searching player's own mean, or
         two-level (the cheap policy's mean over N deals plus the correction over n)."""
-        return estimate_fields(self.policy, self.base_policy, self.n_base)["estimator"]
+        return estimate_fields(self.policy, self.base_policy, self.n_base,
+                               self.rules)["estimator"]
 
     @property
     def advice(self) -> str:
@@ -125,19 +126,27 @@ class HandEvaluation(ShownAsText):
         return {"hand": self.hand, "seat": self.seat, "known": known, "rules": self.rules,
                 "policy": self.policy, "seed": self.seed, "n": self.n,
                 "stopped_by": self.stopped_by,
-                **estimate_fields(self.policy, self.base_policy, self.n_base)}
+                **estimate_fields(self.policy, self.base_policy, self.n_base, self.rules)}
 
 
-def estimate_fields(policy: str, base_policy: str | None, n_base: int | None) -> dict:
+def estimate_fields(policy: str, base_policy: str | None, n_base: int | None,
+                    rules: str) -> dict:
     """The provenance that says how an evaluation's ranked numbers were made: ``estimator``
     (plain, or two-level with the cheap ``base_policy`` and its N deals), and ``bound``
-    when a seat plays dd: it sees every hand, so its numbers (and a two-level estimate of
-    them) bound what play can make from above."""
+    when a seat plays dd: it sees every hand, so where it solves the whole play (the
+    game's ``searches_whole_hand``) its numbers (and a two-level estimate of them) bound
+    what play can make from above; in Rook and King it solves the last 6 tricks only."""
+    from .games import game
+
     fields = {"estimator": "plain" if base_policy is None else TWO_LEVEL}
     if base_policy is not None:
         fields.update(base_policy=base_policy, n_base=n_base)
     if clairvoyant(policy):
-        fields["bound"] = "upper: dd is clairvoyant (sees every hand), not a legal player"
+        fields["bound"] = (
+            "upper: dd is clairvoyant (sees every hand), not a legal player"
+            if game(rules).searches_whole_hand else
+            "none: dd sees every hand but solves the last 6 tricks only (the heuristic plays "
+            "the first 7), so it bounds nothing; not a legal player")
     return fields
 
 

@@ -244,3 +244,14 @@ def test_each_rung_compiles_on_one_untimed_deal_before_its_seconds_start(monkeyp
         "heuristic,dd,heuristic,dd", "dd,heuristic,dd,heuristic"
     assert calls == [(1, h), "clock", (0, h), (6, h), "clock",
                      (1, dd_even), "clock", (0, dd_odd), (6, dd_even), "clock"]
+
+
+def test_a_ladder_says_where_dd_bounds_nothing():
+    """King's and Rook's dd and pimc solve the last 6 tricks only: the rung labelled
+    clairvoyant is not an upper bound there, as it is in Pedro."""
+    from cli_helpers import run
+
+    line = "dd and pimc solve only the last 6 tricks"
+    king_text = run("ladder", "king", "--deals", "8", "--rungs", "heuristic,dd").stdout
+    pedro_text = run("ladder", "pedro", "--deals", "8", "--rungs", "heuristic,dd").stdout
+    assert line in king_text and line not in pedro_text

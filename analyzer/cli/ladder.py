@@ -72,8 +72,10 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
     heuristic. In King the rung plays the positive hand's trump chooser (its
     bid is the price paid in tricks, its measure the tricks it takes; hands
     declined 4-3-3-3 are not played), or with a negative --contract one seat
-    in turn, measured by its penalty. dd is clairvoyant (it sees every hand):
-    an upper bound, not a legal player. pimc solves WORLDS sampled deals per
+    in turn, measured by its penalty. dd is clairvoyant (it sees every hand),
+    not a legal player: an upper bound on Pedro's and Cinch's play; Rook and
+    King dd and pimc solve the last 6 tricks, after the heuristic's first 7.
+    pimc solves WORLDS sampled deals per
     decision: thousands of times the heuristic's time (on two cores about 5 ms
     a Pedro deal, 30-70 ms a Rook or King hand), so size --deals with that in
     mind, or send the deals to a Dask cluster (--executor): the same table.

@@ -35,7 +35,9 @@ LADDER_RUNGS = ("random", "heuristic", "pimc", "dd")  # the ladder's climb by de
 DEFAULT_WORLDS = 20
 MAX_WORLDS = 10_000
 POLICY_HELP = ("random (uniform legal), heuristic, dd (clairvoyant: solves the true deal "
-               "double dummy; an upper bound, not a legal player) or pimc (samples up to W "
+               "double dummy, not a legal player; an upper bound on Pedro's and Cinch's "
+               "play; Rook and King solve their last 6 tricks after the heuristic's first "
+               "7) or pimc (samples up to W "
                "deals consistent with what the seat knows and solves each, stopping once "
                "one card is clearly best; pimc:W sets W, default "
                f"{DEFAULT_WORLDS})")
@@ -218,15 +220,15 @@ def policy_string(pols: np.ndarray) -> str:
 
 
 def clairvoyant(text: str) -> bool:
-    """Whether a seat of the policy string plays ``dd``, which sees every hand: its numbers
-    are an upper bound on what play can make, not a legal player's."""
+    """Whether a seat of the policy string plays ``dd``, which sees every hand: not a legal
+    player (its numbers bound what play can make where it solves the whole hand)."""
     return "dd" in {n.split(":")[0] for n in str(text).split(",")}
 
 
 def policy_label(text: str) -> str:
     """A policy string as shown to people: dd is marked clairvoyant wherever it appears."""
     if clairvoyant(text):
-        return f"{text} (dd = clairvoyant, sees every hand: an upper bound on play)"
+        return f"{text} (dd = clairvoyant: sees every hand)"
     return str(text)
 
 

@@ -91,6 +91,9 @@ class Game:
     whole_games = False  # games to a target score (``bidlab match``)
     adaptive_hands = True  # hand evaluations take --target-ci, --time-budget, --until-decided
     bid_tables = True  # a hand evaluation has an EV-by-bid table (--csv, --plot)
+    # dd and pimc solve the whole play (Pedro's six tricks), so dd bounds what play can make;
+    # False: they solve the last SEARCH_TRICKS and the heuristic plays before (Rook, King)
+    searches_whole_hand = True
     instead: dict[str, str] = {}  # capability -> what a refusal says the game does instead
     search_sizes: dict[str, int] = {}  # a command's size when a seat searches, if not the usual
     chart_by: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # (features, default --by)

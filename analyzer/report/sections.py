@@ -495,8 +495,9 @@ PLAYER_WORDS = {  # each card player a rung may be, in a sentence a player can f
     "pimc": "pimc:W deals the unseen cards W ways consistent with the play so far, solves "
             "each deal with every hand open, and plays the card that does best over them "
             "(Rook and King search their last 6 tricks and play the heuristic before)",
-    "dd": "dd sees every hand and plays the solved best card (an upper bound, not a "
-          "legal player)",
+    "dd": "dd sees every hand and plays the solved best card (not a legal player: an "
+          "upper bound on Pedro's and Cinch's play; Rook and King solve their last 6 tricks "
+          "and play the heuristic before)",
 }
 
 

@@ -119,14 +119,15 @@ class KingEvaluation(ShownAsText):
 
     @property
     def estimator(self) -> str:
-        return estimate_fields(self.policy, self.base_policy, self.n_base)["estimator"]
+        return estimate_fields(self.policy, self.base_policy, self.n_base,
+                               self.rules)["estimator"]
 
     @property
     def provenance(self) -> dict:
         known = "; ".join(f"{seat}={cards}" for seat, cards in self.known.items())
         return {"hand": self.hand, "seat": self.seat, "known": known, "rules": self.rules,
                 "policy": self.policy, "seed": self.seed, "n": self.n,
-                **estimate_fields(self.policy, self.base_policy, self.n_base)}
+                **estimate_fields(self.policy, self.base_policy, self.n_base, self.rules)}
 
 
 def king_hand_work(rules, contract: str, deals: int) -> int:

@@ -34,6 +34,7 @@ class KingGame(Game):
     chart_by = None  # its charts choose their features per contract
     adaptive_hands = False
     bid_tables = False
+    searches_whole_hand = False  # the last 6 tricks (README, "Searching players")
     two_level_charts = False  # its charts are by contract and seat, not one seat's actions
     instead = {"whole_games": "has none; its whole 10-hand games: bidlab simulate king",
                "chart_by": "charts choose their features per contract",

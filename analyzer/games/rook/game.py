@@ -21,6 +21,7 @@ class RookGame(BiddingGame):
     deal_unit = "hands"
     maker_verb = "declares"  # and calls trump after the widow
     bids_are_ceilings = True  # "bid up to b"
+    searches_whole_hand = False  # the last 6 tricks (README, "Searching players")
     points_digits = 1  # card points come in fives
     whole_games = True
     kernel_modules = ("engine", "games")  # whole games to a target have their own kernel
