@@ -255,3 +255,24 @@ def test_a_ladder_says_where_dd_bounds_nothing():
     king_text = run("ladder", "king", "--deals", "8", "--rungs", "heuristic,dd").stdout
     pedro_text = run("ladder", "pedro", "--deals", "8", "--rungs", "heuristic,dd").stdout
     assert line in king_text and line not in pedro_text
+
+
+def test_the_rungs_are_measured_against_a_rung_that_is_there_and_held_together():
+    """Without the heuristic among the rungs the "vs heuristic" column was blank; the
+    baseline row read +0.000 [+0.000, +0.000]. The interval held for every rung's
+    difference together is wider than each one's own where two or more are compared."""
+    from cli_helpers import run
+
+    from analyzer.advice import ladder_z
+    from analyzer.stats import Z95
+
+    text = run("ladder", "pedro", "--deals", "40", "--rungs", "random,dd").stdout
+    head = next(x for x in text.splitlines() if x.startswith("rung"))
+    assert "vs random (paired)" in head and "vs heuristic" not in head
+    assert "baseline" in next(x for x in text.splitlines() if x.startswith("random "))
+    lad = ladder.ladder("pedro", deals=60, rungs=("random", "heuristic", "dd"), seed=2)
+    s = lad.summary("random").set_index("rung")
+    for rung in ("heuristic", "dd (clairvoyant)"):
+        r = s.loc[rung]
+        own, held = r["diff_hi"] - r["diff_lo"], r["diff_family_hi"] - r["diff_family_lo"]
+        assert held / own == pytest.approx(ladder_z(2) / Z95, rel=0.02)

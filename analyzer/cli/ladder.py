@@ -114,7 +114,7 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
                 for lo, hi in zip(names, names[1:], strict=False)] if dup else []
     finally:
         ex.close()
-    summ = result.summary()
+    summ = result.summary(lad.baseline_of(result.rungs))
     by_bid = result.by_bid()
     what = f"  contract {result.provenance['contract']}" if "contract" in result.provenance else ""
 

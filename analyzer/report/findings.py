@@ -13,7 +13,7 @@ size of a comparison's family) and :mod:`analyzer.advice` (a family's quantile).
 
 from __future__ import annotations
 
-from ..advice import ladder_z
+from ..advice import MIN_TRIALS, ladder_z
 from ..compare import family_size
 from ..stats import ci, pct, wilson
 from .parts import FEW, Part
@@ -142,14 +142,17 @@ def _ladder(p: Part) -> list[str]:
     if "diff" not in rungs or len(rungs) < 2:
         return []
     base, measure = rungs["rung"].iloc[0], p.provenance.get("measure", "points")
+    compared = len(rungs) - 1
+    held = f"paired, 95% for the {compared} players compared together" if compared > 1 else \
+        "paired"
     out = []
-    for r in rungs.iloc[1:].itertuples():
-        how = ("plays better than" if r.diff_lo > 0 else "plays worse than" if r.diff_hi < 0
-               else "shows no difference beyond the noise from")
+    for r in rungs.iloc[1:].itertuples():  # on too few deals, or within the noise: no claim
+        lo, hi = r.diff_family_lo, r.diff_family_hi
+        how = ("cannot yet be told from" if r.n < MIN_TRIALS else "plays better than" if lo > 0
+               else "plays worse than" if hi < 0 else "shows no difference beyond the noise from")
         out.append(f"Card player {r.rung} {how} {base} on the same {r.n:,} "
                    f"{p.provenance['unit']}: {measure} "
-                   f"{ci(r.diff, r.diff_lo, r.diff_hi, apart(r.diff_lo, r.diff_hi, 0, 2), True)}"
-                   " (paired).")
+                   f"{ci(r.diff, lo, hi, apart(lo, hi, 0, 2), True)} ({held}).")
     return out
 
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from ..advice import ladder_z
+from ..advice import MIN_TRIALS, ladder_z
 from ..games import family
 from ..games import game as game_of
 from ..games.common import policy_label
@@ -464,13 +464,18 @@ def ladder_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
         shown[f"vs {label(base)} [paired 95% CI]"] = [
             ci(d, lo, hi, 2, sign=True) for d, lo, hi in
             zip(summary["diff"], summary["diff_lo"], summary["diff_hi"], strict=True)]
-        shown["verdict"] = [verdict(lo, hi, "plays better", "plays worse") if r != label(base)
-                            else "baseline" for r, lo, hi in
-                            zip(summary["rung"], summary["diff_lo"], summary["diff_hi"],
-                                strict=True)]
+        shown["verdict"] = [  # the 95% held for every player compared, on enough deals
+            "baseline" if r == label(base) else f"too few {unit} to tell" if n < MIN_TRIALS
+            else verdict(lo, hi, "plays better", "plays worse")
+            for r, lo, hi, n in zip(summary["rung"], summary["diff_family_lo"],
+                                    summary["diff_family_hi"], summary["n"], strict=True)]
+    compared = len(summary) - 1
     part.table("rungs", summary, shown, "Each card player on the same contracts; the make "
                f"rate is over the contracts (the {unit} played at a bid or a price: taking "
-               "at least it).", anchor="ladder")
+               "at least it)." + (f" Verdict: beyond the noise with the 95% held for the "
+                                  f"{compared} players compared together, on {MIN_TRIALS} "
+                                  f"{unit} or more." if compared > 1 else ""),
+               anchor="ladder")
     if len(by_bid):
         bias = _bias_by_bid(lad, base)
         part.table("by_bid", by_bid, bias, "What better card play adds at each bid level: "
