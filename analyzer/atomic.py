@@ -280,7 +280,8 @@ def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
         _fsync_folder(tmp)
         with _SWAPPING:
             existed = p.is_dir()
-            if existed and any(p.iterdir()):  # what the folder became while the run played
+            held = existed and any(p.iterdir())  # an empty folder is filled, not replaced
+            if held:  # what the folder became while the run played
                 _require_output_set(p)
             if existed and _exchange(tmp, p):
                 shutil.rmtree(tmp)  # the old folder, now under the temporary name
@@ -302,7 +303,7 @@ def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
         raise
     finally:
         _IN_FLIGHT.discard(tmp)
-    if existed:
+    if held:
         _replaced(shown)
 
 

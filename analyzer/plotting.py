@@ -271,6 +271,9 @@ def check_figure_path(path: str | os.PathLike) -> Path:
     the path and a reason) for a missing or read-only directory.
     """
     p = Path(path)
+    if p.is_dir():
+        raise FigureFormatError(f"{str(path)!r} is a folder; a figure is a file ending in "
+                                f"{', '.join(FIGURE_SUFFIXES)}")
     if p.suffix.lower() not in FIGURE_SUFFIXES:
         shown = repr(p.suffix) if p.suffix else "no suffix"
         raise FigureFormatError(

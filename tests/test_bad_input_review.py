@@ -201,3 +201,19 @@ def test_a_scenario_with_a_policy_list_by_seat_is_refused_for_hands_and_charts(t
         r = _report(tmp_path, f'game = "pedro"\npolicy = "{MIXED}"\n{section}')
         assert_bad_input(r, "counted from the dealer")
     assert run("simulate", "pedro", "--deals", "40", "--policy", MIXED).exit_code == 0
+
+
+def test_a_user_s_small_slips_get_plain_answers(tmp_path):
+    """--seat Eldest was refused though cards and games take any case; --plot on a folder
+    said "unsupported figure format no suffix"; --base-deals alone named --budget, never
+    given; an empty folder given to --out-dir was said to be "replaced"."""
+    hand = ("hand", "pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", "--deals", "40")
+    assert run(*hand, "--seat", "Eldest").exit_code == 0
+    (tmp_path / "adir").mkdir()
+    assert_bad_input(run(*hand, "--plot", str(tmp_path / "adir")), "is a folder")
+    line = assert_bad_input(run(*hand, "--base-deals", "1000"), "--base-deals goes with --base")
+    assert "--budget" not in line
+    (tmp_path / "empty").mkdir()
+    chart = ("bid-chart", "pedro", "--deals", "200", "--out-dir", str(tmp_path / "empty"))
+    first, again = run(*chart), run(*chart)
+    assert "replaced" not in first.stderr and "replaced" in again.stderr

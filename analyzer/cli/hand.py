@@ -45,7 +45,7 @@ from .options import (
 @main.command()
 @game_argument
 @click.argument("hand", nargs=-1, required=True, callback=hand_text, metavar="HAND")
-@click.option("--seat", type=click.Choice(list(SEATS)), default="eldest",
+@click.option("--seat", type=click.Choice(list(SEATS), case_sensitive=False), default="eldest",
               show_default=True, help="Where HAND sits, counted from the dealer.")
 @size_option("hand", "--deals", 20_000,
              "Fixed number of deals (without --target-ci or --time-budget).")

@@ -305,8 +305,10 @@ def check_base(ctx: click.Context, base: str | None, budget: float | None = None
     """--base-deals (and --budget) only with --base, and --budget without --deals (it
     chooses them): a usage error otherwise; a --base that is no cheaper than --policy:
     :class:`analyzer.twolevel.TwoLevelError`."""
-    if base is None and (budget is not None or "base_deals" in explicit(ctx)):
-        flags = "--budget and --base-deals go" if "budget" in ctx.params else "--base-deals goes"
+    given = [f for f, on in (("--budget", budget is not None),
+                             ("--base-deals", "base_deals" in explicit(ctx))) if on]
+    if base is None and given:  # name only what was given
+        flags = " and ".join(given) + (" go" if len(given) > 1 else " goes")
         raise click.UsageError(f"{flags} with --base (a two-level estimate)")
     if budget is not None and "deals" in explicit(ctx):
         raise click.UsageError("--budget chooses the deals; drop --deals")
