@@ -100,7 +100,8 @@ def trials_column(columns) -> str:
 
 def with_verdicts(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` with ``beyond_noise`` (B − A's paired 95% interval excludes zero, on at
-    least ``MIN_TRIALS`` paired deals) and ``beyond_family`` (it still does when widened to
+    least ``MIN_TRIALS`` paired deals, and as many defining the measure under each variant)
+    and ``beyond_family`` (it still does when widened to
     hold the 95% for every measure with an interval together: Bonferroni; a bound held to
     the measure's range widens on the side toward zero).
 
@@ -113,6 +114,8 @@ def with_verdicts(table: pd.DataFrame) -> pd.DataFrame:
         return table
     d, lo, hi = (table[c].to_numpy(float) for c in ("b_minus_a", "diff_lo", "diff_hi"))
     enough = table[trials_column(table)].to_numpy(float) >= MIN_TRIALS
+    if {"n_a", "n_b"} <= set(table):  # a measure of some deals: enough of them under each
+        enough &= np.fmin(table["n_a"], table["n_b"]).to_numpy(float) >= MIN_TRIALS
     beyond = enough & ((lo > 0) | (hi < 0))
     stretch = ladder_z(family_size(table)) / Z95
     with np.errstate(invalid="ignore"):
@@ -226,7 +229,7 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
         ea, eb = _level(ma, spans[name]), _level(mb, spans[name])
         d = difference(md, mr)
         if d is not None and str(ra) != str(rb):  # A/A: equal by construction, exactly 0 ± 0
-            d = bounded_difference(d, spans[name], differ)
+            d = bounded_difference(d, spans[name], differ, seen=min(ea.n, eb.n))
         rows.append({"measure": name, "a": ea.mean, "a_hw": ea.half_width, "n_a": ea.n,
                      "b": eb.mean, "b_hw": eb.half_width, "n_b": eb.n,
                      "b_minus_a": d.mean if d else np.nan,

@@ -17,18 +17,25 @@ from .moments import Moments
 from .stats import Z95, Estimate, PairedMoments, bounded, interval, unseen_share
 
 
-def bounded_difference(d: Estimate, span: tuple[float, float], differ: int) -> Estimate:
-    """B − A where few deals differed. None: the interval a difference within the measure's
-    range allows, not a width of 0 (a rule that alters 1 deal in 5,000 shows none in 100).
-    Under :data:`MIN_TRIALS` altered deals, no narrower than that either way of its mean:
-    the normal interval on a handful of deals was narrower with one deal altered than with
-    none, and covered 84% where 3 were expected."""
+def bounded_difference(d: Estimate, span: tuple[float, float], differ: int,
+                       seen: int | None = None) -> Estimate:
+    """B − A where few deals differed. None, or no spread: the interval a difference within
+    the measure's range allows, not a width of 0 (a rule that alters 1 deal in 5,000 shows
+    none in 100). Under :data:`MIN_TRIALS` altered deals, no narrower than that either way
+    of its mean: the normal interval on a handful of deals was narrower with one deal
+    altered than with none, and covered 84% where 3 were expected. ``seen``: the deals the
+    measure is defined on under the variant that has fewer, where fewer than ``d.n`` (a
+    make rate of 30 contracts all made under A, 40 under B, of 2,000 deals read 0.000 ±
+    0.002, and covered 62%)."""
     lo, hi = span
-    if not d.n or differ >= MIN_TRIALS:
+    seen = d.n if seen is None else seen
+    if not d.n:
         return d
-    if differ == 0:
-        return bounded(d, lo - hi, hi - lo)
-    unseen = (hi - lo) * unseen_share(d.n)  # what deals like none of the n may move it by
+    if differ == 0 or d.se == 0:
+        return bounded(d, lo - hi, hi - lo, seen=seen)
+    if differ >= MIN_TRIALS:
+        return d
+    unseen = (hi - lo) * unseen_share(seen)  # what deals like none seen may move it by
     low, high = min(d.lo, d.mean - unseen), max(d.hi, d.mean + unseen)
     return Estimate(d.mean, (high - low) / (2 * Z95), low, high, d.n)
 

@@ -582,3 +582,25 @@ def test_the_count_column_says_a_over_b_only_where_a_row_shows_two(b, header):
     line = next(x for x in render_comparison(c).splitlines() if x.startswith("measure"))
     assert line.split("  ")[-1].strip() == header
     assert counts_apart(c.table) == (header != "n")
+
+
+def test_a_rate_of_few_deals_all_alike_is_not_known_to_the_third_decimal():
+    """A make rate on 30 contracts, all made, under A and 40, all made, under B, of 2,000
+    deals read B − A = 0.000 ± 0.002 (its unseen share taken on all 2,000 deals): it covered
+    62% (a statistician's measurement). Its interval is now what 30 deals allow, and no
+    verdict rests on under 30 deals defining a measure under either variant."""
+    from analyzer.compare import with_verdicts
+    from analyzer.differences import bounded_difference, difference
+    from analyzer.moments import Moments
+    from analyzer.stats import PairedMoments, unseen_share
+
+    n = 2000
+    a_def, b_def = np.arange(n) < 30, np.arange(n) < 40
+    defined = PairedMoments.of(np.c_[a_def * 1.0, a_def, b_def * 1.0, b_def])
+    both = Moments.of(np.zeros(30, dtype=np.int64))
+    d = bounded_difference(difference(both, defined), (0.0, 1.0), differ=10,
+                           seen=min(a_def.sum(), b_def.sum()))
+    assert d.hi - d.mean >= unseen_share(30) * 0.99 and d.mean - d.lo >= unseen_share(30) * 0.99
+    t = pd.DataFrame({"b_minus_a": [0.5], "diff_lo": [0.3], "diff_hi": [0.7],
+                      "n_paired": [2000], "n_a": [20], "n_b": [400]})
+    assert not with_verdicts(t)["beyond_noise"].iloc[0]
