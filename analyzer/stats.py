@@ -75,14 +75,18 @@ class Proportion(Estimate):
 
 
 def plus_minus(mean: float, half_width: float, digits: int = 2, sign: bool = False) -> str:
-    """``mean ± half-width``, with digits enough to show a small half-width (up to 4).
+    """``mean ± half-width``, with digits enough (up to 4) to show a small half-width and
+    which side of zero the interval ends on ("+0.06 ± 0.06" read as touching it).
 
     >>> plus_minus(0.0021, 0.0043, sign=True)
     '+0.002 ± 0.004'
     >>> plus_minus(-0.00024, 0.0043, sign=True)  # no sign where it rounds to zero
     '0.000 ± 0.004'
+    >>> plus_minus(0.0601, 0.0562, sign=True)
+    '+0.060 ± 0.056'
     """
-    while digits < 4 and 0 < half_width < 0.5 * 10 ** -digits:
+    while digits < 4 and (0 < half_width < 0.5 * 10 ** -digits or (
+            round(abs(mean), digits) == round(half_width, digits) and abs(mean) != half_width)):
         digits += 1
     hw = f"{half_width:.{digits}f}" if math.isfinite(half_width) else "n/a"  # one trial
     signed = sign and round(mean, digits) != 0  # "+0.000" of a small loss read as a gain
@@ -232,8 +236,7 @@ def within(e: Estimate, low: float, high: float) -> Estimate:
     >>> e.mean, e.lo, e.hi
     (1.0, 0.73, 1.0)
 
-    An interval wholly outside the range (it missed the truth) is cut to the bound it lies
-    beyond, never turned inside out:
+    An interval wholly outside the range (it missed the truth) is cut to the bound beyond:
 
     >>> e = within(Estimate(-0.15, 0.05, -0.25, -0.05, 20), 0.0, 1.0)
     >>> e.mean, e.lo, e.hi

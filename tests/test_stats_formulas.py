@@ -55,6 +55,15 @@ def test_plus_minus_adds_a_digit_only_where_the_half_width_rounds_to_zero():
     assert plus_minus(0.123, 0.004) == "0.123 ± 0.004"  # round(0.004, 2) == 0
 
 
+def test_plus_minus_shows_which_side_of_zero_an_interval_ends_on():
+    """A bid chart recommended "+0.06 ± 0.06" (lower bound 0.004) beside an unclear
+    "+0.03 ± 0.03": both read as touching zero."""
+    assert plus_minus(0.0601, 0.0562, sign=True) == "+0.060 ± 0.056"
+    assert plus_minus(-0.0298, 0.0305, sign=True) == "-0.0298 ± 0.0305"  # this one holds 0
+    assert plus_minus(0.06, 0.06, sign=True) == "+0.06 ± 0.06"  # touching it: as it is
+    assert plus_minus(0.5, 0.2) == "0.50 ± 0.20"
+
+
 def test_visible_digits_go_up_to_eight():
     # 1.9e-5 rounds to 0 at 4 digits and to 2e-5 at 5
     assert visible_digits(0.0, 0.0, 0.000019, 3) == 5
