@@ -41,8 +41,11 @@ def test_header_has_the_provenance_and_the_stop_rule(text_run):
 
 
 def test_points_table_has_every_trump_with_ci_and_bid_up_to(text_run):
+    """Its column was "bid up to" beside advice of "bid 7" (eldest bids once): it is how
+    far a bid still beats passing, and says so."""
     table = section(text_run, "The side's points")
-    assert "bid up to" in table[1]
+    assert "beats passing to" in table[1] and "bid up to" not in table[1]
+    assert "not the advice" in table[0]
     for trump in SUIT_NAMES:
         assert re.search(rf"^{trump}\s+\d+\.\d\d ± \d\.\d\d\s+\d+$", "\n".join(table), re.M)
 

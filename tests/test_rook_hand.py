@@ -115,7 +115,8 @@ def test_declaring_and_bidding_ceilings_have_their_own_names(strong):
     from analyzer.games.rook.hand_view import render_hand
 
     text = render_hand(strong)
-    assert "declare up to" in text and "bid up to = " not in text
+    assert "declaring beats passing to" in text and "bid up to = " not in text
+    assert "not the advice" in text
     assert "replaces the one recommended so far only when it beats it" in text
     assert "--json or --csv" not in text
 

@@ -55,10 +55,11 @@ def render_hand(ev: HandEvaluation) -> str:
     out = [header(ev), f"stop rule: {STOPPED.get(ev.stopped_by, ev.stopped_by)}", ""]
 
     out.append(f"The side's points (of 14) when {ev.seat} names trump, mean ± 95% CI; "
-               f"bid up to = highest bid whose EV (method {scoring}, net) beats passing "
-               f"beyond the noise, 0 = none")
+               f"beats passing to = highest bid whose EV (method {scoring}, net) beats "
+               f"passing beyond the noise, 0 = none (how far a bid still pays, not the "
+               f"advice: that is the bid the ranking below picks)")
     out.append(render_table(
-        ["trump", "points", "bid up to"],
+        ["trump", "points", "beats passing to"],
         [[r["trump"], _pm(r["points"], r["points_lo"], r["points_hi"]), int(r["bid_up_to"])]
          for _, r in ev.points.iterrows()], "lrr"))
 

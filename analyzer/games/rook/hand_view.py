@@ -49,10 +49,11 @@ def render_hand(ev: HandEvaluation) -> str:
     out = [header(ev), f"stop rule: {STOPPED.get(ev.stopped_by, ev.stopped_by)}"]
     out += [note for note in [passing_note(ev.rules)] if note] + [""]
     out.append(f"The side's points (of {total}) when {ev.seat} declares and calls the trump, "
-               f"mean ± 95% CI; declare up to = the highest b at which declaring (nobody "
-               f"else bidding) beats passing beyond the noise, 0 = none")
+               f"mean ± 95% CI; declaring beats passing to = the highest b at which "
+               f"declaring (nobody else bidding) beats passing beyond the noise, 0 = none "
+               f"(not the advice, which ranks bidding up to b with the auction below)")
     out.append(render_table(
-        ["trump", "points", "declare up to"],
+        ["trump", "points", "declaring beats passing to"],
         [[r["trump"], _pm(r["points"], r["points_lo"], r["points_hi"], 1), int(r["bid_up_to"])]
          for _, r in ev.points.iterrows()], "lrr"))
     shown = ev.bids[ev.bids["bid"] % 10 == 0]  # every other bid keeps the table readable
