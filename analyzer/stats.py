@@ -120,8 +120,8 @@ def visible_digits(mean: float, lo: float, hi: float, digits: int) -> int:
 
 def interval_text(mean: float, lo: float, hi: float, digits: int = 1) -> str:
     """``mean ± half-width``, or ``mean [lo, hi]`` where the interval is not symmetric at
-    ``digits`` (a Wilson interval, a :func:`bounded` one); the mean alone without an
-    interval, "-" without a mean. An interval too narrow to show at ``digits`` gets the
+    ``digits`` (a Wilson interval, a :func:`bounded` one); "mean [n/a]" without an
+    interval (one trial), "-" without a mean. An interval too narrow to show at ``digits`` gets the
     digits it needs (up to 8): "0.000 ± 0.000" would read as certain.
 
     >>> interval_text(5.62, 4.1, 7.14), interval_text(0.0, 0.0, 4.9)
@@ -133,7 +133,7 @@ def interval_text(mean: float, lo: float, hi: float, digits: int = 1) -> str:
         return "-"
     hw = (hi - lo) / 2
     if not math.isfinite(hw):
-        return f"{mean:z.{digits}f}"
+        return f"{mean:z.{digits}f} [n/a]"
     digits = visible_digits(mean, lo, hi, digits)
     if not symmetric(mean, lo, hi, digits):
         return f"{mean:z.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"

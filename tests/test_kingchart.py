@@ -367,6 +367,17 @@ def test_render_names_every_chart(chart):
     assert f"n {DEALS:,} deals" in text
 
 
+def test_every_figure_of_the_text_carries_its_interval_or_says_it_has_none(chart):
+    """The benefited's shares printed bare (85.0%), and a one-hand cell or price as a bare
+    mean (~40.0): shares now carry Wilson's interval, and a mean of one hand "[n/a]"."""
+    text = render_king_chart(chart)
+    rows = text.split("The benefited in the auction")[1].split("\n\n")[0].splitlines()[3:]
+    assert rows and all(line.count("%") == 6 for line in rows), rows[:2]
+    one = chart.danger[chart.danger["n"] == 1]
+    assert ("[n/a]" in text) == (len(one) > 0 or (chart.right["n"] == 1).any()
+                                 or (chart.trump["n"] == 1).any())
+
+
 def test_bad_options_are_clear_errors():
     with pytest.raises(ChartError, match="features:"):
         king_chart(RULES, deals=10, games=0, danger_by={"no_hearts": ("colour",)})

@@ -68,6 +68,7 @@ def test_visible_digits_go_up_to_eight():
     # 1.9e-5 rounds to 0 at 4 digits and to 2e-5 at 5
     assert visible_digits(0.0, 0.0, 0.000019, 3) == 5
     assert interval_text(0.0, 0.0, 0.000019, 3) == "0.00000 [0.00000, 0.00002]"
+    assert interval_text(40.0, math.nan, math.nan) == "40.0 [n/a]"  # one trial: no interval
     assert visible_digits(0.0, 0.0, 1e-12, 3) == 8
 
 

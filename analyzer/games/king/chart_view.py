@@ -25,6 +25,7 @@ import pandas as pd
 from ... import atomic, io
 from ...advice import MIN_TRIALS
 from ...stats import interval_text as _pm  # mean ± hw, or [lo, hi] where lopsided
+from ...stats import pct
 from ...text import render_table
 from ..common import policy_label
 from ..protocol import ChartContents
@@ -84,14 +85,15 @@ def render_king_chart(chart: KingChart) -> str:
            f"n {p['n']:,} deals "
            f"per contract (4 hands each) | {p['games']:,} games",
            "", "Danger by hand class (~ = rare: under 100 hands or an interval over ±1/14 "
-           "of the hand)"]
+           "of the hand; [n/a]: one hand, no interval)"]
     for contract in chart.danger_by:
         out += ["", render_danger(chart, contract)]
     rows = [[t.label, f"{t.n:,}", ("~" if t.rare else "") + _pm(t.score, t.score_lo, t.score_hi, 2),
              _pm(t.own_tricks, t.own_tricks_lo, t.own_tricks_hi, 2),
              "-" if not np.isfinite(t.price) else _pm(t.price, t.price_lo, t.price_hi, 2),
-             f"{100 * t.p_sold:.1f}%", f"{100 * t.p_declined:.1f}%",
-             f"{100 * t.p_played:.1f}%"] for t in chart.trump.itertuples()]
+             pct(t.p_sold, t.p_sold_lo, t.p_sold_hi), pct(t.p_declined, t.p_declined_lo,
+                                                         t.p_declined_hi),
+             pct(t.p_played, t.p_played_lo, t.p_played_hi)] for t in chart.trump.itertuples()]
     out += ["", render_right(chart)]
     out += ["", "The benefited in the auction (the dealer's hand, every deal, as the heuristic's "
                 "auction went; not the right's value): score = its tricks after the auction "
