@@ -372,7 +372,7 @@ def test_every_figure_of_the_text_carries_its_interval_or_says_it_has_none(chart
     mean (~40.0): shares now carry Wilson's interval, and a mean of one hand "[n/a]"."""
     text = render_king_chart(chart)
     rows = text.split("The benefited in the auction")[1].split("\n\n")[0].splitlines()[3:]
-    assert rows and all(line.count("%") == 6 for line in rows), rows[:2]
+    assert rows and all(line.count("%") == 9 for line in rows), rows[:2]  # 3 a share
     one = chart.danger[chart.danger["n"] == 1]
     assert ("[n/a]" in text) == (len(one) > 0 or (chart.right["n"] == 1).any()
                                  or (chart.trump["n"] == 1).any())
