@@ -171,7 +171,8 @@ def test_two_level_with_every_deal_paired_is_the_plain_comparison():
     plain = compare_variants("pedro", LOW_TO_HOLDER, deals=400, seed=6, policy="random")
     two = compare_variants("pedro", LOW_TO_HOLDER, deals=400, seed=6, policy="random",
                            base="heuristic", base_deals=400)
-    full = ["bidding side's points", "dealer advantage (own method)", "dead points"]
+    full = ["bidding side's points", "dealer's side's score less the other's (own method)",
+            "dead points"]
     p, t = plain.table.set_index("measure").loc[full], two.table.set_index("measure").loc[full]
     assert np.allclose(p[FIGURES].to_numpy(float), t[FIGURES].to_numpy(float), atol=1e-9)
     assert (t["n_base"] == 400).all() and (t["n_search"] == 400).all()

@@ -92,7 +92,8 @@ def compare_measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
         "bidder makes (contract deals)": np.where(contract, df["made"] == 1, np.nan),
         "no contract": (~contract).astype(float),
         "dealer's side names trump": ((df["maker"].to_numpy() & 1) == dealer_team).astype(float),
-        "dealer advantage (own method)": np.where(dealer_team == 0, t0 - t1, t1 - t0),
+        "dealer's side's score less the other's (own method)": np.where(
+            dealer_team == 0, t0 - t1, t1 - t0),
         "dead points": df["dead_points"].to_numpy().astype(float),
     }
 
@@ -109,4 +110,4 @@ def compare_bounds(rules) -> dict[str, tuple[float, float]]:
             "other side's score (own method; contract deals)": (0.0, 28.0),
             "bid (contract deals)": (0.0, 14.0), "bidder makes (contract deals)": share,
             "no contract": share, "dealer's side names trump": share,
-            "dealer advantage (own method)": score, "dead points": points}
+            "dealer's side's score less the other's (own method)": score, "dead points": points}

@@ -99,7 +99,7 @@ def compare_measures(df: pd.DataFrame, rules=None) -> dict[str, np.ndarray]:
         "dealer forced at 70": df["forced"].to_numpy().astype(float),
         "dealer's side declares": ((df["declarer"].to_numpy() & 1) == dealer_team)
         .astype(float),
-        "dealer advantage (score)": np.where(dealer_team == 0, t0 - t1, t1 - t0),
+        "dealer's side's score less the other's": np.where(dealer_team == 0, t0 - t1, t1 - t0),
         "declarer's score": df["score_bid"].to_numpy().astype(float),
     }
 
@@ -111,5 +111,6 @@ def compare_bounds(rules) -> dict[str, tuple[float, float]]:
     share = (0.0, 1.0)
     return {"declaring side's points": (0.0, total), "bid": (0.0, total),
             "declarer makes": share, "dealer forced at 70": share,
-            "dealer's side declares": share, "dealer advantage (score)": (-2 * total, 2 * total),
+            "dealer's side declares": share,
+            "dealer's side's score less the other's": (-2 * total, 2 * total),
             "declarer's score": (-total, total)}
