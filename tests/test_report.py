@@ -568,3 +568,16 @@ def test_a_measure_equal_on_every_deal_is_said_so_not_drawn_as_a_wide_bar():
     assert len([x for x in moved.get_xticks() if low <= x <= high]) <= 6
     assert not same.containers and len(same.get_xticks()) == 0
     assert "identical on every deal (B − A within ±3e-05)" in [t.get_text() for t in same.texts]
+
+
+def test_a_game_length_cut_off_at_the_cap_is_said_to_be_a_lower_bound(tmp_path):
+    """Games undecided at the cap count the cap's deals: their mean length is a lower
+    bound, which the sentence now says beside the count."""
+    scenario = tmp_path / "capped.toml"
+    scenario.write_text('game = "pedro"\n[games]\ngames = 40\nmax_deals = 8\n')
+    r = run("report", str(scenario), "--out", str(tmp_path / "rep"), "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    md = (tmp_path / "rep" / "report.md").read_text()
+    said = next(line for line in md.splitlines() if line.startswith("A game lasts"))
+    assert "were undecided at the cap (counted at the cap, so the mean is a lower bound)" \
+        in said, said

@@ -567,7 +567,9 @@ def games_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
     if len(np.unique(deals)) > 1:
         e = mean_ci(deals)
         part.text(f"A game lasts {ci(e.mean, e.lo, e.hi, 2)} {g.deal_unit} (mean, 95% CI); "
-                  f"{undecided:,} of {len(deals):,} were undecided at the cap.")
+                  f"{undecided:,} of {len(deals):,} were undecided at the cap"
+                  + (" (counted at the cap, so the mean is a lower bound)." if undecided
+                     else "."))
         part.figure("lengths", figures.game_lengths(lengths, g.deal_unit),
                     f"{g.deal_unit.capitalize()} per game.")
     part.figure("scores", figures.final_scores(scores, g.sides), "Final scores by side.")
