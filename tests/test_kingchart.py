@@ -378,6 +378,13 @@ def test_every_figure_of_the_text_carries_its_interval_or_says_it_has_none(chart
                                  or (chart.trump["n"] == 1).any())
 
 
+def test_a_benefited_class_whose_hands_scored_alike_is_not_certain(chart):
+    """Three hands of 11 tricks each read "~11.00 ± 0.00": the range bounds what hands
+    not seen may do, as every other King mean is held."""
+    several = chart.trump[chart.trump["n"] > 1]
+    assert (several["score_hi"] > several["score_lo"]).all()
+
+
 def test_bad_options_are_clear_errors():
     with pytest.raises(ChartError, match="features:"):
         king_chart(RULES, deals=10, games=0, danger_by={"no_hearts": ("colour",)})

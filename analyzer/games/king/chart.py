@@ -506,7 +506,7 @@ class KingChartAccumulator:
         trump_rows = []
         squares = {tuple(cls.values()): sq[0] for cls, _, sq in self.price_sq.classes()}
         for cls, n, s in self.trump.classes():
-            est = _estimate("score", s[0], s[1], n)
+            est = _estimate("score", s[0], s[1], n, (0, 2 * TRICKS))  # tricks + a price
             n_play, n_sold = int(round(s[4])), int(round(s[2]))
             own = (_estimate("own_tricks", s[5], s[6], n_play, (0, TRICKS)) if n_play else
                    dict.fromkeys(["own_tricks", "own_tricks_se", "own_tricks_lo",
