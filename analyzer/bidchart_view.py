@@ -31,6 +31,14 @@ def _pm(mean: float, lo: float, hi: float, digits: int = 2, sign: bool = False) 
     return plus_minus(mean, (hi - lo) / 2, digits, sign)
 
 
+def _said(action: str, ctx: dict, g) -> str:
+    """An action as a seat of the class's context makes it: Pedro's dealer, who bids last,
+    "bid up to 10" (the hand says so; the chart said "bid 10")."""
+    seat = "dealer" if ctx.get("dealer") is True else ctx.get("seat")
+    verb = g.bid_words(str(seat)) if seat is not None else "bid"
+    return action.replace("bid ", f"{verb} ", 1) if action.startswith("bid ") else action
+
+
 def _note(c) -> str:
     """A class's note: rare (too few hands, or too wide to read), else unclear and slight."""
     if c.rare:
@@ -95,8 +103,10 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
     up_to = not game(chart.provenance["rules"]).bids_are_ceilings  # Rook's bids are "up to"
     groups = (chart.classes.groupby(context, observed=True, sort=True) if context
               else [((), chart.classes)])
+    rules_game = game(chart.provenance["rules"])
     for ctx, group in groups:
         ctx = ctx if isinstance(ctx, tuple) else (ctx,)
+        where = dict(zip(context, ctx, strict=True))
         name = ", ".join(f"{f} {v}" if f == "seat" else (f if v else f"not {f}")
                          for f, v in zip(context, ctx, strict=True)) or "all seats"
         rows = [[without_context(c.label, ctx), f"{c.n:,}",
@@ -104,9 +114,10 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
                  _pm(c.ev_pass, c.ev_pass_lo, c.ev_pass_hi, digits, True),
                  *([_pm(c.pass_correction, c.pass_correction_lo, c.pass_correction_hi, digits,
                         True)] if two_level else []),
-                 c.recommended, _pm(c.rec_gain, c.rec_gain_lo, c.rec_gain_hi, digits, True),
+                 _said(c.recommended, where, rules_game),
+                 _pm(c.rec_gain, c.rec_gain_lo, c.rec_gain_hi, digits, True),
                  *([c.bid_up_to or "-"] if up_to else []),
-                 f"{c.best}{'' if c.best == c.recommended else ' *'}",
+                 f"{_said(c.best, where, rules_game)}{'' if c.best == c.recommended else ' *'}",
                  _note(c)]
                 for c in group.iloc[::-1].itertuples()]
         out += [f"{name}: classes strongest first",
@@ -129,14 +140,14 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
                f"rare too." if two_level else ""), ""]
     if len(chart.guide):
         ctx_cols = [f for f in context if f in chart.guide.columns]
-        rows = [[*(g[f] for f in ctx_cols),
-                 g["bid_from"] if g["bid_from"] == g["bid_to"] else
-                 f"{g['bid_from']}-{g['bid_to']}",
-                 without_context(g["minimum holding"], [g[f] for f in ctx_cols]),
-                 f"{g['n']:,}", g["recommended"],
-                 _pm(g["rec_gain"], g["rec_gain_lo"], g["rec_gain_hi"], digits, True),
-                 "slight" if g["slight"] else ""]
-                for _, g in chart.guide.iterrows()]
+        rows = [[*(r[f] for f in ctx_cols),
+                 r["bid_from"] if r["bid_from"] == r["bid_to"] else
+                 f"{r['bid_from']}-{r['bid_to']}",
+                 without_context(r["minimum holding"], [r[f] for f in ctx_cols]),
+                 f"{r['n']:,}", _said(r["recommended"], {f: r[f] for f in ctx_cols}, rules_game),
+                 _pm(r["rec_gain"], r["rec_gain_lo"], r["rec_gain_hi"], digits, True),
+                 "slight" if r["slight"] else ""]
+                for _, r in chart.guide.iterrows()]
         out += ["Bidding guide: the weakest class that is not rare (fewest points as sole "
                 "bidder) recommended to bid at least b, for each b:",
                 render_table([*ctx_cols, "bid", "minimum holding", "n", "recommended",

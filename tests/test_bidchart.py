@@ -2,6 +2,7 @@
 the chart's arithmetic against the seat outcomes, the decision rule, and the monotonicity
 check (which must be able to fail)."""
 
+import re
 from statistics import NormalDist
 
 import numpy as np
@@ -479,3 +480,14 @@ def test_the_guide_accounts_for_every_seat_and_the_legend_says_what_rare_is():
     assert f"at seat {', '.join(missing)} (more deals" in guide
     assert "wider than ±1 points (1/14 of the 14 a deal holds)" in text
     assert guide.startswith(": the weakest class that is not rare") and "for each b:" in guide
+
+
+def test_the_dealer_s_bids_read_as_the_ceilings_they_are():
+    """The hand said "bid up to 10" at the dealer, the chart "bid 10" for the same ceiling:
+    the dealer bids last and takes the lowest legal bid up to it."""
+    chart = bid_chart("pedro", deals=20_000, seed=5, by=("trumps", "seat"))
+    text = render_bid_chart(chart)
+    dealer = text.split("seat dealer: classes strongest first")[1].split("\n\n")[0]
+    eldest = text.split("seat eldest: classes strongest first")[1].split("\n\n")[0]
+    assert "bid up to " in dealer and "bid up to" not in eldest
+    assert not re.search(r"\bbid \d", dealer)

@@ -110,6 +110,11 @@ class Game:
         (:func:`analyzer.advice.slight`); None where advice is not in points."""
         return None
 
+    def bid_words(self, seat: str) -> str:
+        """How a bid of b reads at ``seat`` (counted from the dealer): "bid", or "bid up to"
+        where the seat's bid is a ceiling (Pedro's dealer, who bids last)."""
+        return "bid"
+
     def chart_note(self, rules) -> str:
         """A sentence a report's bid guide under ``rules`` adds ("" for none)."""
         return ""

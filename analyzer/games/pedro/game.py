@@ -30,6 +30,11 @@ class PedroGame(BiddingGame):
 
         return FEATURES, DEFAULT_BY
 
+    def bid_words(self, seat: str) -> str:
+        from .hand_view import bid_verb
+
+        return bid_verb(seat)
+
     def chart_note(self, rules) -> str:
         """Method 2 with the difference to the side with more settles every deal's margin as
         method 1 does, so its guide (net points) is method 1's: say so, not show it as new."""
@@ -97,9 +102,9 @@ class PedroGame(BiddingGame):
 
     def hand_json(self, ev):
         from ...hand_view import hand_json
-        from .hand_view import MODEL_NOTE
+        from .hand_view import MODEL_NOTE, reach_clause
 
-        return hand_json(ev, MODEL_NOTE)
+        return hand_json(ev, MODEL_NOTE, reach_clause(ev))
 
     def hand_figure(self, ev):
         from ... import plotting
