@@ -133,13 +133,13 @@ def provenance(ev: HandEvaluation) -> dict:
     return {**ev.provenance, "bidlab_version": __version__}
 
 
-def hand_document(ev: HandEvaluation, model: str) -> dict:
+def hand_document(ev: HandEvaluation, model: str, reach: str = "") -> dict:
     """Provenance, the recommendation, ``model`` (what the numbers assume, in a sentence)
-    and every table as lists of records."""
+    and every table as lists of records; ``reach`` ends the advice as the text's does."""
     return {
         "provenance": provenance(ev),
         "recommended": ev.recommended,
-        "advice": ev.advice,
+        "advice": ev.advice + reach,
         "decision_rule": DECISION_NOTE,
         "model": model,
         "points": records(ev.points),
@@ -151,9 +151,9 @@ def hand_document(ev: HandEvaluation, model: str) -> dict:
     }
 
 
-def hand_json(ev: HandEvaluation, model: str) -> str:
+def hand_json(ev: HandEvaluation, model: str, reach: str = "") -> str:
     """:func:`hand_document` as strict JSON (no NaN)."""
-    return dumps(hand_document(ev, model))
+    return dumps(hand_document(ev, model, reach))
 
 
 def hand_csv(ev: HandEvaluation) -> str:

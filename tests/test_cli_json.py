@@ -282,3 +282,13 @@ def test_king_hand_json_from_the_cli_keeps_its_keys():
                          "trump_right"]
     assert doc["provenance"]["n"] == 50 and doc["negative"][0]["n"] == 50
     assert doc["positive"] == [] and doc["trump_right"] == {}
+
+
+def test_a_hand_s_json_advice_is_the_text_s_whole_sentence():
+    """--json dropped the text's "naming spades beats passing beyond the noise up to a bid
+    of 12"; a program reading the advice got less than a player reading the text."""
+    args = ("hand", "pedro", "AS KS 5S 5C 2S 9H 3D JC 7H", "--deals", "3000")
+    doc = strict(ok(*args, "--json").stdout)
+    line = next(x for x in ok(*args).stdout.splitlines() if x.startswith("recommended: "))
+    assert line == f"recommended: {doc['advice']}" and "beats passing beyond the noise up to" \
+        in doc["advice"]

@@ -97,13 +97,13 @@ def render_hand(ev: HandEvaluation) -> str:
                 f"P(best) from their joint normal law, each action on its own; actions "
                 f"alike on every deal count as one)"]
     out.append(_ranking(ev, 2))
-    out += ["", f"recommended: {ev.advice}{_reach(ev)}", DECISION_NOTE, MODEL_NOTE,
+    out += ["", f"recommended: {ev.advice}{reach_clause(ev)}", DECISION_NOTE, MODEL_NOTE,
             "Own-only EVs: --json or --csv (the bids table); the points distribution: "
             "--json."]
     return "\n".join(out)
 
 
-def _reach(ev: HandEvaluation) -> str:
+def reach_clause(ev: HandEvaluation) -> str:
     """How far the recommended trump carries beyond the noise, the figure a bidder needs."""
     if ev.decision is None or ev.decision.index == 0:
         return ""
