@@ -143,8 +143,8 @@ def _ladder(p: Part) -> list[str]:
         return []
     base, measure = rungs["rung"].iloc[0], p.provenance.get("measure", "points")
     compared = len(rungs) - 1
-    held = f"paired, 95% for the {compared} players compared together" if compared > 1 else \
-        "paired"
+    held = (f"paired, 95% for the {compared} players compared together" if compared > 1
+            else "paired")
     out = []
     for r in rungs.iloc[1:].itertuples():  # on too few deals, or within the noise: no claim
         lo, hi = r.diff_family_lo, r.diff_family_hi
