@@ -44,7 +44,7 @@ from .games import common, parse_game
 from .games import game as game_of
 from .games.search.setup import P_PLAY_ONLY  # the policies choose cards only
 from .limits import require_memory, require_time
-from .stats import interval, mean_ci, paired_diff, wilson
+from .stats import held, interval, mean_ci, paired_diff, wilson
 from .text import ShownAsText, render_table
 
 RUNGS = common.LADDER_RUNGS
@@ -95,7 +95,7 @@ class Ladder(ShownAsText):
         contract = df["bid"] > 0
         rows = []
         for r in self.rungs:
-            pts = mean_ci(df[f"points_{r}"])
+            pts = self._held(mean_ci(df[f"points_{r}"]))
             made = df.loc[contract, f"made_{r}"]
             pm = wilson(int(made.sum()), int(contract.sum())) if contract.any() else None
             row = {"rung": label(r), "n": pts.n, "points": pts.mean, "points_lo": pts.lo,
@@ -110,12 +110,22 @@ class Ladder(ShownAsText):
             rows.append(row)
         return pd.DataFrame(rows)
 
+    def _held(self, e):
+        """A mean of the bid side's points within the points a deal holds (Pedro's 14,
+        Rook's total): three deals of 14 read "14.00 ± 0.00", and an interval ran past 14
+        (:func:`analyzer.stats.held`); King's measures as they are."""
+        rules = parse_game(self.provenance["rules"])
+        total = game_of(rules).deal_points(rules)
+        if total is None or self.measure != "bid-side points":
+            return e
+        return held(e, 0.0, float(total))
+
     def by_bid(self) -> pd.DataFrame:
         """Per bid level and rung: n, mean bid-side points and P(make), with 95% CIs."""
         rows = []
         for b, g in self.deals[self.deals["bid"] > 0].groupby("bid"):
             for r in self.rungs:
-                pts = mean_ci(g[f"points_{r}"]) if len(g) > 1 else None
+                pts = self._held(mean_ci(g[f"points_{r}"])) if len(g) > 1 else None
                 pm = wilson(int(g[f"made_{r}"].sum()), len(g))
                 rows.append({"bid": int(b), "rung": label(r), "n": len(g),
                              "points": g[f"points_{r}"].mean(),

@@ -276,3 +276,20 @@ def test_the_rungs_are_measured_against_a_rung_that_is_there_and_held_together()
         r = s.loc[rung]
         own, held = r["diff_hi"] - r["diff_lo"], r["diff_family_hi"] - r["diff_family_lo"]
         assert held / own == pytest.approx(ladder_z(2) / Z95, rel=0.02)
+
+
+def test_a_ladder_s_points_stay_within_what_a_deal_holds():
+    """Three deals of 14 read "14.00 ± 0.00" (certain), and a mean of 11 over six deals ran
+    to 14.5, past the 14 points a Pedro deal holds (a statistician's example)."""
+    import pandas as pd
+
+    lad = ladder.Ladder(
+        pd.DataFrame({"deal": range(6), "maker": 0, "bid": [10, 10, 10, 6, 6, 6],
+                      "points_heuristic": [14, 14, 14, 3, 9, 12], "made_heuristic": True,
+                      "points_dd": [14, 14, 14, 8, 9, 12], "made_dd": True}),
+        ("heuristic", "dd"), {"rules": "pedro", "seed": 1, "deals": 6,
+                              "opponents": "heuristic"})
+    s = lad.summary()
+    assert (s["points_hi"] <= 14).all() and (s["points_lo"] >= 0).all()
+    cells = lad.by_bid().set_index(["bid", "rung"])
+    assert cells.loc[(10, "heuristic"), "points_hw"] > 0  # three deals of 14: not certain
