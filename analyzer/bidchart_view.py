@@ -96,14 +96,14 @@ def header(chart) -> str:
 
 def render_bid_chart(chart, digits: int | None = None) -> str:
     """The classes per seat (strongest first), the guide and the monotonicity check."""
-    digits = digits if digits is not None else game(chart.provenance["rules"]).points_digits
+    rules_game = game(chart.provenance["rules"])
+    digits = digits if digits is not None else rules_game.points_digits
     context = [f for f in chart.by if f in ("seat", "dealer")]
     out = [header(chart), chart.provenance["model"], ""]
     two_level = "pass_correction" in chart.classes.columns
-    up_to = not game(chart.provenance["rules"]).bids_are_ceilings  # Rook's bids are "up to"
+    up_to = not rules_game.bids_are_ceilings  # Rook's bids are "up to"
     groups = (chart.classes.groupby(context, observed=True, sort=True) if context
               else [((), chart.classes)])
-    rules_game = game(chart.provenance["rules"])
     for ctx, group in groups:
         ctx = ctx if isinstance(ctx, tuple) else (ctx,)
         where = dict(zip(context, ctx, strict=True))

@@ -32,13 +32,15 @@ def _rate(k: int, n: int) -> dict:
             "rate_hi": p.hi if p else np.nan}
 
 
-def _mean(values, name: str) -> dict:
+def _mean(values, name: str, se: bool = False) -> dict:
+    """The mean's columns: ``name``, its interval's ends, and with ``se`` its standard error."""
     values = np.asarray(values, dtype=np.float64)
     if len(values) < 2:
         return {name: values.mean() if len(values) else np.nan, f"{name}_lo": np.nan,
-                f"{name}_hi": np.nan}
+                f"{name}_hi": np.nan, **({f"{name}_se": np.nan} if se else {})}
     e = mean_ci(values)
-    return {name: e.mean, f"{name}_lo": e.lo, f"{name}_hi": e.hi}
+    return {name: e.mean, f"{name}_lo": e.lo, f"{name}_hi": e.hi,
+            **({f"{name}_se": e.se} if se else {})}
 
 
 def bid_levels(df: pd.DataFrame, bid: str, made: str, settlement: str) -> pd.DataFrame:
@@ -100,8 +102,7 @@ def whole_games(winner: np.ndarray, deals: np.ndarray, scores: np.ndarray,
         rows.append({"side": name, "n": int(decided.sum()),
                      "wins": float(won.sum()), "win": win.p if win else np.nan,
                      "win_lo": win.lo if win else np.nan, "win_hi": win.hi if win else np.nan,
-                     **_mean(final, "score"),
-                     "score_se": mean_ci(final).se if len(final) > 1 else np.nan,
+                     **_mean(final, "score", se=True),
                      "score_p10": float(np.percentile(final, 10)) if len(final) else np.nan,
                      "score_median": float(np.median(final)) if len(final) else np.nan,
                      "score_p90": float(np.percentile(final, 90)) if len(final) else np.nan})
