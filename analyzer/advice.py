@@ -46,7 +46,7 @@ there, and the walk at one look's level may climb to a bid that only cleared it.
 >>> d.sentence()
 'bid 7: +3.50 ± 0.47 over passing (95% for the 2 bids compared)'
 
-May import: :mod:`.stats`; never a game.
+May import: :mod:`.stats` and :mod:`.estimate_text`; never a game.
 """
 
 from __future__ import annotations
@@ -56,7 +56,8 @@ from statistics import NormalDist
 
 import numpy as np
 
-from .stats import Z95, Estimate, PairedMoments, plus_minus
+from .estimate_text import plus_minus
+from .stats import Z95, Estimate, PairedMoments
 
 # Fewer trials tell nothing beyond the noise: a normal interval from a handful of deals
 # is not one (2 deals of a strong Pedro hand read "+17.00 ± 2.91 over passing", and 2

@@ -18,10 +18,10 @@ import pandas as pd
 from . import atomic, io
 from .advice import MIN_TRIALS, slight_words
 from .chart_features import RARE_HALF_WIDTH, RARE_MIN_N, class_legend
+from .estimate_text import ci, plus_minus
 from .games import game, parse_game
 from .games.common import policy_label
 from .games.protocol import ChartContents
-from .stats import ci, plus_minus
 from .text import render_table, without_context
 
 

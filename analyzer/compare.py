@@ -36,6 +36,7 @@ import pandas as pd
 from .advice import MIN_TRIALS, ladder_z
 from .differences import bounded_difference, delta, difference, ratio_gradients
 from .documents import stamp
+from .estimate_text import interval_text
 from .games import game, parse_game
 from .games.common import (
     default_chunk,
@@ -47,7 +48,7 @@ from .games.common import (
 )
 from .limits import Pace, check_counts, check_seed, require_time
 from .moments import Moments
-from .stats import Z95, Estimate, PairedMoments, bounded, held, interval_text, wilson
+from .stats import Z95, Estimate, PairedMoments, bounded, held, wilson
 from .text import ShownAsText, render_table, two_level_note
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelMoments, check_budget, check_request

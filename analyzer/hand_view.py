@@ -5,7 +5,7 @@ Every figure carries its 95% interval; every output carries the provenance (hand
 rules, policy, seed, n and the rule that stopped the run). The tables are
 :class:`analyzer.rollout.HandEvaluation`'s DataFrames; nothing is recomputed here. Each
 game renders its own tables with these pieces (``analyzer/games/<game>/hand_view.py``).
-May import: rollout, stats, text, documents.
+May import: rollout, estimate_text, text, documents.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import pandas as pd
 
 from . import __version__
 from .documents import dumps, records
+from .estimate_text import visible_digits
 from .games.common import policy_label
 from .rollout import HandEvaluation
-from .stats import visible_digits
 from .text import render_table
 
 STOPPED = {"deals": "fixed count (--deals)", "target-ci": "target CI reached (--target-ci)",

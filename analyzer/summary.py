@@ -32,9 +32,10 @@ import numpy as np
 if TYPE_CHECKING:  # tables in the annotations; _frame loads pandas when it makes one
     import pandas as pd
 
+from .estimate_text import known, symmetric, visible_digits
 from .games.common import policy_label
 from .moments import Counts, Moments, from_list
-from .stats import Estimate, Proportion, held, known, symmetric, visible_digits
+from .stats import Estimate, Proportion, held
 from .text import render_table
 
 _EST_COLS = ["n", "mean", "se", "lo", "hi"]

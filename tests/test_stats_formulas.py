@@ -9,19 +9,9 @@ import math
 
 import pytest
 
+from analyzer.estimate_text import interval_text, plus_minus, visible_digits
 from analyzer.moments import Histogram, Moments
-from analyzer.stats import (
-    Z95,
-    ColumnMoments,
-    Estimate,
-    PairedMoments,
-    bounded,
-    interval_text,
-    mean_ci,
-    plus_minus,
-    visible_digits,
-    wilson,
-)
+from analyzer.stats import Z95, ColumnMoments, Estimate, PairedMoments, bounded, mean_ci, wilson
 from analyzer.twolevel import best_split
 
 

@@ -5,7 +5,7 @@ and prints; a capability GAME lacks (contracts, games to a target) is refused by
 in one line.
 
 May import: :mod:`.group`, :mod:`.options`, the games' registry and protocol, and the
-analysis layers (summary, compare, stats, io, text); never another command module.
+analysis layers (summary, compare, stats, estimate_text, io, text); never another command module.
 """
 
 from __future__ import annotations
@@ -316,7 +316,8 @@ def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out, as_json,
       bidlab match "pedro(target=1000)" --games 2000 --max-deals 5000
       bidlab match rook --games 2000 --rule pass_cycle=right_left_none
     """
-    from ..stats import bounded, interval_text, mean_ci, wilson
+    from ..estimate_text import interval_text
+    from ..stats import bounded, mean_ci, wilson
 
     rules = resolve_rules(game, rule_pairs)
     g = game_of(rules)

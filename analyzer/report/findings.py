@@ -7,15 +7,17 @@ its 95% interval, and says "beyond the noise" only where the interval excludes z
 finding is never stronger than the section below it. A section with nothing to headline
 (an empty bid guide) gives none.
 
-May import: :mod:`.parts`, :mod:`analyzer.stats`, :mod:`analyzer.compare` (the
-size of a comparison's family) and :mod:`analyzer.advice` (a family's quantile).
+May import: :mod:`.parts`, :mod:`analyzer.stats`, :mod:`analyzer.estimate_text`,
+:mod:`analyzer.compare` (the size of a comparison's family) and :mod:`analyzer.advice` (a
+family's quantile).
 """
 
 from __future__ import annotations
 
 from ..advice import MIN_TRIALS, ladder_z
 from ..compare import family_size
-from ..stats import ci, pct, wilson
+from ..estimate_text import ci, pct
+from ..stats import wilson
 from .parts import FEW, Part
 
 MOST_MEASURES = 3  # per comparison: the clearest effects, the rest in its table

@@ -4,14 +4,14 @@ supports.
 
 A part keeps two views of each table: ``tables`` holds the numbers (written to ``data/``
 as Parquet and CSV), and a ``table`` block holds the same rows formatted for people, each
-estimate as "mean [lo, hi]" (:func:`analyzer.stats.ci`, :func:`analyzer.stats.pct`).
+estimate as "mean [lo, hi]" (:func:`analyzer.estimate_text.ci`, :func:`analyzer.estimate_text.pct`).
 
 >>> verdict(-0.02, 0.03, "B higher", "B lower")
 'no difference beyond the noise (95% CI [-0.02, +0.03])'
 >>> verdict(0.0, 0.0, "B higher", "B lower")
 'the same on every deal'
 
-May import: the standard library, numpy, pandas and :mod:`analyzer.stats`.
+May import: the standard library, numpy, pandas and :mod:`analyzer.estimate_text`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..stats import known
+from ..estimate_text import known
 
 
 @dataclass

@@ -8,7 +8,7 @@ Game` interface only: no section names a game.
 
 May import: :mod:`.parts`, :mod:`.figures`, :mod:`.commands`, :mod:`.scenario`, the
 games' registry, protocol and common layer, the generic analyses (summary, bidchart,
-compare, ladder, stats, twolevel, variants, advice's family quantile), and
+compare, ladder, stats, estimate_text, twolevel, variants, advice's family quantile), and
 :mod:`analyzer.runs` (a cluster's executor: ``ex``, None for here).
 """
 
@@ -23,10 +23,11 @@ import numpy as np
 import pandas as pd
 
 from ..advice import MIN_TRIALS, ladder_z
+from ..estimate_text import ci, pct
 from ..games import family
 from ..games import game as game_of
 from ..games.common import policy_label
-from ..stats import ci, interval, mean_ci, pct
+from ..stats import interval, mean_ci
 from ..twolevel import ESTIMATOR as TWO_LEVEL
 from ..variants import describe_allowed, flag_fields
 from . import figures

@@ -24,8 +24,8 @@ import pandas as pd
 
 from ... import atomic, io
 from ...advice import MIN_TRIALS
-from ...stats import interval_text as _pm  # mean ± hw, or [lo, hi] where lopsided
-from ...stats import pct
+from ...estimate_text import interval_text as _pm  # mean ± hw, or [lo, hi] where lopsided
+from ...estimate_text import pct
 from ...text import render_table
 from ..common import policy_label
 from ..protocol import ChartContents

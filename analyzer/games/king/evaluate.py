@@ -39,6 +39,7 @@ import pandas as pd
 from ...advice import MIN_TRIALS
 from ...cards import SUIT_NAMES, CardSet
 from ...documents import dumps, provenance, records, stamp
+from ...estimate_text import interval_text, plus_minus
 from ...moments import Histogram
 from ...rollout import (
     HandError,
@@ -50,7 +51,7 @@ from ...rollout import (
     run_stop_rule,
     two_level_cols,
 )
-from ...stats import Estimate, PairedMoments, held, interval_text, plus_minus, wilson
+from ...stats import Estimate, PairedMoments, held, wilson
 from ...text import ShownAsText, render_table
 from ...two_level_hand import HandModel, grow_tally, two_level_hand
 from ...twolevel import check_budget
