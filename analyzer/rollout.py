@@ -371,9 +371,9 @@ def parse_dealt_hand(text: str, size: int, game: str, joker_message: str) -> int
 
 
 def parse_known(known: dict[str, str], hand_offset: int,
-                joker: bool = False) -> tuple[tuple[int, int], ...]:
-    """``{"second": "AH KH"}`` -> ((2, mask),); HandError for a bad seat or the hand's own seat
-    (or a joker, unless the game has one)."""
+                no_joker: str | None) -> tuple[tuple[int, int], ...]:
+    """``{"second": "AH KH"}`` -> ((2, mask),); HandError for a bad seat or the hand's own seat,
+    and ``no_joker`` (the game's own message; None where the deck has one) for a joker."""
     if not isinstance(known, Mapping):
         raise HandError(f"known cards are a mapping of seat to cards, such as {{\"second\": "
                         f"\"AH KH\"}}; got {known!r}")
@@ -389,8 +389,8 @@ def parse_known(known: dict[str, str], hand_offset: int,
             raise HandError(f"known cards of {seat} are a string such as \"AH KH\"; got "
                             f"{text!r}")
         cards = parse_cards(text)
-        if JOKER in cards and not joker:
-            raise HandError("Pedro has no joker")
+        if JOKER in cards and no_joker is not None:
+            raise HandError(no_joker)
         out.append((off, CardSet(cards).mask))
     return tuple(sorted(out))  # seat order, however given: one provenance for one deal
 

@@ -78,6 +78,14 @@ def test_bad_input_is_one_line_exit_2(args, expected):
     assert_bad_input(run("hand", "king", *args), *expected)
 
 
+def test_a_known_joker_is_refused_in_kings_words():
+    """The known cards' check is shared by every game; it said "Pedro has no joker" here."""
+    from analyzer.rollout import HandError
+
+    with pytest.raises(HandError, match="^King is played with the 52-card deck: no joker$"):
+        evaluate_king_hand(RULES, HEARTS, "dealer", "no-hearts", 10, known={"second": "JK"})
+
+
 def test_progress_counts_every_hand_played():
     """The CLI's bar is sized by king_hand_work; the evaluation reports exactly that many."""
     rules = RULES

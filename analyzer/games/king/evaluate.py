@@ -68,11 +68,12 @@ from .rules import POSITIVE, check_played, contract_name, parse_contract
 from .view import hand_total
 
 TRUMP_LABELS = (*SUIT_NAMES, "no trump")
+NO_JOKER = "King is played with the 52-card deck: no joker"
 
 
 def parse_king_hand(text: str) -> int:
     """Mask of a 13-card King hand; HandError (or CardParseError) otherwise."""
-    return parse_dealt_hand(text, 13, "King", "King is played with the 52-card deck: no joker")
+    return parse_dealt_hand(text, 13, "King", NO_JOKER)
 
 
 def contracts_of(text: str, rules) -> list[int]:
@@ -225,7 +226,7 @@ def evaluate_king_hand(rules, hand: str, seat: str = "eldest", contract: str = "
     pols = parse_policies(policy)
     one_policy_for_every_seat(pols, "a hand evaluation")
     offset = SEAT_OFFSETS[seat]
-    known_cards = parse_known(known or {}, offset)
+    known_cards = parse_known(known or {}, offset, NO_JOKER)
     king.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
 
     model = _model(codes, 5 if rules.allow_no_trump else 4)

@@ -267,9 +267,12 @@ def _simulate_batch(samples: _Samples, rules, hand_mask, offset, known, pols, se
             samples.opp[m][k].append(opp)
 
 
+NO_JOKER = "the joker is not in the 52-card Pedro deck"
+
+
 def parse_hand(text: str) -> int:
     """Mask of a 9-card Pedro hand; HandError or CardParseError otherwise."""
-    return parse_dealt_hand(text, 9, "Pedro", "the joker is not in the 52-card Pedro deck")
+    return parse_dealt_hand(text, 9, "Pedro", NO_JOKER)
 
 
 def evaluate_hand(game, hand: str, seat: str = "eldest",
@@ -319,7 +322,7 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     pols = pedro.parse_policies(policy)
     offset = pedro.SEAT_OFFSETS[seat]
     one_policy_for_every_seat(pols, "a hand evaluation")
-    known_cards = parse_known(known or {}, offset)
+    known_cards = parse_known(known or {}, offset, NO_JOKER)
     pedro.Scenario(hand=mask, seat=offset, known=known_cards).vector()  # validate up front
     labels = _labels(rules, seat)
     check_budget(base, budget)

@@ -295,7 +295,7 @@ def evaluate_rook_hand(rules: rook.Rules, hand: str, seat: str = "eldest",
     pols = parse_policies(policy)
     one_policy_for_every_seat(pols, "a hand evaluation")
     offset = SEAT_OFFSETS[seat]
-    known_cards = parse_known(known or {}, offset, joker=True)
+    known_cards = parse_known(known or {}, offset, no_joker=None)
     rook.Scenario(hand=mask, seat=offset, known=known_cards).vector(rules.hand_size)
     model = _model(rules)
     two_level = {}
