@@ -43,7 +43,7 @@ from .advice import ladder_z
 from .games import common, parse_game
 from .games import game as game_of
 from .games.search.setup import P_PLAY_ONLY  # the policies choose cards only
-from .limits import require_memory, require_time
+from .limits import check_count, check_seed, require_memory, require_time
 from .stats import held, interval, mean_ci, paired_diff, wilson
 from .text import ShownAsText, render_table
 
@@ -209,6 +209,7 @@ def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuri
     :mod:`analyzer.runs`: its ``map_parts``) plays the deals in parts on its workers, with
     the same table: a deal's play depends on nothing but its index."""
     rules = _rules(game)
+    _check_span(deals, seed, first, worlds)
     rungs = check_rungs(rungs)
     one_policy(opponents, "--opponents")
     game_of(rules).check_contract(contract, rules)
@@ -287,6 +288,15 @@ class Duplicate:
                 "seconds": self.seconds}
 
 
+def _check_span(deals, seed, first, worlds) -> None:
+    """ArgumentError for deals, a seed, a first deal or worlds no run can take (a string
+    seed reached the kernel, as numba's "No matching definition")."""
+    check_count("deals", deals)
+    check_seed(seed)
+    check_count("first", first, 0)
+    check_count("worlds", worlds)
+
+
 def _team_columns(rules) -> tuple[str, str, str, str, object]:
     """Record columns (points0, points1, score0, score1) and the game's package."""
     g = game_of(rules)
@@ -300,7 +310,12 @@ def duplicate(game, a: str, b: str, deals: int, seed: int = 1, first: int = 0,
     one of :mod:`analyzer.runs`) plays the deals in parts on its workers, with the same
     result."""
     rules = _rules(game)
-    if executor is None and deals:  # one deal untimed: the seconds leave out numba's compile
+    _check_span(deals, seed, first, worlds)
+    game_of(rules).require("partnerships", "a duplicate match")
+    one_policy(a, "player a")
+    one_policy(b, "player b")
+    require_time(2 * deals, "--deals x 2 =")
+    if executor is None:  # one deal untimed: the seconds leave out numba's compile
         duplicate_part(rules, a, b, seed, worlds, first, 1)
     t0 = time.perf_counter()
     if executor is None:

@@ -293,3 +293,29 @@ def test_a_ladder_s_points_stay_within_what_a_deal_holds():
     assert (s["points_hi"] <= 14).all() and (s["points_lo"] >= 0).all()
     cells = lad.by_bid().set_index(["bid", "rung"])
     assert cells.loc[(10, "heuristic"), "points_hw"] > 0  # three deals of 14: not certain
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: ladder.ladder("pedro", 10, "x", ("heuristic", "random")), "seed must be"),
+    (lambda: ladder.ladder("pedro", 10, -1, ("heuristic", "random")), "seed must be"),
+    (lambda: ladder.ladder("pedro", 0, 1, ("heuristic", "random")), "deals must be"),
+    (lambda: ladder.ladder("pedro", 10, 1, ("heuristic", "random"), first=-1), "first must be"),
+    (lambda: ladder.duplicate("pedro", "heuristic", "random", 0), "deals must be"),
+    (lambda: ladder.duplicate("pedro", "heuristic", "random", 10, "x"), "seed must be"),
+    (lambda: ladder.duplicate("pedro", "heuristic", "random", 10, worlds=0), "worlds must be"),
+])
+def test_the_python_api_refuses_what_no_run_can_take(call, message):
+    """As compare and the hand evaluations do: a string seed reached the kernel (numba's "No
+    matching definition"), 0 deals read as "all 0 hands were declined" or "mean_ci needs
+    at least one sample", and a negative seed ran."""
+    from analyzer.limits import ArgumentError
+
+    with pytest.raises(ArgumentError, match=message):
+        call()
+
+
+def test_a_duplicate_match_needs_partnerships_and_one_policy_a_side():
+    with pytest.raises(NotOffered, match="King has no partnerships"):
+        ladder.duplicate("king", "heuristic", "random", 10)
+    with pytest.raises(PolicyError, match="player a 'heuristic,random': one policy"):
+        ladder.duplicate("pedro", "heuristic,random", "random", 10)

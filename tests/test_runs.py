@@ -42,6 +42,22 @@ def test_chunks_merge_into_the_whole_run_bit_for_bit(preset, contract):
     assert merged.estimates == whole.estimates
 
 
+@pytest.mark.parametrize("sizes, message", [
+    ({"deals": 0}, "deals must be"), ({"deals": -3}, "deals must be"),
+    ({"deals": 0, "out": "rows.parquet"}, "deals must be"),
+    ({"deals": 10, "first": -1}, "first must be"), ({"deals": 10, "chunk": 0}, "chunk must be"),
+])
+def test_play_refuses_sizes_no_run_can_take(sizes, message, tmp_path, monkeypatch):
+    """0 deals read as a bare StopIteration (with out=) or "nothing to merge"."""
+    from analyzer.limits import ArgumentError
+
+    monkeypatch.chdir(tmp_path)
+    job = runs.Job.of("pedro", seed=1, policy="heuristic", rows="out" in sizes)
+    with pytest.raises(ArgumentError, match=message):
+        runs.play(job, **{"first": 0, **sizes})
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_merge_can_fail():
     """A summary of other deals differs (the comparison above can fail)."""
     g = game("pedro")

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 
 from .. import io
 from ..games import common
-from ..limits import Pace, require_time
+from ..limits import Pace, check_count, check_counts, require_time
 from .executors import LocalExecutor, task_size
 from .job import Chunk, Job
 from .store import RunStore
@@ -50,6 +50,9 @@ def play(job: Job, first: int, deals: int, executor=None, store: RunStore | None
         # measures them
         if chunk is None and (store.saved is not None or store.n_done or not ex.measures):
             chunk = store.chunk
+    check_count("first", first, 0)  # 0 deals read as a bare StopIteration with out=, else
+    check_count("deals", deals)     # as "nothing to merge"
+    check_counts(optional=("chunk",), chunk=chunk)
     if out is not None and not job.rows:
         raise ValueError("rows go to --out only from a job that keeps them (rows=True)")
     done: list[tuple[int, int]] = store.done() if store is not None else []
