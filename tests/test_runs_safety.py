@@ -8,6 +8,7 @@ store as it was. A damaged chunk is named in one line before any output is writt
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from cli_helpers import assert_bad_input, run
@@ -117,6 +118,38 @@ def test_a_damaged_store_is_one_line_and_writes_no_output(store, tmp_path, damag
         rows.unlink(missing_ok=True)
         assert run("resume", str(store), "--out", str(out)).exit_code == 0
         assert io.read_table(out).equals(io.read_table(tmp_path / "rows.parquet"))
+
+
+def test_a_fault_in_reading_every_chunk_is_not_blamed_on_the_first(store, monkeypatch):
+    """Where no chunk reads alone, the reading code is at fault: its error and traceback
+    go up. "0000...+1000.json is damaged; delete that chunk's files" sent the user to
+    delete good data, and the same error came back."""
+    opened = runs.RunStore(store)
+
+    def faulty(job, states, attrs):
+        raise KeyError("a bug in the result code")
+
+    monkeypatch.setattr(type(opened.job), "result", faulty)
+    with pytest.raises(KeyError, match="a bug in the result code"):
+        opened.result()
+
+
+def test_one_chunk_unlike_the_others_is_named(store, monkeypatch):
+    opened = runs.RunStore(store)
+    result = type(opened.job).result
+    second = sorted(p.name for p in (store / "chunks").glob("*.json"))[1]
+    states = [opened._chunk_state(lo, n) for lo, n in opened.done()]
+
+    def fails_on_the_second(job, chunk_states, attrs):
+        if any(s is states[1] for s in chunk_states):
+            raise KeyError("stats")
+        return result(job, chunk_states, attrs)
+
+    monkeypatch.setattr(opened, "_chunk_state", lambda lo, n: states[
+        [c[0] for c in opened.done()].index(lo)])
+    monkeypatch.setattr(type(opened.job), "result", fails_on_the_second)
+    with pytest.raises(runs.RunStoreError, match=re.escape(f"{second} is damaged")):
+        opened.result()
 
 
 def test_resume_writes_the_chart_folder_the_run_was_started_with(tmp_path):

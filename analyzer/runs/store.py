@@ -266,12 +266,21 @@ class RunStore:
         try:
             return self.job.result(states, self.attrs())
         except damage:
-            for (lo, n), state in zip(done, states, strict=True):  # which chunk: one at a time
+            failed = []  # which chunk: one at a time
+            for (lo, n), state in zip(done, states, strict=True):
                 try:
                     self.job.result([state], self.attrs())
                 except damage as e:
-                    raise RunStoreError(f"{self._chunk_file(lo, n, '.json')} is damaged "
-                                        f"({type(e).__name__}: {e}); {_REPLAY}") from None
+                    failed.append((lo, n, e))
+            # a chunk is damaged where another one reads: where none does, the fault is in
+            # the code that reads them (its traceback follows), and deleting good chunks
+            # would not mend it
+            if failed and len(failed) < len(done):
+                lo, n, e = failed[0]
+                raise RunStoreError(f"{self._chunk_file(lo, n, '.json')} is damaged "
+                                    f"({type(e).__name__}: {e}); {_REPLAY}") from None
+            if failed:
+                raise
             # each whole alone: one does not add up with the others (a mean where they
             # hold a count), found beside the first
             for (lo, n), state in zip(done[1:], states[1:], strict=True):
