@@ -75,14 +75,19 @@ def test_no_random_seat_raises_its_own_offer_in_20000_hands():
 
 @pytest.mark.parametrize("seed, index", [(2, 6), (2, 15), (2, 17), (2, 21), (1, 12)])
 def test_the_reported_hands_sell_without_an_own_raise(seed, index):
-    """The five hands of the report (the holder raised its accepted offer in each): sold at
-    the last offer the benefited accepted, and no seat raised its own standing offer."""
+    """The five hands of the report (the holder raised its accepted offer in each): no seat
+    raises its own standing offer, and a hand sold goes at the last offer the benefited
+    accepted. Two of them ((2, 21) and (1, 12)) are declined now: the benefited refuses 1
+    trick where a decline's 4 are worth more to it."""
     log = king.play_logged(king.parse_rules("king"), seed, [index], contract="positive")[0]
     calls = log["auction"]
     accepted = [k for k, (_, act) in enumerate(calls) if act == "accept"]
-    assert log["outcome"] == "sell" and accepted, calls
-    offers = [act for _, act in calls[:accepted[-1]] if isinstance(act, int) and act > 0]
-    assert log["price"] == offers[-1]
+    assert (log["outcome"] == "sell") == ((seed, index) not in [(2, 21), (1, 12)]), calls
+    if log["outcome"] == "sell":
+        offers = [act for _, act in calls[:accepted[-1]] if isinstance(act, int) and act > 0]
+        assert log["price"] == offers[-1]
+    else:
+        assert max(act for _, act in calls if isinstance(act, int)) == 1  # as it may
     rec, raw = auction_logs(seed, [index])
     assert own_raises(rec, raw).sum() == 0
 

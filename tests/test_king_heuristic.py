@@ -294,3 +294,23 @@ def test_no_hearts_void_throws_a_high_side_singleton_before_a_heart():
             assert card in ones, (log["index"], t, card, ones)
             checked += 1
     assert checked >= 100
+
+
+def test_the_benefited_refuses_one_trick_where_a_decline_gives_four():
+    """docs/rules.md §6: the benefited is sure of 4 tricks when the best offer is 1 or none,
+    so selling for 1 must beat that. The heuristic weighed only naming its own trump, and
+    sold for 1 in 17% of positive hands, ending below 4 tricks in 71% of those."""
+    from analyzer.games.king import engine
+    from analyzer.games.king.evaluate import parse_king_hand
+    from analyzer.games.king.policies import heuristic_accepts, trump_value
+
+    weak = parse_king_hand("9S 8S 5S JH TH 9H 3H QD 5D 2D TC 6C 4C")  # a reported hand
+    assert trump_value(weak, False) < 1  # the old rule: 1 is above its value, so it sold
+    assert not heuristic_accepts(weak, 1, True, False)
+    assert heuristic_accepts(weak, 1, False, False)  # with no decline open, 1 is worth it
+    assert heuristic_accepts(weak, 4, True, False)  # and 4 with one trick more to come
+    log = king.play_logged(RULES, 2, [24], contract="positive")[0]
+    assert log["outcome"] == "decline", log["auction"]  # it sold for 1 and took 0 tricks
+    rec = king.simulate(RULES, 20_000, 9, contract="positive")
+    sold_at_one = (rec["outcome"] == engine.OUT_SELL) & (rec["price"] == 1)
+    assert sold_at_one.mean() < 0.06  # 17% before

@@ -153,7 +153,7 @@ def test_trick_penalty():
     assert hand_total("no_kings_jacks+no_queens") == -440 and hand_total("positive") == 325
 
 
-GAME_SEED = 2  # game 0 of this seed shows every auction outcome: sell, play and decline
+GAME_SEED = 7  # game 0 of this seed shows every auction outcome: sell, play and decline
 
 
 @pytest.fixture(scope="module")

@@ -43,6 +43,7 @@ from .policies import (
     NO_TRUMP,
     QUEENS,
     best_trump,
+    heuristic_accepts,
     heuristic_offer,
     negative_play,
     positive_play,
@@ -271,7 +272,8 @@ def play_hand(seed, index, slot, dealer, contract, rp, pols, sc, deck, hands, pr
             if _calls_at_random(pols, dealer, play_only):
                 accept = uniform_int(prng, 2) == 1
             else:
-                accept = (ask if sealed else high) > trump_value(hands[dealer], allow_nt)
+                accept = heuristic_accepts(hands[dealer], ask if sealed else high, high <= 1,
+                                           allow_nt)
             if log and n_calls < MAX_CALLS:
                 li[L_CALLS + 2 * n_calls] = dealer
                 li[L_CALLS + 2 * n_calls + 1] = ACCEPT if accept else REFUSE
