@@ -230,7 +230,7 @@ class SeatChartAccumulator:
                    if isinstance(m, TwoLevelMoments) else {}),
                 "recommended": d.action, "rec_bid": game.bids[d.index - 1] if d.index else 0,
                 **est_cols("rec_gain", d.gain),
-                "bid_up_to": game.bids[d.ceiling - 1] if d.ceiling else 0,
+                "beats_passing_to": game.bids[d.ceiling - 1] if d.ceiling else 0,
                 "best": game.action_labels[d.best],
                 "runner_up": game.action_labels[d.runner_up], **est_cols("margin", d.margin),
                 "clear": d.clear, "slight": slight(d.gain, game.total_points),

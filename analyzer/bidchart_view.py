@@ -116,21 +116,22 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
                         True)] if two_level else []),
                  _said(c.recommended, where, rules_game),
                  _pm(c.rec_gain, c.rec_gain_lo, c.rec_gain_hi, digits, True),
-                 *([c.bid_up_to or "-"] if up_to else []),
+                 *([c.beats_passing_to or "-"] if up_to else []),
                  f"{_said(c.best, where, rules_game)}{'' if c.best == c.recommended else ' *'}",
                  _note(c)]
                 for c in group.iloc[::-1].itertuples()]
         out += [f"{name}: classes strongest first",
                 render_table(["class", "n", "points (sole)", "EV(pass)",
                               *(["of which correction"] if two_level else []), "recommended",
-                              "gain over pass", *(["up to"] if up_to else []), "best EV",
+                              "gain over pass", *(["beats passing to"] if up_to else []), "best EV",
                               "note"], rows,
                              align="lrrr" + ("r" if two_level else "") + "lr"
                              + ("r" if up_to else "") + "ll"), ""]
     out += ["points (sole) = the side's points when the seat is the only bidder; recommended: "
             "a bid only where it beats passing, and every lower bid, beyond the noise; gain "
             "over pass is paired (same deals); "
-            + ("up to = highest bid that beats passing beyond the noise; " if up_to else "")
+            + ("beats passing to = highest bid that beats passing beyond the noise; "
+               if up_to else "")
             + "best EV * = the highest estimate differs from the recommendation "
             "within the noise; unclear = the recommendation and its rival differ within the "
             f"noise; {_slight_legend(chart)}; {_rare_legend(chart)}."
@@ -216,9 +217,16 @@ def chart_contents(chart) -> ChartContents:
         tables, {"heatmap": fig},
         {"heatmap": "Gain of each action over passing, by class of hand; the box marks the "
                     "advice."},
-        "guide", shown, guide_headline(g),
+        "guide", shown,
+        guide_headline(g) + _unguided(chart, _guide_context(g)),
         class_legend(game(meta["rules"]).chart_game(parse_game(meta["rules"])).features,
                      chart.by))
+
+
+def _guide_context(guide: pd.DataFrame) -> list[str]:
+    """The guide's columns before its bids: the seat, where the chart is by seat."""
+    cols = list(guide.columns)
+    return cols[:cols.index("bid_from")] if "bid_from" in cols else []
 
 
 def guide_headline(guide: pd.DataFrame) -> list[str]:
@@ -237,7 +245,7 @@ def guide_headline(guide: pd.DataFrame) -> list[str]:
     """
     if not len(guide):
         return []
-    context = list(guide.columns[:list(guide.columns).index("bid_from")])  # the seat, if any
+    context = _guide_context(guide)  # the seat, if any
     firsts = guide.groupby(context, sort=False, observed=True).head(1) if context else guide.head(1)
     said = []
     for r in firsts.to_dict("records"):

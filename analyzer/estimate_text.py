@@ -108,15 +108,17 @@ def ci(mean, lo, hi, digits: int = 2, sign: bool = False) -> str:
     return f"{num(mean, digits, sign)} [{num(lo, digits, sign)}, {num(hi, digits, sign)}]"
 
 
-def pct(p, lo, hi, digits: int = 1) -> str:
-    """A proportion and its interval in per cent.
+def pct(p, lo, hi, digits: int = 1, unit: str = "%") -> str:
+    """A proportion and its interval in per cent (``unit=""`` under a "%" header), with
+    digits enough that an interval other than 0 does not read as 0.
 
-    >>> pct(0.8364, 0.8312, 0.8415)
-    '83.6% [83.1%, 84.2%]'
+    >>> pct(0.8364, 0.8312, 0.8415), pct(0.0, 0.0, 0.00019, unit="")
+    ('83.6% [83.1%, 84.2%]', '0.00 [0.00, 0.02]')
     """
     if not known(p):
         return "-"
     if not known(lo, hi):
-        return f"{100 * p:.{digits}f}%"
+        return f"{100 * p:.{digits}f}{unit}"
     digits = visible_digits(100 * p, 100 * lo, 100 * hi, digits)
-    return f"{100 * p:.{digits}f}% [{100 * lo:.{digits}f}%, {100 * hi:.{digits}f}%]"
+    return (f"{100 * p:.{digits}f}{unit} [{100 * lo:.{digits}f}{unit}, "
+            f"{100 * hi:.{digits}f}{unit}]")

@@ -5,7 +5,8 @@ Every figure carries its 95% interval; every output carries the provenance (hand
 rules, policy, seed, n and the rule that stopped the run). The tables are
 :class:`analyzer.rollout.HandEvaluation`'s DataFrames; nothing is recomputed here. Each
 game renders its own tables with these pieces (``analyzer/games/<game>/hand_view.py``).
-May import: rollout, estimate_text, text, documents.
+May import: rollout, estimate_text, text, documents and :mod:`.games.common` (policy
+labels).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pandas as pd
 
 from . import __version__
 from .documents import dumps, records
-from .estimate_text import visible_digits
+from .estimate_text import interval_text, pct, visible_digits
 from .games.common import policy_label
 from .rollout import HandEvaluation
 from .text import render_table
@@ -54,12 +55,18 @@ def _num(x: float, digits: int = 2) -> str:
 
 
 def _pm(mean: float, lo: float, hi: float, digits: int = 2) -> str:
-    """``mean ± half-width``; the half-width is n/a when one deal leaves it unknown."""
-    return f"{_num(mean, digits)} ± {_num((hi - lo) / 2, digits)}"
+    """``mean ± half-width``, or ``mean [lo, hi]`` where the interval is not symmetric (held
+    to what a deal can score), with digits enough to show it (:func:`interval_text`); the
+    half-width is n/a when one deal leaves it unknown."""
+    if math.isnan(hi - lo):
+        return f"{_num(mean, digits)} ± n/a"
+    return interval_text(mean, lo, hi, digits)
 
 
 def _pct(p: float, lo: float, hi: float) -> str:
-    return f"{100 * p:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+    """A rate and its interval in per cent under a "%" header: "0.0 [0.0, 0.0]" read as
+    certain (:func:`analyzer.estimate_text.pct`)."""
+    return pct(p, lo, hi, unit="")
 
 
 def _trumps(ev: HandEvaluation) -> list[str]:

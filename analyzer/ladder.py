@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from .advice import ladder_z
+from .estimate_text import interval_text
 from .games import common, parse_game
 from .games import game as game_of
 from .games.search.setup import P_PLAY_ONLY  # the policies choose cards only
@@ -75,6 +76,12 @@ class Ladder(ShownAsText):
     provenance: dict
     seconds: dict[str, float] = field(default_factory=dict)
     measure: str = "bid-side points"  # what points_<rung> counts (King: tricks or a seat's)
+    span: tuple[float, float] | None = None  # what one deal's measure can read, low to high
+
+    def __post_init__(self):
+        if self.span is None and self.measure == "bid-side points":  # Pedro's 14, Rook's 200
+            rules = parse_game(self.provenance["rules"])
+            self.span = (0.0, float(game_of(rules).deal_points(rules)))
 
     def text(self) -> str:
         return render_ladder(self)
@@ -111,25 +118,20 @@ class Ladder(ShownAsText):
         return pd.DataFrame(rows)
 
     def _held(self, e):
-        """A mean of the bid side's points within the points a deal holds (Pedro's 14,
-        Rook's total): three deals of 14 read "14.00 ± 0.00", and an interval ran past 14
-        (:func:`analyzer.stats.held`); King's measures as they are."""
-        rules = parse_game(self.provenance["rules"])
-        total = game_of(rules).deal_points(rules)
-        if total is None or self.measure != "bid-side points":
-            return e
-        return held(e, 0.0, float(total))
+        """A mean of the measure within what a deal's can read (:attr:`span`: Pedro's 14
+        points, a King chooser's 13 tricks): three deals of 14 read "14.00 ± 0.00", and an
+        interval ran past 14 (:func:`analyzer.stats.held`)."""
+        return e if self.span is None else held(e, *self.span)
 
     def by_bid(self) -> pd.DataFrame:
         """Per bid level and rung: n, mean bid-side points and P(make), with 95% CIs."""
         rows = []
         for b, g in self.deals[self.deals["bid"] > 0].groupby("bid"):
             for r in self.rungs:
-                pts = self._held(mean_ci(g[f"points_{r}"])) if len(g) > 1 else None
+                pts = self._held(mean_ci(g[f"points_{r}"]))
                 pm = wilson(int(g[f"made_{r}"].sum()), len(g))
                 rows.append({"bid": int(b), "rung": label(r), "n": len(g),
-                             "points": g[f"points_{r}"].mean(),
-                             "points_hw": pts.half_width if pts else np.nan,
+                             "points": pts.mean, "points_lo": pts.lo, "points_hi": pts.hi,
                              "p_make": pm.p, "p_make_lo": pm.lo, "p_make_hi": pm.hi})
         return pd.DataFrame(rows)
 
@@ -266,7 +268,7 @@ def _joined(parts: list[Ladder], first: int, deals: int) -> Ladder:
         prov["declined"] = sum(p.provenance["declined"] for p in parts)
     seconds = {r: sum(p.seconds[r] for p in parts) for r in head.rungs}
     return Ladder(pd.concat([p.deals for p in parts], ignore_index=True), head.rungs, prov,
-                  seconds, head.measure)
+                  seconds, head.measure, head.span)
 
 
 @dataclass
@@ -395,7 +397,8 @@ def render_ladder(lad: Ladder, summ: pd.DataFrame | None = None,
     if "make" in p:  # King: no contract to make; what the column counts
         out.append(f"P(make): {p['make']}")
     if len(by_bid):
-        out += ["", f"by bid level: {lad.measure} (± 95% half-width) and P(make) % [95% CI]"]
+        out += ["", f"by bid level: {lad.measure} (± 95% half-width; [95% CI] where held to "
+                    f"what a deal can read) and P(make) % [95% CI]"]
         rows = []
         for b in sorted(by_bid["bid"].unique()):
             g = by_bid[by_bid["bid"] == b].set_index("rung")
@@ -406,8 +409,9 @@ def render_ladder(lad: Ladder, summ: pd.DataFrame | None = None,
 
 
 def _points_cell(row) -> str:
-    """Points ± half-width and P(make) [its Wilson 95% interval], fixed widths so that the
-    columns line up."""
-    hw = "n/a" if np.isnan(row["points_hw"]) else f"{row['points_hw']:.2f}"
+    """Points ± half-width (or [lo, hi] where the interval is held to the deal's range, as
+    where every deal read the same) and P(make) [its Wilson 95% interval], fixed widths so
+    that the columns line up."""
     make = f"[{100 * row['p_make_lo']:.0f}, {100 * row['p_make_hi']:.0f}]"
-    return f"{row['points']:6.2f} ± {hw:>5}  {100 * row['p_make']:3.0f}% {make:>10}"
+    points = interval_text(row["points"], row["points_lo"], row["points_hi"], 2)
+    return f"{points:>15}  {100 * row['p_make']:3.0f}% {make:>10}"

@@ -330,13 +330,13 @@ def ladder_by_bid(by_bid: pd.DataFrame, title: str | None = None,
     ``by_bid`` is :meth:`analyzer.ladder.Ladder.by_bid`. The gap between rungs at a
     bid level is how much that bid's value depends on who plays the cards.
     """
-    _require(by_bid, ("bid", "rung", "points", "points_hw"), "the ladder table")
+    _require(by_bid, ("bid", "rung", "points", "points_lo", "points_hi"), "the ladder table")
     fig = new_figure()
     ax = fig.add_subplot()
     for k, (rung, g) in enumerate(by_bid.groupby("rung", sort=False)):
         x = g["bid"].to_numpy() + (k - 1.5) * 0.08  # small offsets keep the bars apart
-        ax.errorbar(x, g["points"], yerr=g["points_hw"].fillna(0), marker="o", ms=3,
-                    capsize=2, label=rung)
+        yerr = [(g["points"] - g["points_lo"]).fillna(0), (g["points_hi"] - g["points"]).fillna(0)]
+        ax.errorbar(x, g["points"], yerr=yerr, marker="o", ms=3, capsize=2, label=rung)
     bids = sorted(by_bid["bid"].unique())
     ax.plot(bids, bids, color="0.6", lw=0.8, ls="--", label="= bid (just made)")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # bids are whole numbers

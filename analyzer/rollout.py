@@ -81,7 +81,7 @@ class HandEvaluation(ShownAsText):
     seed: int
     n: int
     stopped_by: str
-    points: pd.DataFrame  # per trump: the side's points (mean, CI) and bid_up_to
+    points: pd.DataFrame  # per trump: the side's points (mean, CI) and beats_passing_to
     distribution: pd.DataFrame  # per trump: share of deals with 0..14 points
     bids: pd.DataFrame  # per trump and bid: P(make) and EVs under both methods
     pass_ev: pd.DataFrame  # EV(pass) under both methods

@@ -150,7 +150,7 @@ def test_recommendations_follow_the_decision_rule():
         else:
             assert lower[c.recommended] > 0  # beats passing beyond the noise
         beats = rows[lower > 0]["bid"]
-        assert c.bid_up_to == (beats.max() if len(beats) else 0)
+        assert c.beats_passing_to == (beats.max() if len(beats) else 0)
         assert rows["recommended"].sum() == 1 and rows.loc[c.recommended, "recommended"]
 
 

@@ -2,6 +2,7 @@
 
 import io as stdio
 import json
+import math
 import re
 
 import pandas as pd
@@ -40,7 +41,7 @@ def test_header_has_the_provenance_and_the_stop_rule(text_run):
         assert part in first
 
 
-def test_points_table_has_every_trump_with_ci_and_bid_up_to(text_run):
+def test_points_table_has_every_trump_with_ci_and_beats_passing_to(text_run):
     """Its column was "bid up to" beside advice of "bid 7" (eldest bids once): it is how
     far a bid still beats passing, and says so."""
     table = section(text_run, "The side's points")
@@ -282,3 +283,28 @@ def test_a_ranked_gain_too_narrow_for_its_digits_gets_more():
 
     assert _gain(0.0, -0.004, 0.004, 2) == "+0.000 ± 0.004"
     assert _gain(5.51, 4.98, 6.04, 2) == "+5.51 ± 0.53"
+
+
+@pytest.mark.parametrize("policy, hint", [
+    ("pimc", "fewer worlds (pimc:5)"), ("pimc:40", "fewer worlds (pimc:10)"),
+    ("pimc:2", None), ("pimc:4", None), ("dd", None),
+])
+def test_the_pace_hint_names_fewer_worlds_than_the_run_searched(policy, hint, capsys):
+    """It named pimc:5 to a run of pimc:2 (and to dd, which samples no worlds)."""
+    from analyzer.cli.hand import report_time
+
+    report_time(8, 4.0, policy)
+    line = capsys.readouterr().err
+    assert "deals a minute here" in line and "--base heuristic" in line
+    assert (hint in line) if hint else "fewer worlds" not in line, line
+
+
+def test_a_hands_intervals_never_read_as_certain_or_as_symmetric_when_they_are_not():
+    """P(make) of no deal in 20,000 read "0.0 [0.0, 0.0]", and a mean held to what a deal
+    holds read "± half-width" about a lopsided interval (a code review)."""
+    from analyzer.hand_view import _pct, _pm
+
+    assert _pct(0.0, 0.0, 0.00019) == "0.00 [0.00, 0.02]"
+    assert _pct(0.5, 0.45, 0.55) == "50.0 [45.0, 55.0]"
+    assert _pm(14.0, 13.5, 14.0) == "14.00 [13.50, 14.00]"
+    assert _pm(7.0, 6.5, 7.5) == "7.00 ± 0.50" and _pm(7.0, math.nan, math.nan) == "7.00 ± n/a"

@@ -231,7 +231,7 @@ def test_ev_pass_matches_the_settlement_of_the_seats_team(exact):
         assert close(row[f"ev{m}_net"], (own - opp).mean())
 
 
-def test_bid_up_to_and_the_recommendation_respect_the_noise(exact):
+def test_beats_passing_to_and_the_recommendation_respect_the_noise(exact):
     """From the deals themselves: bid up to = the highest bid whose paired gain over the
     pass has its lower bound above 0 (95% for the 56 bids of the four trumps together: the
     trump is picked by these deals); the recommendation climbs the best trump's bids from
@@ -258,7 +258,7 @@ def test_bid_up_to_and_the_recommendation_respect_the_noise(exact):
     for t, row in ev.points.iterrows():
         beats = [bid for bid in range(RULES.min_bid, 15)
                  if lower_bound(net[t, bid], pass_net) > 0]
-        assert row["bid_up_to"] == (max(beats) if beats else 0)
+        assert row["beats_passing_to"] == (max(beats) if beats else 0)
     made = [tb for tb in net if not np.array_equal(net[tb], pass_net)]
     best_t = max(made, key=lambda tb: net[tb].mean())[0] if made else 0
     choice, values = "pass", pass_net

@@ -185,3 +185,16 @@ def test_the_advice_is_the_trump_right_in_one_sentence_as_the_text_says_it(heart
     doc = json.loads(run("hand", "king", HEARTS, "--deals", "3000", "--seed", "4",
                          "--json").stdout)
     assert doc["advice"] == hearts.advice
+
+
+def test_trump_right_words_say_what_they_assume():
+    """A player's review: "another seat names trump" never said which seat, and "accept an
+    offer above 0" beside "decline" read as a puzzle."""
+    from analyzer.games.king.evaluate import trump_right_sentence
+
+    r = {"value": 0.1, "value_lo": -0.3, "value_hi": 0.5, "n": 2000, "offer_up_to": 0,
+         "accept_offers_above": 0, "decline": "decline"}
+    said = trump_right_sentence(r, "dealer")
+    assert "accept any offer (1 trick or more)" in said and "above 0" not in said
+    text = evaluate_king_hand(RULES, HEARTS, "eldest", "positive", 200).text()
+    assert "another seat: each of the other three in turn, naming by its policy" in text

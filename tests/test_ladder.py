@@ -292,7 +292,8 @@ def test_a_ladder_s_points_stay_within_what_a_deal_holds():
     s = lad.summary()
     assert (s["points_hi"] <= 14).all() and (s["points_lo"] >= 0).all()
     cells = lad.by_bid().set_index(["bid", "rung"])
-    assert cells.loc[(10, "heuristic"), "points_hw"] > 0  # three deals of 14: not certain
+    assert cells.loc[(10, "heuristic"), "points_lo"] < 14  # three deals of 14: not certain
+    assert cells.loc[(10, "heuristic"), "points_hi"] == 14
 
 
 @pytest.mark.parametrize("call, message", [
@@ -319,3 +320,26 @@ def test_a_duplicate_match_needs_partnerships_and_one_policy_a_side():
         ladder.duplicate("king", "heuristic", "random", 10)
     with pytest.raises(PolicyError, match="player a 'heuristic,random': one policy"):
         ladder.duplicate("pedro", "heuristic,random", "random", 10)
+
+
+def test_a_bid_level_where_every_deal_read_the_same_is_not_certain():
+    """King's by-bid table read "bid 3, n=2: random 6.00 ± 0.00" where both hands took 6
+    tricks: King's measures were left unheld. A chooser takes 0 to 13 tricks."""
+    import pandas as pd
+
+    lad = ladder.Ladder(
+        pd.DataFrame({"deal": range(4), "maker": 0, "bid": [3, 3, 2, 2],
+                      "points_random": [6, 6, 4, 9], "made_random": True}),
+        ("random",), {"rules": "king", "seed": 1, "deals": 4, "opponents": "heuristic"},
+        measure="trump chooser's tricks", span=(0.0, 13.0))
+    cells = lad.by_bid().set_index("bid")
+    assert 0 < cells.loc[3, "points_lo"] < 6 < cells.loc[3, "points_hi"] <= 13
+    text = ladder.render_ladder(lad)
+    assert "6.00 ± 0.00" not in text and "6.00 [" in text
+
+
+def test_king_ladders_hold_their_measures_to_a_hand():
+    positive = ladder.ladder("king", 30, 2, ("random", "heuristic"))
+    assert positive.span == (0.0, 13.0)
+    negative = ladder.ladder("king", 8, 2, ("random", "heuristic"), contract="no-hearts")
+    assert negative.span == (-260.0, 0.0)

@@ -89,6 +89,16 @@ def test_json_has_every_table():
     assert len(doc["bids"]) == 4 * 27 and doc["provenance"]["rules"] == "rook"
 
 
+def test_json_says_what_the_text_says():
+    """--json's "bid_up_to" (160) read as the advice's "bid up to 150": it is the column the
+    text calls "declaring beats passing to"; and the advice left out the text's best trump."""
+    r = run("hand", "rook", STRONG, "--seat", "dealer", "--deals", "1000", "--json")
+    doc = json.loads(r.stdout)
+    text = run("hand", "rook", STRONG, "--seat", "dealer", "--deals", "1000").stdout
+    assert f"recommended: {doc['advice']}\n" in text and "(best trump as declarer: " in text
+    assert all("beats_passing_to" in row and "bid_up_to" not in row for row in doc["points"])
+
+
 def test_no_trump_and_parker_variants():
     ev = evaluate_hand("rook(allow_no_trump=True)", STRONG, deals=500)
     assert list(ev.points["trump"]) == ["clubs", "diamonds", "hearts", "spades", "no trump"]

@@ -13,7 +13,7 @@ import click
 
 from .. import runs
 from ..games import game as game_of
-from ..games.common import SEATS, policy_label
+from ..games.common import POLICY_NAMES, SEATS, parse_policies, policy_label
 from ..limits import SEARCH_MAX_DEALS
 from .group import main
 from .options import (
@@ -231,6 +231,15 @@ def known_cards(pairs: tuple[str, ...]) -> dict[str, str]:
     return known
 
 
+def _fewer_worlds(policy: str) -> str:
+    """The hint "search with fewer worlds (pimc:W/4), " where that is 2 or more worlds: it
+    named pimc:5 to a run of pimc:2."""
+    pols = parse_policies(policy)
+    if POLICY_NAMES.index("pimc") not in pols[:4] or pols[4] // 4 < 2:
+        return ""
+    return f"search with fewer worlds (pimc:{pols[4] // 4}), "
+
+
 def report_time(n: int, seconds: float, policy: str, n_base: int | None = None,
                 played: int | None = None) -> None:
     """The run time of ``n`` deals (--deals counts them) on stderr, with sizing advice when a
@@ -247,7 +256,6 @@ def report_time(n: int, seconds: float, policy: str, n_base: int | None = None,
     elif "pimc" in policy or "dd" in policy:
         per_minute = int(60 / max(seconds / max(n, 1), 1e-9))
         line += (f"; searching players cost milliseconds per card: about {per_minute:,} deals "
-                 "a minute here, so size --deals (or --time-budget) to your time, or search "
-                 "with fewer worlds (pimc:5), or use --base heuristic with a few searched "
-                 "deals")
+                 f"a minute here, so size --deals (or --time-budget) to your time, "
+                 f"{_fewer_worlds(policy)}or use --base heuristic with a few searched deals")
     click.echo(line, err=True)

@@ -154,13 +154,10 @@ def ladder(game, deals, seed, rule_pairs, rungs, opponents, worlds, dup, contrac
 
 def ladder_document(result, summ, by_bid, dups, names) -> dict:
     """What ``ladder --json`` prints: the provenance, then the tables of the --out-dir files,
-    summary (one row a rung), by_bid (each mean with its 95% bounds as well as the
-    half-width the text shows) and duplicate, every number with its n."""
+    summary (one row a rung), by_bid (each mean with its 95% bounds) and duplicate, every
+    number with its n."""
     from ..ladder import label
 
-    if len(by_bid):
-        by_bid = by_bid.assign(points_lo=by_bid["points"] - by_bid["points_hw"],
-                               points_hi=by_bid["points"] + by_bid["points_hw"])
     return {"provenance": provenance({**result.provenance, "n": result.provenance["deals"],
                                       "rungs": [label(r) for r in names],
                                       "policies": list(names)}),

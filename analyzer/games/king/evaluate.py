@@ -39,7 +39,7 @@ import pandas as pd
 from ...advice import MIN_TRIALS
 from ...cards import SUIT_NAMES, CardSet
 from ...documents import dumps, provenance, records, stamp
-from ...estimate_text import interval_text, plus_minus
+from ...estimate_text import interval_text, pct, plus_minus
 from ...moments import Histogram
 from ...rollout import (
     HandError,
@@ -357,7 +357,7 @@ def render_king_hand(ev: KingEvaluation) -> str:
             ["contract", "points", *parts, "P(0) %"],
             [[r["contract"], interval_text(r["points"], r["points_lo"], r["points_hi"], 1),
               *_two_level_cells(r, 1),
-              f"{100 * r['p_zero']:.1f} [{100 * r['p_zero_lo']:.1f}, {100 * r['p_zero_hi']:.1f}]"]
+              pct(r["p_zero"], r["p_zero_lo"], r["p_zero_hi"], unit="")]
              for _, r in ev.negative.iterrows()], "lr" + "r" * len(parts) + "r"))
         out += ["", "Distribution of my points per hand, % of deals (all values: --json)"]
         for contract, rows in ev.distribution.groupby("contract", sort=False):
@@ -367,7 +367,9 @@ def render_king_hand(ev: KingEvaluation) -> str:
             out.append(f"  {contract:18} {shown}")
         out.append("")
     if len(ev.positive):
-        out.append("Positive hand: my tricks (before any payment), mean ± 95% CI; no auction")
+        out.append("Positive hand: my tricks (before any payment), mean ± 95% CI; no auction: "
+                   "the seat named is given the right (another seat: each of the other three "
+                   "in turn, naming by its policy)")
         out.append(render_table(
             ["who names trump", "tricks", *parts],
             [[r["choice"], interval_text(r["tricks"], r["tricks_lo"], r["tricks_hi"], 2),
@@ -398,7 +400,9 @@ def _acting(r: dict, seat: str | None) -> list[str]:
     """The advice a seat can act on: the dealer of a positive hand (the benefited) answers
     offers and may decline it, the others may offer for the right; with no seat, both."""
     offer = [_offer_words(r)]
-    answer = [f"as the benefited, accept an offer above {r['accept_offers_above']}",
+    above = r["accept_offers_above"]  # "above 0" read as a puzzle beside "decline"
+    answer = ["as the benefited, accept any offer (1 trick or more)" if above == 0 else
+              f"as the benefited, accept an offer above {above}",
               DECLINE_WORDS[r["decline"]]]
     return answer if seat == "dealer" else offer if seat is not None else offer + answer
 

@@ -20,6 +20,7 @@ def king_ladder(rules, idx, seed, rungs, opponents, worlds, contract, progress) 
     (positive) or one seat cycling through the positions (negative contracts)."""
     from .. import king
     from . import engine as eng
+    from .view import hand_total
 
     first, asked = int(idx[0]), len(idx)
     code = king.parse_contract(contract or "positive")
@@ -56,5 +57,6 @@ def king_ladder(rules, idx, seed, rungs, opponents, worlds, contract, progress) 
         prov["declined"] = int((~played).sum())
         prov["make"] = ("a buyer took at least the tricks it paid for the trump right "
                         "(sold hands; the benefited dealer who plays it pays none)")
-    return Ladder(out, rungs, prov, seconds, measure)
+    span = (0.0, 13.0) if positive else (float(hand_total(king.contract_name(code))), 0.0)
+    return Ladder(out, rungs, prov, seconds, measure, span)
 

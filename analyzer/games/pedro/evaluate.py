@@ -206,7 +206,7 @@ def _tables(tally: _Tally, rules: pedro.Rules, seed: int, offset: int, moments=N
     # when none is (analyzer.advice).
     for t, row in enumerate(points_rows):
         ceiling = _decision(moments, labels, rules, t, looks).ceiling
-        row["bid_up_to"] = rules.min_bid + ceiling - 1 if ceiling else 0
+        row["beats_passing_to"] = rules.min_bid + ceiling - 1 if ceiling else 0
     decision = _decision(moments, labels, rules, looks=looks)
     actions = rank_alternatives(moments, labels, seed, decision.action)
     return (pd.DataFrame(points_rows), pd.DataFrame(dist_rows), pd.DataFrame(bid_rows),

@@ -51,7 +51,7 @@ def render_hand(ev: HandEvaluation) -> str:
     :func:`hand_document` and :func:`hand_csv`.
     """
     trumps = _trumps(ev)
-    scoring = parse_rules(ev.rules).scoring  # the method the ranking and bid_up_to use
+    scoring = parse_rules(ev.rules).scoring  # the method the ranking and beats_passing_to use
     out = [header(ev), f"stop rule: {STOPPED.get(ev.stopped_by, ev.stopped_by)}", ""]
 
     out.append(f"The side's points (of 14) when {ev.seat} names trump, mean ± 95% CI; "
@@ -60,7 +60,7 @@ def render_hand(ev: HandEvaluation) -> str:
                f"advice: that is the bid the ranking below picks)")
     out.append(render_table(
         ["trump", "points", "beats passing to"],
-        [[r["trump"], _pm(r["points"], r["points_lo"], r["points_hi"]), int(r["bid_up_to"])]
+        [[r["trump"], _pm(r["points"], r["points_lo"], r["points_hi"]), int(r["beats_passing_to"])]
          for _, r in ev.points.iterrows()], "lrr"))
 
     out += ["", "P(points ≥ b), % with 95% Wilson interval"]
@@ -108,6 +108,6 @@ def reach_clause(ev: HandEvaluation) -> str:
     if ev.decision is None or ev.decision.index == 0:
         return ""
     trump = ev.recommended.rsplit(" ", 1)[-1]  # "bid 7 naming spades", "bid up to 7 .."
-    up_to = ev.points.set_index("trump").loc[trump, "bid_up_to"]
+    up_to = ev.points.set_index("trump").loc[trump, "beats_passing_to"]
     return f"; naming {trump} beats passing beyond the noise up to a bid of {int(up_to)}"
 

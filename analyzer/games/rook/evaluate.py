@@ -257,7 +257,7 @@ def _tables(tally: _Tally, rules: rook.Rules, seed: int, net=None, looks: int = 
     # (paired: the same hands), as analyzer.advice decides
     for row, t in zip(points_rows, tally.trumps, strict=True):
         ceiling = decide(tally.as_declarer[t], ["pass", *map(str, bids)], looks=looks).ceiling
-        row["bid_up_to"] = bids[ceiling - 1] if ceiling else 0
+        row["beats_passing_to"] = bids[ceiling - 1] if ceiling else 0
 
     moments, labels = _alternatives(net, rules)
     decision = _decision(moments, labels, looks)

@@ -95,9 +95,9 @@ class RookGame(BiddingGame):
 
     def hand_json(self, ev):
         from ...hand_view import hand_json
-        from .hand_view import ROOK_MODEL_NOTE
+        from .hand_view import ROOK_MODEL_NOTE, best_trump_clause
 
-        return hand_json(ev, ROOK_MODEL_NOTE)
+        return hand_json(ev, ROOK_MODEL_NOTE, best_trump_clause(ev))
 
     def hand_figure(self, ev):
         from ... import plotting
