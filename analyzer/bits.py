@@ -39,7 +39,6 @@ _install_inliner_fix()
 _install_literals_fix()
 announce_compiling()
 
-U64 = np.uint64
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 

@@ -18,8 +18,9 @@ With ``base`` (a cheap policy) the numbers are two-level estimates of ``policy``
 ``policy`` the first ``deals`` of them too, and each figure is the cheap mean plus the
 searching player's correction fitted on the first deals, with an interval from both parts.
 
-May import: the foundations (differences, documents, moments, stats, twolevel) and the
-games' registry, common module and protocol; never a game by name.
+May import: the foundations (advice, differences, documents, estimate_text, limits, moments,
+stats, text, twolevel, variants), :mod:`.rollout` (a two-level run) and the games' registry,
+common module and protocol; never a game by name.
 """
 
 from __future__ import annotations
@@ -303,7 +304,7 @@ def _played(work, deals: int, size: int, executor, progress, first: int = 0):
     done = 0
     for (_, n), part in zip(ranges(), parts, strict=True):
         done += n
-        if pace is not None and done <= deals:
+        if pace is not None:
             pace.step(done)
         if progress:
             progress(2 * n)
@@ -443,7 +444,7 @@ def _measures(g, df: pd.DataFrame, rules, redealing: bool) -> dict[str, np.ndarr
 def compare_chunk(ra, rb, seed: int, policy: str, lo: int, n: int):
     """Deals ``lo .. lo + n - 1`` under both variants: for each measure the exact sums of its
     values under A, under B, of the paired B − A where both define it, and of where each
-    defines it (:func:`_difference`); and the deals played on the same cards."""
+    defines it (:func:`analyzer.differences.difference`); and the deals played on the same cards."""
     g = game(ra)
     da, db, same = _frames(g, ra, rb, seed, policy, lo, n)
     redealing = g.redeals(ra) or g.redeals(rb)

@@ -1,11 +1,15 @@
-"""Estimates with confidence intervals: the one place bidlab does statistics.
+"""Estimates with confidence intervals, and the running sums they are formed from.
 
 Every number a report shows is an :class:`Estimate` (a mean with its standard
 error and its interval, mean ± t·se with Student's t on n − 1 degrees of freedom:
 :func:`interval`) or a :class:`Proportion` (a Wilson score interval, which behaves
-at rates near 0 and 1 where the normal approximation does not). All arithmetic is
-float64; variances use the two-pass formula (``numpy.var``), which keeps full
-precision when the mean is large compared with the spread.
+at rates near 0 and 1 where the normal approximation does not). A sample in memory
+takes the two-pass variance (``numpy.var``: :func:`mean_ci`), which keeps full precision
+when the mean is large compared with the spread; running sums (:class:`ColumnMoments`,
+:class:`PairedMoments`, merged chunk by chunk) take n, Σx and Σx², exactly in integers
+where the sums are whole (every score bidlab simulates) and in float64 otherwise. The
+two-level estimate (:mod:`.twolevel`), bounded differences (:mod:`.differences`) and
+histograms (:mod:`.moments`) build on these.
 
 >>> str(mean_ci([1, 2, 3, 4]))
 '2.500 ± 2.054 (n=4)'

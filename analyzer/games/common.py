@@ -194,9 +194,10 @@ def first_batch(pols: np.ndarray) -> int:
 
 def default_chunk(deals: int, searching: bool, rows: bool = False) -> int:
     """Deals a chunk of a long run (simulate, bid-chart, compare): about a hundredth of the
-    run (progress moves), at least a first batch's work (:func:`first_batch`), at most
-    :data:`FAST_CHUNK` (:data:`ROWS_CHUNK` when the rows are written: memory stays
-    bounded); results never depend on it."""
+    run (progress moves), at least a first batch's work (the sizes :func:`first_batch`
+    gives), and for the fast policies at most :data:`FAST_CHUNK` (:data:`ROWS_CHUNK` when
+    the rows are written: memory stays bounded; a searching run's chunks are small
+    anyway); results never depend on it."""
     if searching:
         return max(SEARCH_BATCH, -(-deals // 100))
     return min(ROWS_CHUNK if rows else FAST_CHUNK, max(20_000, -(-deals // 100)))

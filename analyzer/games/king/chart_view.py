@@ -102,7 +102,7 @@ def render_king_chart(chart: KingChart) -> str:
                           "price (sold)", "sold", "declined", "played"], rows,
                          align="lrrrrrrr")]
     rows = [[s.seat, s.deals_hands, f"{s.n:,}", _pm(s.score, s.score_lo, s.score_hi),
-             f"{100 * s.p_first:.1f}% [{100 * s.p_first_lo:.1f}, {100 * s.p_first_hi:.1f}]"]
+             pct(s.p_first, s.p_first_lo, s.p_first_hi)]
             for s in chart.seats.itertuples()] if p["games"] else []
     if rows:
         out += ["", f"Whole games (this chart's own {p['games']:,} games): final score by seat "

@@ -48,7 +48,6 @@ _CARD_PENALTIES = {  # contract -> (is a penalty card, points each)
 }
 FIRST_LEAD_TEXT = {"dealer": "the dealer", "left_of_dealer": "the dealer's left",
                    "trump_chooser": "the trump chooser"}
-OUTCOME_TEXT = {"sell": "sold", "decline": "declined", "play": "played"}
 
 
 def _parts(contract: str) -> list[str]:
