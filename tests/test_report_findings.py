@@ -297,3 +297,12 @@ def test_a_share_moves_by_percentage_points_in_a_finding():
     (said,) = _said(_part("variants", {"comparisons": rows}, unit="hands"))
     assert "declarer makes -2.8 [-3.1, -2.5] percentage points" in said
     assert "declaring side's points -5.750 [-6.000, -5.500]" in said
+
+
+def test_thirty_deals_are_enough_for_a_card_player_finding_and_twenty_nine_are_not():
+    """MIN_TRIALS is the floor, inclusive: ``n < 30`` made ``<=`` passed every test (a
+    mutation review)."""
+    for n, how in ((30, "plays better than"), (29, "cannot yet be told from")):
+        rungs = [_rung("heuristic", n, 0.0, 0.0, 0.0), _rung("pimc:20", n, 2.0, 0.5, 3.5)]
+        (said,) = _said(_part("ladder", {"rungs": rungs}, measure="bid-side points"))
+        assert said.startswith(f"Card player pimc:20 {how} heuristic"), said
