@@ -52,7 +52,7 @@ from .chart_features import (
     check_features,
 )
 from .documents import stamp
-from .games import common, parse_game
+from .games import as_rules, common
 from .games import game as game_of
 from .games.common import (
     first_batch,
@@ -395,7 +395,7 @@ def bid_chart(game, deals: int | None = None, seed: int = 1, policy: str = "heur
     charts are its own (King's danger and trump-right charts: ``Game.chart_by`` is None)
     draws them instead. With ``base``, a two-level chart (module doc): ``deals`` is n,
     ``base_deals`` N, or ``budget`` seconds split between them."""
-    rules = parse_game(game) if isinstance(game, str) else game
+    rules = as_rules(game)
     g, pols = game_of(rules), parse_policies(policy)
     one_policy_for_every_seat(pols, "a bid chart")
     check_budget(base, budget, deals, base_deals)

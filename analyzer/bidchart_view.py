@@ -193,7 +193,7 @@ def chart_contents(chart) -> ChartContents:
     guide formatted for people and its headline (:func:`guide_headline`)."""
     from . import plotting
 
-    meta = _meta(chart)
+    meta = io.flat_meta(chart.provenance)
     tables = {"chart": chart.table, "classes": chart.classes, "guide": chart.guide,
               "violations": chart.violations}
     fig = plotting.bid_heatmap(
@@ -259,17 +259,12 @@ def guide_headline(guide: pd.DataFrame) -> list[str]:
     return [f"The weakest hand worth a bid{by}: " + "; ".join(said) + "."]
 
 
-def _meta(chart) -> dict:
-    return {k: (v if isinstance(v, (int, float, str)) else str(v))
-            for k, v in chart.provenance.items()}
-
-
 def write_bid_chart(chart, out: Path) -> list[Path]:
     """Write the chart's tables (Parquet and CSV), the heatmap and ``manifest.json`` as the
     folder ``out``, replaced whole (:func:`analyzer.atomic.atomic_dir`)."""
     from . import plotting
 
-    meta = _meta(chart)
+    meta = io.flat_meta(chart.provenance)
     contents = chart_contents(chart)
     with atomic.atomic_dir(out) as tmp:
         written = [io.write_table(chart.table, tmp / "chart.parquet", meta)]

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .games import as_rules
 from .games import game as game_of
-from .games import parse_game
 from .games.common import SEATS
 from .parsing import first_few
 
@@ -85,7 +85,7 @@ class ChartGame:
 def check_features(by, rules) -> tuple[str, ...]:
     """The chart's features ``by`` (a sequence, or "trumps,seat") as a tuple; ChartError
     otherwise, in words that fit both the CLI's --by and a scenario's ``by`` key."""
-    rules = parse_game(rules) if isinstance(rules, str) else rules
+    rules = as_rules(rules)
     chart_by = game_of(rules).chart_by
     if chart_by is None:
         raise ChartError(f"{rules.game} charts choose their own features; --by is for "

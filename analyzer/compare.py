@@ -38,7 +38,7 @@ from .advice import MIN_TRIALS, ladder_z
 from .differences import bounded_difference, delta, difference, ratio_gradients
 from .documents import stamp
 from .estimate_text import interval_text
-from .games import game, parse_game
+from .games import as_rules, game
 from .games.common import (
     default_chunk,
     parse_policies,
@@ -199,8 +199,8 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
     player or one variant defines it on and the other not. ``budget`` (seconds) chooses N
     and n instead, to make the first measure's B − A narrowest
     (:func:`analyzer.rollout.run_two_level`: a pilot, then the best split)."""
-    ra = parse_game(a) if isinstance(a, str) else a
-    rb = parse_game(b) if isinstance(b, str) else b
+    ra = as_rules(a)
+    rb = as_rules(b)
     g = game(ra)
     if game(rb) is not g:
         raise RuleError(f"compare needs two variants of one game; got {ra.game} and {rb.game}")

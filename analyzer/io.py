@@ -135,6 +135,12 @@ def sidecar(path: str | os.PathLike) -> Path:
     return p.with_name(p.name + SIDECAR)
 
 
+def flat_meta(provenance: dict) -> dict:
+    """A provenance as a table's metadata and a manifest keep it: numbers and text as they
+    are, anything else (a tuple of rungs, a rules object) as its text."""
+    return {k: (v if isinstance(v, (int, float, str)) else str(v)) for k, v in provenance.items()}
+
+
 def write_manifest(folder: Path, meta: dict, files: list[Path]) -> Path:
     """``manifest.json`` of an output folder: its provenance, bidlab's version (which marks
     the folder as bidlab's, so a later run may replace it) and the files beside it, a CSV's

@@ -41,7 +41,7 @@ import pandas as pd
 
 from .advice import ladder_z
 from .estimate_text import interval_text
-from .games import common, parse_game
+from .games import as_rules, common, parse_game
 from .games import game as game_of
 from .games.search.setup import P_PLAY_ONLY  # the policies choose cards only
 from .limits import check_count, check_seed, require_memory, require_time
@@ -50,10 +50,6 @@ from .text import ShownAsText, render_table
 
 RUNGS = common.LADDER_RUNGS
 LABELS = {"dd": "dd (clairvoyant)"}
-
-
-def _rules(game):
-    return parse_game(game) if isinstance(game, str) else game
 
 
 def _vector(spec: str, worlds: int, play_only: bool) -> np.ndarray:
@@ -210,7 +206,7 @@ def ladder(game, deals: int, seed: int = 1, rungs=RUNGS, opponents: str = "heuri
     ``progress(k)`` counts deals x rungs. ``executor`` (a Dask one of
     :mod:`analyzer.runs`: its ``map_parts``) plays the deals in parts on its workers, with
     the same table: a deal's play depends on nothing but its index."""
-    rules = _rules(game)
+    rules = as_rules(game)
     _check_span(deals, seed, first, worlds)
     rungs = check_rungs(rungs)
     one_policy(opponents, "--opponents")
@@ -311,7 +307,7 @@ def duplicate(game, a: str, b: str, deals: int, seed: int = 1, first: int = 0,
     ``worlds`` is for a bare ``pimc``; ``pimc:W`` keeps its own W. ``executor`` (a Dask
     one of :mod:`analyzer.runs`) plays the deals in parts on its workers, with the same
     result."""
-    rules = _rules(game)
+    rules = as_rules(game)
     _check_span(deals, seed, first, worlds)
     game_of(rules).require("partnerships", "a duplicate match")
     one_policy(a, "player a")

@@ -52,8 +52,8 @@ import numpy as np
 
 from .bits import popcount
 from .cards import SUITS, CardParseError, format_card, parse_cards
+from .games import as_rules
 from .games import game as game_of
-from .games import parse_game
 from .games.search import params as ddp
 from .limits import SOLVE_MAX_NODES, check_count
 from .parsing import quoted
@@ -249,7 +249,7 @@ class _Prepared:
 
 
 def _prepare(game: str, hands, trump, leader, played, side, contract) -> tuple:
-    rules = parse_game(game) if isinstance(game, str) else game
+    rules = as_rules(game)
     leader = parse_seat(leader)
     held = parse_hands(hands)
     plays = _parse_played(played or "", leader)

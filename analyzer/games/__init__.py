@@ -80,6 +80,12 @@ def parse_game(text: str, overrides: dict[str, str] | None = None):
     return family(text).parse_rules(text, overrides)
 
 
+def as_rules(x):
+    """``x`` as a game's Rules: parsed where it is a preset name or variant string, as it
+    is where it is Rules already (every analysis takes either)."""
+    return parse_game(x) if isinstance(x, str) else x
+
+
 def presets() -> dict:
     """Every preset's Rules, by name, in registry order."""
     return {name: family(name).PRESETS[name] for name in PRESET_NAMES}

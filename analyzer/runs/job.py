@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # a chunk's rows, in the annotations only
     import pandas as pd
 
-from ..games import common, game, parse_game
+from ..games import as_rules, common, game, parse_game
 from ..limits import MAX_SEED
 from ..summary import from_state, merge
 
@@ -57,7 +57,7 @@ class Job:
         """A job from a variant string or Rules and a policy in any spelling."""
         if kind not in KINDS:
             raise ValueError(f"unknown kind of run {kind!r}; one of {', '.join(KINDS)}")
-        parsed = parse_game(rules) if isinstance(rules, str) else rules
+        parsed = as_rules(rules)
         pols = common.parse_policies(policy)
         if kind == "bid-chart" and game(parsed).chart_by is not None:  # hand classes
             from ..chart_features import check_features

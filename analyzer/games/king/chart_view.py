@@ -277,17 +277,12 @@ def _axis_title(features: tuple[str, ...]) -> str:
     return ", ".join(f"{f}: {FEATURE_TITLES[f]}" for f in features)
 
 
-def _meta(chart: KingChart) -> dict:
-    return {k: (v if isinstance(v, (int, float, str)) else str(v))
-            for k, v in chart.provenance.items()}
-
-
 def king_chart_contents(chart: KingChart) -> ChartContents:
     """What ``write_king_chart`` writes and a report shows: the tables, a danger grid per
     negative contract and the trump right's figure with their captions, and the guide.
     King's bidding is the trump auction of the positive hands, so its guide is the
     trump-right chart, and its headline the right's worth (:func:`right_headline`)."""
-    meta = _meta(chart)
+    meta = io.flat_meta(chart.provenance)
     tables = {"danger": chart.danger, "trump_right": chart.right, "benefited": chart.trump,
               "seats": chart.seats}
     figures, captions = {}, {}
@@ -366,7 +361,7 @@ def write_king_chart(chart: KingChart, out_dir: str | os.PathLike) -> list[Path]
     """
     from ... import plotting
 
-    meta = _meta(chart)
+    meta = io.flat_meta(chart.provenance)
     contents = king_chart_contents(chart)
     with atomic.atomic_dir(out_dir) as tmp:
         written = []

@@ -74,7 +74,7 @@ from ...rollout import (
 from ...stats import ColumnMoments, PairedMoments, wilson
 from ...two_level_hand import HandModel, check_two_level, grow_tally, two_level_hand
 from ...twolevel import check_budget
-from .. import parse_game, pedro
+from .. import as_rules, pedro
 from ..common import one_policy_for_every_seat
 from . import engine, outcomes
 from .hand_view import bid_verb
@@ -294,7 +294,7 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     recommendation is clear (:class:`analyzer.advice.Decision`), within ``time_budget`` and
     ``max_deals``.
     ``progress(n)`` is called after each batch of n deals. ``spread_with(factory, grow,
-    args, samples)`` makes a cluster's ``spread`` (:func:`analyzer.runs.executors.spreader`):
+    args, samples)`` makes a cluster's ``spread`` (:func:`analyzer.rollout.spreader`):
     the deals are then grown on its workers, with the same result.
 
     The recommendation follows :mod:`analyzer.advice`: a bid is recommended over passing,
@@ -310,7 +310,7 @@ def evaluate_hand(game, hand: str, seat: str = "eldest",
     to make the leading EV's interval narrowest. The other figures are ``policy``'s own
     over its ``deals``.
     """
-    rules = parse_game(game) if isinstance(game, str) else game
+    rules = as_rules(game)
     if not isinstance(rules, pedro.Rules):
         raise HandError(f"this is Pedro's hand evaluation; {rules.game} hands go to "
                         f"analyzer.evaluate_hand (bidlab hand {rules.game})")
