@@ -18,6 +18,7 @@ protocol and :mod:`.games.common`; never a game by name.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -232,6 +233,20 @@ def grow_part(factory, grow, args: tuple, first: int, n: int):
     return samples
 
 
+def spreader(ex, factory, grow, args: tuple, into):
+    """``spread(first, n, progress)`` for :func:`analyzer.rollout.run_stop_rule`: deals
+    ``first .. first + n - 1`` grown as samples on ``ex``'s workers
+    (:func:`analyzer.rollout.grow_part`), a few parts a worker, added to ``into`` in order
+    (its ``absorb``)."""
+    part = functools.partial(grow_part, factory, grow, args)
+
+    def spread(first: int, n: int, progress=None) -> None:
+        for samples in ex.map_parts(part, first, n, progress):
+            into.absorb(samples)
+
+    return spread
+
+
 def run_stop_rule(step, half_width, deals: int, target_ci: float | None,
                   time_budget: float | None, max_deals: int, batch: int = BATCH,
                   progress=None, decided=None, spread=None) -> tuple[int, str]:
@@ -395,21 +410,23 @@ def parse_known(known: dict[str, str], hand_offset: int,
     return tuple(sorted(out))  # seat order, however given: one provenance for one deal
 
 
-def evaluate_hand(game, hand: str, seat: str = "eldest", **options):
+def evaluate_hand(game, hand: str, seat: str = "eldest", executor=None, **options):
     """What ``hand`` is worth at ``seat`` in any game: its game's evaluation
     (:meth:`analyzer.games.protocol.Game.evaluate_hand`; Pedro and Cinch:
     :func:`analyzer.games.pedro.evaluate.evaluate_hand`, Rook:
     :func:`analyzer.games.rook.evaluate.evaluate_rook_hand`, King:
     :func:`analyzer.games.king.evaluate.evaluate_king_hand`, whose options they take).
+    ``executor`` (a Dask one of :mod:`analyzer.runs`, as ``compare_variants`` and the
+    ladder take) grows the deals on its workers, with the same result.
 
     >>> ev = evaluate_hand("cinch", "AH KH QH 5D 2H 9C 3S JS 7C", seat="dealer", deals=2_000)
     >>> ev.recommended.endswith("naming hearts")
     True
     """
+    from .games import as_rules
     from .games import game as game_of
-    from .games import parse_game
 
-    rules = parse_game(game) if isinstance(game, str) else game
+    rules = as_rules(game)
     if not isinstance(hand, str):
         raise ArgumentError(f"hand must be a string of cards such as \"AS KS 5S\"; got "
                             f"{hand!r}")
@@ -417,6 +434,8 @@ def evaluate_hand(game, hand: str, seat: str = "eldest", **options):
     # a size given as None is the game's default, as bid_chart and compare_variants take it
     options = {k: v for k, v in options.items() if not (v is None and k in DEFAULTED_SIZES)}
     g = game_of(rules)
+    if executor is not None:
+        options["spread_with"] = functools.partial(spreader, executor)
     return g.evaluate_hand(rules, hand, seat, **search_sized(g, options))
 
 

@@ -466,6 +466,19 @@ def test_hand_statistics_grown_in_parts_add_up_to_one_run(game, hand, monkeypatc
         pd.testing.assert_frame_equal(getattr(one, name), getattr(parts, name), check_exact=True)
 
 
+def test_the_python_api_evaluates_a_hand_on_a_cluster_as_compare_does(cluster):
+    """analyzer.evaluate_hand took spread_with= (a private spreader) where compare_variants
+    and the ladder take executor=; executor= raised TypeError."""
+    from analyzer import evaluate_hand
+
+    ex = runs.executor("dask", scheduler=cluster.scheduler_address)
+    hand = "AS KS 5S 5C 2S 9H 3D JC 7H"
+    one = evaluate_hand("pedro", hand, deals=300, seed=4)
+    there = evaluate_hand("pedro", hand, deals=300, seed=4, executor=ex)
+    pd.testing.assert_frame_equal(one.bids, there.bids, check_exact=True)
+    assert one.advice == there.advice
+
+
 def test_a_searching_run_on_the_cluster_with_a_store(cluster, tmp_path):
     """pimc on the cluster (tasks sized from the measured pace) into a run store: the local
     numbers."""

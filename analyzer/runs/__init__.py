@@ -5,10 +5,12 @@
 * :mod:`.executors`: where chunks are played: here, or on a Dask cluster;
 * :mod:`.runner`: a run of any size in bounded memory (:func:`play`).
 
-May import: the foundations, the games' registry and common module, the summary.
+May import: the foundations, the games' registry and common module, the summary, and
+:mod:`analyzer.rollout` (the spreader a hand evaluation grows on a cluster with).
 """
 
-from .executors import EXECUTORS, ExecutorError, executor, spreader
+from ..rollout import spreader
+from .executors import EXECUTORS, ExecutorError, executor
 from .job import Chunk, Job, default_chunk, plan, spread
 from .runner import play
 from .store import RunStore, RunStoreError, merged_row_parts, merged_stores, merged_summary

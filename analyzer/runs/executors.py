@@ -220,19 +220,3 @@ def task_size(seconds_per_deal: float, remaining: int, workers: int, rows: bool)
     share = -(-remaining // (2 * max(1, workers)))
     return max(1, min(by_time, ROWS_CHUNK if rows else MAX_TASK_DEALS, share))
 
-
-def spreader(ex, factory, grow, args: tuple, into):
-    """``spread(first, n, progress)`` for :func:`analyzer.rollout.run_stop_rule`: deals
-    ``first .. first + n - 1`` grown as samples on ``ex``'s workers
-    (:func:`analyzer.rollout.grow_part`), a few parts a worker, added to ``into`` in order
-    (its ``absorb``)."""
-    from ..rollout import grow_part
-
-    part = functools.partial(grow_part, factory, grow, args)
-
-    def spread(first: int, n: int, progress=None) -> None:
-        for samples in ex.map_parts(part, first, n, progress):
-            into.absorb(samples)
-
-    return spread
-
