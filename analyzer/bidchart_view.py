@@ -150,7 +150,10 @@ def render_bid_chart(chart, digits: int | None = None) -> str:
                  "slight" if r["slight"] else ""]
                 for _, r in chart.guide.iterrows()]
         out += ["Bidding guide: the weakest class that is not rare (fewest points as sole "
-                "bidder) recommended to bid at least b, for each b:",
+                "bidder) recommended to bid at least b, for each b: read off many classes, "
+                "each with its own noise, so it is not a threshold (a stronger class may read "
+                "pass where its gain is within the noise, and another seed may name a "
+                "neighbouring class):",
                 render_table([*ctx_cols, "bid", "minimum holding", "n", "recommended",
                               "its gain over pass", "note"], rows,
                              align="l" * len(ctx_cols) + "rlrlrl"),

@@ -480,6 +480,7 @@ def test_the_guide_accounts_for_every_seat_and_the_legend_says_what_rare_is():
     assert f"at seat {', '.join(missing)} (more deals" in guide
     assert "wider than ±1 points (1/14 of the 14 a deal holds)" in text
     assert guide.startswith(": the weakest class that is not rare") and "for each b:" in guide
+    assert "so it is not a threshold" in guide  # a player read it as one (a review)
 
 
 def test_the_dealer_s_bids_read_as_the_ceilings_they_are():
