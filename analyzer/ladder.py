@@ -114,7 +114,7 @@ class Ladder(ShownAsText):
         return pd.DataFrame(rows)
 
     def _held(self, e):
-        """A mean of the measure within what a deal's can read (:attr:`span`: Pedro's 14
+        """A mean of the measure within what one deal can read (:attr:`span`: Pedro's 14
         points, a King chooser's 13 tricks): three deals of 14 read "14.00 ± 0.00", and an
         interval ran past 14 (:func:`analyzer.stats.held`)."""
         return e if self.span is None else held(e, *self.span)

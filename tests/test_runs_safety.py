@@ -558,3 +558,13 @@ def test_a_store_written_before_checksums_still_resumes_and_merges(store, tmp_pa
     assert r.exit_code == 0, r.stderr
     assert again.read_bytes() == (tmp_path / "rows.parquet").read_bytes()
     assert run("merge", str(store)).exit_code == 0
+
+
+def test_a_lone_chunk_without_its_checksum_is_named_when_it_does_not_read(tmp_path):
+    """A store of one chunk, written before checksums, whose state lost its stats: nothing
+    vouches for the chunk, so it is named (one line), not the reading code."""
+    d = tmp_path / "one"
+    assert run("simulate", "pedro", "--deals", "500", "--run-dir", str(d)).exit_code == 0
+    (chunk,) = sorted((d / "chunks").glob("*.json"))
+    edit_chunk(chunk, lambda c: c.update(state={}))
+    assert_bad_input(run("resume", str(d)), f"{chunk.name} is damaged")

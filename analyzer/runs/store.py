@@ -272,11 +272,13 @@ class RunStore:
                     self.job.result([state], self.attrs())
                 except damage as e:
                     failed.append((lo, n, e))
-            # a chunk is damaged where another one reads: where none does, the fault is in
-            # the code that reads them (its traceback follows), and deleting good chunks
-            # would not mend it
-            if failed and len(failed) < len(done):
-                lo, n, e = failed[0]
+            # a chunk is damaged where another one reads, or where it keeps no checksum (a
+            # store written before them: nothing vouches for it); where every chunk fails and
+            # each is as written, the fault is in the code that reads them (its traceback
+            # follows), and deleting good chunks would not mend it
+            unchecked = [f for f in failed if not self._has_checksum(f[0], f[1])]
+            if failed and (len(failed) < len(done) or unchecked):
+                lo, n, e = (unchecked or failed)[0]
                 raise RunStoreError(f"{self._chunk_file(lo, n, '.json')} is damaged "
                                     f"({type(e).__name__}: {e}); {_REPLAY}") from None
             if failed:
@@ -382,6 +384,11 @@ class RunStore:
             raise RunStoreError(f"{path} is damaged (its rows do not match the checksum its "
                                 f"chunk's .json keeps); {_REPLAY}")
         return got
+
+    def _has_checksum(self, lo: int, n: int) -> bool:
+        """Whether chunk ``lo``+``n``'s JSON keeps the checksum it was written with (read
+        after :meth:`_chunk_json` has checked it: present means it holds)."""
+        return "sha256" in json.loads(_read(self._chunk_file(lo, n, ".json")).decode("utf-8"))
 
     def _chunk_state(self, lo: int, n: int) -> dict:
         """The summary state of chunk ``lo``+``n`` (:meth:`_chunk_checked`)."""
