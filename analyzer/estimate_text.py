@@ -1,6 +1,6 @@
 """Estimates as text: ``mean ± half-width`` and ``mean [lo, hi]``, with digits enough to
-show the interval and which side of zero it ends on. Every table, chart label and sentence
-that shows an interval formats it here.
+show the interval and which side of zero it ends on: the helpers bidlab's tables, chart
+labels and sentences show their intervals with (a view may wrap one, for its n/a cells).
 
 >>> plus_minus(5.62, 1.5), ci(9.3691, 9.3122, 9.4260), pct(0.8364, 0.8312, 0.8415)
 ('5.62 ± 1.50', '9.37 [9.31, 9.43]', '83.6% [83.1%, 84.2%]')
