@@ -121,8 +121,10 @@ def coerce(rules_cls: type, name: str, text: str, game: str | None = None) -> An
         except NumberError:
             pass
     else:
+        # a rank in a value may be written 10, as bidlab's cards take it: above_10 is above_T
+        spellings = {raw, re.sub(r"(?<![0-9])10(?![0-9])", "t", raw)}
         for v in allowed:
-            if raw == str(v).lower():
+            if str(v).lower() in spellings:
                 return v
     narrowed = allowed_values(f, game, rules_cls) != allowed
     raise RuleError(f"bad value {quoted(text)} for rule {key}{f' in {game}' if narrowed else ''}"

@@ -487,3 +487,11 @@ def test_the_chart_states_its_own_decision_rule_and_pedro_s_classes_say_which_su
     model = chart.provenance["model"]
     assert "an offer of k tricks only while the right is worth more than k" in model
     assert "the suit the seat would name" in PEDRO_FEATURES["trumps"].title
+
+
+def test_one_whole_game_reads_as_one():
+    from cli_helpers import run
+
+    r = run("bid-chart", "king", "--deals", "1")
+    assert r.exit_code == 0, r.stderr
+    assert "this chart's own 1 game)" in r.stdout  # "1 games"

@@ -158,3 +158,15 @@ def test_match_rook_runs_and_states_its_cap():
     r = run("match", "rook(target=100000)", "--games", "10", "--max-deals", "20")
     assert r.exit_code == 0, r.stderr
     assert "undecided after 20 hands" in r.stdout and "--max-deals" in r.stderr
+
+
+def test_a_rank_in_a_flag_value_may_be_written_10_as_in_a_hand():
+    """--rule rook_rank=above_10 was refused (only above_T), though every hand string takes
+    10 for the ten (a player's review)."""
+    from analyzer.games import parse_game
+    from analyzer.variants import RuleError
+
+    assert parse_game("rook(rook_rank=above_10)").rook_rank == "above_T"
+    assert parse_game("rook(rook_rank=ABOVE_t)").rook_rank == "above_T"
+    with pytest.raises(RuleError, match="above_T"):
+        parse_game("rook(rook_rank=above_100)")

@@ -105,7 +105,8 @@ def render_king_chart(chart: KingChart) -> str:
              pct(s.p_first, s.p_first_lo, s.p_first_hi)]
             for s in chart.seats.itertuples()] if p["games"] else []
     if rows:
-        out += ["", f"Whole games (this chart's own {p['games']:,} games): final score by seat "
+        games = f"{p['games']:,} game{'s' * (p['games'] != 1)}"
+        out += ["", f"Whole games (this chart's own {games}): final score by seat "
                     "position from the first dealer D0; first or tied = the share of games it "
                     "ended first or tied for first (a tie "
                     "counts for each seat in it, so the four add to over 100% where games "
