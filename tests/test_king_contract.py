@@ -93,6 +93,41 @@ def test_game_records_match_the_logged_games():
         assert int(df["first_dealer"].iat[g]) == logs[0]["dealer"]
 
 
+@pytest.mark.parametrize("policy", ["heuristic", "random"])
+def test_the_kh_finder_deals_first_or_names_the_first_dealer(policy):
+    """docs/rules.md §3.1: by default the seat dealt the K♥ deals first; with
+    kh_finder_chooses it names the first dealer: the heuristic the seat on its left (it then
+    deals fourth, the best-scoring place; naming itself, as it did, was the worst and made
+    the flag change nothing), the random player anyone. The finder is the same seat of
+    the same game under both rules."""
+    plain = king.simulate(PRESETS["king"], 400, seed=4, policies=policy)
+    chooses = king.simulate(king.parse_rules("king(first_dealer=kh_finder_chooses)"), 400,
+                            seed=4, policies=policy)
+    assert (plain["first_dealer"] == plain["kh_finder"]).all()
+    assert (plain["kh_finder"] == chooses["kh_finder"]).all()
+    named = (chooses["first_dealer"] - chooses["kh_finder"]) % 4
+    if policy == "heuristic":
+        assert (named == 1).all()
+    else:
+        assert set(named) == {0, 1, 2, 3}
+    log = king.play_game_logged(king.parse_rules("king(first_dealer=kh_finder_chooses)"), 4,
+                                7, policy)
+    assert log[0]["kh_finder"] == chooses["kh_finder"].iat[7]
+    assert log[0]["dealer"] == chooses["first_dealer"].iat[7]
+
+
+def test_compare_shows_what_naming_the_first_dealer_is_worth():
+    """The finder's final score under kh_finder_chooses against the default, paired by game:
+    the flag read "no game played out differently" when the heuristic named itself."""
+    from analyzer import compare_variants
+    from analyzer.games.king.summary import FINDER_SCORE
+
+    t = compare_variants("king", "king(first_dealer=kh_finder_chooses)", deals=5_000,
+                         seed=1).table.set_index("measure")
+    row = t.loc[FINDER_SCORE]
+    assert row["beyond_noise"] and row["diff_lo"] > 0, row
+
+
 def test_every_game_sums_to_zero_in_batch():
     df = king.simulate(king.parse_rules("king(combined_negatives=True)"), 5000, seed=2,
                        policies="random")

@@ -198,3 +198,15 @@ def test_render_game_combined_negatives_without_labels():
     assert "hand 7 of 7" in text and "no_tricks+last_two" in text
     totals = [sum(lg["result"]["points"][s] for lg in logs) for s in range(4)]
     assert f"  {', '.join(f'{s} {v:+d}' for s, v in enumerate(totals))} (sum +0)." in text
+
+
+def test_a_game_says_who_was_dealt_the_kh_and_whom_it_named():
+    """`deal king --rule first_dealer=kh_finder_chooses` said only "the first dealer is
+    seat 3 W" (a player's review)."""
+    rules = king.parse_rules("king(first_dealer=kh_finder_chooses)")
+    logs = king.play_game_logged(rules, 5, 2, "heuristic")
+    text = render_game(logs, seed=5, policy="heuristic")
+    finder, d0 = (f"{s} {SEATS[s]}" for s in (logs[0]["kh_finder"], logs[0]["dealer"]))
+    assert f"; seat {finder} was dealt the K♥ and named seat {d0} first dealer, " in text
+    plain = king.play_game_logged(RULES, 5, 2, "heuristic")
+    assert "(dealt the K♥), then" in render_game(plain, seed=5, policy="heuristic")

@@ -203,11 +203,13 @@ def play_game_logged(rules: Rules, seed: int, game: int,
     rules = game_rules(rules, PRESETS, parse_rules)  # a variant string, or a clear refusal
     pols = policy_vector(policies)
     params = kernel_params(rules)
-    d0 = engine.first_dealer(seed, game, params, pols)
+    d0, finder = engine.first_dealer(seed, game, params, pols)
     contracts = rules.contracts
     k = len(contracts)
-    return _logs(rules, seed, [game] * k, list(range(k)), [(d0 + j) % 4 for j in range(k)],
+    logs = _logs(rules, seed, [game] * k, list(range(k)), [(d0 + j) % 4 for j in range(k)],
                  list(contracts), pols, list(range(1, k + 1)))
+    logs[0]["kh_finder"] = int(finder)  # who found the first dealer (the game's, not a hand's)
+    return logs
 
 
 def _log_dict(rules: Rules, r: np.ndarray, hands: np.ndarray, li: np.ndarray, index: int,

@@ -29,7 +29,7 @@ class KingGame(Game):
     contracts = CONTRACT_OPTIONS
     partnerships = False
     text_columns = {**Game.text_columns, "buyer": "seat", "chooser": "seat", "leader": "seat",
-                    "kh_seat": "seat"}
+                    "kh_seat": "seat", "kh_finder": "seat"}
     search_sizes = {"bid-chart": 500}  # whole 10-hand games: 500 take 65 s
     chart_by = None  # its charts choose their features per contract
     adaptive_hands = False
@@ -108,8 +108,10 @@ class KingGame(Game):
     plays_whole_games = True
 
     def game_start(self, rules) -> str:
-        chosen = ("drawn at random" if rules.first_dealer == "random" else
-                  "the seat dealt the K♥, who names himself (first_dealer=kh_finder_chooses)")
+        chosen = ("drawn at random (the seat dealt the K♥ as the cards go round one by one)"
+                  if rules.first_dealer == "random" else
+                  "named by the seat dealt the K♥, who names the seat on its left so as to "
+                  "deal fourth (first_dealer=kh_finder_chooses)")
         return (f"each game's first dealer is {chosen}, the deal passes to the left, and the "
                 "sides are counted from the first dealer")
 

@@ -57,6 +57,9 @@ def summarize(df: pd.DataFrame) -> Summary:
                    spans=e.spans)
 
 
+FINDER_SCORE = "final score, the seat dealt the K♥ (it deals first, or names who does)"
+
+
 def compare_measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
     """Per-game King quantities: final scores by seat position, each hand's dealer points.
     A hand is named by its contract too: variants that order the hands otherwise
@@ -66,6 +69,9 @@ def compare_measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
     totals = np.stack([df[f"total{s}"].to_numpy(float) for s in range(4)], axis=1)
     out = {f"final score, first dealer + {k}": totals[np.arange(n), (d0 + k) % 4]
            for k in range(4)}
+    if "kh_finder" in df:  # who gains by first_dealer=kh_finder_chooses: the finder's place
+        finder = df["kh_finder"].to_numpy().astype(np.int64)
+        out[FINDER_SCORE] = totals[np.arange(n), finder]
     for k, name in enumerate(_hand_names(rules)):
         pts = df[[f"h{k + 1}_p{s}" for s in range(4)]].to_numpy(float)
         out[name] = pts[np.arange(n), (d0 + k) % 4]
@@ -97,5 +103,6 @@ def compare_bounds(rules) -> dict[str, tuple[float, float]]:
     positive hands and every penalty."""
     hand, game = _ranges()
     out = {f"final score, first dealer + {k}": game for k in range(4)}
+    out[FINDER_SCORE] = game
     out.update(dict.fromkeys(_hand_names(rules), hand))
     return out

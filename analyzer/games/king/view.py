@@ -331,8 +331,14 @@ def render_game(logs: list[dict], seed: int, policy: str, rules: str | None = No
     add = out.append
 
     add(f"Game {first['index']} of seed {seed}: {name}, policy {policy_label(policy)}")
-    add(f"{len(logs)} hands; the first dealer is seat {seat(first['dealer'])}, then each hand "
-        f"is dealt by the next seat clockwise.")
+    finder = first.get("kh_finder")
+    if finder is None or finder == first["dealer"]:
+        found = f"the first dealer is seat {seat(first['dealer'])}" + (
+            "" if finder is None else " (dealt the K♥)")
+    else:
+        found = (f"seat {seat(finder)} was dealt the K♥ and named seat {seat(first['dealer'])} "
+                 f"first dealer")
+    add(f"{len(logs)} hands; {found}, then each hand is dealt by the next seat clockwise.")
 
     add("")
     add("Points per hand, and running totals")
