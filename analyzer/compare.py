@@ -432,10 +432,11 @@ def _frames(g, ra, rb, seed, policy, lo, n):
     return da, db, g.shared_rows(da, db)
 
 
-def _measures(g, df: pd.DataFrame, rules, redealing: bool) -> dict[str, np.ndarray]:
-    """The game's compare measures of ``df``, and where either variant may redeal, whether
-    each deal was thrown in (the rule's effect that the played deals alone would hide)."""
-    measures = g.compare_measures(df, rules)
+def _measures(g, df: pd.DataFrame, rules, redealing: bool, pair) -> dict[str, np.ndarray]:
+    """The game's compare measures of ``df`` (``pair``: both variants' rules), and where
+    either variant may redeal, whether each deal was thrown in (the rule's effect that the
+    played deals alone would hide)."""
+    measures = g.compare_measures(df, rules, pair)
     if redealing:
         measures[THROWN_IN] = (df["redeals"].to_numpy() > 0).astype(float)
     return measures
@@ -448,7 +449,7 @@ def compare_chunk(ra, rb, seed: int, policy: str, lo: int, n: int):
     g = game(ra)
     da, db, same = _frames(g, ra, rb, seed, policy, lo, n)
     redealing = g.redeals(ra) or g.redeals(rb)
-    ma, mb = _measures(g, da, ra, redealing), _measures(g, db, rb, redealing)
+    ma, mb = _measures(g, da, ra, redealing, (ra, rb)), _measures(g, db, rb, redealing, (ra, rb))
     out = {}
     for name, (x, y) in _aligned(ma, mb, n).items():
         has_x, has_y = ~np.isnan(x), ~np.isnan(y)
@@ -484,7 +485,7 @@ def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int):
         da, db, both = _frames(g, ra, rb, seed, policy, lo, n)
         frames += [da, db]
         same &= both
-    measures = [_measures(g, df, rules, redealing)
+    measures = [_measures(g, df, rules, redealing, (ra, rb))
                 for df, rules in zip(frames, (ra, rb) * (len(frames) // 2), strict=True)]
     pairs = [_aligned(a, b, n) for a, b in zip(measures[0::2], measures[1::2], strict=True)]
     out, apart = {}, {}

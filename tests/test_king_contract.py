@@ -126,6 +126,8 @@ def test_compare_shows_what_naming_the_first_dealer_is_worth():
                          seed=1).table.set_index("measure")
     row = t.loc[FINDER_SCORE]
     assert row["beyond_noise"] and row["diff_lo"] > 0, row
+    other = compare_variants("king", "king(first_lead=left_of_dealer)", deals=200, seed=1)
+    assert FINDER_SCORE not in set(other.table["measure"])  # the first dealer's, shown once
 
 
 def test_every_game_sums_to_zero_in_batch():

@@ -238,9 +238,11 @@ class Game:
         return (df["winner"].to_numpy(), df["deals"].to_numpy(),
                 df[["score0", "score1"]].to_numpy())
 
-    def compare_measures(self, df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
+    def compare_measures(self, df: pd.DataFrame, rules, pair=None) -> dict[str, np.ndarray]:
         """Per-row quantities ``bidlab compare`` pairs between two variants (NaN where a
-        measure does not apply to a row)."""
+        measure does not apply to a row); ``pair``, the two variants' rules (A, B), where a
+        measure means something for some pairs only (King's K♥ finder, where either names
+        the first dealer by it)."""
         raise NotImplementedError
 
     def compare_bounds(self, rules) -> dict[str, tuple[float, float]]:

@@ -67,10 +67,10 @@ class KingGame(Game):
 
         return summarize(df)
 
-    def compare_measures(self, df, rules):
+    def compare_measures(self, df, rules, pair=None):
         from .summary import compare_measures
 
-        return compare_measures(df, rules)
+        return compare_measures(df, rules, pair)
 
     def compare_bounds(self, rules):
         from .summary import compare_bounds

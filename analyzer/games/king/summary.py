@@ -60,16 +60,19 @@ def summarize(df: pd.DataFrame) -> Summary:
 FINDER_SCORE = "final score, the seat dealt the K♥ (it deals first, or names who does)"
 
 
-def compare_measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
-    """Per-game King quantities: final scores by seat position, each hand's dealer points.
-    A hand is named by its contract too: variants that order the hands otherwise
-    (``neg_order``, ``combined_negatives``) pair only the hands they play alike."""
+def compare_measures(df: pd.DataFrame, rules, pair=None) -> dict[str, np.ndarray]:
+    """Per-game King quantities: final scores by seat position, each hand's dealer points,
+    and where either of the ``pair`` compared names the first dealer by the K♥ finder, the
+    finder's final score (elsewhere it is the first dealer's, shown once). A hand is named
+    by its contract too: variants that order the hands otherwise (``neg_order``,
+    ``combined_negatives``) pair only the hands they play alike."""
     n = len(df)
     d0 = df["first_dealer"].to_numpy().astype(np.int64)
     totals = np.stack([df[f"total{s}"].to_numpy(float) for s in range(4)], axis=1)
     out = {f"final score, first dealer + {k}": totals[np.arange(n), (d0 + k) % 4]
            for k in range(4)}
-    if "kh_finder" in df:  # who gains by first_dealer=kh_finder_chooses: the finder's place
+    chooses = pair is not None and any(r.first_dealer == "kh_finder_chooses" for r in pair)
+    if chooses and "kh_finder" in df:  # what the finder gains by naming the first dealer
         finder = df["kh_finder"].to_numpy().astype(np.int64)
         out[FINDER_SCORE] = totals[np.arange(n), finder]
     for k, name in enumerate(_hand_names(rules)):

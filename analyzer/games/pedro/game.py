@@ -49,7 +49,7 @@ class PedroGame(BiddingGame):
 
         return summarize(df)
 
-    def compare_measures(self, df, rules):
+    def compare_measures(self, df, rules, pair=None):
         from .summary import compare_measures
 
         return compare_measures(df, rules)

@@ -39,7 +39,7 @@ class RookGame(BiddingGame):
 
         return summarize(df)
 
-    def compare_measures(self, df, rules):
+    def compare_measures(self, df, rules, pair=None):
         from .summary import compare_measures
 
         return compare_measures(df, rules)
