@@ -385,7 +385,7 @@ class SeatChartRun:
         return self.acc.chart(provenance(self.rules, self.seed, self.pols, 0))
 
 
-def bid_chart(game, deals: int | None = None, seed: int = 1, policy: str = "heuristic",
+def bid_chart(game, deals: int | None = None, seed: int = 1, policy: str = "heuristic", *,
               by=None, progress=None, batch: int = BATCH, base: str | None = None,
               base_deals: int | None = None, budget: float | None = None) -> BidChart:
     """Play ``deals`` deals (2,000,000, or the CLI's smaller size where a seat searches)

@@ -169,7 +169,7 @@ def verdict_note(table: pd.DataFrame, policy: str, unit: str, same_deck: bool = 
 
 
 def compare_variants(a, b, deals: int | None = None, seed: int = 1,
-                     policy: str = "heuristic", batch: int | None = None,
+                     policy: str = "heuristic", *, batch: int | None = None,
                      progress: Callable[[int], None] | None = None,
                      executor=None, base: str | None = None,
                      base_deals: int | None = None, budget: float | None = None) -> Comparison:

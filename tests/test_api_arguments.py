@@ -287,3 +287,17 @@ def test_a_game_package_is_reached_through_analyzer_games():
     assert done.returncode == 0, done.stderr
     # the engine's face lives in the package's deals module, handed out on first use
     assert done.stdout.split() == ["analyzer.games.pedro.deals", "('king',)"]
+
+
+def test_options_after_the_policy_are_named_where_siblings_order_them_apart():
+    """bid_chart took (..., policy, by, progress, batch) and compare_variants (..., policy,
+    batch, progress): a positional call copied from one to the other passed an int as
+    progress, and failed only after the first batch (a code review)."""
+    import inspect
+
+    for fn in (analyzer.bid_chart, analyzer.compare_variants):
+        params = inspect.signature(fn).parameters
+        after = list(params)[list(params).index("policy") + 1:]
+        assert after and all(params[p].kind is inspect.Parameter.KEYWORD_ONLY for p in after)
+    with pytest.raises(TypeError):
+        analyzer.compare_variants("pedro", "pedro(low_to=holder)", 100, 1, "heuristic", 50)

@@ -24,7 +24,7 @@ class BiddingGame(Game):
                   base_deals=None, budget=None):
         from ..bidchart import bid_chart
 
-        return bid_chart(rules, deals, seed, policy, by, progress=progress, base=base,
+        return bid_chart(rules, deals, seed, policy, by=by, progress=progress, base=base,
                          base_deals=base_deals, budget=budget)
 
     def render_chart(self, chart):
