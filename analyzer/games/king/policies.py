@@ -333,13 +333,21 @@ def best_trump(hand, allow_no_trump):
 
 
 @njit(cache=True)
+def _own_and_average(hand, allow_no_trump):
+    """Quarter-tricks with the hand's own trump, and the sum over the four suits (four
+    times the average suit's): what naming trump and playing under another's are worth."""
+    q_best = trick_estimate(hand, best_trump(hand, allow_no_trump))
+    q_sum = 0
+    for t in range(4):
+        q_sum += trick_estimate(hand, t)
+    return q_best, q_sum
+
+
+@njit(cache=True)
 def trump_value(hand, allow_no_trump):
     """Tricks gained by naming trump rather than playing under an average other suit."""
-    q_best = trick_estimate(hand, best_trump(hand, allow_no_trump))
-    q_avg = 0
-    for t in range(4):
-        q_avg += trick_estimate(hand, t)
-    return (4 * q_best - q_avg) // 16
+    q_best, q_sum = _own_and_average(hand, allow_no_trump)
+    return (4 * q_best - q_sum) // 16
 
 
 @njit(cache=True)
@@ -351,14 +359,11 @@ def heuristic_accepts(hand, price, may_decline, allow_no_trump):
     that"). Compared in sixteenths of a trick, as :func:`trump_value` does; without the
     decline it is ``price > trump_value``, the whole rule before, which sold for 1 in 17% of
     positive hands and ended below 4 tricks in 71% of those (20,000 hands, seed 9)."""
-    q_best = trick_estimate(hand, best_trump(hand, allow_no_trump))
-    q_avg = 0
-    for t in range(4):
-        q_avg += trick_estimate(hand, t)
+    q_best, q_sum = _own_and_average(hand, allow_no_trump)
     keep = 4 * q_best
     if may_decline:
         keep = max(keep, 64)
-    return 16 * price + q_avg > keep
+    return 16 * price + q_sum > keep
 
 
 @njit(cache=True)
