@@ -113,7 +113,9 @@ def test_king_variants_with_other_hands_pair_only_the_hands_they_share():
     assert sorted(ab.index) == sorted(ba.index)
     both = ab.dropna(subset=["b_minus_a"]).index
     assert set(both) == {f"final score, first dealer + {k}" for k in range(4)} | {
-        "hand 7 (positive): its dealer's points"}  # the one hand both play alike
+        "hand 7 (positive): its dealer's points",  # the one hand both play alike
+        "trump rights sold a game", "trump rights declined (4-3-3-3) a game",
+        "tricks offered for the rights sold a game"}  # both play 4 positive hands
     assert np.allclose(ab.loc[both, "b_minus_a"], -ba.loc[both, "b_minus_a"])
     text = run("compare", a, b, "--deals", "100").stdout  # rows only one variant has
     assert "n A / B: the games on which each variant defines the measure" in text, text

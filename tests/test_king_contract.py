@@ -83,14 +83,58 @@ def test_games_rotate_the_deal_and_sum_to_zero(policy):
             assert sum(sum(log["result"]["points"]) for log in logs) == 0
 
 
-def test_game_records_match_the_logged_games():
-    rules = PRESETS["king"]
-    df = king.simulate(rules, 30, seed=3, policies="heuristic")
-    for g in (0, 7, 29):
-        logs = king.play_game_logged(rules, 3, g, "heuristic")
+@pytest.mark.parametrize("variant", ["king", "king(auction_model=valuation_shortcut)",
+                                     "king(combined_negatives=True,max_offer=3)"])
+def test_game_records_match_the_logged_games(variant):
+    """A game's row against its logged hands: totals, first dealer, and each hand's points
+    and trump auction (outcome and price; none in a negative hand)."""
+    from analyzer.games.king.deals import OUTCOMES
+
+    rules = king.parse_rules(variant)
+    df = king.simulate(rules, 30, seed=3, policies="heuristic,random,heuristic,heuristic")
+    for g in range(30):
+        logs = king.play_game_logged(rules, 3, g, "heuristic,random,heuristic,heuristic")
         totals = np.sum([log["result"]["points"] for log in logs], axis=0)
         assert totals.tolist() == [int(df[f"total{s}"].iat[g]) for s in range(4)]
         assert int(df["first_dealer"].iat[g]) == logs[0]["dealer"]
+        for k, log in enumerate(logs, start=1):
+            assert [int(df[f"h{k}_p{s}"].iat[g]) for s in range(4)] == log["result"]["points"]
+            assert OUTCOMES[int(df[f"h{k}_outcome"].iat[g])] == log["outcome"], (g, k)
+            assert int(df[f"h{k}_price"].iat[g]) == log["price"], (g, k)
+        for k in range(len(logs) + 1, 11):  # hands a quick game does not play
+            assert int(df[f"h{k}_outcome"].iat[g]) == int(df[f"h{k}_price"].iat[g]) == 0
+    sold = (df[[f"h{k}_outcome" for k in range(1, 11)]] == 1).to_numpy().sum()
+    declined = (df[[f"h{k}_outcome" for k in range(1, 11)]] == 2).to_numpy().sum()
+    assert sold > 5 and declined > 2  # both outcomes were checked
+
+
+def test_a_games_auction_measures_follow_the_rule():
+    """compare's trump auction measures per game: at max_offer=1 every right sold costs
+    exactly 1 trick, so the price measure equals the count sold, game by game; the counts
+    lie within the game's 4 positive hands, as compare's bounds say."""
+    from analyzer.games.king.summary import compare_bounds, compare_measures
+
+    rules = king.parse_rules("king(max_offer=1)")
+    m = compare_measures(king.simulate(rules, 400, seed=8), rules)
+    sold = m["trump rights sold a game"]
+    assert (m["tricks offered for the rights sold a game"] == sold).all() and sold.sum() > 20
+    bounds = compare_bounds(rules)
+    for name in ("trump rights sold a game", "trump rights declined (4-3-3-3) a game"):
+        assert bounds[name] == (0.0, 4.0)
+        assert m[name].min() >= 0 and m[name].max() <= 4
+    assert bounds["tricks offered for the rights sold a game"] == (0.0, 52.0)
+    plain = compare_measures(king.simulate(PRESETS["king"], 400, seed=8), PRESETS["king"])
+    assert plain["tricks offered for the rights sold a game"].sum() > 1.5 * sold.sum()
+
+
+def test_simulate_summarizes_a_games_auctions_and_reads_older_records():
+    df = king.simulate(PRESETS["king"], 300, seed=2)
+    section = next(s for s in king.GAME.summarize(df).sections if s.key == "auctions")
+    assert "of its 4 positive hands" in section.title
+    sold = (df[[f"h{k}_outcome" for k in range(7, 11)]] == 1).sum(axis=1).mean()
+    assert section.table.loc["trump rights sold", "mean"] == pytest.approx(sold)
+    older = df.drop(columns=[c for c in df if c.endswith(("_outcome", "_price"))])
+    assert "auctions" not in [s.key for s in king.GAME.summarize(older).sections]
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "random"])

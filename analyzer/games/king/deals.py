@@ -130,7 +130,8 @@ def records_frame(rec: np.ndarray, hands: np.ndarray, first: int) -> pd.DataFram
 
 
 def games_frame(out: np.ndarray, first: int) -> pd.DataFrame:
-    """Per-game rows: first dealer, final totals and each hand's points per seat."""
+    """Per-game rows: first dealer, final totals, each hand's points per seat and its trump
+    auction (outcome and price), the seat dealt the K♥."""
     df = pd.DataFrame(out, columns=list(engine.GAME_COLUMNS))
     df.insert(0, "game", np.arange(first, first + len(out), dtype=np.int64))
     return df

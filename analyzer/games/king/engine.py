@@ -105,10 +105,16 @@ NLOGI = L_TRICKS + 130
 
 # ---- per-game record: int16 columns --------------------------------------------------------
 MAX_HANDS = 10
+# each hand's trump auction too (OUT_NONE and 0 for a negative hand): how often a rule sells
+# or declines the trump right, and at what price, is what auction flags change
 GAME_COLUMNS = ("first_dealer", "total0", "total1", "total2", "total3",
-                *(f"h{k + 1}_p{s}" for k in range(MAX_HANDS) for s in range(4)), "kh_finder")
+                *(f"h{k + 1}_p{s}" for k in range(MAX_HANDS) for s in range(4)), "kh_finder",
+                *(f"h{k + 1}_outcome" for k in range(MAX_HANDS)),
+                *(f"h{k + 1}_price" for k in range(MAX_HANDS)))
 G_D0, G_TOTAL, G_HANDS = 0, 1, 5
 G_FINDER = G_HANDS + 4 * MAX_HANDS  # the seat dealt the K♥ when the first dealer is found
+G_OUTCOME = G_FINDER + 1  # hand k's auction outcome (OUT_*), then its price (tricks offered)
+G_PRICE = G_OUTCOME + MAX_HANDS
 
 
 @njit(cache=True)
@@ -460,12 +466,16 @@ def play_games(seed, first, lo, hi, rp, pols, out, search_card):
         for k in range(MAX_HANDS):
             for s in range(4):
                 out[i, G_HANDS + 4 * k + s] = 0
+            out[i, G_OUTCOME + k] = OUT_NONE
+            out[i, G_PRICE + k] = 0
         for k in range(n_hands):
             play_hand(seed, g, k, (d0 + k) & 3, rp[P_CONTRACTS + k], rp, pols, sc, deck, hands,
                       prng, drng, rec, 0, dealt, li, lu, False, ws, search_card)
             for s in range(4):
                 out[i, G_HANDS + 4 * k + s] = rec[0, R_POINTS + s]
                 out[i, G_TOTAL + s] += rec[0, R_POINTS + s]
+            out[i, G_OUTCOME + k] = rec[0, R_OUTCOME]
+            out[i, G_PRICE + k] = rec[0, R_PRICE]
 
 
 @njit(cache=True, inline="always")

@@ -36,6 +36,15 @@ def summarize(df: pd.DataFrame) -> Summary:
                     e.means(by_pos, game), "mean"),
             Section("hands", "Each hand: the dealer's points", hands, "mean"),
         ]
+        auctions = game_auctions(df)
+        if auctions:  # records written before they kept each hand's auction have none
+            n_pos = _positive_hands(df)
+            spans = _auction_spans(n_pos)
+            rows = {label.removesuffix(" a game"): (key, auctions[label], spans[label])
+                    for label, key in _AUCTIONS}
+            sections.append(Section(
+                "auctions", f"Trump auctions a game, of its {n_pos} positive hands",
+                e.means(rows), "mean"))
         return Summary(_provenance(df), sections, e.est, unit="games", stats=e.stats,
                        spans=e.spans)
     rows = {f"seat {s}": (f"points_seat{s}", df[f"points{s}"]) for s in range(4)}
@@ -58,6 +67,40 @@ def summarize(df: pd.DataFrame) -> Summary:
 
 
 FINDER_SCORE = "final score, the seat dealt the K♥ (it deals first, or names who does)"
+_AUCTIONS = (  # (compare's measure, simulate's key): a game's trump auctions
+    ("trump rights sold a game", "auction_sold"),
+    ("trump rights declined (4-3-3-3) a game", "auction_declined"),
+    ("tricks offered for the rights sold a game", "auction_price"),
+)
+
+
+def _positive_hands(df: pd.DataFrame) -> int:
+    """How many hands of each game are positive: those whose auction ever has an outcome."""
+    return sum(int((df[f"h{k + 1}_outcome"].to_numpy() != 0).any())
+               for k in range(10) if f"h{k + 1}_outcome" in df)
+
+
+def game_auctions(df: pd.DataFrame) -> dict[str, np.ndarray]:
+    """Per game: its positive hands whose trump right was sold, declined (4-3-3-3), and the
+    tricks offered for the rights sold (the price; with payment_floor=zero a buyer pays at
+    most the tricks he takes). Empty for records that keep no auction."""
+    outcome_cols = [f"h{k + 1}_outcome" for k in range(10) if f"h{k + 1}_outcome" in df]
+    if not outcome_cols:
+        return {}
+    from .engine import OUT_DECLINE, OUT_SELL
+
+    outcome = df[outcome_cols].to_numpy()
+    price = df[[c.replace("_outcome", "_price") for c in outcome_cols]].to_numpy(np.float64)
+    sold = outcome == OUT_SELL
+    values = (sold.sum(axis=1), (outcome == OUT_DECLINE).sum(axis=1), (price * sold).sum(axis=1))
+    return {label: v.astype(np.float64) for (label, _), v in zip(_AUCTIONS, values, strict=True)}
+
+
+def _auction_spans(n_positive: int) -> dict[str, tuple[float, float]]:
+    """The range of each of :func:`game_auctions` in a game of ``n_positive`` positive hands
+    (a price is at most 13 tricks)."""
+    return {label: (0.0, n_positive * (13.0 if key == "auction_price" else 1.0))
+            for label, key in _AUCTIONS}
 
 
 def compare_measures(df: pd.DataFrame, rules, pair=None) -> dict[str, np.ndarray]:
@@ -78,6 +121,7 @@ def compare_measures(df: pd.DataFrame, rules, pair=None) -> dict[str, np.ndarray
     for k, name in enumerate(_hand_names(rules)):
         pts = df[[f"h{k + 1}_p{s}" for s in range(4)]].to_numpy(float)
         out[name] = pts[np.arange(n), (d0 + k) % 4]
+    out.update(game_auctions(df))
     return out
 
 
@@ -108,4 +152,7 @@ def compare_bounds(rules) -> dict[str, tuple[float, float]]:
     out = {f"final score, first dealer + {k}": game for k in range(4)}
     out[FINDER_SCORE] = game
     out.update(dict.fromkeys(_hand_names(rules), hand))
+    from .rules import POSITIVE
+
+    out.update(_auction_spans(sum(code == POSITIVE for code in rules.contracts)))
     return out
