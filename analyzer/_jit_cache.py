@@ -77,11 +77,19 @@ def sources_digest(package: Path = _PACKAGE) -> str:
     return h.hexdigest()
 
 
+@functools.cache
+def build_digest() -> str:
+    """This installed package's :func:`sources_digest`, computed once a process: the build of
+    the players, which a run store records so that no run is finished by other players than
+    the ones that began it."""
+    return sources_digest(_PACKAGE)
+
+
 def ensure_fresh_cache(package: Path = _PACKAGE) -> bool:
     """Drop ``package``'s cached kernels when its kernel sources changed since they were
     cached. True when it dropped them."""
     stamp = package / "__pycache__" / "jit-sources.sha256"
-    digest = sources_digest(package)
+    digest = build_digest() if package == _PACKAGE else sources_digest(package)
     try:
         if stamp.read_text() == digest:
             return False

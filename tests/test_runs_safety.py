@@ -568,3 +568,48 @@ def test_a_lone_chunk_without_its_checksum_is_named_when_it_does_not_read(tmp_pa
     (chunk,) = sorted((d / "chunks").glob("*.json"))
     edit_chunk(chunk, lambda c: c.update(state={}))
     assert_bad_input(run("resume", str(d)), f"{chunk.name} is damaged")
+
+
+def _begun_by_another_build(store, kernels="0" * 64):
+    manifest = json.loads((store / "manifest.json").read_text())
+    manifest["kernels"] = kernels
+    (store / "manifest.json").write_text(json.dumps(manifest))
+
+
+def test_a_run_begun_by_another_build_is_not_finished_by_this_one(tmp_path):
+    """A run stopped, bidlab upgraded (a heuristic changed), then resumed: the deals left
+    would be played by other players and summed with the first without a word. Refused in
+    one line, the store unchanged; a finished run still reads, and one from before builds
+    were kept still resumes."""
+    d = tmp_path / "run"
+    assert run(*SMALL, "--run-dir", str(d)).exit_code == 0
+    assert json.loads((d / "manifest.json").read_text())["kernels"] == \
+        runs.store.build_digest()
+    assert run("resume", str(d)).exit_code == 0  # finished: nothing is played
+    _begun_by_another_build(d)
+    assert run("resume", str(d)).exit_code == 0  # read by another build: its own figures
+    manifest = (d / "manifest.json").read_text()
+    assert_bad_input(run("resume", str(d), "--extend", "1000"), "another build of bidlab",
+                     "1,000 deals left")
+    (chunk, rows) = sorted((d / "chunks").iterdir())[-2:]  # killed before its last chunk
+    chunk.unlink()
+    rows.unlink()
+    assert_bad_input(run("resume", str(d)), "another build of bidlab", "start the run again")
+    assert (d / "manifest.json").read_text() == manifest
+    manifest = json.loads(manifest)
+    manifest.pop("kernels")  # a store of an earlier bidlab: no build to hold it to
+    (d / "manifest.json").write_text(json.dumps(manifest))
+    assert run("resume", str(d)).exit_code == 0
+    assert run("resume", str(d)).exit_code == 0
+
+
+def test_runs_of_two_builds_are_not_merged(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert run(*SMALL, "--run-dir", str(a)).exit_code == 0
+    assert run(*SMALL[:-1], "4", "--run-dir", str(b)).exit_code == 0  # another seed
+    assert run("merge", str(a), str(b)).exit_code == 0
+    _begun_by_another_build(b)
+    assert_bad_input(run("merge", str(a), str(b)), f"cannot merge {a} and {b}",
+                     "other builds of bidlab")
+    _begun_by_another_build(a, 5 * "ab" + "0" * 54)  # two builds, neither this one
+    assert_bad_input(run("merge", str(a), str(b)), "other builds of bidlab")

@@ -50,6 +50,8 @@ def run_job(job: runs.Job, first: int, deals: int, run_dir, chunk, where: tuple,
                 store.extend(extend)
             job, first, deals = store.job, store.first, store.deals
             # checked before the store is touched (a refused new store leaves no folder)
+            if store.n_done < deals:
+                store.require_this_build()
             if extend:
                 what = f"--extend {extend:,} makes {deals:,} deals; playing the"
             elif store.n_done:

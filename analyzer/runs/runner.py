@@ -56,6 +56,8 @@ def play(job: Job, first: int, deals: int, executor=None, store: RunStore | None
     if out is not None and not job.rows:
         raise ValueError("rows go to --out only from a job that keeps them (rows=True)")
     done: list[tuple[int, int]] = store.done() if store is not None else []
+    if store is not None and sum(n for _, n in done) < store.deals:
+        store.require_this_build()  # before a deal is played: nothing left half mixed
     states: dict[int, dict] = {}
     attrs: dict = {}
     left = deals - sum(n for _, n in done)

@@ -5,8 +5,9 @@ Layout of ``DIR``::
 
     manifest.json              what the run plays (job: rules, seed, policy, contract, rows),
                                its first deal, the deals asked for, the chunk size, the deal
-                               ranges done, and where its rows go (``out``) or its chart
-                               (``out_dir``, a bid chart's folder)
+                               ranges done, where its rows go (``out``) or its chart
+                               (``out_dir``, a bid chart's folder), and the build of the
+                               players that began it (``kernels``: their sources' digest)
     chunks/<lo>+<n>.json       a finished chunk's summary statistics (exact integers), the
                                SHA-256 of its rows file and its own, checked when read
     chunks/<lo>+<n>.parquet    its rows, when the run keeps them
@@ -20,7 +21,7 @@ and its size has been checked (:meth:`RunStore.save`), and is undone if the run 
 for its time after its first chunk (:meth:`RunStore.rollback`): a refused or locked-out
 command leaves the store as it was.
 
-May import: the foundations (atomic, io, summary), :mod:`.job`.
+May import: the foundations (atomic, io, summary, _jit_cache), :mod:`.job`.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ if TYPE_CHECKING:  # frames in the annotations; reading rows loads pandas
     import pandas as pd
 
 from .. import __version__, atomic, io
+from .._jit_cache import build_digest
 from ..summary import Summary, merge
 from .job import Chunk, Job
 
@@ -87,6 +89,7 @@ class RunStore:
             self.first, self.deals, self.chunk = (_count(m, k, least) for k, least in
                                                   (("first", 0), ("deals", 1), ("chunk", 1)))
             self.out, self.out_dir = _path(m, "out"), _path(m, "out_dir")
+            self.kernels = _text(m, "kernels")  # None: a store from before builds were kept
         except (ValueError, KeyError, TypeError, AttributeError) as e:
             raise RunStoreError(f"{path} is not a bidlab run manifest or is damaged ({e}); "
                                 "restore it, or start the run again in another --run-dir"
@@ -133,6 +136,7 @@ class RunStore:
         store.folder, store.chunks = p, p / "chunks"
         store.job, store.first, store.deals, store.chunk, store.out, store.out_dir = (
             job, int(first), int(deals), int(chunk), out, out_dir)
+        store.kernels = build_digest()
         store.saved = None  # a new store: nothing on disk yet
         return store
 
@@ -182,6 +186,17 @@ class RunStore:
         if first is not None and first != self.first:
             raise RunStoreError(f"{self.folder} holds a run from deal {self.first:,}, not "
                                 f"--first {first:,}")
+
+    def require_this_build(self) -> None:
+        """RunStoreError when another build of bidlab's players began this run: its deals
+        left would be played by other players than its first, and the two mixed in one
+        result without a word (a heuristic changed between versions moves every figure)."""
+        if self.kernels not in (None, build_digest()):
+            raise RunStoreError(
+                f"{self.folder} was begun by another build of bidlab (its players' sources "
+                f"differ from this one's), so its {self.deals - self.n_done:,} deals left would "
+                "be played by other players than its first: finish it with the bidlab that "
+                "began it, or start the run again in another --run-dir")
 
     def extend(self, more: int) -> None:
         """``more`` deals after the ones asked for so far, continuing the same stream
@@ -424,7 +439,8 @@ class RunStore:
         _write_json(self.folder / MANIFEST, {
             "format": FORMAT, "bidlab_version": __version__, "job": self.job.to_dict(),
             "first": self.first, "deals": self.deals, "chunk": self.chunk, "out": self.out,
-            "out_dir": self.out_dir, "done": [list(r) for r in _joined(self.done())]})
+            "out_dir": self.out_dir, "kernels": self.kernels,
+            "done": [list(r) for r in _joined(self.done())]})
 
 
 def _require_name(folder) -> None:
@@ -458,6 +474,14 @@ def _path(manifest: dict, key: str) -> str | None:
     v = manifest.get(key)
     if v is not None and not (isinstance(v, str) and v.strip()):
         raise ValueError(f"its {key} is {v!r}, not a path or null")
+    return v
+
+
+def _text(manifest: dict, key: str) -> str | None:
+    """A text the manifest keeps, or None; ValueError naming it otherwise."""
+    v = manifest.get(key)
+    if v is not None and not isinstance(v, str):
+        raise ValueError(f"its {key} is {v!r}, not a text or null")
     return v
 
 
@@ -507,6 +531,12 @@ def merged_summary(stores: list[RunStore]) -> Summary:
                          if v is None else v for v in (a, b)]
                 raise RunStoreError(f"cannot merge {stores[0].folder} and {s.folder}: {name} "
                                     f"{shown[0]} and {shown[1]} differ")
+    built = [s for s in stores if s.kernels is not None]  # older stores keep no build
+    other = next((s for s in built if s.kernels != built[0].kernels), None)
+    if other is not None:
+        raise RunStoreError(f"cannot merge {built[0].folder} and {other.folder}: other builds "
+                            "of bidlab played them (their players' sources differ), so their "
+                            "figures are of other players")
     kinds = {s.job.kind for s in stores}
     if kinds != {"simulate"}:
         raise RunStoreError(f"merge joins simulations; {', '.join(sorted(kinds))} given")
