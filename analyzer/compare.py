@@ -18,9 +18,9 @@ With ``base`` (a cheap policy) the numbers are two-level estimates of ``policy``
 ``policy`` the first ``deals`` of them too, and each figure is the cheap mean plus the
 searching player's correction fitted on the first deals, with an interval from both parts.
 
-May import: the foundations (advice, differences, documents, estimate_text, limits, moments,
-stats, text, twolevel, variants), :mod:`.rollout` (a two-level run) and the games' registry,
-common module and protocol; never a game by name.
+May import: the foundations (advice, compare_text, differences, documents, estimate_text,
+limits, moments, stats, text, twolevel, variants), :mod:`.rollout` (a two-level run) and the
+games' registry, common module and protocol; never a game by name.
 """
 
 from __future__ import annotations
@@ -35,6 +35,15 @@ import numpy as np
 import pandas as pd
 
 from .advice import MIN_TRIALS, ladder_z
+from .compare_text import (
+    BOTH_DEFINE,
+    COUNTS_NOTE,
+    changed_note,
+    counts_apart,
+    n_header,
+    n_label,
+    shown_measure,
+)
 from .differences import bounded_difference, delta, difference, ratio_gradients
 from .documents import stamp
 from .estimate_text import interval_text
@@ -53,7 +62,7 @@ from .stats import Z95, Estimate, PairedMoments, bounded, held, wilson
 from .text import ShownAsText, render_table, two_level_note
 from .twolevel import ESTIMATOR as TWO_LEVEL
 from .twolevel import TwoLevelMoments, check_budget, check_request
-from .variants import RuleError
+from .variants import RuleError, game_only_changes, rule_changes
 
 
 @dataclass(repr=False)
@@ -153,7 +162,8 @@ def family_note(table: pd.DataFrame) -> str:
     k = family_size(table)
     beyond, family = int(table["beyond_noise"].sum()), int(table["beyond_family"].sum())
     return (f"Of {k} measures at 95% each about {0.05 * k:.1f} would look beyond the noise by "
-            f"chance; {beyond} do, {family} of them held against all {k} together "
+            f"chance; {beyond} {'does' if beyond == 1 else 'do'}, {family} of them held "
+            f"against all {k} together "
             "(Bonferroni, marked *).")
 
 
@@ -219,56 +229,40 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
     size = batch or default_chunk(deals, searches(pols))
     work = functools.partial(compare_chunk, ra, rb, seed, policy)
     stats: dict[str, list] = {}
-    shared = 0
-    for chunk_stats, chunk_shared in _played(work, deals, size, executor, progress):
+    shared = changed = 0
+    for chunk_stats, chunk_shared, chunk_changed in _played(work, deals, size, executor,
+                                                             progress):
         shared += chunk_shared
+        changed += chunk_changed
         for name, moments in chunk_stats.items():
             stats[name] = ([m + o for m, o in zip(stats[name], moments, strict=True)]
                            if name in stats else list(moments))
     rows = []
     spans = _bounds(g, ra, rb)
-    for name, (ma, mb, md, mr, differ) in stats.items():
-        ea, eb = _level(ma, spans[name]), _level(mb, spans[name])
-        d = difference(md, mr)
-        if d is not None and str(ra) != str(rb):  # A/A: equal by construction, exactly 0 ± 0
-            d = bounded_difference(d, spans[name], differ, seen=min(ea.n, eb.n))
-        rows.append({"measure": name, "a": ea.mean, "a_hw": ea.half_width, "n_a": ea.n,
-                     "b": eb.mean, "b_hw": eb.half_width, "n_b": eb.n,
-                     "b_minus_a": d.mean if d else np.nan,
-                     "diff_lo": d.lo if d else np.nan, "diff_hi": d.hi if d else np.nan,
-                     "n_paired": d.n if d else md.n, "n_differ": differ,
-                     "a_lo": ea.lo, "a_hi": ea.hi, "b_lo": eb.lo, "b_hi": eb.hi,
-                     "share": spans[name] == RATE})
-    return Comparison(str(ra), str(rb), pd.DataFrame(rows), {**prov, "shared_deals": shared})
+    for name, (ma, mb, md, mr, differ, ma_both, mb_both, differ_both) in stats.items():
+        rows.append(_row(name, ma, mb, difference(md, mr), md.n, differ, spans[name], ra, rb))
+        if not mr.same(1, 3) and md.n > 1:  # the deals a rule moves in or out, set aside
+            rows.append(_row(name + BOTH_DEFINE, ma_both, mb_both, md.estimate(), md.n,
+                             differ_both, spans[name], ra, rb))
+    return Comparison(str(ra), str(rb), pd.DataFrame(rows),
+                      {**prov, "shared_deals": shared, "changed_deals": changed})
 
 
-# under a table whose rows count deals apart (n_label): what the two counts mean
-COUNTS_NOTE = ("n A / B: the {unit}s on which each variant defines the measure; where they "
-               "differ, B − A is B's mean over its own less A's over its own (none where a "
-               "variant has none)")
-
-
-def n_label(n_a: int, n_b: int, n_paired: int) -> str:
-    """The deals a row counts, as a table shows them: one number where each variant
-    defines the measure on every paired deal, else A's and B's own counts.
-
-    >>> n_label(5000, 5000, 5000), n_label(944, 5000, 5000)
-    ('5,000', '944 / 5,000')
-    """
-    return f"{n_a:,} / {n_b:,}" if n_a != n_b or n_a < n_paired else f"{n_paired:,}"
-
-
-def n_header(apart: bool) -> str:
-    """The header of :func:`n_label`'s column: "n (A / B)" only where a row shows two
-    counts; one number under it read as A's alone."""
-    return "n (A / B)" if apart else "n"
-
-
-def counts_apart(table: pd.DataFrame) -> bool:
-    """Whether a row of a (plain) comparison counts each variant's deals apart, as
-    :func:`n_label` shows them: the table then carries :data:`COUNTS_NOTE`."""
-    apart = (table["n_a"] != table["n_b"]) | (table["n_a"] < table["n_paired"])
-    return bool(apart.any())
+def _row(name: str, ma: Moments, mb: Moments, d: Estimate | None, paired: int, differ: int,
+         span: tuple[float, float], ra, rb) -> dict:
+    """A measure's row: its level under A and B (``ma``, ``mb``), and B − A (``d``, held to
+    what ``differ`` altered deals and the measure's ``span`` allow; ``paired`` deals define
+    it under both)."""
+    ea, eb = _level(ma, span), _level(mb, span)
+    if d is not None and str(ra) != str(rb):  # A/A: equal by construction, exactly 0 ± 0
+        d = bounded_difference(d, span, differ, seen=min(ea.n, eb.n))
+    return {"measure": name, "a": ea.mean, "a_hw": ea.half_width, "n_a": ea.n,
+            "b": eb.mean, "b_hw": eb.half_width, "n_b": eb.n,
+            "b_minus_a": d.mean if d else np.nan,
+            "diff_lo": d.lo if d else np.nan, "diff_hi": d.hi if d else np.nan,
+            "n_paired": d.n if d else paired, "n_differ": differ,
+            "a_lo": ea.lo, "a_hi": ea.hi, "b_lo": eb.lo, "b_hi": eb.hi,
+            "share": span == RATE}
 
 
 def _bounds(g, ra, rb) -> dict[str, tuple[float, float]]:
@@ -451,14 +445,18 @@ def compare_chunk(ra, rb, seed: int, policy: str, lo: int, n: int):
     redealing = g.redeals(ra) or g.redeals(rb)
     ma, mb = _measures(g, da, ra, redealing, (ra, rb)), _measures(g, db, rb, redealing, (ra, rb))
     out = {}
+    changed = np.zeros(n, dtype=bool)
     for name, (x, y) in _aligned(ma, mb, n).items():
         has_x, has_y = ~np.isnan(x), ~np.isnan(y)
         both = has_x & has_y
+        differs = both & (x != y)
+        changed |= (has_x != has_y) | differs
         out[name] = (Moments.of(x[has_x]), Moments.of(y[has_y]), Moments.of(y[both] - x[both]),
                      PairedMoments.of_columns([np.where(has_x, x, 0.0), has_x.astype(float),
                                                np.where(has_y, y, 0.0), has_y.astype(float)]),
-                     int((has_x != has_y).sum() + (y[both] != x[both]).sum()))
-    return out, int(same.sum())
+                     int((has_x != has_y).sum() + differs.sum()),
+                     Moments.of(x[both]), Moments.of(y[both]), int(differs.sum()))
+    return out, int(same.sum()), int(changed.sum())
 
 
 def _aligned(ma: dict, mb: dict, n: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -511,8 +509,13 @@ def render_comparison(c: Comparison) -> str:
     """The header line and the table of a comparison, as `bidlab compare` prints them."""
     p = c.provenance
     unit = game(p["a"]).compare_unit  # King compares whole games
+    ra, rb = as_rules(p["a"]), as_rules(p["b"])
     head = (f"A = {p['a']}   B = {p['b']}   policy {policy_label(p['policy'])}, "
             f"seed {p['seed']}, {c.deals_line(unit)}\n")
+    if p["a"] != p["b"]:
+        head += f"B changes: {'; '.join(rule_changes(ra, rb))}" + "".join(
+            f"; {r.game}: {type(r).PRESET_NOTES[r.game]}" for r in {ra.game: ra, rb.game: rb}
+            .values() if ra.game != rb.game and r.game in type(r).PRESET_NOTES) + "\n"
     if "base_policy" in p:
         thrown = p["n_base"] - p["shared_base_deals"]
         head += (f"estimator: {p['estimator']}: {policy_label(p['base_policy'])} on "
@@ -526,7 +529,7 @@ def render_comparison(c: Comparison) -> str:
     two_level = "correction" in c.table
     rows = []
     for r in c.table.itertuples():
-        row = [r.measure, interval_text(r.a, r.a_lo, r.a_hi, 3),
+        row = [shown_measure(r.measure), interval_text(r.a, r.a_lo, r.a_hi, 3),
                interval_text(r.b, r.b_lo, r.b_hi, 3),
                "-" if np.isnan(r.b_minus_a) else f"{r.b_minus_a:+.4f}",
                "-" if np.isnan(r.diff_lo) else f"[{r.diff_lo:+.4f}, {r.diff_hi:+.4f}]",
@@ -546,10 +549,8 @@ def render_comparison(c: Comparison) -> str:
                                   p.get("same_deck", True))
     if not two_level and counts_apart(c.table):
         table += "\n" + COUNTS_NOTE.format(unit=unit)
-    if not two_level and p["a"] != p["b"] and not c.table["n_differ"].any():
-        table += (f"\nNo {unit} of the {p['deals']:,} played out differently under A and B: "
-                  f"with this policy the rule never came into play (each interval bounds how "
-                  f"often it could)")
+    if not two_level and p["a"] != p["b"]:
+        table += "\n" + changed_note(c.table, p, unit, game_only_changes(ra, rb))
     if two_level and c.table["b_minus_a"].isna().any():
         table += ("\n- : too few of the n deals define the measure under a variant to "
                   f"estimate it (a measure of some deals needs {RATIO_MIN_DEALS})")

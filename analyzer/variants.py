@@ -35,6 +35,8 @@ class VariantRules:
     and its presets once, with :func:`define_presets`."""
 
     PRESETS: ClassVar[dict] = {}  # preset name -> Rules, filled by define_presets
+    # what a preset plays otherwise than its family's first beyond its flags, in words
+    PRESET_NOTES: ClassVar[dict[str, str]] = {}
     _defining: ClassVar[tuple[str, ...]] = ()  # the preset names while they are being made
 
     def __post_init__(self) -> None:
@@ -69,9 +71,31 @@ def define_presets(rules_cls: type, **presets: dict) -> dict:
     return rules_cls.PRESETS
 
 
-def flag(default: Any, allowed: tuple | range, doc: str) -> Any:
-    """A Rules field: ``allowed`` is a tuple of values, or a range of integers."""
-    return dataclasses.field(default=default, metadata={"allowed": allowed, "doc": doc})
+def flag(default: Any, allowed: tuple | range, doc: str, scope: str = "deal") -> Any:
+    """A Rules field: ``allowed`` is a tuple of values, or a range of integers; ``scope``
+    "game" for a flag that acts only on whole games (the target), which a deal alone never
+    shows."""
+    return dataclasses.field(default=default, metadata={"allowed": allowed, "doc": doc,
+                                                        "scope": scope})
+
+
+def rule_changes(a: Any, b: Any) -> list[str]:
+    """What ``b`` sets otherwise than ``a`` (two Rules of one game), in words: the preset
+    first, then each flag as "flag a → b", in declaration order.
+
+    >>> from analyzer.games.pedro.rules import parse_rules
+    >>> rule_changes(parse_rules("pedro"), parse_rules("cinch(min_bid=7)"))
+    ['preset pedro → cinch', 'min_bid 1 → 7', 'scoring 1 → 2']
+    """
+    out = [f"preset {a.game} → {b.game}"] if a.game != b.game else []
+    return out + [f"{f.name} {getattr(a, f.name)} → {getattr(b, f.name)}"
+                  for f in flag_fields(type(a)) if getattr(a, f.name) != getattr(b, f.name)]
+
+
+def game_only_changes(a: Any, b: Any) -> list[str]:
+    """The flags ``a`` and ``b`` set otherwise that act only on whole games."""
+    return [f.name for f in flag_fields(type(a))
+            if f.metadata.get("scope") == "game" and getattr(a, f.name) != getattr(b, f.name)]
 
 
 def flag_fields(rules_cls: type) -> list[dataclasses.Field]:

@@ -230,6 +230,8 @@ def test_games_json_lists_every_preset():
         assert g["rules"] == str(rules)
         assert g["engine"] == family(rules).__name__.rsplit(".", 1)[-1]
         diffs = ", ".join(f"{k}={v}" for k, v in g["flags_unlike_engine_first"].items()) or "-"
+        if g["unlike_engine_first_beyond_flags"]:  # a rule no flag names (Cinch's dealer)
+            diffs += f"; and {g['unlike_engine_first_beyond_flags']}"
         assert re.search(rf"^{g['game']}\s+{g['engine']}\s+{re.escape(g['rules'])}\s+"
                          rf"{re.escape(diffs)}\s", text, re.M)
     assert doc["games"][1]["flags_unlike_engine_first"] == {"scoring": 2}  # cinch

@@ -409,7 +409,7 @@ def test_deals_played_out_differently_are_at_least_those_one_variant_alone_count
 ])
 def test_a_row_s_count_shows_one_number_only_where_both_define_it_on_every_deal(
         n_a, n_b, n_paired, shown):
-    from analyzer.compare import n_label
+    from analyzer.compare_text import n_label
 
     assert n_label(n_a, n_b, n_paired) == shown
 
@@ -579,7 +579,8 @@ def test_a_rare_difference_is_never_narrower_than_none_and_covers():
 def test_the_count_column_says_a_over_b_only_where_a_row_shows_two(b, header):
     """"n (A / B)" over one number read as A's count alone; a rule that moves deals in or
     out of a measure (min_bid=7: fewer contracts) shows two counts, and says so."""
-    from analyzer.compare import counts_apart, render_comparison
+    from analyzer.compare import render_comparison
+    from analyzer.compare_text import counts_apart
 
     c = compare_variants("pedro", b, deals=300, seed=3)
     line = next(x for x in render_comparison(c).splitlines() if x.startswith("measure"))

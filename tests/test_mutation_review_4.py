@@ -83,7 +83,8 @@ def test_rooks_dealer_measures_read_the_dealers_side():
     # seat 0 (team 0), declarer seat 1 set: team 0 80, team 1 -120
     df = pd.DataFrame({"dealer": [3, 0], "declarer": [1, 1], "score0": [50, 80],
                        "score1": [150, -120], "bid_points": [150, 120], "bid": [130, 120],
-                       "made": [1, 0], "forced": [0, 0], "score_bid": [150, -120]})
+                       "made": [1, 0], "forced": [0, 0], "score_bid": [150, -120],
+                       "score_opp": [50, 80]})
     m = compare_measures(df)
     assert m["dealer's side's score less the other's"].tolist() == [100.0, 200.0]
     assert m["dealer's side declares"].tolist() == [1.0, 0.0]

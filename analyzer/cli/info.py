@@ -41,16 +41,18 @@ def games(as_json) -> None:
         base = engine.PRESETS[engine.PRESET_NAMES[0]]  # the family's first preset
         diffs = {f.name: getattr(rules, f.name) for f in flag_fields(type(rules))
                  if getattr(rules, f.name) != getattr(base, f.name)}
+        note = type(rules).PRESET_NOTES.get(name)  # what it plays otherwise beyond its flags
+        shown = ", ".join(f"{k}={v}" for k, v in diffs.items()) or "-"
         row = [name, engine.__name__.rsplit(".", 1)[-1], str(rules),
-               ", ".join(f"{k}={v}" for k, v in diffs.items()) or "-",
-               game_of(rules).sources.get(name, "")]
+               shown + (f"; and {note}" if note else ""), game_of(rules).sources.get(name, "")]
         rows.append(row)
         docs.append({"game": row[0], "engine": row[1], "rules": row[2],
-                     "flags_unlike_engine_first": diffs, "source": row[4]})
+                     "flags_unlike_engine_first": diffs, "unlike_engine_first_beyond_flags": note,
+                     "source": row[4]})
     if as_json:
         echo_json({}, games=docs, policies=list(common.POLICY_NAMES))
         return
-    click.echo(render_table(["game", "engine", "rules string", "flags unlike the engine's first",
+    click.echo(render_table(["game", "engine", "rules string", "unlike the engine's first",
                              "source"], rows))
     click.echo("")
     click.echo(f"policies: {', '.join(common.POLICY_NAMES)}")

@@ -8,8 +8,8 @@ Game` interface only: no section names a game.
 
 May import: :mod:`.parts`, :mod:`.figures`, :mod:`.commands`, :mod:`.scenario`, the
 games' registry, protocol and common layer, the generic analyses (summary, bidchart,
-compare, ladder, stats, estimate_text, twolevel, variants, advice's family quantile), and
-:mod:`analyzer.runs` (a cluster's executor: ``ex``, None for here).
+compare, compare_text, ladder, stats, estimate_text, twolevel, variants, advice's family
+quantile), and :mod:`analyzer.runs` (a cluster's executor: ``ex``, None for here).
 """
 
 from __future__ import annotations
@@ -359,15 +359,17 @@ def hands_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
 
 
 def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) -> Part:
-    from ..compare import (
+    from ..compare import compare_variants, family_note, trials_column
+    from ..compare_text import (
         COUNTS_NOTE,
-        compare_variants,
+        changed_note,
         counts_apart,
-        family_note,
         n_header,
         n_label,
-        trials_column,
+        shown_measure,
     )
+    from ..games import as_rules
+    from ..variants import game_only_changes
 
     t0 = time.perf_counter()
     g = game_of(s.rules)
@@ -388,7 +390,7 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
         differs = t["n_differ"] if "n_differ" in t else [np.nan] * len(t)  # two-level: none
         paired = "searched" if trials_column(t) == "n_search" else "paired"  # what decides
         shown = pd.DataFrame({
-            f"measure (per {unit})": t["measure"],
+            f"measure (per {unit})": t["measure"].map(shown_measure),
             "A": [ci(m, lo, hi, 3) for m, lo, hi in
                   zip(t["a"], t["a_lo"], t["a_hi"], strict=True)],
             "B": [ci(m, lo, hi, 3) for m, lo, hi in
@@ -420,7 +422,10 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
                    f"{label}: A = {c.a}, B = {c.b}; {c.deals_line(unit)} under both."
                    + (" n: N cheap / n searched deals." if s.base is not None else "")
                    + f" {family_note(t)}"
-                   + (f" {COUNTS_NOTE.format(unit=unit)}." if apart else ""))
+                   + (f" {COUNTS_NOTE.format(unit=unit)}." if apart else "")
+                   + ("" if s.base is not None or c.a == c.b else " " + " ".join(changed_note(
+                       t, c.provenance, unit, game_only_changes(as_rules(c.a), as_rules(c.b))
+                   ).split())))
         part.figure(f"comparison_{i + 1}", figures.paired_effects(t, label, unit),
                     f"{label}: B − A per measure, each on its own scale, paired 95% "
                     "intervals.")

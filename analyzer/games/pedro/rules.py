@@ -38,11 +38,13 @@ class Rules(VariantRules):
         ("side_with_more", "bidder_only"),
         "method 2 made bid: the difference goes to the side with more, or only to the bidder",
     )
-    target: int = flag(51, range(1, 1_000_001), "game target in points (full games only)")
+    target: int = flag(51, range(1, 1_000_001), "game target in points (full games only)",
+                       scope="game")
     no_contract_tie: str = flag(
         "higher_total_then_dealer",
         ("higher_total_then_dealer", "play_on"),
         "both sides reach the target on a no-contract deal (full games only)",
+        scope="game",
     )
     trump_while_able_to_follow: str = flag(
         "allowed", ("allowed", "forbidden"), "may trump a plain lead while holding its suit"
@@ -75,6 +77,9 @@ class Rules(VariantRules):
 
     # What one preset accepts of a flag, where it is less than the flag's values: Cinch's
     # Low goes to the winner (§2.4), and only Cinch's law lets players keep non-trumps.
+    PRESET_NOTES: ClassVar[dict[str, str]] = {
+        "cinch": "its dealer, robbing, may keep his own non-trumps (Cinch's custom, "
+                 "docs/rules.md §2.1)"}
     PRESET_ALLOWED: ClassVar[dict] = {
         "cinch": {"low_to": ("winner",)},
         "pedro": {"cinch_keep_nontrumps": ("custom_all_but_trumps",)},

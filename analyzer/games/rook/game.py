@@ -42,7 +42,7 @@ class RookGame(BiddingGame):
     def compare_measures(self, df, rules, pair=None):
         from .summary import compare_measures
 
-        return compare_measures(df, rules)
+        return compare_measures(df, rules, pair)
 
     def same_deck(self, ra, rb) -> bool:
         return ra.deck_size == rb.deck_size

@@ -62,9 +62,11 @@ class Rules(VariantRules):
     opp_scores: str = flag("always", ("always", "not_when_declarer_set"),
                            "the opponents score their points always, or not when the declarer "
                            "is set")
-    target: int = flag(500, range(1, 1_000_001), "game target in points (full games only)")
+    target: int = flag(500, range(1, 1_000_001), "game target in points (full games only)",
+                       scope="game")
     tie: str = flag("higher_then_declarer", ("higher_then_declarer",),
-                    "both reach the target: the higher total wins, then the declarer's team")
+                    "both reach the target: the higher total wins, then the declarer's team",
+                    scope="game")
 
     # ---- derived quantities the engine and the analysis share -------------------------
     @property

@@ -87,12 +87,17 @@ def summarize(df: pd.DataFrame) -> Summary:
                    spans=e.spans)
 
 
-def compare_measures(df: pd.DataFrame, rules=None) -> dict[str, np.ndarray]:
-    """Per-hand Rook quantities (every hand has a declarer and a bid)."""
+SHARE = "declaring side's share of the hand's points"
+
+
+def compare_measures(df: pd.DataFrame, rules=None, pair=None) -> dict[str, np.ndarray]:
+    """Per-hand Rook quantities (every hand has a declarer and a bid); where the ``pair``
+    compared count the hand's points otherwise (``points=parker_adapt``), the declaring
+    side's share of them too: raw points of a 200- and a 120-point hand say little."""
     dealer_team = df["dealer"].to_numpy() & 1
     t0 = df["score0"].to_numpy().astype(float)
     t1 = df["score1"].to_numpy().astype(float)
-    return {
+    out = {
         "declaring side's points": df["bid_points"].to_numpy().astype(float),
         "bid": df["bid"].to_numpy().astype(float),
         "declarer makes": (df["made"] == 1).to_numpy().astype(float),
@@ -101,7 +106,12 @@ def compare_measures(df: pd.DataFrame, rules=None) -> dict[str, np.ndarray]:
         .astype(float),
         "dealer's side's score less the other's": np.where(dealer_team == 0, t0 - t1, t1 - t0),
         "declarer's score": df["score_bid"].to_numpy().astype(float),
+        # what opp_scores changes: the declarer's score alone does not show it
+        "defenders' score": df["score_opp"].to_numpy().astype(float),
     }
+    if pair is not None and len({r.total_points for r in pair}) > 1:
+        out[SHARE] = out["declaring side's points"] / rules.total_points
+    return out
 
 
 def compare_bounds(rules) -> dict[str, tuple[float, float]]:
@@ -113,4 +123,5 @@ def compare_bounds(rules) -> dict[str, tuple[float, float]]:
             "declarer makes": share, "dealer forced at 70": share,
             "dealer's side declares": share,
             "dealer's side's score less the other's": (-2 * total, 2 * total),
-            "declarer's score": (-total, total)}
+            "declarer's score": (-total, total), "defenders' score": (0.0, total),
+            SHARE: share}
