@@ -67,15 +67,26 @@ def describe_range(lo: int | float, hi: int | float | None, low_open: bool = Fal
             + ("" if hi is None else f" up to {hi:,g}"))
 
 
+# digits in groups of three, as the tables print counts (20,000) or Python writes them
+_GROUPED = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+|[0-9]{1,3}(?:_[0-9]{3})+")
+
+
 def parse_int(text: str | int, lo: int, hi: int, what: str) -> int:
-    """The integer ``text`` names, from ``lo`` to ``hi``: ASCII digits only, no sign, no
-    more digits than ``hi`` has; NumberError names ``what`` and the range otherwise."""
+    """The integer ``text`` names, from ``lo`` to ``hi``: ASCII digits only, grouped by
+    threes with commas or underscores or not at all, no sign, no more digits than ``hi``
+    has; NumberError names ``what`` and the range otherwise.
+
+    >>> parse_int("20,000", 1, 10**9, "deals"), parse_int("1_000_000", 1, 10**9, "deals")
+    (20000, 1000000)
+    """
     if isinstance(text, bool):
         raise NumberError(f"bad {what} {text!r}: give {describe_range(lo, hi)}")
     if isinstance(text, int):
         value = text
     else:
         t = str(text).strip()
+        if _GROUPED.fullmatch(t):  # 20,000 as bidlab prints it, or 20_000 as Python writes it
+            t = t.replace(",", "").replace("_", "")
         if not (t.isascii() and t.isdigit()) or len(t) > len(str(hi)):
             raise NumberError(f"bad {what} {quoted(text)}: give {describe_range(lo, hi)}")
         value = int(t)

@@ -114,3 +114,17 @@ def test_rook_compares_the_declaring_share_where_the_hands_points_differ(variant
         row = t.loc[SHARE]
         points = t.loc["declaring side's points"]
         assert np.isclose(row["a"], points["a"] / 200) and np.isclose(row["b"], points["b"] / 120)
+
+
+def test_a_count_is_read_as_the_tables_print_it():
+    """`--deals 20,000` was refused, though every table prints counts so."""
+    import json
+
+    from cli_helpers import assert_bad_input
+
+    r = run("simulate", "pedro", "--deals", "2,000", "--json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)["provenance"]["n"] == 2000
+    assert run("simulate", "pedro", "--deals", "1_000").exit_code == 0
+    for bad in ("2,00", "2,0000", ",000", "1,000.5", "1,_000"):
+        assert_bad_input(run("simulate", "pedro", "--deals", bad), "--deals", "whole number")
