@@ -84,7 +84,13 @@ class Comparison(ShownAsText):
     def __repr__(self) -> str:
         p = self.provenance
         return (f"<Comparison: A {self.a}, B {self.b}, policy {p['policy']}, seed {p['seed']}, "
-                f"{self.deals_line(game(self.a).compare_unit)}{two_level_note(p)}>")
+                f"{self.deals_line(self.unit)}{two_level_note(p)}>")
+
+    @property
+    def unit(self) -> str:
+        """What one paired row is, for people: a deal, a Rook hand, a King game, or a
+        King hand of one contract."""
+        return "hand" if "contract" in self.provenance else game(self.a).compare_unit
 
     def deals_line(self, unit: str = "deal") -> str:
         """How many ``unit``s were compared, and how many of them a variant threw in."""
@@ -92,8 +98,9 @@ class Comparison(ShownAsText):
         thrown = p["deals"] - p["shared_deals"]
         if p.get("same_deck", True) is False:
             return f"{p['deals']:,} {unit}s, dealt from different decks (no two alike)"
-        return (f"{p['deals']:,} {unit}s" + (f" ({thrown:,} thrown in and redealt under A or "
-                                             "B, counted as redealt)" if thrown else ""))
+        return (f"{p['deals']:,} {unit}s" + (f" of {p['contract']}" if "contract" in p else "")
+                + (f" ({thrown:,} thrown in and redealt under A or B, counted as redealt)"
+                   if thrown else ""))
 
 
 def family_size(table: pd.DataFrame) -> int:
@@ -182,7 +189,8 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
                      policy: str = "heuristic", *, batch: int | None = None,
                      progress: Callable[[int], None] | None = None,
                      executor=None, base: str | None = None,
-                     base_deals: int | None = None, budget: float | None = None) -> Comparison:
+                     base_deals: int | None = None, budget: float | None = None,
+                     contract: str | None = None) -> Comparison:
     """Simulate the same ``deals`` deals under variants ``a`` and ``b`` (Rules or variant
     strings of one game family); paired differences. The deals go in chunks of ``batch``
     (by default at most a million), both variants a chunk, so memory holds one chunk;
@@ -208,12 +216,16 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
     two-level means (:func:`_two_level_figures`), and ``n_apart`` counts the deals one
     player or one variant defines it on and the other not. ``budget`` (seconds) chooses N
     and n instead, to make the first measure's B − A narrowest
-    (:func:`analyzer.rollout.run_two_level`: a pilot, then the best split)."""
+    (:func:`analyzer.rollout.run_two_level`: a pilot, then the best split). ``contract``
+    (King): single hands of it instead of whole games, hand ``i`` the same cards under
+    both."""
     ra = as_rules(a)
     rb = as_rules(b)
     g = game(ra)
     if game(rb) is not g:
         raise RuleError(f"compare needs two variants of one game; got {ra.game} and {rb.game}")
+    for rules in (ra, rb):
+        g.check_contract(contract, rules)
     pols = parse_policies(policy)
     check_budget(base, budget, deals, base_deals)
     if deals is None:
@@ -222,12 +234,13 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
     check_counts(deals=deals, base_deals=base_deals, batch=batch,
                  optional=("base_deals", "batch"))
     prov = {"a": str(ra), "b": str(rb), "seed": seed, "policy": policy_string(pols),
-            "deals": deals, **({} if g.same_deck(ra, rb) else {"same_deck": False})}
+            "deals": deals, **({} if g.same_deck(ra, rb) else {"same_deck": False}),
+            **({} if contract is None else {"contract": contract})}
     if base is not None:
         return _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress,
-                          executor, prov, budget)
+                          executor, prov, budget, contract)
     size = batch or default_chunk(deals, searches(pols))
-    work = functools.partial(compare_chunk, ra, rb, seed, policy)
+    work = functools.partial(compare_chunk, ra, rb, seed, policy, contract=contract)
     stats: dict[str, list] = {}
     shared = changed = 0
     for chunk_stats, chunk_shared, chunk_changed in _played(work, deals, size, executor,
@@ -306,7 +319,7 @@ def _played(work, deals: int, size: int, executor, progress, first: int = 0):
 
 
 def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, executor, prov,
-               budget=None):
+               budget=None, contract=None):
     """:func:`compare_variants` with ``base``: N = ``base_deals`` cheap deals, the first n =
     ``deals`` of them played by ``pols`` as well (or as ``budget`` splits them)."""
     from .rollout import run_two_level
@@ -321,7 +334,8 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
 
     def grower(part_name: str, searching, size: int):
         into = sums[part_name]
-        work = functools.partial(two_level_chunk, ra, rb, seed, base_pols, searching)
+        work = functools.partial(two_level_chunk, ra, rb, seed, base_pols, searching,
+                                 contract=contract)
 
         def grow(first: int, n: int) -> None:
             for part, chunk_shared, chunk_apart in _played(work, n, batch or size, executor,
@@ -418,11 +432,13 @@ THROWN_IN = "thrown in and redealt"
 RATE = (0.0, 1.0)  # the range of a share of deals
 
 
-def _frames(g, ra, rb, seed, policy, lo, n):
-    """Deals ``lo .. lo + n - 1`` under both variants and ``policy``: the two frames (a row a
-    deal, a thrown-in deal's row its redeal's) and the rows played on the same cards."""
-    da = g.simulate(ra, n, seed, policy, lo)
-    db = g.simulate(rb, n, seed, policy, lo)
+def _frames(g, ra, rb, seed, policy, lo, n, contract=None):
+    """Deals ``lo .. lo + n - 1`` under both variants and ``policy`` (King: single hands of
+    ``contract``, else whole games): the two frames (a row a deal, a thrown-in deal's row
+    its redeal's) and the rows played on the same cards."""
+    shown = {} if contract is None else {"contract": contract}
+    da = g.simulate(ra, n, seed, policy, lo, **shown)
+    db = g.simulate(rb, n, seed, policy, lo, **shown)
     return da, db, g.shared_rows(da, db)
 
 
@@ -436,12 +452,12 @@ def _measures(g, df: pd.DataFrame, rules, redealing: bool, pair) -> dict[str, np
     return measures
 
 
-def compare_chunk(ra, rb, seed: int, policy: str, lo: int, n: int):
+def compare_chunk(ra, rb, seed: int, policy: str, lo: int, n: int, contract=None):
     """Deals ``lo .. lo + n - 1`` under both variants: for each measure the exact sums of its
     values under A, under B, of the paired B − A where both define it, and of where each
     defines it (:func:`analyzer.differences.difference`); and the deals played on the same cards."""
     g = game(ra)
-    da, db, same = _frames(g, ra, rb, seed, policy, lo, n)
+    da, db, same = _frames(g, ra, rb, seed, policy, lo, n, contract)
     redealing = g.redeals(ra) or g.redeals(rb)
     ma, mb = _measures(g, da, ra, redealing, (ra, rb)), _measures(g, db, rb, redealing, (ra, rb))
     out = {}
@@ -468,7 +484,7 @@ def _aligned(ma: dict, mb: dict, n: int) -> dict[str, tuple[np.ndarray, np.ndarr
             for name in [*ma, *(k for k in mb if k not in ma)]}
 
 
-def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int):
+def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int, contract=None):
     """Deals ``lo .. lo + n - 1`` for a two-level comparison: per measure the paired moments,
     over every deal, of (A's value where defined else 0, A defined, B's two) under the cheap
     policy ``base``, or with ``searching`` (a policy vector) those four under it then the
@@ -480,7 +496,7 @@ def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int):
     frames = []
     same = np.ones(n, dtype=bool)
     for policy in ((searching, base) if searching is not None else (base,)):
-        da, db, both = _frames(g, ra, rb, seed, policy, lo, n)
+        da, db, both = _frames(g, ra, rb, seed, policy, lo, n, contract)
         frames += [da, db]
         same &= both
     measures = [_measures(g, df, rules, redealing, (ra, rb))
@@ -508,7 +524,7 @@ def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int):
 def render_comparison(c: Comparison) -> str:
     """The header line and the table of a comparison, as `bidlab compare` prints them."""
     p = c.provenance
-    unit = game(p["a"]).compare_unit  # King compares whole games
+    unit = c.unit
     ra, rb = as_rules(p["a"]), as_rules(p["b"])
     head = (f"A = {p['a']}   B = {p['b']}   policy {policy_label(p['policy'])}, "
             f"seed {p['seed']}, {c.deals_line(unit)}\n")

@@ -20,9 +20,9 @@ def shown_measure(name: str) -> str:
     measure's.
 
     >>> shown_measure("bid (contract deals), deals both define")
-    '  └ on the deals both define'
+    '  └ where both variants define it'
     """
-    return "  └ on the deals both define" if name.endswith(BOTH_DEFINE) else name
+    return "  └ where both variants define it" if name.endswith(BOTH_DEFINE) else name
 
 
 # under a table whose rows count deals apart (n_label): what the two counts mean

@@ -45,7 +45,7 @@ def test_a_measure_of_some_deals_is_also_paired_on_the_deals_both_define():
     # measures every deal defines get no such row
     assert "bidding side's points" + BOTH_DEFINE not in t.index
     text = said("compare", "pedro", "pedro(min_bid=7)", "--deals", "2000")
-    assert "└ on the deals both define" in text and "the row under it pairs only" in text
+    assert "└ where both variants define it" in text and "the row under it pairs only" in text
 
 
 def test_the_deals_a_rule_changed_are_counted_and_said():
@@ -128,3 +128,35 @@ def test_a_count_is_read_as_the_tables_print_it():
     assert run("simulate", "pedro", "--deals", "1_000").exit_code == 0
     for bad in ("2,00", "2,0000", ",000", "1,000.5", "1,_000"):
         assert_bad_input(run("simulate", "pedro", "--deals", bad), "--deals", "whole number")
+
+
+def test_king_compares_single_hands_of_one_contract():
+    """`compare king --contract` did not exist: a rule of one hand (max_offer, kh_force)
+    was read off whole games, its hand's dealer points among ten hands' noise."""
+    from analyzer.games import king
+    from analyzer.games.king.summary import HAND_PLACES, KH_HOLDER
+
+    c = compare_variants("king", "king(max_offer=1)", deals=3_000, seed=4, contract="positive")
+    t = c.table.set_index("measure")
+    a = king.simulate(king.parse_rules("king"), 3_000, seed=4, contract="positive")
+    b = king.simulate(king.parse_rules("king(max_offer=1)"), 3_000, seed=4,
+                      contract="positive")
+    dealer = lambda df: df[[f"points{s}" for s in range(4)]].to_numpy()[  # noqa: E731
+        np.arange(len(df)), df["dealer"].to_numpy()]
+    assert np.isclose(t.loc[HAND_PLACES[0], "b_minus_a"], (dealer(b) - dealer(a)).mean())
+    price = t.loc["price (tricks; hands sold)"]
+    assert price["b"] == 1.0 and price["n_b"] == (b["outcome"] == 1).sum()  # at most 1 trick
+    assert t.loc["trump right sold", "diff_hi"] < 0
+    assert "price (tricks; hands sold)" + BOTH_DEFINE in t.index
+    assert KH_HOLDER not in t.index
+    kh = compare_variants("king", "king(kh_force=when_void_or_ace_already_played)",
+                          deals=500, seed=4, policy="random", contract="no-king-of-hearts")
+    assert KH_HOLDER in set(kh.table["measure"]) and "trump right sold" not in set(
+        kh.table["measure"])
+    text = said("compare", "king", "king(max_offer=1)", "--contract", "positive",
+                "--deals", "400")
+    assert "400 hands of positive" in text and "measure (per hand)" in text
+    from cli_helpers import assert_bad_input
+
+    assert_bad_input(run("compare", "pedro", "pedro(min_bid=7)", "--contract", "positive"),
+                     "--contract", "only king")

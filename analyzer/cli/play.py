@@ -207,10 +207,15 @@ def merge_runs(run_dirs, out, as_json) -> None:
 @out_option("the table, one row per measure (A, B, the paired B − A, their 95% bounds and n)")
 @json_option
 @progress_option
+@contract_option("King only: compare single hands of this contract (no-tricks, no-hearts, "
+                 "no-kings-jacks, no-queens, no-king-of-hearts, last-two, positive), hand i "
+                 "the same cards under A and B, instead of whole 10-hand games: a rule of "
+                 "one hand measured on that hand alone.")
 @executor_options
 @click.pass_context
 def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, budget,
-            rule_pairs, out, as_json, progress, executor, scheduler, workers) -> None:
+            rule_pairs, out, as_json, progress, contract, executor, scheduler,
+            workers) -> None:
     """What a rule change does: variants A and B on identical deals, paired differences.
 
     Deal i of the seed is the same deal under every variant of one deck (Rook's
@@ -247,6 +252,7 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
       bidlab compare pedro cinch --deals 2000000 --executor dask-local --workers 2
       bidlab compare pedro "pedro(low_to=holder)" --policy pimc:20 --base heuristic \\
           --deals 40 --base-deals 100000
+      bidlab compare king "king(max_offer=1)" --contract positive --deals 100000
     """
     from ..compare import compare_variants
 
@@ -269,7 +275,8 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
         c = with_progress(progress, work, lambda bar: compare_variants(
             variant_a, variant_b, deals if budget is None else None, seed, policy,  # budget: n
             progress=bar if bar is None or budget is None else clock_bar(bar, started),
-            executor=None if executor == "local" else ex, **two_level), label)
+            executor=None if executor == "local" else ex, contract=contract, **two_level),
+            label)
     finally:
         ex.close()
     p = {**c.provenance, "rule": ",".join(f"{k}={v}" for k, v in rule_pairs)}

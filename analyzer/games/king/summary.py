@@ -109,6 +109,8 @@ def compare_measures(df: pd.DataFrame, rules, pair=None) -> dict[str, np.ndarray
     finder's final score (elsewhere it is the first dealer's, shown once). A hand is named
     by its contract too: variants that order the hands otherwise (``neg_order``,
     ``combined_negatives``) pair only the hands they play alike."""
+    if df.attrs.get("contract", "games") != "games":
+        return _hand_measures(df)
     n = len(df)
     d0 = df["first_dealer"].to_numpy().astype(np.int64)
     totals = np.stack([df[f"total{s}"].to_numpy(float) for s in range(4)], axis=1)
@@ -122,6 +124,38 @@ def compare_measures(df: pd.DataFrame, rules, pair=None) -> dict[str, np.ndarray
         pts = df[[f"h{k + 1}_p{s}" for s in range(4)]].to_numpy(float)
         out[name] = pts[np.arange(n), (d0 + k) % 4]
     out.update(game_auctions(df))
+    return out
+
+
+# single hands of one contract (compare --contract): each seat's points by its place
+HAND_PLACES = ("dealer's points", "eldest's points (dealer + 1)",
+               "second's points (dealer + 2)", "third's points (dealer + 3)")
+KH_HOLDER = "the K♥ holder's points"
+_HAND_AUCTION = ("trump right sold", "trump right declined (4-3-3-3)",
+                 "price (tricks; hands sold)")
+
+
+def _hand_measures(df: pd.DataFrame) -> dict[str, np.ndarray]:
+    """Per hand of one contract: each place's points from the dealer; where the contract
+    counts the K♥, its holder's points (what kh_force changes); a positive hand's auction:
+    sold, declined, and the price of a right sold (undefined where none was)."""
+    from .engine import OUT_DECLINE, OUT_SELL
+    from .rules import NO_KING_OF_HEARTS, POSITIVE
+
+    n = len(df)
+    rows = np.arange(n)
+    pts = df[[f"points{s}" for s in range(4)]].to_numpy(np.float64)
+    d = df["dealer"].to_numpy().astype(np.int64)
+    out = {name: pts[rows, (d + k) % 4] for k, name in enumerate(HAND_PLACES)}
+    contract = int(df["contract"].iat[0]) if n else 0
+    if contract & NO_KING_OF_HEARTS:
+        out[KH_HOLDER] = pts[rows, df["kh_seat"].to_numpy().astype(np.int64)]
+    if contract == POSITIVE:
+        outcome = df["outcome"].to_numpy()
+        sold = outcome == OUT_SELL
+        out[_HAND_AUCTION[0]] = sold.astype(np.float64)
+        out[_HAND_AUCTION[1]] = (outcome == OUT_DECLINE).astype(np.float64)
+        out[_HAND_AUCTION[2]] = np.where(sold, df["price"].to_numpy(np.float64), np.nan)
     return out
 
 
@@ -155,4 +189,7 @@ def compare_bounds(rules) -> dict[str, tuple[float, float]]:
     from .rules import POSITIVE
 
     out.update(_auction_spans(sum(code == POSITIVE for code in rules.contracts)))
+    out.update(dict.fromkeys((*HAND_PLACES, KH_HOLDER), hand))  # compare --contract
+    out.update(dict.fromkeys(_HAND_AUCTION[:2], (0.0, 1.0)))
+    out[_HAND_AUCTION[2]] = (1.0, 13.0)
     return out
