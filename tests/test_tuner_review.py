@@ -160,3 +160,25 @@ def test_king_compares_single_hands_of_one_contract():
 
     assert_bad_input(run("compare", "pedro", "pedro(min_bid=7)", "--contract", "positive"),
                      "--contract", "only king")
+
+
+@pytest.mark.parametrize("family, variant", [("pedro", "pedro(low_to=holder)"),
+                                             ("rook", "rook(pass_cycle=none)")])
+def test_a_match_of_players_is_compared_team_by_team(family, variant):
+    """With the heuristic at seats 0 and 2 against random at 1 and 3, compare showed the
+    bidder's and the dealer's sides only: not which players a rule favours."""
+    from analyzer.games import game
+    from analyzer.games.common import TEAM_MARGIN
+
+    g = game(family)
+    mixed = "heuristic,random,heuristic,random"
+    t = compare_variants(family, variant, deals=1_000, seed=6, policy=mixed).table
+    row = t.set_index("measure").loc[TEAM_MARGIN]
+    frames = [g.simulate(g.module.parse_rules(v), 1_000, 6, mixed) for v in (family, variant)]
+    team = "score1_team{}" if family == "pedro" else "score{}"  # pedro: scoring method 1
+    a, b = ((df[team.format(0)] - df[team.format(1)]).to_numpy(float) for df in frames)
+    assert np.isclose(row["a"], a.mean()) and np.isclose(row["b_minus_a"], (b - a).mean())
+    assert row["a"] > 0  # the heuristic's team wins
+    alike = compare_variants(family, variant, deals=200, seed=6,
+                             policy="heuristic,random,random,heuristic").table
+    assert TEAM_MARGIN not in set(alike["measure"])  # each team one of each: no match

@@ -227,10 +227,26 @@ def clairvoyant(text: str) -> bool:
 
 
 def policy_label(text: str) -> str:
-    """A policy string as shown to people: dd is marked clairvoyant wherever it appears."""
+    """A policy string as shown to people: dd is marked clairvoyant wherever it appears
+    (Rook's and King's dd plays the heuristic's first 7 tricks, then solves)."""
     if clairvoyant(text):
-        return f"{text} (dd = clairvoyant: sees every hand)"
+        return f"{text} (dd = clairvoyant: sees every hand where it searches)"
     return str(text)
+
+
+# compare's measure of a match between teams played otherwise (the header names the players)
+TEAM_MARGIN = "team 0's score less team 1's (seats 0, 2 against 1, 3)"
+
+
+def teams_differ(policy: str) -> bool:
+    """Whether a policy string plays the two teams (seats 0 and 2, 1 and 3) otherwise: a
+    match of players, where which team a rule favours is a measure of its own.
+
+    >>> teams_differ("heuristic,random,heuristic,random"), teams_differ("heuristic")
+    (True, False)
+    """
+    seats = str(policy).split(",")
+    return len(seats) == 4 and sorted(seats[0::2]) != sorted(seats[1::2])
 
 
 def known_by_seat(hand: int, seat: int, known: tuple[tuple[int, int], ...],

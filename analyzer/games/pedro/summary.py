@@ -3,7 +3,7 @@ compare`` pairs between two variants; each figure with its n and 95% interval.
 
 The *bidding side* is the team of the seat that named trump: the high bidder, or the
 dealer on a deal where all passed and nobody holds a contract. May import: the generic
-summary, stats.
+summary, stats, games.common (the team measure).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ...summary import _RATE_COLS, Section, Summary, _dealer_sign, _Estimates, _frame, _provenance
+from ..common import TEAM_MARGIN, teams_differ
 
 POINTS = (0.0, 14.0)  # a side's points in a deal
 SCORE = (-28.0, 28.0)  # a side's settlement less the other's: a set bid of 14, their 14
@@ -95,7 +96,13 @@ def compare_measures(df: pd.DataFrame, rules) -> dict[str, np.ndarray]:
         "dealer's side's score less the other's (own method)": np.where(
             dealer_team == 0, t0 - t1, t1 - t0),
         "dead points": df["dead_points"].to_numpy().astype(float),
-    }
+    } | team_margin(df, t0 - t1)
+
+
+def team_margin(df: pd.DataFrame, margin: np.ndarray) -> dict[str, np.ndarray]:
+    """Team 0's score less team 1's (``margin``), where the teams are played otherwise (a
+    match of players: which one gains from the rule)."""
+    return {TEAM_MARGIN: margin} if teams_differ(df.attrs.get("policy", "")) else {}
 
 
 def compare_bounds(rules) -> dict[str, tuple[float, float]]:
@@ -110,4 +117,5 @@ def compare_bounds(rules) -> dict[str, tuple[float, float]]:
             "other side's score (own method; contract deals)": (0.0, 28.0),
             "bid (contract deals)": (0.0, 14.0), "bidder makes (contract deals)": share,
             "no contract": share, "dealer's side names trump": share,
-            "dealer's side's score less the other's (own method)": score, "dead points": points}
+            "dealer's side's score less the other's (own method)": score, "dead points": points,
+            TEAM_MARGIN: score}

@@ -3,7 +3,7 @@ pairs between two variants; each figure with its n and 95% interval.
 
 The *declaring side* is the declarer's team; every hand has a declarer (the dealer is
 forced at 70 when the first three pass). May import: the generic summary, stats, cards,
-this game's rules.
+games.common (the team measure), this game's rules.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pandas as pd
 
 from ...cards import JOKER
 from ...summary import _RATE_COLS, Section, Summary, _dealer_sign, _Estimates, _frame, _provenance
+from ..common import TEAM_MARGIN, teams_differ
 from .rules import POINT_SCHEMES, PRESETS, parse_rules
 
 
@@ -109,6 +110,8 @@ def compare_measures(df: pd.DataFrame, rules=None, pair=None) -> dict[str, np.nd
         # what opp_scores changes: the declarer's score alone does not show it
         "defenders' score": df["score_opp"].to_numpy().astype(float),
     }
+    if teams_differ(df.attrs.get("policy", "")):  # a match of players: which gains
+        out[TEAM_MARGIN] = t0 - t1
     if pair is not None and len({r.total_points for r in pair}) > 1:
         out[SHARE] = out["declaring side's points"] / rules.total_points
     return out
@@ -124,4 +127,4 @@ def compare_bounds(rules) -> dict[str, tuple[float, float]]:
             "dealer's side declares": share,
             "dealer's side's score less the other's": (-2 * total, 2 * total),
             "declarer's score": (-total, total), "defenders' score": (0.0, total),
-            SHARE: share}
+            SHARE: share, TEAM_MARGIN: (-2 * total, 2 * total)}
