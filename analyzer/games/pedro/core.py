@@ -82,8 +82,15 @@ def normalise(mask, trump):
             | (t_lane & np.uint64(7))) << np.uint64(48))
     below = (ONE << np.uint64(16 * trump)) - ONE  # the lanes under the trump lane
     plain = ((mask & below) | ((mask >> np.uint64(16)) & ~below)) & _PLAIN_LANES
+    return out | (plain & ~left_pedro_gap(trump))
+
+
+@njit(cache=True, inline="always")
+def left_pedro_gap(trump):
+    """The place the Left Pedro leaves in its plain lane of the trump-normalised layout: no
+    card is there (a mask of the 14 trumps and three 13-card lanes counts it otherwise)."""
     left_lane = 3 - trump - (1 if 3 - trump > trump else 0)
-    return out | (plain & ~bit(16 * left_lane + 3))
+    return bit(16 * left_lane + 3)
 
 
 @njit(cache=True)

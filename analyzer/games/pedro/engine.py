@@ -56,6 +56,7 @@ from .core import (
     TRUMPS,
     denormalise,
     highest_plain,
+    left_pedro_gap,
     legal_moves,
     normalise,
     strength,
@@ -117,6 +118,16 @@ NLOGI = L_NTRICKS + 1
 # uint64 row: dealt hands, kept, drawn, dead by seat, dumps by seat, stock left, start hands
 U_HANDS, U_KEPT, U_DRAWN, U_DEAD, U_DUMPS, U_STOCK_LEFT, U_START = 0, 4, 8, 12, 16, 20, 21
 NLOGU = 25
+
+
+@njit(cache=True, inline="always")
+def _possible_trumps(hand, seen, known_out, is_dealer, stock_left):
+    """The trumps a seat holding ``hand`` may think in play: its own, those seen played, and
+    those unseen that it does not know out (dead, or left in the stock it robbed)."""
+    out = TRUMPS & ~known_out
+    if is_dealer:
+        out &= ~stock_left
+    return (hand | seen | out) & TRUMPS
 
 
 @njit(cache=True)
@@ -310,7 +321,8 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
             if seat == dealer:
                 stock_left = stock & ~got & ~dead
             dead0, dead1 = credit_team(dead0, dead1, seat, dead)
-            if searching:  # what the others learn: how many cards it drew, so kept trumps
+            if searching:  # what the others learn: its discards, face up (docs/rules.md
+                # §1.5), so how many cards it drew and the trumps it kept
                 kn[workspace.KN_DISCARDS + seat] = normalise(dealt[seat], trump) & ~kept & ~dead
                 sure = seat != dealer and rp[P_KEEP_FREE] != KEEP_FREE and not short
                 kn[workspace.KN_MIN + seat] = np.uint64(popcount(kept)) if sure else ZERO
@@ -334,7 +346,7 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
             lu[U_DUMPS + s] = ZERO
         for j in range(L_TRICKS, L_NTRICKS):
             li[j] = -1
-    known_out = dead0 | dead1
+    known_out = dead0 | dead1 | left_pedro_gap(trump)  # the gap: no card, never in a world
     if rp[P_ROB_FACE] == 1:
         known_out |= stock_left & TRUMPS
     forbid = rp[P_TRUMP_FOLLOW] == 1
@@ -369,8 +381,16 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
             legal = legal_moves(h, lead_lane, forbid)
             c = forced_card(legal)
             if c < 0 and pols[seat] >= workspace.POLICY_DD and not (keep_all and n_tricks == 0):
+                guess_low = pols[seat] == workspace.POLICY_PIMC and rp[P_HIGH_LOW] == 1
+                if guess_low:  # the Low as this seat can know it, not as the deal holds it
+                    pedro_setup(rp, pedro_low_card(_possible_trumps(
+                        h, played | trick, known_out, seat == dealer, stock_left), 1), 0, q,
+                        ws[workspace.WS_CPTS], ws[workspace.WS_TV])
                 c = search_card(pols, seat, hands, leader, pos, legal, ws, gen, nodes,
                                 prng, played | trick, known_out, dealer, stock_left)
+                if guess_low:  # dd seats see the deal's own
+                    pedro_setup(rp, pedro_low_card(held0 | held1, 1), 0, q,
+                                ws[workspace.WS_CPTS], ws[workspace.WS_TV])
             if c >= 0:
                 pass
             elif pols[seat] == 0:
@@ -398,6 +418,8 @@ def play_deal(seed, index, rp, pols, sc, deck, hands, prng, drng, rec, dealt, li
                                 low_to_winner)
                 h &= ~d
                 trick |= d
+                if searching:  # the trumps it dumps leave the count it is known to hold
+                    workspace.note_lost(kn, seat, popcount(d & TRUMPS))
                 if log:
                     lu[U_DUMPS + seat] = denormalise(d, trump)
             hands[seat] = h

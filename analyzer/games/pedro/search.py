@@ -37,17 +37,23 @@ ALL_CARDS = np.uint64(0x3FFF_1FFF_1FFF_1FFF)  # the 52 cards in the trump-normal
 
 
 @njit(cache=True)
+def unseen_by(hand, is_dealer, seen, known_out, kn, stock_left):
+    """The cards a seat holding ``hand`` has not seen: not its own, not played, not known out
+    of play (dead, the Left Pedro's gap), not discarded (every seat's discards lie face up,
+    docs/rules.md §1.5), and for the dealer not left in the stock he robbed."""
+    pool = ALL_CARDS & ~hand & ~seen & ~known_out & ~(
+        kn[KN_DISCARDS] | kn[KN_DISCARDS + 1] | kn[KN_DISCARDS + 2] | kn[KN_DISCARDS + 3])
+    return pool & ~stock_left if is_dealer else pool
+
+
+@njit(cache=True)
 def search_card(pols, seat, hands, leader, n_played, legal, ws, gen, nodes, prng, seen,
                 known_out, dealer, stock_left):
     """The card of a ``dd`` or ``pimc`` seat (-1: the search gave none; use the heuristic)."""
     q, cpts, tv, kn = ws[WS_Q], ws[WS_CPTS], ws[WS_TV], ws[WS_KN]
     if pols[seat] == POLICY_DD:
         return dd_choose(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen, nodes)
-    # unseen by this seat: not its own, not played, not known discards or its own discards
-    pool = ALL_CARDS & ~hands[seat] & ~seen & ~known_out & ~kn[KN_DISCARDS + seat]
-    if seat == dealer:
-        pool &= ~stock_left
-    kn[KN_POOL] = pool
+    kn[KN_POOL] = unseen_by(hands[seat], seat == dealer, seen, known_out, kn, stock_left)
     return pimc_seat(hands, seat, leader, n_played, legal, q, cpts, tv, ws, gen, pols, nodes, prng)
 
 

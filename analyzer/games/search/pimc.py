@@ -109,17 +109,34 @@ def dd_choose(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen, ma
 @njit(cache=True)
 def sample_world(hands, seat, kn, relax, prng, world):
     """Deal ``kn``'s pool to the seats other than ``seat`` (as many cards as each holds now),
-    keeping known cards, revealed voids and minimum counts; False if it failed ``relax``
-    allows breaking the minimum counts, then the voids."""
+    keeping known cards (dealt to their holder only: a card Rook's seat passed is no other
+    seat's), revealed voids and minimum counts; False if it failed. ``relax`` allows
+    breaking the minimum counts, then the voids. The seat with the fewest cards to spare
+    (the pool cards it may hold less the cards it needs) is dealt first: dealt last, a seat
+    whose voids leave it just the cards it needs found them taken in most draws, and the
+    voids were then broken (a King endgame drew a sound world 3 times in 100)."""
     rest = kn[KN_POOL]
-    world[seat] = hands[seat]
     for t in range(4):
-        if t == seat:
-            continue
+        if t != seat:
+            rest &= ~kn[KN_KNOWN + t]
+    world[seat] = hands[seat]
+    a, b, c = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3  # sorted by slack below
+    sa, sb, sc = _slack(hands, kn, rest, relax, a), _slack(hands, kn, rest, relax, b), \
+        _slack(hands, kn, rest, relax, c)
+    if sb < sa:
+        a, b, sa, sb = b, a, sb, sa
+    if sc < sb:
+        b, c, sb, sc = c, b, sc, sb
+        if sb < sa:
+            a, b, sa, sb = b, a, sb, sa
+    for k in range(3):
+        t = a if k == 0 else (b if k == 1 else c)
         need = popcount(hands[t]) - popcount(kn[KN_KNOWN + t])
         allowed = rest & (~kn[KN_FORBID + t] if relax < 2 else ~ZERO)
         got = kn[KN_KNOWN + t]
         m = np.int64(kn[KN_MIN + t]) - popcount(got & kn[KN_MIN_MASK]) if relax < 1 else 0
+        if m > need:  # a minimum the hand cannot hold (a count the knowledge overstates)
+            return False
         if m > 0:
             some = allowed & kn[KN_MIN_MASK]
             if popcount(some) < m:
@@ -135,6 +152,14 @@ def sample_world(hands, seat, kn, relax, prng, world):
         world[t] = got
         rest &= ~got
     return True
+
+
+@njit(cache=True, inline="always")
+def _slack(hands, kn, rest, relax, t):
+    """The pool cards seat ``t`` may hold less the cards it needs: 0, it must take them all."""
+    allowed = rest & (~kn[KN_FORBID + t] if relax < 2 else ~ZERO)
+    return np.int64(popcount(allowed)) - np.int64(popcount(hands[t])) + \
+        np.int64(popcount(kn[KN_KNOWN + t]))
 
 
 @njit(cache=True)

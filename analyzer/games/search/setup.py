@@ -21,7 +21,7 @@ from .params import NPAR, NQ, NRES, NT, NTV, Q_FREE, Q_TM, Q_TRUMP_ANY
 (WS_TT, WS_PAR, WS_RES, WS_VALS, WS_ACC, WS_WORLD, WS_TCARDS, WS_TSEATS, WS_KN, WS_Q, WS_CPTS,
  WS_TV) = range(12)  # fmt: skip
 KN_POOL, KN_FORBID, KN_KNOWN, KN_MIN, KN_MIN_MASK, KN_DISCARDS = 0, 1, 5, 9, 13, 14
-NKN = 18  # KN_DISCARDS + seat: the seat's own discards (Pedro), which only it has seen
+NKN = 18  # KN_DISCARDS + seat: the seat's discards (Pedro), face up: every seat has seen them
 POLICY_DD, POLICY_PIMC = 2, 3
 # the policy vector after the four seat codes: pimc worlds, node budget per solve (0: the
 # default), and 1 when the policies choose cards only (every seat bids, names trump, discards
@@ -164,6 +164,14 @@ def note_play(voids, c, led, q):
     if bit(c) & q[Q_TM] and q[Q_TRUMP_ANY]:
         return voids
     return voids | led
+
+
+@njit(cache=True)
+def note_lost(kn, seat, k):
+    """``seat`` gave up ``k`` cards of those it is known to hold at least (Pedro's trumps
+    dumped on trick 1): the count it is known to hold falls by as many, to 0 at least."""
+    held = kn[KN_MIN + seat]
+    kn[KN_MIN + seat] = held - np.uint64(k) if held > np.uint64(k) else ZERO
 
 
 @njit(cache=True, inline="always")
