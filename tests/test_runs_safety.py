@@ -613,3 +613,16 @@ def test_runs_of_two_builds_are_not_merged(tmp_path):
                      "other builds of bidlab")
     _begun_by_another_build(a, 5 * "ab" + "0" * 54)  # two builds, neither this one
     assert_bad_input(run("merge", str(a), str(b)), "other builds of bidlab")
+
+
+def test_a_chunk_played_by_another_build_is_refused_not_summed(tmp_path, monkeypatch):
+    """A cluster's worker with another install of bidlab plays other players: its chunks
+    were summed with the rest without a word. Refused in one line, nothing kept."""
+    from analyzer.runs import job
+
+    monkeypatch.setattr(job, "build_digest", lambda: "0" * 64)  # where the chunk is played
+    d = tmp_path / "run"
+    assert_bad_input(run(*SMALL, "--run-dir", str(d)), "deals 0..999 were played by another "
+                     "build of bidlab", "install the same bidlab on every worker")
+    assert not list((d / "chunks").glob("*.json")) if d.exists() else True
+    assert_bad_input(run("simulate", "pedro", "--deals", "500"), "another build")

@@ -10,8 +10,8 @@ chunks played on any machine, in any order, merge into the numbers of the whole 
 >>> [c.n for c in map(lambda r: job.play(*r), plan(0, 2500, 1000))]
 [1000, 1000, 500]
 
-May import: the games' registry and common module, :mod:`analyzer.summary` and
-:mod:`analyzer.limits`.
+May import: the games' registry and common module, :mod:`analyzer.summary`,
+:mod:`analyzer.limits` and :mod:`analyzer._jit_cache` (the build a chunk is played by).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # a chunk's rows, in the annotations only
     import pandas as pd
 
+from .._jit_cache import build_digest
 from ..games import as_rules, common, game, parse_game
 from ..limits import MAX_SEED
 from ..summary import from_state, merge
@@ -141,11 +142,12 @@ class Job:
         if self.kind == "bid-chart":
             acc = self._chart(rules)
             acc.play(lo, n)
-            return Chunk(lo, n, acc.to_state(), {})
+            return Chunk(lo, n, acc.to_state(), {}, kernels=build_digest())
         g = game(rules)
         df = g.simulate(rules, n, self.seed, self.policy, lo, contract=self.contract)
         state = g.summarize(df).to_state()
-        return Chunk(lo, n, state, dict(df.attrs), g.readable(df) if self.rows else None)
+        return Chunk(lo, n, state, dict(df.attrs), g.readable(df) if self.rows else None,
+                     kernels=build_digest())
 
     def result(self, states: list[dict], attrs: dict):
         """What the chunks of ``states`` make together: a simulation's
@@ -183,6 +185,9 @@ class Chunk:
     attrs: dict
     rows: pd.DataFrame | None = None
     seconds: float = 0.0  # the time it took where it was played (a cluster sizes tasks by it)
+    # the build of the players that played it (the kernels' source digest), where it was
+    # played: a worker of another install plays other players
+    kernels: str = ""
 
 
 def plan(first: int, n: int, chunk: int) -> list[tuple[int, int]]:

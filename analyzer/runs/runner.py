@@ -10,7 +10,7 @@ the merge of the chunks' statistics, equal bit for bit to that of the whole run 
 >>> s.provenance["n"], s.provenance["first"]
 (3000, 0)
 
-May import: the foundations (io, limits, summary), :mod:`.job`, :mod:`.store`,
+May import: the foundations (io, limits, summary, _jit_cache), :mod:`.job`, :mod:`.store`,
 :mod:`.executors`.
 """
 
@@ -20,9 +20,10 @@ import itertools
 from collections.abc import Callable, Iterator
 
 from .. import io
+from .._jit_cache import build_digest
 from ..games import common
 from ..limits import Pace, check_count, check_counts, require_time
-from .executors import LocalExecutor, task_size
+from .executors import ExecutorError, LocalExecutor, task_size
 from .job import Chunk, Job
 from .store import RunStore
 
@@ -74,6 +75,11 @@ def play(job: Job, first: int, deals: int, executor=None, store: RunStore | None
     def finished() -> Iterator[Chunk]:
         count = 0
         for c in _played(job, ex, todo, chunk, deals, sized):
+            if c.kernels and c.kernels != build_digest():  # kept by nothing: not one deal
+                raise ExecutorError(
+                    f"deals {c.lo:,}..{c.lo + c.n - 1:,} were played by another build of "
+                    "bidlab (a worker's players' sources differ from this one's): install the "
+                    "same bidlab on every worker")
             if store is not None:
                 store.record(c)
             else:
