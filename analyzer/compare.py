@@ -86,6 +86,12 @@ class Comparison(ShownAsText):
         return (f"<Comparison: A {self.a}, B {self.b}, policy {p['policy']}, seed {p['seed']}, "
                 f"{self.deals_line(self.unit)}{two_level_note(p)}>")
 
+    def changed_text(self, width: int | None = 100) -> str:
+        """How many deals the rule changed, and what a flag of whole games does here
+        (:func:`analyzer.compare_text.changed_note`), as the table and a report say it."""
+        return changed_note(self.table, self.provenance, self.unit,
+                            game_only_changes(as_rules(self.a), as_rules(self.b)), width)
+
     @property
     def unit(self) -> str:
         """What one paired row is, for people: a deal, a Rook hand, a King game, or a
@@ -528,10 +534,10 @@ def render_comparison(c: Comparison) -> str:
     ra, rb = as_rules(p["a"]), as_rules(p["b"])
     head = (f"A = {p['a']}   B = {p['b']}   policy {policy_label(p['policy'])}, "
             f"seed {p['seed']}, {c.deals_line(unit)}\n")
-    if p["a"] != p["b"]:
-        head += f"B changes: {'; '.join(rule_changes(ra, rb))}" + "".join(
-            f"; {r.game}: {type(r).PRESET_NOTES[r.game]}" for r in {ra.game: ra, rb.game: rb}
-            .values() if ra.game != rb.game and r.game in type(r).PRESET_NOTES) + "\n"
+    if p["a"] != p["b"]:  # and where the presets differ, what either plays beyond its flags
+        notes = [f"{r.game}: {type(r).PRESET_NOTES[r.game]}" for r in
+                 ((ra, rb) if ra.game != rb.game else ()) if r.game in type(r).PRESET_NOTES]
+        head += f"B changes: {'; '.join(rule_changes(ra, rb) + notes)}\n"
     if "base_policy" in p:
         thrown = p["n_base"] - p["shared_base_deals"]
         head += (f"estimator: {p['estimator']}: {policy_label(p['base_policy'])} on "
@@ -566,7 +572,7 @@ def render_comparison(c: Comparison) -> str:
     if not two_level and counts_apart(c.table):
         table += "\n" + COUNTS_NOTE.format(unit=unit)
     if not two_level and p["a"] != p["b"]:
-        table += "\n" + changed_note(c.table, p, unit, game_only_changes(ra, rb))
+        table += "\n" + c.changed_text()
     if two_level and c.table["b_minus_a"].isna().any():
         table += ("\n- : too few of the n deals define the measure under a variant to "
                   f"estimate it (a measure of some deals needs {RATIO_MIN_DEALS})")

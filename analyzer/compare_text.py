@@ -33,9 +33,11 @@ COUNTS_NOTE = ("n A / B: the {unit}s on which each variant defines the measure; 
                "effect on those")
 
 
-def changed_note(table: pd.DataFrame, p: dict, unit: str, game_only: list[str]) -> str:
+def changed_note(table: pd.DataFrame, p: dict, unit: str, game_only: list[str],
+                 width: int | None = 100) -> str:
     """How many deals the rule changed (any measure read otherwise under B), and what a
-    flag acting only on whole games does here: nothing.
+    flag acting only on whole games does here: nothing; filled to ``width`` (None: one
+    line, a report's caption).
 
     >>> t = pd.DataFrame({"n_differ": [0, 0]})
     >>> print(changed_note(t, {"deals": 500, "changed_deals": 0}, "deal", ["target"]))
@@ -60,7 +62,7 @@ def changed_note(table: pd.DataFrame, p: dict, unit: str, game_only: list[str]) 
                  f"on whole games: compare plays single {unit}s, so "
                  f"{'it changes' if len(game_only) == 1 else 'they change'} nothing here; "
                  "bidlab match plays games to the target under each rules string.")
-    return textwrap.fill(text, 100)
+    return textwrap.fill(text, width) if width else text
 
 
 def n_label(n_a: int, n_b: int, n_paired: int) -> str:

@@ -360,16 +360,7 @@ def hands_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
 
 def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) -> Part:
     from ..compare import compare_variants, family_note, trials_column
-    from ..compare_text import (
-        COUNTS_NOTE,
-        changed_note,
-        counts_apart,
-        n_header,
-        n_label,
-        shown_measure,
-    )
-    from ..games import as_rules
-    from ..variants import game_only_changes
+    from ..compare_text import COUNTS_NOTE, counts_apart, n_header, n_label, shown_measure
 
     t0 = time.perf_counter()
     g = game_of(s.rules)
@@ -423,9 +414,8 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
                    + (" n: N cheap / n searched deals." if s.base is not None else "")
                    + f" {family_note(t)}"
                    + (f" {COUNTS_NOTE.format(unit=unit)}." if apart else "")
-                   + ("" if s.base is not None or c.a == c.b else " " + " ".join(changed_note(
-                       t, c.provenance, unit, game_only_changes(as_rules(c.a), as_rules(c.b))
-                   ).split())))
+                   + ("" if s.base is not None or c.a == c.b else
+                      " " + c.changed_text(width=None)))
         part.figure(f"comparison_{i + 1}", figures.paired_effects(t, label, unit),
                     f"{label}: B − A per measure, each on its own scale, paired 95% "
                     "intervals.")
