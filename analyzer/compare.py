@@ -19,8 +19,9 @@ With ``base`` (a cheap policy) the numbers are two-level estimates of ``policy``
 searching player's correction fitted on the first deals, with an interval from both parts.
 
 May import: the foundations (advice, compare_text, differences, documents, estimate_text,
-limits, moments, stats, text, twolevel, variants), :mod:`.rollout` (a two-level run) and the
-games' registry, common module and protocol; never a game by name.
+limits, moments, stats, text, twolevel, variants), :mod:`.compare_rows` (what a row is),
+:mod:`.rollout` (a two-level run) and the games' registry, common module and protocol;
+never a game by name.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from .advice import MIN_TRIALS, ladder_z
+from .compare_rows import OWN_ROWS, RATE, Rows
 from .compare_text import (
     BOTH_DEFINE,
     COUNTS_NOTE,
@@ -56,7 +58,7 @@ from .games.common import (
     searches,
     searching_size,
 )
-from .limits import Pace, check_counts, check_seed, require_time
+from .limits import ArgumentError, Pace, check_counts, check_seed, require_time
 from .moments import Moments
 from .stats import Z95, Estimate, PairedMoments, bounded, held, wilson
 from .text import ShownAsText, render_table, two_level_note
@@ -89,14 +91,15 @@ class Comparison(ShownAsText):
     def changed_text(self, width: int | None = 100) -> str:
         """How many deals the rule changed, and what a flag of whole games does here
         (:func:`analyzer.compare_text.changed_note`), as the table and a report say it."""
-        return changed_note(self.table, self.provenance, self.unit,
-                            game_only_changes(as_rules(self.a), as_rules(self.b)), width)
+        game_only = [] if self.provenance.get("whole_games") else \
+            game_only_changes(as_rules(self.a), as_rules(self.b))
+        return changed_note(self.table, self.provenance, self.unit, game_only, width)
 
     @property
     def unit(self) -> str:
-        """What one paired row is, for people: a deal, a Rook hand, a King game, or a
-        King hand of one contract."""
-        return "hand" if "contract" in self.provenance else game(self.a).compare_unit
+        """What one paired row is, for people: a deal, a Rook hand, a King game, a King
+        hand of one contract, or a whole game to the target."""
+        return _rows_of(self.provenance).unit(game(self.a))
 
     def deals_line(self, unit: str = "deal") -> str:
         """How many ``unit``s were compared, and how many of them a variant threw in."""
@@ -104,6 +107,10 @@ class Comparison(ShownAsText):
         thrown = p["deals"] - p["shared_deals"]
         if p.get("same_deck", True) is False:
             return f"{p['deals']:,} {unit}s, dealt from different decks (no two alike)"
+        if p.get("whole_games"):
+            return (f"{p['deals']:,} whole games to the target (undecided after "
+                    f"{p['max_deals']:,} {game(self.a).deal_unit}), game i the same deals "
+                    "under A and B")
         return (f"{p['deals']:,} {unit}s" + (f" of {p['contract']}" if "contract" in p else "")
                 + (f" ({thrown:,} thrown in and redealt under A or B, counted as redealt)"
                    if thrown else ""))
@@ -196,7 +203,8 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
                      progress: Callable[[int], None] | None = None,
                      executor=None, base: str | None = None,
                      base_deals: int | None = None, budget: float | None = None,
-                     contract: str | None = None) -> Comparison:
+                     contract: str | None = None, games: int | None = None,
+                     max_deals: int | None = None) -> Comparison:
     """Simulate the same ``deals`` deals under variants ``a`` and ``b`` (Rules or variant
     strings of one game family); paired differences. The deals go in chunks of ``batch``
     (by default at most a million), both variants a chunk, so memory holds one chunk;
@@ -224,7 +232,10 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
     and n instead, to make the first measure's B − A narrowest
     (:func:`analyzer.rollout.run_two_level`: a pilot, then the best split). ``contract``
     (King): single hands of it instead of whole games, hand ``i`` the same cards under
-    both."""
+    both. ``games`` (Pedro, Cinch, Rook; instead of ``deals``): that many whole games to the
+    target under both variants, game ``i`` the same deals under both, each counted
+    undecided after ``max_deals`` deals (by default the more of the two variants' own
+    defaults): who wins, and how long games last (:mod:`analyzer.compare_rows`)."""
     ra = as_rules(a)
     rb = as_rules(b)
     g = game(ra)
@@ -234,6 +245,9 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
         g.check_contract(contract, rules)
     pols = parse_policies(policy)
     check_budget(base, budget, deals, base_deals)
+    rows = _rows_asked(g, ra, rb, deals, contract, games, max_deals, base)
+    if rows.whole_games:
+        deals = games
     if deals is None:
         deals = searching_size(g, "compare", pols, 1_000_000)
     check_seed(seed)
@@ -241,29 +255,33 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
                  optional=("base_deals", "batch"))
     prov = {"a": str(ra), "b": str(rb), "seed": seed, "policy": policy_string(pols),
             "deals": deals, **({} if g.same_deck(ra, rb) else {"same_deck": False}),
-            **({} if contract is None else {"contract": contract})}
+            **({} if contract is None else {"contract": contract}),
+            **({"whole_games": True, "max_deals": rows.max_deals} if rows.whole_games else {})}
     if base is not None:
         return _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress,
-                          executor, prov, budget, contract)
+                          executor, prov, budget, rows)
     size = batch or default_chunk(deals, searches(pols))
-    work = functools.partial(compare_chunk, ra, rb, seed, policy, contract=contract)
+    if rows.whole_games:  # a game is some ten deals: chunks of as many deals as usual
+        size = batch or max(1, min(size, -(-size // 10)))
+    work = functools.partial(compare_chunk, ra, rb, seed, policy, rows=rows)
     stats: dict[str, list] = {}
     shared = changed = 0
-    for chunk_stats, chunk_shared, chunk_changed in _played(work, deals, size, executor,
-                                                             progress):
+    for chunk_stats, chunk_shared, chunk_changed in _played(
+            work, deals, size, executor, progress,
+            what="--games" if rows.whole_games else "--deals"):
         shared += chunk_shared
         changed += chunk_changed
         for name, moments in chunk_stats.items():
             stats[name] = ([m + o for m, o in zip(stats[name], moments, strict=True)]
                            if name in stats else list(moments))
-    rows = []
-    spans = _bounds(g, ra, rb)
+    table = []
+    spans = rows.bounds(g, ra, rb)
     for name, (ma, mb, md, mr, differ, ma_both, mb_both, differ_both) in stats.items():
-        rows.append(_row(name, ma, mb, difference(md, mr), md.n, differ, spans[name], ra, rb))
+        table.append(_row(name, ma, mb, difference(md, mr), md.n, differ, spans[name], ra, rb))
         if not mr.same(1, 3) and md.n > 1:  # the deals a rule moves in or out, set aside
-            rows.append(_row(name + BOTH_DEFINE, ma_both, mb_both, md.estimate(), md.n,
-                             differ_both, spans[name], ra, rb))
-    return Comparison(str(ra), str(rb), pd.DataFrame(rows),
+            table.append(_row(name + BOTH_DEFINE, ma_both, mb_both, md.estimate(), md.n,
+                              differ_both, spans[name], ra, rb))
+    return Comparison(str(ra), str(rb), pd.DataFrame(table),
                       {**prov, "shared_deals": shared, "changed_deals": changed})
 
 
@@ -284,12 +302,31 @@ def _row(name: str, ma: Moments, mb: Moments, d: Estimate | None, paired: int, d
             "share": span == RATE}
 
 
-def _bounds(g, ra, rb) -> dict[str, tuple[float, float]]:
-    """Each measure's range under either variant (a flag may change a game's points)."""
-    a, b = g.compare_bounds(ra), g.compare_bounds(rb)
-    both = {name: (min(a.get(name, span)[0], span[0]), max(a.get(name, span)[1], span[1]))
-            for name, span in b.items()}
-    return {THROWN_IN: RATE, **a, **both}
+def _rows_asked(g, ra, rb, deals, contract, games, max_deals, base) -> Rows:
+    """The rows a comparison pairs (:class:`~analyzer.compare_rows.Rows`), refusing in one
+    line what whole games cannot take: deals beside them, a two-level run, King."""
+    if games is None:
+        if max_deals is not None:
+            raise ArgumentError("max_deals bounds whole games: give games (the number of "
+                                "games to the target) too")
+        return Rows(contract)
+    if g.plays_whole_games and not g.whole_games:  # King: its rows are whole games already
+        raise ArgumentError(f"{g.title}'s compare pairs its whole games already (a game a "
+                            "row); games is for games to a target score: drop it")
+    g.require("whole_games", "compare --games (games to a target score)")
+    for name, given in (("deals", deals), ("base", base)):  # a contract: King's, refused above
+        if given is not None:
+            raise ArgumentError(f"games compares whole games to the target; {name} is for "
+                                "single deals: give one of games and " + name)
+    check_counts(games=games, max_deals=max_deals, optional=("max_deals",))
+    if max_deals is None:
+        max_deals = max(g.default_max_deals(ra), g.default_max_deals(rb))
+    return Rows(max_deals=max_deals)
+
+
+def _rows_of(provenance: dict) -> Rows:
+    """The rows a comparison's provenance says it paired."""
+    return Rows(provenance.get("contract"), provenance.get("max_deals"))
 
 
 def _level(m: Moments, span: tuple[float, float]) -> Estimate:
@@ -303,11 +340,12 @@ def _level(m: Moments, span: tuple[float, float]) -> Estimate:
     return bounded(m.estimate(), *span)
 
 
-def _played(work, deals: int, size: int, executor, progress, first: int = 0):
+def _played(work, deals: int, size: int, executor, progress, first: int = 0,
+            what: str = "--deals"):
     """``work(lo, n)`` over deals ``first`` .. ``first + deals - 1`` in chunks of ``size``,
     in order, on ``executor`` when given; the pace is checked (a run that would take over a
     day stops) and ``progress`` told of both variants' deals after each chunk."""
-    pace = Pace(deals, "--deals") if executor is None else require_time(deals, "--deals")
+    pace = Pace(deals, what) if executor is None else require_time(deals, what)
 
     def ranges():  # one at a time: a run may have more chunks than memory holds
         return ((lo, min(size, first + deals - lo)) for lo in range(first, first + deals, size))
@@ -325,7 +363,7 @@ def _played(work, deals: int, size: int, executor, progress, first: int = 0):
 
 
 def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, executor, prov,
-               budget=None, contract=None):
+               budget=None, rows=OWN_ROWS):
     """:func:`compare_variants` with ``base``: N = ``base_deals`` cheap deals, the first n =
     ``deals`` of them played by ``pols`` as well (or as ``budget`` splits them)."""
     from .rollout import run_two_level
@@ -341,7 +379,7 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
     def grower(part_name: str, searching, size: int):
         into = sums[part_name]
         work = functools.partial(two_level_chunk, ra, rb, seed, base_pols, searching,
-                                 contract=contract)
+                                 rows=rows)
 
         def grow(first: int, n: int) -> None:
             for part, chunk_shared, chunk_apart in _played(work, n, batch or size, executor,
@@ -366,14 +404,14 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
         base_deals, budget,
         batch=batch or paired_size)
     cheap, joint = sums["cheap"], sums["joint"]
-    spans = _bounds(game(ra), ra, rb)
-    rows = []
+    spans = rows.bounds(game(ra), ra, rb)
+    table = []
     for name, mh in cheap.items():
         mj = joint.get(name)
         row = {"measure": name, "n_apart": apart.get(name, 0), "share": spans[name] == RATE}
         figures = None if mj is None else _two_level_figures(TwoLevelMoments(mh, mj))
         if figures is None:  # too few paired deals define it under a variant
-            rows.append(row)
+            table.append(row)
             continue
         ea, eb, d, c, base_a, base_b = figures
         lo, hi = spans[name]
@@ -382,7 +420,7 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
         ea, eb = held(ea, lo, hi, mj.n), held(eb, lo, hi, mj.n)
         if str(ra) != str(rb):
             d = held(d, lo - hi, hi - lo, mj.n)
-        rows.append({**row, "a": ea.mean, "a_hw": ea.half_width, "n_a": ea.n,
+        table.append({**row, "a": ea.mean, "a_hw": ea.half_width, "n_a": ea.n,
                      "b": eb.mean, "b_hw": eb.half_width, "n_b": eb.n,
                      "b_minus_a": d.mean, "diff_lo": d.lo, "diff_hi": d.hi, "n_paired": d.n,
                      "a_lo": ea.lo, "a_hi": ea.hi, "b_lo": eb.lo, "b_hi": eb.hi,
@@ -392,7 +430,7 @@ def _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress, exe
     prov.update(deals=n, estimator=TWO_LEVEL, base_policy=policy_string(base_pols),
                 n_base=big, stopped_by=stopped_by, shared_deals=shared["joint"],
                 shared_base_deals=shared["cheap"])
-    return Comparison(prov["a"], prov["b"], pd.DataFrame(rows), prov)
+    return Comparison(prov["a"], prov["b"], pd.DataFrame(table), prov)
 
 
 # the fewest paired deals a ratio's two-level figure needs under each variant: on 20
@@ -434,38 +472,14 @@ def _two_level_figures(t: TwoLevelMoments):
                    t.n_paired), base_a, base_b)
 
 
-THROWN_IN = "thrown in and redealt"
-RATE = (0.0, 1.0)  # the range of a share of deals
-
-
-def _frames(g, ra, rb, seed, policy, lo, n, contract=None):
-    """Deals ``lo .. lo + n - 1`` under both variants and ``policy`` (King: single hands of
-    ``contract``, else whole games): the two frames (a row a deal, a thrown-in deal's row
-    its redeal's) and the rows played on the same cards."""
-    shown = {} if contract is None else {"contract": contract}
-    da = g.simulate(ra, n, seed, policy, lo, **shown)
-    db = g.simulate(rb, n, seed, policy, lo, **shown)
-    return da, db, g.shared_rows(da, db)
-
-
-def _measures(g, df: pd.DataFrame, rules, redealing: bool, pair) -> dict[str, np.ndarray]:
-    """The game's compare measures of ``df`` (``pair``: both variants' rules), and where
-    either variant may redeal, whether each deal was thrown in (the rule's effect that the
-    played deals alone would hide)."""
-    measures = g.compare_measures(df, rules, pair)
-    if redealing:
-        measures[THROWN_IN] = (df["redeals"].to_numpy() > 0).astype(float)
-    return measures
-
-
-def compare_chunk(ra, rb, seed: int, policy: str, lo: int, n: int, contract=None):
+def compare_chunk(ra, rb, seed: int, policy: str, lo: int, n: int, rows: Rows = OWN_ROWS):
     """Deals ``lo .. lo + n - 1`` under both variants: for each measure the exact sums of its
     values under A, under B, of the paired B − A where both define it, and of where each
     defines it (:func:`analyzer.differences.difference`); and the deals played on the same cards."""
     g = game(ra)
-    da, db, same = _frames(g, ra, rb, seed, policy, lo, n, contract)
-    redealing = g.redeals(ra) or g.redeals(rb)
-    ma, mb = _measures(g, da, ra, redealing, (ra, rb)), _measures(g, db, rb, redealing, (ra, rb))
+    da, db, same = rows.frames(g, ra, rb, seed, policy, lo, n)
+    redealing = rows.redealing(g, ra, rb)
+    ma, mb = (rows.measures(g, df, r, redealing, (ra, rb)) for df, r in ((da, ra), (db, rb)))
     out = {}
     changed = np.zeros(n, dtype=bool)
     for name, (x, y) in _aligned(ma, mb, n).items():
@@ -490,7 +504,8 @@ def _aligned(ma: dict, mb: dict, n: int) -> dict[str, tuple[np.ndarray, np.ndarr
             for name in [*ma, *(k for k in mb if k not in ma)]}
 
 
-def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int, contract=None):
+def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int,
+                    rows: Rows = OWN_ROWS):
     """Deals ``lo .. lo + n - 1`` for a two-level comparison: per measure the paired moments,
     over every deal, of (A's value where defined else 0, A defined, B's two) under the cheap
     policy ``base``, or with ``searching`` (a policy vector) those four under it then the
@@ -498,14 +513,14 @@ def two_level_chunk(ra, rb, seed: int, base, searching, lo: int, n: int, contrac
     (under both policies); and per measure the deals it is defined on under one policy, or
     one variant, only."""
     g = game(ra)
-    redealing = g.redeals(ra) or g.redeals(rb)
+    redealing = rows.redealing(g, ra, rb)
     frames = []
     same = np.ones(n, dtype=bool)
     for policy in ((searching, base) if searching is not None else (base,)):
-        da, db, both = _frames(g, ra, rb, seed, policy, lo, n, contract)
+        da, db, both = rows.frames(g, ra, rb, seed, policy, lo, n)
         frames += [da, db]
         same &= both
-    measures = [_measures(g, df, rules, redealing, (ra, rb))
+    measures = [rows.measures(g, df, rules, redealing, (ra, rb))
                 for df, rules in zip(frames, (ra, rb) * (len(frames) // 2), strict=True)]
     pairs = [_aligned(a, b, n) for a, b in zip(measures[0::2], measures[1::2], strict=True)]
     out, apart = {}, {}

@@ -44,7 +44,7 @@ def changed_note(table: pd.DataFrame, p: dict, unit: str, game_only: list[str],
     No deal of the 500 played out differently under A and B: with these players, and under
     the other flags of A and B, the rule never came into play (each interval bounds how
     often it could). target acts only on whole games: compare plays single deals, so it
-    changes nothing here; bidlab match plays games to the target under each rules string.
+    changes nothing here; compare --games N pairs whole games to the target instead.
     """
     n, changed = p["deals"], p.get("changed_deals", int(table["n_differ"].max()))
     if changed == n:
@@ -61,7 +61,7 @@ def changed_note(table: pd.DataFrame, p: dict, unit: str, game_only: list[str],
         text += (f" {', '.join(game_only)} {'acts' if len(game_only) == 1 else 'act'} only "
                  f"on whole games: compare plays single {unit}s, so "
                  f"{'it changes' if len(game_only) == 1 else 'they change'} nothing here; "
-                 "bidlab match plays games to the target under each rules string.")
+                 "compare --games N pairs whole games to the target instead.")
     return textwrap.fill(text, width) if width else text
 
 

@@ -50,11 +50,11 @@ def test_a_bounded_interval_reaches_as_far_as_each_side_of_the_range_allows():
 def test_a_measure_s_range_is_the_wider_of_the_two_variants():
     """parker_adapt's 120 points against the 200 of the default: 0 .. 200 (B's range was
     left out)."""
-    from analyzer.compare import _bounds
+    from analyzer.compare_rows import Rows
     from analyzer.games import game, rook
 
     a, b = rook.parse_rules("rook(points=parker_adapt)"), rook.parse_rules("rook")
-    assert _bounds(game(a), a, b)["declaring side's points"] == (0.0, 200.0)
+    assert Rows().bounds(game(a), a, b)["declaring side's points"] == (0.0, 200.0)
 
 
 # ---- compare's per-deal measures on frames whose answers are known ---------------------------

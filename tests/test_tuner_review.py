@@ -74,7 +74,7 @@ def said(*args: str) -> str:
 def test_a_flag_of_whole_games_is_said_to_change_nothing_in_single_deals():
     text = said("compare", "pedro", "pedro(target=62)", "--deals", "500")
     assert "No deal of the 500 played out differently" in text
-    assert "target acts only on whole games" in text and "bidlab match" in text
+    assert "target acts only on whole games" in text and "compare --games N" in text
     assert "with this policy" not in text  # the policy was not why
     mixed = said("compare", "pedro", "pedro(min_bid=7,target=62)", "--deals", "500")
     assert "The rule changed the result of" in mixed and "target acts only on whole" in mixed

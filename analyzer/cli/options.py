@@ -317,6 +317,22 @@ def check_base(ctx: click.Context, base: str | None, budget: float | None = None
                       common.policy_string(common.parse_policies(base)))
 
 
+def check_games(ctx: click.Context, n_games: int | None, max_deals: int | None) -> None:
+    """--games plays whole games, so not beside the options of single deals (--deals,
+    --contract, --base, --budget); --max-deals only with --games: a usage error otherwise.
+    A game without games to a target (King) is refused by the game."""
+    if n_games is None:
+        if max_deals is not None:
+            raise click.UsageError("--max-deals goes with --games (whole games to the target)")
+        return
+    given = [flag for flag, name in (("--deals", "deals"), ("--contract", "contract"),
+                                     ("--base", "base"), ("--budget", "budget"))
+             if name in explicit(ctx) and ctx.params.get(name) is not None]
+    if given:
+        raise click.UsageError(f"--games compares whole games to the target; {given[0]} is "
+                               "for single deals: give one of them")
+
+
 progress_option = click.option(
     "--progress/--no-progress", default=None,
     help="Progress bar on stderr, with the time left [default: when stderr is a terminal].")

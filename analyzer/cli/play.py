@@ -29,6 +29,7 @@ from .options import (
     Count,
     base_options,
     check_base,
+    check_games,
     chunk_option,
     clock_bar,
     contract_option,
@@ -211,11 +212,20 @@ def merge_runs(run_dirs, out, as_json) -> None:
                  "no-kings-jacks, no-queens, no-king-of-hearts, last-two, positive), hand i "
                  "the same cards under A and B, instead of whole 10-hand games: a rule of "
                  "one hand measured on that hand alone.")
+@click.option("--games", "n_games", type=Count(2, GAME_MAX_GAMES), default=None,
+              help="Pedro, Cinch and Rook: compare this many whole games to the target "
+                   "instead of single deals, game i the same deals under A and B: who wins "
+                   "and how long games last, for a rule of whole games (target, "
+                   "no_contract_tie) or any other.")
+@click.option("--max-deals", type=Count(1, GAME_MAX_DEALS), default=None,
+              help="With --games: a game not decided after this many deals is counted "
+                   "undecided.  [default: the more of A's and B's own: 1,000, or twice the "
+                   "target when that is more]")
 @executor_options
 @click.pass_context
 def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, budget,
-            rule_pairs, out, as_json, progress, contract, executor, scheduler,
-            workers) -> None:
+            rule_pairs, out, as_json, progress, contract, n_games, max_deals, executor,
+            scheduler, workers) -> None:
     """What a rule change does: variants A and B on identical deals, paired differences.
 
     Deal i of the seed is the same deal under every variant of one deck (Rook's
@@ -253,15 +263,21 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
       bidlab compare pedro "pedro(low_to=holder)" --policy pimc:20 --base heuristic \\
           --deals 40 --base-deals 100000
       bidlab compare king "king(max_offer=1)" --contract positive --deals 100000
+      bidlab compare pedro "pedro(target=21)" --games 20000
+      bidlab compare rook "rook(target=300)" --games 5000
     """
     from ..compare import compare_variants
 
     variant_a, variant_b = (resolve_rules(v, rule_pairs) for v in (variant_a, variant_b))
     check_base(ctx, base, budget)
+    check_games(ctx, n_games, max_deals)
     if str(variant_a) == str(variant_b):  # legitimate (an A/A check), but rarely meant
         click.echo(f"note: A and B are the same rules ({variant_a}), so every difference is "
                    "0; give B a flag that differs (bidlab rules lists them)", err=True)
-    if budget is None:  # a budget sizes the run itself
+    whole_games = {} if n_games is None else {"games": n_games, "max_deals": max_deals}
+    if n_games is not None:
+        deals = n_games
+    elif budget is None:  # a budget sizes the run itself
         deals = search_sized(ctx, "deals", deals, policy)
     two_level = {} if base is None else {"base": base, "base_deals": base_deals,
                                          "budget": budget}
@@ -273,10 +289,10 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
     ex = runs.executor(executor, scheduler, workers)
     try:
         c = with_progress(progress, work, lambda bar: compare_variants(
-            variant_a, variant_b, deals if budget is None else None, seed, policy,  # budget: n
-            progress=bar if bar is None or budget is None else clock_bar(bar, started),
-            executor=None if executor == "local" else ex, contract=contract, **two_level),
-            label)
+            variant_a, variant_b, deals if budget is None and not whole_games else None, seed,
+            policy, progress=bar if bar is None or budget is None else clock_bar(bar, started),
+            executor=None if executor == "local" else ex, contract=contract, **two_level,
+            **whole_games), label)
     finally:
         ex.close()
     p = {**c.provenance, "rule": ",".join(f"{k}={v}" for k, v in rule_pairs)}

@@ -251,6 +251,25 @@ class Game:
         (:func:`analyzer.stats.bounded`), not a width of 0."""
         raise NotImplementedError
 
+    def game_measures(self, df: pd.DataFrame, max_deals: int) -> dict[str, np.ndarray]:
+        """Per whole game to the target (rows of :meth:`simulate_games`), the quantities
+        ``bidlab compare --games`` pairs: who won, how long it lasted
+        (:func:`.standings.game_measures`)."""
+        from .standings import game_measures
+
+        return game_measures(df, self.sides[0], self.deal_unit, max_deals)
+
+    def game_bounds(self, max_deals: int) -> dict[str, tuple[float, float]]:
+        """The range of each of :meth:`game_measures`."""
+        from .standings import game_bounds
+
+        return game_bounds(self.sides[0], self.deal_unit, max_deals)
+
+    def default_max_deals(self, rules) -> int:
+        """The deals a whole game under ``rules`` may last unless told (its target's)."""
+        self.require("whole_games", "games to a target score")
+        return self.module.default_max_deals(rules)
+
     def shared_rows(self, da: pd.DataFrame, db: pd.DataFrame) -> np.ndarray:
         """The rows two variants played on the same cards: neither threw its deal in (a
         redeal deals the next cards of the deal's own stream), and both dealt the same

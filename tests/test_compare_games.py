@@ -1,0 +1,110 @@
+"""`bidlab compare --games`: two variants on the same whole games to the target.
+
+Game i deals the same cards under A and B (its deal k is ``game_deal(i, k)``), so a rule of
+whole games (the target) is measured paired, game by game."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+from analyzer.compare import compare_variants
+from analyzer.games import game, pedro, rook
+from analyzer.limits import ArgumentError
+
+
+def _row(c, measure: str):
+    return c.table.set_index("measure").loc[measure]
+
+
+@pytest.mark.parametrize("module, a, b", [(pedro, "pedro", "pedro(target=21)"),
+                                          (rook, "rook", "rook(target=300)")])
+def test_a_lower_target_ends_every_game_sooner_on_the_same_deals(module, a, b):
+    """The players do not read the target, so the scores run alike until B's target: each
+    game ends sooner under B, never later (two unpaired streams would cross both ways),
+    and compare's paired difference is the mean of the games' own differences."""
+    da, db = module.simulate_games(a, 600, 3), module.simulate_games(b, 600, 3)
+    assert (db["deals"] < da["deals"]).all()
+    c = compare_variants(a, b, games=600, seed=3)
+    unit = game(a).deal_unit
+    row = _row(c, f"{unit} per game")
+    diff = (db["deals"] - da["deals"]).to_numpy(float)
+    assert row["b_minus_a"] == pytest.approx(diff.mean())
+    assert row["a"] == pytest.approx(da["deals"].mean())
+    assert row["n_differ"] == 600 and c.provenance["changed_deals"] == 600
+    # paired: narrower than two independent runs' intervals would give
+    assert (row["diff_hi"] - row["diff_lo"]) / 2 < np.hypot(row["a_hw"], row["b_hw"])
+    wins = _row(c, "team 0 (seats 0, 2) wins")
+    assert wins["a"] == pytest.approx((da["winner"] == 0).mean())
+
+
+def test_a_variant_against_itself_reads_zero_on_every_game():
+    c = compare_variants("cinch", "cinch", games=200, seed=5)
+    assert (c.table["b_minus_a"] == 0).all() and (c.table["n_differ"] == 0).all()
+    assert c.unit == "game" and c.provenance["max_deals"] == 1000
+
+
+def test_games_do_not_depend_on_the_chunks():
+    whole = compare_variants("pedro", "pedro(target=31)", games=300, seed=9)
+    chunked = compare_variants("pedro", "pedro(target=31)", games=300, seed=9, batch=7)
+    cols = ["a", "b", "b_minus_a", "diff_lo", "diff_hi", "n_differ"]
+    assert whole.table[cols].equals(chunked.table[cols])
+
+
+def test_the_cap_is_the_longer_of_the_two_variants_own():
+    c = compare_variants("pedro", "pedro(target=1000)", games=20, seed=1)
+    assert c.provenance["max_deals"] == 2000
+    assert "undecided after 2,000 deals" in set(c.table["measure"])
+    capped = compare_variants("pedro", "pedro(target=1000)", games=20, seed=1, max_deals=30)
+    row = _row(capped, "undecided after 30 deals")
+    assert row["b"] == 1.0 and row["a"] == 0.0  # 30 deals reach 51, never 1,000
+
+
+def test_a_flag_of_whole_games_is_not_called_idle_here():
+    text = compare_variants("pedro", "pedro(target=21)", games=100).text()
+    assert "acts only on whole games" not in text
+    assert "100 whole games to the target" in text and "B changes: target 51 → 21" in text
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"deals": 100}, "deals is for single deals"),
+    ({"base": "random"}, "base is for single deals"),
+])
+def test_games_refuse_what_single_deals_take(kwargs, words):
+    with pytest.raises(ValueError, match=words):
+        compare_variants("pedro", "pedro", games=10, **kwargs)
+
+
+def test_max_deals_alone_and_king_are_refused():
+    with pytest.raises(ArgumentError, match="give games"):
+        compare_variants("pedro", "cinch", deals=10, max_deals=5)
+    with pytest.raises(ArgumentError, match="pairs its whole games already"):
+        compare_variants("king", "king(max_offer=1)", games=10)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["pedro", "cinch", "--games", "10", "--deals", "5"], "--deals is for single deals"),
+    (["pedro", "cinch", "--max-deals", "5"], "--max-deals goes with --games"),
+    (["pedro", "cinch", "--games", "10", "--base", "random"], "--base is for single deals"),
+    (["king", "king(max_offer=1)", "--games", "10"], "pairs its whole games already"),
+    (["pedro", "cinch", "--games", "1"], "from 2 to"),
+])
+def test_the_command_refuses_in_one_line(args, words):
+    r = CliRunner().invoke(main, ["compare", *args])
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0] and "Traceback" not in r.output
+
+
+def test_the_command_s_json_says_it_paired_games():
+    r = CliRunner().invoke(main, ["compare", "rook", "rook(target=300)", "--games", "50",
+                                  "--json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["provenance"]["whole_games"] is True and doc["provenance"]["deals"] == 50
+    assert {m["measure"] for m in doc["measures"]} >= {"hands per game",
+                                                       "first dealer's team wins"}
