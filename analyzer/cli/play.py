@@ -329,7 +329,8 @@ def match(ctx, game, n_games, seed, policy, rule_pairs, max_deals, out, as_json,
     total, then the declarer's team), or is counted undecided after
     --max-deals deals. With per-seat policies, team 0 is seats
     0 and 2. King's game is its ten hands, which bidlab simulate king plays
-    whole; match refuses it.
+    whole; match refuses it. Two rules strings on the same games, paired game
+    by game: bidlab compare A B --games N.
 
     \b
     Examples:
