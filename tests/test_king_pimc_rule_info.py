@@ -1,6 +1,7 @@
 """King's pimc reads the rules' forced plays (session of 2026-12-07, eighteenth): a card a
 rule would have forced, and that a seat did not play, is one it lacks, and pimc's worlds no
-longer deal it that card. Each test fails on the code before (voids only).
+longer deal it that card. The tests of each inference fail on the code before (voids only);
+the others check that no play shows more than the rules force.
 
 - The heart-lead ban (no hearts, no K♥, docs/rules.md §3.3, never lifted in the hand): a
   seat that led a heart held hearts only.
