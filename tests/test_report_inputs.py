@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from cli_helpers import assert_bad_input, report_data, run
 
@@ -68,6 +69,12 @@ BAD = {  # file text -> what the one line must say
     "ladder_too_long": ('game = "pedro"\n[ladder]\ndeals = 5_000_000_000_000\n'
                         'rungs = ["heuristic", "random"]\n',
                         "[ladder] deals x rungs = 10,000,000,000,000 would take"),
+    "variant_games_in_king": ('game = "king"\n[[variants]]\nb = "king(max_offer=1)"\n'
+                              'games = 10\n', "[[variants]] #1 games: King's comparisons "
+                              "pair its whole games already"),
+    "variant_games_with_base": ('game = "pedro"\npolicy = "dd"\nbase = "heuristic"\n'
+                                '[[variants]]\nb = "pedro(target=21)"\ngames = 10\n',
+                                "[[variants]] #1 games: whole games are compared plain"),
     "games_too_many": ('game = "pedro"\n[games]\ngames = 10_000_000_000_000\n',
                        # the games' deal indices end before a day's worth of games
                        "[games] games must be at most 549,755,813,887"),
@@ -287,3 +294,24 @@ def test_a_two_level_variant_s_verdict_counts_its_searched_deals(tmp_path):
     # B's two-level share lay wholly below 0 and was cut to "0.000 [0.000, -0.053]"
     for lo, hi in re.findall(r"\[([-+\d.]+), ([-+\d.]+)\]", row):
         assert float(lo) <= float(hi), row
+
+
+def test_a_variant_of_whole_games_is_paired_game_by_game(tmp_path):
+    """[[variants]] games: whole games to the target, game i the same deals under A and B;
+    the table, the footer and the finding count games, and a comparison of deals beside it
+    keeps its deals."""
+    path = tmp_path / "games.toml"
+    path.write_text('game = "pedro"\nseed = 4\n[[variants]]\nb = "pedro(target=21)"\n'
+                    'games = 400\n[[variants]]\nb = "pedro(low_to=holder)"\ndeals = 3000\n')
+    out = tmp_path / "report"
+    result = run("report", str(path), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    page = " ".join((out / "report.md").read_text().split())
+    assert "| measure (per game) |" in page and "| measure (per deal) |" in page
+    assert "400 whole games to the target (undecided after 1,000 deals), game i the same " \
+           "deals under A and B." in page
+    assert "target acts only on whole games" not in page
+    assert "(B = pedro(target=21) against A = pedro), B − A per game: deals per game" in page
+    assert "n = 400 + 3,000 deals or games (one comparison each)" in page
+    table = pd.read_csv(out / "data" / "variants-comparisons.csv")
+    assert table.groupby("comparison")["unit"].first().to_dict() == {1: "game", 2: "deal"}

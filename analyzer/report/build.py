@@ -62,10 +62,13 @@ def section_work(s: Scenario, name: str) -> tuple[int, str]:
     """(what a section's progress counts to, its work in words)."""
     cfg = s.sections[name]
     if name == "variants":  # its progress counts each variant's deals (and cheap ones)
-        n = sum(v["deals"] for v in cfg)
-        played = sum(2 * (v["deals"] + (v["base_deals"] if s.base is not None else 0))
-                     for v in cfg)
-        return played, f"{n:,} deals under each of two variants"
+        deals = sum(v["deals"] for v in cfg if not v["games"])
+        games = sum(v["games"] or 0 for v in cfg)  # whole games: a game a step
+        played = 2 * (deals + games) + sum(2 * v["base_deals"] for v in cfg
+                                           if s.base is not None and not v["games"])
+        return played, " and ".join(
+            [f"{deals:,} deals"] * bool(deals) + [f"{games:,} whole games"] * bool(games)
+        ) + " under each of two variants"
     c = cfg[0]
     if name == "hands":
         return c["deals"] * len(c["cards"]), f"{len(c['cards'])} hand(s) x {c['deals']:,} deals"

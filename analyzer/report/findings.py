@@ -88,10 +88,11 @@ def _hands(p: Part) -> list[str]:
 
 
 def _variants(p: Part) -> list[str]:
-    unit = p.provenance["unit"][:-1]
     headlines = tuple(p.provenance.get("headline_measures", ()))
     out = []
     for _, t in p.tables["comparisons"].groupby("comparison", sort=True):
+        # a comparison's own row (a deal, a hand, a whole game); before, the section's
+        unit = t["unit"].iloc[0] if "unit" in t else p.provenance["unit"][:-1]
         rules = f"B = {t['b_rules'].iloc[0]} against A = {t['a_rules'].iloc[0]}"
         label = t["label"].iloc[0] if "label" in t else ""
         head = f"{label} ({rules})" if label and label != rules else rules

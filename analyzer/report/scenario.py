@@ -105,6 +105,10 @@ SECTIONS = {
         Key("base_deals", "int", 100_000, "with the top-level base: the deals the cheap "
             "policy plays (N); `deals` is n, the first of them, played by `policy` too",
             least=2, quick=20_000),
+        Key("games", "int", None, "Pedro, Cinch, Rook: compare this many whole games to the "
+            "target instead of `deals`, game i the same deals under A and B (for a rule of "
+            "whole games: target, no_contract_tie); not with the top-level base",
+            least=2, quick=300, most=GAME_MAX_GAMES),
     ),
     "ladder": (
         Key("deals", "int", 1_000, "deals played by every rung", least=2, quick=60),
@@ -365,6 +369,8 @@ def _check_sections(s: Scenario, where: str) -> None:
                 if v[key] is not None:
                     v[key] = _variant(v[key], s, where, f"[[variants]] #{i + 1} {key}")
             v["a"] = v["a"] or s.rules
+            if v["games"] is not None:
+                _check_games(s, g, where, f"[[variants]] #{i + 1} games")
         if "ladder" in s.sections:
             _check_ladder(s, g, where)
         if s.base is not None:
@@ -373,6 +379,18 @@ def _check_sections(s: Scenario, where: str) -> None:
         raise
     except (NotOffered, RuleError, PolicyError, ScenarioError) as e:
         raise ScenarioFileError(f"{where}: {e}") from None
+
+
+def _check_games(s: Scenario, g, where: str, key: str) -> None:
+    """A comparison of whole games to the target: a game that has them (King's comparisons
+    pair whole games already), and plain, since a two-level estimate is of single deals."""
+    if g.plays_whole_games and not g.whole_games:
+        raise ScenarioFileError(f"{where}: {key}: {g.title}'s comparisons pair its whole games "
+                                "already; drop games")
+    g.require("whole_games", f"{key} (games to a target score)")
+    if s.base is not None:
+        raise ScenarioFileError(f"{where}: {key}: whole games are compared plain, and base "
+                                "makes two-level estimates of single deals: drop one")
 
 
 def _check_chart(s: Scenario, g) -> None:

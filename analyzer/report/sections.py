@@ -364,19 +364,23 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
 
     t0 = time.perf_counter()
     g = game_of(s.rules)
-    unit = g.compare_unit
+    games = [bool(v["games"]) for v in tables]  # whole games to the target, not deals
+    units = {g.compare_unit + "s" if not whole else "games" for whole in games}
     part = Part("variants", "What the rule changes do",
-                f"Variants A and B play the same {unit}s with every seat as {_policy(s)}; "
-                f"B − A is taken {unit} by {unit}, so an effect beyond the noise is the rule "
-                "change's, for players who play this way."
-                + _estimator_words(s, None))
-    frames, n = [], 0
+                f"Variants A and B play the same {' or '.join(sorted(units))} with every seat "
+                f"as {_policy(s)}; B − A is taken one by one, so an effect beyond the noise is "
+                "the rule change's, for players who play this way."
+                + (" A comparison of whole games deals game i the same cards under A and B."
+                   if any(games) else "") + _estimator_words(s, None))
+    frames, n_each = [], []
     for i, v in enumerate(tables):
-        c = compare_variants(v["a"], v["b"], v["deals"], s.seed, s.policy, executor=ex,
-                             progress=progress, **_two_level(s, v))
-        n += v["deals"]
+        c = compare_variants(v["a"], v["b"], None if v["games"] else v["deals"], s.seed,
+                             s.policy, executor=ex, progress=progress, **_two_level(s, v),
+                             **({"games": v["games"]} if v["games"] else {}))
+        n_each.append(c.provenance["deals"])
+        unit = c.unit
         label = v["label"] or f"{c.a} → {c.b}"
-        t = c.table.assign(comparison=i + 1, a_rules=c.a, b_rules=c.b, label=label)
+        t = c.table.assign(comparison=i + 1, a_rules=c.a, b_rules=c.b, label=label, unit=unit)
         frames.append(t)
         differs = t["n_differ"] if "n_differ" in t else [np.nan] * len(t)  # two-level: none
         paired = "searched" if trials_column(t) == "n_search" else "paired"  # what decides
@@ -410,7 +414,8 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
         else:  # one count a row reads "n", not A's alone
             shown = shown.rename(columns={n_header(True): n_header(apart)})
         part.table(f"comparison_{i + 1}", t, shown,
-                   f"{label}: A = {c.a}, B = {c.b}; {c.deals_line(unit)} under both."
+                   f"{label}: A = {c.a}, B = {c.b}; {c.deals_line(unit)}"
+                   + ("." if v["games"] else " under both.")
                    + (" n: N cheap / n searched deals." if s.base is not None else "")
                    + f" {family_note(t)}"
                    + (f" {COUNTS_NOTE.format(unit=unit)}." if apart else "")
@@ -420,10 +425,10 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
                     f"{label}: B − A per measure, each on its own scale, paired 95% "
                     "intervals.")
     part.tables = {"comparisons": pd.concat(frames, ignore_index=True)}
-    return _stamp(part, s, s.rules, n, f"{unit}s", t0,
+    return _stamp(part, s, s.rules, sum(n_each), " or ".join(sorted(units)), t0,
                   headline_measures=list(g.compare_headlines),
                   variants=[(str(v["a"]), str(v["b"])) for v in tables],
-                  n_each=[v["deals"] for v in tables], of="comparison",
+                  n_each=n_each, of="comparison",
                   **_estimator_stamp(s, [v["base_deals"] for v in tables]))
 
 
