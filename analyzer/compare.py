@@ -345,7 +345,8 @@ def _played(work, deals: int, size: int, executor, progress, first: int = 0,
     """``work(lo, n)`` over deals ``first`` .. ``first + deals - 1`` in chunks of ``size``,
     in order, on ``executor`` when given; the pace is checked (a run that would take over a
     day stops) and ``progress`` told of both variants' deals after each chunk."""
-    pace = Pace(deals, what) if executor is None else require_time(deals, what)
+    unit = "games" if what == "--games" else "deals"
+    pace = Pace(deals, what, unit) if executor is None else require_time(deals, what, unit)
 
     def ranges():  # one at a time: a run may have more chunks than memory holds
         return ((lo, min(size, first + deals - lo)) for lo in range(first, first + deals, size))
