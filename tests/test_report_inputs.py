@@ -280,14 +280,11 @@ def test_a_two_level_variant_s_verdict_counts_its_searched_deals(tmp_path):
     """On 20 searched deals (5,000 cheap) min_bid=7 leaves fewer deals without a contract
     by an interval clear of zero: too few to tell, as compare says, counting the searched
     deals the correction's spread is read off (it said "B lower" on the 5,000 cheap)."""
-    path = tmp_path / "two.toml"
     # (seed 9 puts the interval clear of zero, the case this is about, as seed 3 did under
     # the old bidding: tests/test_compare.py's two-level verdict test checks that it does)
-    path.write_text('game = "pedro"\nseed = 9\npolicy = "random"\nbase = "heuristic"\n'
-                    '[[variants]]\nb = "pedro(min_bid=7)"\ndeals = 20\nbase_deals = 5000\n')
-    out = tmp_path / "report"
-    result = run("report", str(path), "--out", str(out))
-    assert result.exit_code == 0, result.output
+    out = _report(tmp_path, 'game = "pedro"\nseed = 9\npolicy = "random"\n'
+                  'base = "heuristic"\n[[variants]]\nb = "pedro(min_bid=7)"\ndeals = 20\n'
+                  'base_deals = 5000\n')
     row = next(line for line in (out / "report.md").read_text().splitlines()
                if line.startswith("| no contract"))
     assert "too few deals to tell (20 searched)" in row, row
@@ -300,12 +297,9 @@ def test_a_variant_of_whole_games_is_paired_game_by_game(tmp_path):
     """[[variants]] games: whole games to the target, game i the same deals under A and B;
     the table, the footer and the finding count games, and a comparison of deals beside it
     keeps its deals."""
-    path = tmp_path / "games.toml"
-    path.write_text('game = "pedro"\nseed = 4\n[[variants]]\nb = "pedro(target=21)"\n'
-                    'games = 400\n[[variants]]\nb = "pedro(low_to=holder)"\ndeals = 3000\n')
-    out = tmp_path / "report"
-    result = run("report", str(path), "--out", str(out))
-    assert result.exit_code == 0, result.output
+    out = _report(tmp_path, 'game = "pedro"\nseed = 4\n[[variants]]\n'
+                  'b = "pedro(target=21)"\ngames = 400\n[[variants]]\n'
+                  'b = "pedro(low_to=holder)"\ndeals = 3000\n')
     page = " ".join((out / "report.md").read_text().split())
     assert "| measure (per game) |" in page and "| measure (per deal) |" in page
     assert "400 whole games to the target (undecided after 1,000 deals), game i the same " \
@@ -315,3 +309,13 @@ def test_a_variant_of_whole_games_is_paired_game_by_game(tmp_path):
     assert "n = 400 + 3,000 deals or games (one comparison each)" in page
     table = pd.read_csv(out / "data" / "variants-comparisons.csv")
     assert table.groupby("comparison")["unit"].first().to_dict() == {1: "game", 2: "deal"}
+
+
+def _report(tmp_path, scenario: str):
+    """The folder of the report ``scenario`` (a file's text) builds, its command passed."""
+    path = tmp_path / "scenario.toml"
+    path.write_text(scenario)
+    out = tmp_path / "report"
+    result = run("report", str(path), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    return out
