@@ -75,6 +75,12 @@ BAD = {  # file text -> what the one line must say
     "variant_games_with_base": ('game = "pedro"\npolicy = "dd"\nbase = "heuristic"\n'
                                 '[[variants]]\nb = "pedro(target=21)"\ngames = 10\n',
                                 "[[variants]] #1 games: whole games are compared plain"),
+    "variant_contract_unknown": ('game = "king"\n[[variants]]\nb = "king(max_offer=1)"\n'
+                                 'contract = "bogus"\n', "[[variants]] #1 contract: unknown "
+                                 "contract 'bogus'"),
+    "variant_contract_in_pedro": ('game = "pedro"\n[[variants]]\nb = "cinch"\n'
+                                  'contract = "positive"\n', "[[variants]] #1 contract: only "
+                                  "king"),
     "games_too_many": ('game = "pedro"\n[games]\ngames = 10_000_000_000_000\n',
                        # the games' deal indices end before a day's worth of games
                        "[games] games must be at most 549,755,813,887"),
@@ -309,6 +315,20 @@ def test_a_variant_of_whole_games_is_paired_game_by_game(tmp_path):
     assert "n = 400 + 3,000 deals or games (one comparison each)" in page
     table = pd.read_csv(out / "data" / "variants-comparisons.csv")
     assert table.groupby("comparison")["unit"].first().to_dict() == {1: "game", 2: "deal"}
+
+
+def test_a_king_variant_of_one_contract_pairs_its_hands(tmp_path):
+    """[[variants]] contract: King's single hands of it, as `compare --contract`, beside a
+    comparison of whole games."""
+    out = _report(tmp_path, 'game = "king"\n[[variants]]\nb = "king(max_offer=1)"\n'
+                  'contract = "positive"\ndeals = 2000\n[[variants]]\n'
+                  'b = "king(pos_leader=left_of_dealer)"\ndeals = 100\n')
+    page = " ".join((out / "report.md").read_text().split())
+    assert "2,000 hands of positive under both." in page
+    assert "| measure (per hand) |" in page and "| measure (per game) |" in page
+    assert "against A = king), B − A per hand: price (tricks; hands sold)" in page
+    table = pd.read_csv(out / "data" / "variants-comparisons.csv")
+    assert table.groupby("comparison")["unit"].first().to_dict() == {1: "hand", 2: "game"}
 
 
 def _report(tmp_path, scenario: str):

@@ -109,6 +109,9 @@ SECTIONS = {
             "target instead of `deals`, game i the same deals under A and B (for a rule of "
             "whole games: target, no_contract_tie); not with the top-level base",
             least=2, quick=300, most=GAME_MAX_GAMES),
+        Key("contract", "str", None, "King only: compare single hands of this contract "
+            "instead of whole 10-hand games, hand i the same cards under A and B (default: "
+            "whole games)"),
     ),
     "ladder": (
         Key("deals", "int", 1_000, "deals played by every rung", least=2, quick=60),
@@ -371,6 +374,8 @@ def _check_sections(s: Scenario, where: str) -> None:
             v["a"] = v["a"] or s.rules
             if v["games"] is not None:
                 _check_games(s, g, where, f"[[variants]] #{i + 1} games")
+            for rules in (v["a"], v["b"]):  # a contract both variants' games play
+                g.check_contract(v["contract"], rules, what=f"[[variants]] #{i + 1} contract")
         if "ladder" in s.sections:
             _check_ladder(s, g, where)
         if s.base is not None:

@@ -364,18 +364,20 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
 
     t0 = time.perf_counter()
     g = game_of(s.rules)
-    games = [bool(v["games"]) for v in tables]  # whole games to the target, not deals
-    units = {g.compare_unit + "s" if not whole else "games" for whole in games}
+    # what each comparison pairs: whole games to the target, a contract's hands, or deals
+    units = {"games" if v["games"] else "hands" if v["contract"] else g.compare_unit + "s"
+             for v in tables}
     part = Part("variants", "What the rule changes do",
                 f"Variants A and B play the same {' or '.join(sorted(units))} with every seat "
                 f"as {_policy(s)}; B − A is taken one by one, so an effect beyond the noise is "
                 "the rule change's, for players who play this way."
                 + (" A comparison of whole games deals game i the same cards under A and B."
-                   if any(games) else "") + _estimator_words(s, None))
+                   if any(v["games"] for v in tables) else "") + _estimator_words(s, None))
     frames, n_each = [], []
     for i, v in enumerate(tables):
         c = compare_variants(v["a"], v["b"], None if v["games"] else v["deals"], s.seed,
                              s.policy, executor=ex, progress=progress, **_two_level(s, v),
+                             contract=v["contract"],
                              **({"games": v["games"]} if v["games"] else {}))
         n_each.append(c.provenance["deals"])
         unit = c.unit
