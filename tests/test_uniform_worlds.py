@@ -234,19 +234,18 @@ def test_the_tables_count_the_worlds():
     hands = seat_hands({1: 3, 2: 2, 3: 2})
     kn = knowledge((0, 1, 2, 10, 11, 12, 13, 14), forbid={1: (0, 1, 2)}, minimum={1: 3},
                    sets=(0, 1, 2))
-    cards, seats, table, dims = count_worlds(hands, 0, kn, 0)
-    assert world_count(table, dims) == 0
+    counted = count_worlds(hands, 0, kn, 0)
+    assert world_count(counted[3]) == 0
     world = np.zeros(4, dtype=np.uint64)
-    assert not draw_world(hands, 0, kn, cards, seats, table, dims,
-                          np.array([1], dtype=np.uint64), world)
+    assert not draw_world(hands, 0, kn, *counted, np.array([1], dtype=np.uint64), world)
     for relax in (1, 2):
-        assert world_count(*count_worlds(hands, 0, kn, relax)[2:]) == len(all_worlds(
+        assert world_count(count_worlds(hands, 0, kn, relax)[3]) == len(all_worlds(
             hands, 0, kn, relax))
     for case in (MIN_CASE, dict(pool=range(12), forbid={2: (0, 1, 2, 3)}, known={1: (5,)},
                                 minimum={3: 2}, sets=(0, 1, 2, 3, 4))):
         kn = knowledge(**case)
         hands = seat_hands({1: 3, 2: 3, 3: 3})
-        assert world_count(*count_worlds(hands, 0, kn, 0)[2:]) == len(all_worlds(hands, 0, kn))
+        assert world_count(count_worlds(hands, 0, kn, 0)[3]) == len(all_worlds(hands, 0, kn))
 
 
 def test_the_count_is_exact_for_full_hands():
@@ -258,7 +257,7 @@ def test_the_count_is_exact_for_full_hands():
     for t in range(4):
         hands[t] = mask(*range(13 * t, 13 * t + 13))
     kn = knowledge(range(13, 52))
-    count = world_count(*count_worlds(hands, 0, kn, 0)[2:])
+    count = world_count(count_worlds(hands, 0, kn, 0)[3])
     exact = math.factorial(39) // math.factorial(13) ** 3
     assert count == pytest.approx(exact, rel=1e-14)
     world = np.zeros(4, dtype=np.uint64)

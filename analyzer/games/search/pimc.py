@@ -39,6 +39,7 @@ from numba import njit
 
 from ...bits import ONE, ZERO, bit, lsb, msb, popcount
 from ...rng import mix64, next64
+from ..kit.choice import random_subset
 from .dd import prepare
 from .dd_cards import solve_among, solve_moves
 from .dd_moves import distinct_moves
@@ -111,27 +112,30 @@ def dd_choose(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen, ma
 @njit(cache=True)
 def count_worlds(hands, seat, kn, relax):
     """How many worlds ``kn`` allows, by what is left to deal: the tables
-    :func:`draw_world` draws from. Returns (cards, seats, table, dims).
+    :func:`draw_world` draws from. Returns (cards, seats, table, split, dims, free).
 
     The seats other than ``seat``, a, b and c (``seat`` + 1, + 2, + 3), need their cards
-    held less their known ones (``dims[0:3]``). ``cards`` are the pool cards some of them may
-    hold (the others stay undealt, as does any card no seat draws), first those outside
-    KN_MIN_MASK, then those inside; ``seats[i]`` the seats that may hold card i (bits 0, 1,
-    2: a, b, c). Row i of ``table`` (``dims[3] + 1`` rows of (needs + 1) cells, cell
-    ``ra * (nb + 1) * (nc + 1) + rb * (nc + 1) + rc``) is the number of ways cards i.. can
-    fill what a, b and c still need, (ra, rb, rc): each card goes to a seat that may hold it
-    and still needs one, or nowhere, and the cards of the set go last, so that the row of the
-    first of them is zero where a seat would get fewer of them than its minimum. Row 0 at the
-    needs is the number of worlds: 0 when none exists (``dims[4]`` 0: a seat knows more
-    cards than it holds). Counts are float64: 39 unseen cards give up to 8e16 worlds of
-    13-card hands and more with undealt cards, past int64 where the pool is larger; a
-    float's 53 bits hold them to a part in 1e15, and a draw's odds as closely.
+    held less their known ones (``dims[0:3]``). ``free`` are the pool cards any of them may
+    hold, outside KN_MIN_MASK when a minimum counts (``dims[5]`` of them); ``cards`` the
+    other pool cards some of them may hold (``dims[3]``), first those outside the set, then
+    those inside; ``seats[i]`` the seats that may hold card i (bits 0, 1, 2: a, b, c). A
+    pool card no seat may hold, or that no seat draws, stays undealt. Row i of ``table``
+    (``dims[3] + 1`` rows of (needs + 1) cells, cell ``ra * (nb + 1) * (nc + 1) + rb *
+    (nc + 1) + rc``) is the number of ways ``cards[i:]`` can fill what a, b and c still
+    need, (ra, rb, rc): each card goes to a seat that may hold it and still needs one, or
+    nowhere; the set's cards go last, so the row of the first of them is zero where a seat
+    would get fewer of them than its minimum. ``split[r]`` adds up, cell by cell, the ways
+    the free cards give each seat its need less r (a multinomial, some of them undealt)
+    times row 0 at r: the last is the number of worlds, 0 when none exists (``dims[4]`` 0:
+    a seat knows more cards than it holds). Counts are float64: 39 unseen cards give up to
+    8e16 worlds of 13-card hands and more with undealt cards, past int64 where the pool is
+    larger; a float's 53 bits hold them to a part in 1e15, and a draw's odds as closely.
     ``relax``: 1 drops the minimum counts, 2 the voids as well."""
     rest = kn[KN_POOL]
     for t in range(4):
         if t != seat:
             rest &= ~kn[KN_KNOWN + t]
-    dims = np.zeros(5, dtype=np.int64)
+    dims = np.zeros(6, dtype=np.int64)
     mins = np.zeros(3, dtype=np.int64)
     dims[4] = 1
     inside = kn[KN_MIN_MASK] if relax < 1 else ZERO
@@ -145,17 +149,21 @@ def count_worlds(hands, seat, kn, relax):
             mins[k] = max(m, 0)
     if dims[4] == 0:
         dims[0] = dims[1] = dims[2] = 0
+    if mins[0] == 0 and mins[1] == 0 and mins[2] == 0:
+        inside = ZERO
     may = np.zeros(3, dtype=np.uint64)
     for k in range(3):
         t = (seat + 1 + k) & 3
         may[k] = rest & (~kn[KN_FORBID + t] if relax < 2 else ~ZERO)
-    some = rest & (may[0] | may[1] | may[2])
-    n = np.int64(popcount(some))
+    free = may[0] & may[1] & may[2] & ~inside
+    bound = (may[0] | may[1] | may[2]) & ~free
+    n = np.int64(popcount(bound))
+    nf = np.int64(popcount(free))
     cards = np.empty(n, dtype=np.int64)
     seats = np.empty(n, dtype=np.int64)
     i = 0
     for part in range(2):  # outside the set, then inside it
-        left = some & ~inside if part == 0 else some & inside
+        left = bound & ~inside if part == 0 else bound & inside
         while left != ZERO:
             c = lsb(left)
             left &= left - ONE
@@ -166,8 +174,9 @@ def count_worlds(hands, seat, kn, relax):
                     s |= 1 << k
             seats[i] = s
             i += 1
-    first_inside = n - np.int64(popcount(some & inside))
+    first_inside = n - np.int64(popcount(bound & inside))
     dims[3] = n
+    dims[5] = nf
     na, nb, nc = dims[0], dims[1], dims[2]
     sb = nc + 1
     sa = (nb + 1) * sb
@@ -198,7 +207,23 @@ def count_worlds(hands, seat, kn, relax):
                     j += 1
         if i == first_inside:
             _floor(table, dst, na, nb, nc, mins)
-    return cards, seats, table, dims
+    fact = np.empty(nf + 1, dtype=np.float64)  # 64! is 1.3e89: a float holds it
+    fact[0] = 1.0
+    for k in range(1, nf + 1):
+        fact[k] = fact[k - 1] * k
+    split = np.empty(size, dtype=np.float64)
+    total = 0.0
+    j = 0
+    for ra in range(na + 1):
+        for rb in range(nb + 1):
+            for rc in range(nc + 1):
+                xa, xb, xc = na - ra, nb - rb, nc - rc
+                spare = nf - xa - xb - xc
+                if spare >= 0 and table[j] > 0.0:
+                    total += fact[nf] / (fact[xa] * fact[xb] * fact[xc] * fact[spare]) * table[j]
+                split[j] = total
+                j += 1
+    return cards, seats, table, split, dims, free
 
 
 @njit(cache=True)
@@ -216,30 +241,45 @@ def _floor(table, row, na, nb, nc, mins):
 
 
 @njit(cache=True, inline="always")
-def world_count(table, dims):
-    """The number of worlds :func:`count_worlds` found (0: none)."""
-    return table[(dims[0] * (dims[1] + 1) + dims[1]) * (dims[2] + 1) + dims[2]]
+def world_count(split):
+    """The number of worlds :func:`count_worlds` found (0: none), from its ``split``."""
+    return split[split.shape[0] - 1]
 
 
 @njit(cache=True)
-def draw_world(hands, seat, kn, cards, seats, table, dims, prng, world):
+def draw_world(hands, seat, kn, cards, seats, table, split, dims, free, prng, world):
     """One world drawn uniformly from those :func:`count_worlds` counted, into ``world``;
-    False when there is none. Card by card, each goes to a seat or nowhere with the odds of
-    the worlds that follow: the number of ways the cards after it fill what is then left
-    (a draw only where two ways are open)."""
-    if world_count(table, dims) <= 0.0:
+    False when there is none. First how many of the free cards each seat gets, with the odds
+    of the worlds that follow (``split``), and which of them uniformly; then card by card,
+    each other card goes to a seat or nowhere with the odds of the worlds that follow: the
+    number of ways the cards after it fill what is then left (a draw only where two ways
+    are open)."""
+    size = split.shape[0]
+    total = split[size - 1]
+    if total <= 0.0:
         return False
-    na, nb, nc, n = dims[0], dims[1], dims[2], dims[3]
+    na, nb, nc, n, nf = dims[0], dims[1], dims[2], dims[3], dims[5]
     sb = nc + 1
     sa = (nb + 1) * sb
-    size = (na + 1) * sa
     a, b, c = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
     world[seat] = hands[seat]
     world[a] = kn[KN_KNOWN + a]
     world[b] = kn[KN_KNOWN + b]
     world[c] = kn[KN_KNOWN + c]
-    ra, rb, rc = na, nb, nc
-    j = ra * sa + rb * sb + rc
+    j = size - 1  # the cell of the needs: no free card
+    if nf > 0:
+        u = np.float64(next64(prng) >> np.uint64(11)) * _UNIT * total
+        j = min(np.int64(np.searchsorted(split, u, side="right")), size - 1)
+        while j > 0 and split[j] == split[j - 1]:  # rounding onto a cell of no world
+            j -= 1
+    ra, rb, rc = j // sa, (j % sa) // sb, j % sb
+    left = np.uint64(free)  # a mask handed back from Python comes as an int
+    for k in range(3):
+        x = na - ra if k == 0 else (nb - rb if k == 1 else nc - rc)
+        if x > 0:
+            pick = random_subset(left, x, prng)
+            world[(seat + 1 + k) & 3] |= pick
+            left &= ~pick
     for i in range(n):
         if j == 0:
             break
@@ -292,8 +332,8 @@ def sample_world(hands, seat, kn, relax, prng, world):
     measured 2.29 against 2.08), and the seat dealt first took cards that a seat bound by
     its voids needed (``tests/test_uniform_worlds.py``). :func:`pimc_choose` counts once a
     decision and draws each of its worlds from the same tables."""
-    cards, seats, table, dims = count_worlds(hands, seat, kn, relax)
-    return draw_world(hands, seat, kn, cards, seats, table, dims, prng, world)
+    cards, seats, table, split, dims, free = count_worlds(hands, seat, kn, relax)
+    return draw_world(hands, seat, kn, cards, seats, table, split, dims, free, prng, world)
 
 
 @njit(cache=True)
@@ -337,13 +377,14 @@ def pimc_choose(hands, seat, leader, n_played, legal_set, q, cpts, tv, ws, gen, 
     solved = 0
     # the worlds the knowledge allows, counted once: none breaks it unless none keeps it,
     # and then the minimum counts go first, then the voids
-    cards, wseats, table, dims = count_worlds(hands, seat, kn, 0)
+    cards, wseats, table, split, dims, free = count_worlds(hands, seat, kn, 0)
     for relax in range(1, 3):
-        if world_count(table, dims) > 0.0:
+        if world_count(split) > 0.0:
             break
-        cards, wseats, table, dims = count_worlds(hands, seat, kn, relax)
+        cards, wseats, table, split, dims, free = count_worlds(hands, seat, kn, relax)
     for _ in range(worlds):
-        if not draw_world(hands, seat, kn, cards, wseats, table, dims, prng, world):
+        if not draw_world(hands, seat, kn, cards, wseats, table, split, dims, free, prng,
+                          world):
             break  # no world at all: hands larger than the pool
         lead = -1
         tied = ZERO
