@@ -10,20 +10,20 @@ what its seat knows. The engine describes that knowledge as *constraints* in
 per seat the cards it cannot hold (revealed voids, ``KN_FORBID``), cards it is
 known to hold (Rook's passed cards, ``KN_KNOWN``), and a minimum count of cards
 of one set it must hold (Pedro's kept trumps, ``KN_MIN_MASK``/``KN_MIN``).
-Each of up to W *worlds* deals the pool to the other seats consistently with these,
-drawn uniformly among all the deals they allow (the worlds are counted once a decision,
-:func:`count_worlds`, and each is drawn card by card with the odds of what follows,
-:func:`draw_world`; when none keeps the knowledge, the minimum counts are dropped, then
-the voids), every legal card is solved double dummy in every world, and the card with the
-best total wins. All moves are compared on the same worlds. The cards *race*: after a
-few worlds a card leaves once the rest of the W worlds are unlikely to put it ahead of
-the best so far, and sampling stops when one is left; a seat whose legal cards are all
-alike (touching, of one value) plays the lowest without a search. After the first world
-the best card so far is solved exactly and every other card, where one search settles it,
-keeps that search's bound, which flatters it (``dd_cards.solve_among``); the best card's bounded
-worlds are solved again before the race measures and before the choice (:func:`_leader`),
-so the card played is the one the exact values would choose.
-``benchmarks/bench_pimc.py`` measures all this against solving all W worlds.
+Each of up to W *worlds* deals the pool to the other seats consistently with these, drawn
+uniformly among all the deals they allow (the worlds are counted once a decision,
+:func:`count_worlds`, and each is drawn from those counts, :func:`draw_world`; when none
+keeps the knowledge, the minimum counts are dropped, then the voids), every legal card is
+solved double dummy in every world, and the card with the best total wins. All moves are
+compared on the same worlds. The cards *race*: after a few worlds a card leaves once the
+rest of the W worlds are unlikely to put it ahead of the best so far, and sampling stops
+when one is left; a seat whose legal cards are all alike (touching, of one value) plays
+the lowest without a search. After the first world the best card so far is solved exactly
+and every other card, where one search settles it, keeps that search's bound, which
+flatters it (``dd_cards.solve_among``); the best card's bounded worlds are solved again
+before the race measures and before the choice (:func:`_leader`), so the card played is
+the one the exact values would choose. ``benchmarks/bench_pimc.py`` measures all this
+against solving all W worlds.
 
 Values are for the search's maximising side (``q[Q_SIDE]``); a seat outside it
 minimises.
