@@ -9,7 +9,7 @@ the others check that no play shows more than the rules force.
   ``kh_force=when_void_or_ace_already_played`` so does one that followed a heart lead with
   another heart once the A♥ was in the trick.
 
-The plays go through ``king.engine.record_card``, what the engine calls for every card of a
+The plays go through ``king.knowledge.record_card``, what the engine calls for every card of a
 hand with a searching seat, and the worlds through ``search.pimc.sample_world``.
 """
 
@@ -21,7 +21,8 @@ import pytest
 from analyzer.bits import popcount
 from analyzer.cards import DECK_52, parse_card
 from analyzer.games import king
-from analyzer.games.king.engine import legal_moves, record_card, shown_lacking
+from analyzer.games.king.engine import legal_moves
+from analyzer.games.king.knowledge import record_card, shown_lacking
 from analyzer.games.king.rules import (
     NO_HEARTS,
     NO_KING_OF_HEARTS,

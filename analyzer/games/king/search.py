@@ -9,7 +9,7 @@ The seat maximises its own points in the contract and the other three play
 together against it (``the game's adapter.king_setup``), a lower bound on what it can
 secure since real opponents do not collude. pimc knows its hand, the cards
 played, the voids revealed and the cards the rules' forced plays show a seat lacks (a
-heart led under the ban, the K♥ kept back: ``engine.shown_lacking``, recorded for every
+heart led under the ban, the K♥ kept back: ``knowledge.shown_lacking``, recorded for every
 card by the engine); the trump auction is not used.
 """
 
