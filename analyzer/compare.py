@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from .advice import MIN_TRIALS, ladder_z
-from .compare_rows import OWN_ROWS, RATE, Rows
+from .compare_rows import OWN_ROWS, RATE, Rows, rows_asked
 from .compare_text import (
     BOTH_DEFINE,
     COUNTS_NOTE,
@@ -58,7 +58,7 @@ from .games.common import (
     searches,
     searching_size,
 )
-from .limits import ArgumentError, Pace, check_counts, check_seed, require_time
+from .limits import Pace, check_counts, check_seed, require_time
 from .moments import Moments
 from .stats import Z95, Estimate, PairedMoments, bounded, held, wilson
 from .text import ShownAsText, render_table, two_level_note
@@ -105,12 +105,13 @@ class Comparison(ShownAsText):
         """How many ``unit``s were compared, and how many of them a variant threw in."""
         p = self.provenance
         thrown = p["deals"] - p["shared_deals"]
-        if p.get("same_deck", True) is False:
-            return f"{p['deals']:,} {unit}s, dealt from different decks (no two alike)"
         if p.get("whole_games"):
             return (f"{p['deals']:,} whole games to the target (undecided after "
-                    f"{p['max_deals']:,} {game(self.a).deal_unit}), game i the same deals "
-                    "under A and B")
+                    f"{p['max_deals']:,} {game(self.a).deal_unit}), " +
+                    ("game i the same deals under A and B" if p.get("same_deck", True) else
+                     "dealt from different decks (no two deals alike, so not paired)"))
+        if p.get("same_deck", True) is False:
+            return f"{p['deals']:,} {unit}s, dealt from different decks (no two alike)"
         return (f"{p['deals']:,} {unit}s" + (f" of {p['contract']}" if "contract" in p else "")
                 + (f" ({thrown:,} thrown in and redealt under A or B, counted as redealt)"
                    if thrown else ""))
@@ -245,7 +246,7 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
         g.check_contract(contract, rules)
     pols = parse_policies(policy)
     check_budget(base, budget, deals, base_deals)
-    rows = _rows_asked(g, ra, rb, deals, contract, games, max_deals, base)
+    rows = rows_asked(g, ra, rb, deals, contract, games, max_deals, base)
     if rows.whole_games:
         deals = games
     if deals is None:
@@ -281,6 +282,8 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
         if not mr.same(1, 3) and md.n > 1:  # the deals a rule moves in or out, set aside
             table.append(_row(name + BOTH_DEFINE, ma_both, mb_both, md.estimate(), md.n,
                               differ_both, spans[name], ra, rb))
+    if rows.whole_games:  # its first measure: side 0 wins (games_measures), so who won
+        prov["winners_changed"] = table[0]["n_differ"]
     return Comparison(str(ra), str(rb), pd.DataFrame(table),
                       {**prov, "shared_deals": shared, "changed_deals": changed})
 
@@ -300,28 +303,6 @@ def _row(name: str, ma: Moments, mb: Moments, d: Estimate | None, paired: int, d
             "n_paired": d.n if d else paired, "n_differ": differ,
             "a_lo": ea.lo, "a_hi": ea.hi, "b_lo": eb.lo, "b_hi": eb.hi,
             "share": span == RATE}
-
-
-def _rows_asked(g, ra, rb, deals, contract, games, max_deals, base) -> Rows:
-    """The rows a comparison pairs (:class:`~analyzer.compare_rows.Rows`), refusing in one
-    line what whole games cannot take: deals beside them, a two-level run, King."""
-    if games is None:
-        if max_deals is not None:
-            raise ArgumentError("max_deals bounds whole games: give games (the number of "
-                                "games to the target) too")
-        return Rows(contract)
-    if g.plays_whole_games and not g.whole_games:  # King: its rows are whole games already
-        raise ArgumentError(f"{g.title}'s compare pairs its whole games already (a game a "
-                            "row); games is for games to a target score: drop it")
-    g.require("whole_games", "compare --games (games to a target score)")
-    for name, given in (("deals", deals), ("base", base)):  # a contract: King's, refused above
-        if given is not None:
-            raise ArgumentError(f"games compares whole games to the target; {name} is for "
-                                "single deals: give one of games and " + name)
-    check_counts(games=games, max_deals=max_deals, optional=("max_deals",))
-    if max_deals is None:
-        max_deals = max(g.default_max_deals(ra), g.default_max_deals(rb))
-    return Rows(max_deals=max_deals)
 
 
 def _rows_of(provenance: dict) -> Rows:

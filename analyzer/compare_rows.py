@@ -6,7 +6,8 @@ the seed, King's hand ``i`` of the contract, or game ``i``, whose deal ``k`` is 
 deal under both variants (``kit.games.game_deal``), so two games run alike until the rule
 parts them, and the one that parts them shows in every measure.
 
-May import: numpy, pandas and the games' protocol (through the Game it is handed).
+May import: numpy, pandas, :mod:`analyzer.limits` and the games' protocol (through the
+Game it is handed).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
+from .limits import ArgumentError, check_counts
 
 THROWN_IN = "thrown in and redealt"
 RATE = (0.0, 1.0)  # the range of a share of deals
@@ -76,6 +79,28 @@ class Rows:
         both = {name: (min(a.get(name, span)[0], span[0]), max(a.get(name, span)[1], span[1]))
                 for name, span in b.items()}
         return {THROWN_IN: RATE, **a, **both}
+
+
+def rows_asked(g, ra, rb, deals, contract, games, max_deals, base) -> Rows:
+    """The rows a comparison (:func:`analyzer.compare.compare_variants`) pairs, refusing in
+    one line what whole games cannot take: deals beside them, a two-level run, King."""
+    if games is None:
+        if max_deals is not None:
+            raise ArgumentError("max_deals bounds whole games: give games (the number of "
+                                "games to the target) too")
+        return Rows(contract)
+    if g.plays_whole_games and not g.whole_games:  # King: its rows are whole games already
+        raise ArgumentError(f"{g.title}'s compare pairs its whole games already (a game a "
+                            "row); games is for games to a target score: drop it")
+    g.require("whole_games", "compare --games (games to a target score)")
+    for name, given in (("deals", deals), ("base", base)):  # a contract: King's, refused above
+        if given is not None:
+            raise ArgumentError(f"games compares whole games to the target; {name} is for "
+                                "single deals: give one of games and " + name)
+    check_counts(games=games, max_deals=max_deals, optional=("max_deals",))
+    if max_deals is None:
+        max_deals = max(g.default_max_deals(ra), g.default_max_deals(rb))
+    return Rows(max_deals=max_deals)
 
 
 OWN_ROWS = Rows()  # the game's own rows: deals (King: whole 10-hand games)

@@ -47,7 +47,9 @@ def changed_note(table: pd.DataFrame, p: dict, unit: str, game_only: list[str],
     changes nothing here; compare --games N pairs whole games to the target instead.
     """
     n, changed = p["deals"], p.get("changed_deals", int(table["n_differ"].max()))
-    if changed == n:
+    if p.get("whole_games"):
+        text = _games_changed(n, changed, p.get("winners_changed"))
+    elif changed == n:
         text = f"The rule changed the result of every one of the {n:,} {unit}s."
     elif changed:
         text = (f"The rule changed the result of {changed:,} of the {n:,} {unit}s "
@@ -63,6 +65,30 @@ def changed_note(table: pd.DataFrame, p: dict, unit: str, game_only: list[str],
                  f"{'it changes' if len(game_only) == 1 else 'they change'} nothing here; "
                  "compare --games N pairs whole games to the target instead.")
     return textwrap.fill(text, width) if width else text
+
+
+# what every whole-games comparison assumes of its players, said under its table
+SCORE_BLIND = ("bidlab's players bid and play each deal alike whatever the score (none bids "
+               "to go out or to keep the other side from going out): these are games of "
+               "score-blind players, which run alike under A and B until the rule first "
+               "comes into play.")
+
+
+def _games_changed(n: int, changed: int, winners: int | None) -> str:
+    """How many whole games the rule changed, and how many of them changed winner (the
+    count a tuner asks for first), then what the players assume.
+
+    >>> print(_games_changed(5000, 5000, 1362)[60:110])
+    their winner or both); the winner of 1,362 (27.2%).
+    """
+    if not changed:
+        text = (f"No game of the {n:,} played out differently under A and B: the rule never "
+                "came into play (each interval bounds how often it could).")
+    else:
+        text = (f"The rule changed {changed:,} of the {n:,} games (their length, their winner "
+                "or both)" + ("" if winners is None else
+                             f"; the winner of {winners:,} ({100 * winners / n:.1f}%)") + ".")
+    return f"{text} {SCORE_BLIND}"
 
 
 def n_label(n_a: int, n_b: int, n_paired: int) -> str:

@@ -108,3 +108,50 @@ def test_the_command_s_json_says_it_paired_games():
     assert doc["provenance"]["whole_games"] is True and doc["provenance"]["deals"] == 50
     assert {m["measure"] for m in doc["measures"]} >= {"hands per game",
                                                        "first dealer's team wins"}
+
+
+def test_twenty_games_get_the_paired_t_interval_not_the_cap_s_range():
+    """Every one of 20 games ends sooner to 21: no mass of unaltered games hides the few
+    that moved, so B − A keeps its paired t interval; widened by the cap's range (1,000
+    deals) it read -4.65 [-165.6, +156.3] (a reviewer's run), and a report called that "no
+    difference beyond the noise"."""
+    from analyzer.stats import Z95
+    from analyzer.student import t_multiplier
+
+    da, db = pedro.simulate_games("pedro", 20, 3), pedro.simulate_games("pedro(target=21)", 20, 3)
+    diff = (db["deals"] - da["deals"]).to_numpy(float)
+    half = t_multiplier(Z95, 19) * diff.std(ddof=1) / np.sqrt(20)
+    row = _row(compare_variants("pedro", "pedro(target=21)", games=20, seed=3), "deals per game")
+    assert row["diff_lo"] == pytest.approx(diff.mean() - half)
+    assert row["diff_hi"] == pytest.approx(diff.mean() + half) and row["diff_hi"] < 0
+    r = CliRunner().invoke(main, ["compare", "pedro", "pedro(target=21)", "--games", "20",
+                                  "--seed", "3"])
+    line = next(x for x in r.output.splitlines() if x.startswith("deals per game"))
+    assert line.split("]")[-1].split()[:3] == ["too", "few", "games"], line
+
+
+def test_the_note_counts_the_games_whose_winner_changed_and_says_what_players_assume():
+    da, db = pedro.simulate_games("pedro", 500, 3), pedro.simulate_games("pedro(target=21)",
+                                                                         500, 3)
+    flipped = int((da["winner"] != db["winner"]).sum())
+    c = compare_variants("pedro", "pedro(target=21)", games=500, seed=3)
+    assert c.provenance["winners_changed"] == flipped > 0
+    text = " ".join(c.text().split())
+    assert (f"The rule changed 500 of the 500 games (their length, their winner or both); the "
+            f"winner of {flipped} ({100 * flipped / 500:.1f}%).") in text
+    assert "score-blind players" in text
+
+
+def test_games_from_different_decks_say_they_are_not_paired():
+    c = compare_variants("rook", "rook(points=parker_adapt)", games=30, seed=2)
+    assert c.deals_line(c.unit) == ("30 whole games to the target (undecided after 1,000 "
+                                    "hands), dealt from different decks (no two deals alike, "
+                                    "so not paired)")
+
+
+def test_the_command_says_when_games_were_cut_short():
+    r = CliRunner().invoke(main, ["compare", "pedro", "pedro(target=1000)", "--games", "20",
+                                  "--max-deals", "30"])
+    assert r.exit_code == 0, r.output
+    assert "0 game(s) under A and 20 under B undecided after 30 deals; --max-deals plays " \
+           "them longer" in r.stderr

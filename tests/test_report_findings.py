@@ -286,7 +286,7 @@ def test_a_games_headline_measures_lead_its_comparison_however_clear_the_rest():
     assert "first)." not in plain
     hands_only = [r for r in rows if not r["measure"].startswith("final")]
     (alone,) = _said(_part("variants", {"comparisons": hands_only}, **king))
-    assert alone.endswith("(1 of 1 measures move beyond the noise; the clearest shown).")
+    assert alone.endswith("(1 of 1 measures moves beyond the noise; the clearest shown).")
 
 
 def test_a_share_moves_by_percentage_points_in_a_finding():

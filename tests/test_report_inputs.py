@@ -81,6 +81,12 @@ BAD = {  # file text -> what the one line must say
     "variant_contract_in_pedro": ('game = "pedro"\n[[variants]]\nb = "cinch"\n'
                                   'contract = "positive"\n', "[[variants]] #1 contract: only "
                                   "king"),
+    "variant_games_and_deals": ('game = "pedro"\n[[variants]]\nb = "pedro(target=21)"\n'
+                                'games = 100\ndeals = 5000\n', "[[variants]] #1 games and "
+                                "deals: whole games take no deals"),
+    "variant_max_deals_alone": ('game = "pedro"\n[[variants]]\nb = "pedro(target=21)"\n'
+                                'max_deals = 50\n', "[[variants]] #1 max_deals bounds whole "
+                                "games: give games"),
     "games_too_many": ('game = "pedro"\n[games]\ngames = 10_000_000_000_000\n',
                        # the games' deal indices end before a day's worth of games
                        "[games] games must be at most 549,755,813,887"),
@@ -304,12 +310,12 @@ def test_a_variant_of_whole_games_is_paired_game_by_game(tmp_path):
     the table, the footer and the finding count games, and a comparison of deals beside it
     keeps its deals."""
     out = _report(tmp_path, 'game = "pedro"\nseed = 4\n[[variants]]\n'
-                  'b = "pedro(target=21)"\ngames = 400\n[[variants]]\n'
+                  'b = "pedro(target=21)"\ngames = 400\nmax_deals = 500\n[[variants]]\n'
                   'b = "pedro(low_to=holder)"\ndeals = 3000\n')
     page = " ".join((out / "report.md").read_text().split())
     assert "| measure (per game) |" in page and "| measure (per deal) |" in page
-    assert "400 whole games to the target (undecided after 1,000 deals), game i the same " \
-           "deals under A and B." in page
+    assert "400 whole games to the target (undecided after 500 deals), game i the same " \
+           "deals under A and B." in page and "score-blind players" in page
     assert "target acts only on whole games" not in page
     assert "(B = pedro(target=21) against A = pedro), B − A per game: deals per game" in page
     assert "n = 400 + 3,000 deals or games (one comparison each)" in page

@@ -300,6 +300,13 @@ def compare(ctx, variant_a, variant_b, deals, seed, policy, base, base_deals, bu
         click.echo(dumps({"provenance": provenance(p), "measures": records(c.table)}))
     else:
         click.echo(c.text())
+    if n_games is not None:  # as match says it: a game cut short is in the lengths
+        row = c.table[c.table["measure"].str.startswith("undecided after")].iloc[0]
+        cut = [round(row.a * row.n_a), round(row.b * row.n_b)]
+        if any(cut):
+            click.echo(f"{cut[0]:,} game(s) under A and {cut[1]:,} under B undecided after "
+                       f"{c.provenance['max_deals']:,} {game_of(variant_a).deal_unit}; "
+                       "--max-deals plays them longer", err=True)
     if out is not None:
         io.write_table(c.table, out, p)
         click.echo(f"wrote {out} ({len(c.table)} measures)", err=True)

@@ -106,7 +106,8 @@ def _variants(p: Part) -> list[str]:
         shown = _shown_measures(moved, headlines)
         family = "beyond_family" in t
         out.append(f"{head}, B − A per {unit}: " + "; ".join(shown[:MOST_MEASURES])
-                   + f" ({len(moved)} of {len(t)} measures move beyond the noise"
+                   + f" ({len(moved)} of {len(t)} measures "
+                   f"{'moves' if len(moved) == 1 else 'move'} beyond the noise"
                    + (f", {int(t['beyond_family'].sum())} of them (*) even with the 95% "
                       f"held for all {family_size(t)} measures that have an interval together"
                       if family else "") + "; the clearest shown"

@@ -109,6 +109,9 @@ SECTIONS = {
             "target instead of `deals`, game i the same deals under A and B (for a rule of "
             "whole games: target, no_contract_tie); not with the top-level base",
             least=2, quick=300, most=GAME_MAX_GAMES),
+        Key("max_deals", "int", None, "with games: a game not decided after this many deals "
+            "counts as undecided (default: the more of A's and B's own: 1,000, or twice the "
+            "target)", least=1, most=GAME_MAX_DEALS),
         Key("contract", "str", None, "King only: compare single hands of this contract "
             "instead of whole 10-hand games, hand i the same cards under A and B (default: "
             "whole games)"),
@@ -214,6 +217,8 @@ def parse_scenario(text: str, path: str | Path = "<scenario>", quick: bool = Fal
             if not isinstance(t, dict):
                 raise ScenarioFileError(f"{where}: {label} must be a table")
             values = _check_table(t, SECTIONS[name], where, label + " ")
+            if name == "variants":
+                _check_variant_rows(t, where, label)
             if quick:
                 for key in SECTIONS[name]:
                     if key.quick is not None and values[key.name] is not None:
@@ -227,6 +232,20 @@ def parse_scenario(text: str, path: str | Path = "<scenario>", quick: bool = Fal
     _check_sections(s, where)
     _check_sizes(s, where)
     return s
+
+
+def _check_variant_rows(t: dict, where: str, label: str) -> None:
+    """A comparison pairs deals (deals, base_deals) or whole games (games, max_deals), as
+    the keys given say: both kinds at once is refused, as compare refuses --games beside
+    --deals, rather than one of them dropped without a word."""
+    games = [k for k in ("games", "max_deals") if k in t]
+    deals = [k for k in ("deals", "base_deals") if k in t]
+    if games and deals:
+        raise ScenarioFileError(f"{where}: {label} {games[0]} and {deals[0]}: whole games "
+                                f"take no {deals[0]} (it is for single deals); give one")
+    if games == ["max_deals"]:
+        raise ScenarioFileError(f"{where}: {label} max_deals bounds whole games: give games "
+                                "(the number of games to the target) too")
 
 
 def _check_sizes(s: Scenario, where: str) -> None:

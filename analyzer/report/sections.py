@@ -378,7 +378,8 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
         c = compare_variants(v["a"], v["b"], None if v["games"] else v["deals"], s.seed,
                              s.policy, executor=ex, progress=progress, **_two_level(s, v),
                              contract=v["contract"],
-                             **({"games": v["games"]} if v["games"] else {}))
+                             **({"games": v["games"], "max_deals": v["max_deals"]}
+                                if v["games"] else {}))
         n_each.append(c.provenance["deals"])
         unit = c.unit
         label = v["label"] or f"{c.a} → {c.b}"
