@@ -314,6 +314,8 @@ def test_a_variant_of_whole_games_is_paired_game_by_game(tmp_path):
                   'b = "pedro(low_to=holder)"\ndeals = 3000\n')
     page = " ".join((out / "report.md").read_text().split())
     assert "| measure (per game) |" in page and "| measure (per deal) |" in page
+    assert "play the same deals or games with every seat as heuristic; B − A is taken one " \
+           "by one" in page
     assert "400 whole games to the target (undecided after 500 deals), game i the same " \
            "deals under A and B." in page and "score-blind players" in page
     assert "target acts only on whole games" not in page
@@ -331,6 +333,13 @@ def test_a_king_variant_of_one_contract_pairs_its_hands(tmp_path):
                   'b = "king(pos_leader=left_of_dealer)"\ndeals = 100\n')
     page = " ".join((out / "report.md").read_text().split())
     assert "2,000 hands of positive under both." in page
+    assert "play the same games or hands with every seat as heuristic; B − A is taken one " \
+           "by one" in page
+    alone = " ".join((_report(tmp_path / "alone", 'game = "king"\n[[variants]]\n'
+                              'b = "king(max_offer=1)"\ncontract = "positive"\n'
+                              'deals = 500\n') / "report.md").read_text().split())
+    assert "play the same hands with every seat as heuristic; B − A is taken hand by " \
+           "hand" in alone
     assert "| measure (per hand) |" in page and "| measure (per game) |" in page
     assert "against A = king), B − A per hand: price (tricks; hands sold)" in page
     table = pd.read_csv(out / "data" / "variants-comparisons.csv")
@@ -339,6 +348,7 @@ def test_a_king_variant_of_one_contract_pairs_its_hands(tmp_path):
 
 def _report(tmp_path, scenario: str):
     """The folder of the report ``scenario`` (a file's text) builds, its command passed."""
+    tmp_path.mkdir(exist_ok=True)
     path = tmp_path / "scenario.toml"
     path.write_text(scenario)
     out = tmp_path / "report"

@@ -369,8 +369,10 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
              for v in tables}
     part = Part("variants", "What the rule changes do",
                 f"Variants A and B play the same {' or '.join(sorted(units))} with every seat "
-                f"as {_policy(s)}; B − A is taken one by one, so an effect beyond the noise is "
-                "the rule change's, for players who play this way."
+                f"as {_policy(s)}; B − A is taken "
+                + (f"{next(iter(units))[:-1]} by {next(iter(units))[:-1]}" if len(units) == 1
+                   else "one by one") + ", so an effect beyond the noise is the rule "
+                "change's, for players who play this way."
                 + (" A comparison of whole games deals game i the same cards under A and B."
                    if any(v["games"] for v in tables) else "") + _estimator_words(s, None))
     frames, n_each = [], []
