@@ -20,8 +20,8 @@ searching player's correction fitted on the first deals, with an interval from b
 
 May import: the foundations (advice, compare_text, differences, documents, estimate_text,
 limits, moments, stats, text, twolevel, variants), :mod:`.compare_rows` (what a row is),
-:mod:`.rollout` (a two-level run) and the games' registry, common module and protocol;
-never a game by name.
+:mod:`.rollout` (a two-level run) and the games' registry, common module, protocol and
+standings (a whole game's measures); never a game by name.
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ from .games.common import (
     searches,
     searching_size,
 )
+from .games.standings import FIRST_DEALER_WINS
 from .limits import Pace, check_counts, check_seed, require_time
 from .moments import Moments
 from .stats import Z95, Estimate, PairedMoments, bounded, held, wilson
@@ -282,8 +283,9 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
         if not mr.same(1, 3) and md.n > 1:  # the deals a rule moves in or out, set aside
             table.append(_row(name + BOTH_DEFINE, ma_both, mb_both, md.estimate(), md.n,
                               differ_both, spans[name], ra, rb))
-    if rows.whole_games:  # its first measure: side 0 wins (games_measures), so who won
-        prov["winners_changed"] = table[0]["n_differ"]
+    if rows.whole_games:  # the first dealer's team won under one variant only: who won
+        prov["winners_changed"] = next(r["n_differ"] for r in table
+                                       if r["measure"] == FIRST_DEALER_WINS)
     return Comparison(str(ra), str(rb), pd.DataFrame(table),
                       {**prov, "shared_deals": shared, "changed_deals": changed})
 

@@ -255,9 +255,11 @@ class Game:
         """Per whole game to the target (rows of :meth:`simulate_games`), the quantities
         ``bidlab compare --games`` pairs: who won, how long it lasted
         (:func:`.standings.game_measures`)."""
+        from .common import teams_differ
         from .standings import game_measures
 
-        return game_measures(df, self.sides[0], self.deal_unit, max_deals)
+        return game_measures(df, self.sides[0], self.deal_unit, max_deals,
+                             teams_differ(df.attrs.get("policy", "")))
 
     def game_bounds(self, max_deals: int) -> dict[str, tuple[float, float]]:
         """The range of each of :meth:`game_measures`."""

@@ -110,12 +110,17 @@ def whole_games(winner: np.ndarray, deals: np.ndarray, scores: np.ndarray,
     return pd.DataFrame(rows), pd.DataFrame({"deals": lengths, "games": counts})
 
 
-def game_measures(df: pd.DataFrame, side: str, deal_unit: str,
-                  max_deals: int) -> dict[str, np.ndarray]:
+FIRST_DEALER_WINS = "first dealer's team wins"  # a game's measure: who won, as compare reads it
+
+
+def game_measures(df: pd.DataFrame, side: str, deal_unit: str, max_deals: int,
+                  teams_differ: bool = True) -> dict[str, np.ndarray]:
     """Per whole game to the target (rows of ``simulate_games``), what ``bidlab compare
-    --games`` pairs between two variants: whether ``side`` (team 0) won and whether the
-    first dealer's team won (NaN where the game was not decided), how many deals it lasted,
-    and whether it was still undecided after ``max_deals``.
+    --games`` pairs between two variants: whether ``side`` (team 0) won, where the teams
+    play otherwise (with the same players, which team wins differs by chance alone, and
+    the first dealer's side is the measure of position), and whether the first dealer's
+    team won (NaN where the game was not decided), how many deals it lasted, and whether it
+    was still undecided after ``max_deals``.
 
     >>> games = pd.DataFrame({"winner": [0, 1, -1], "first_dealer": [0, 1, 2],
     ...                       "deals": [7, 9, 20]})
@@ -123,13 +128,15 @@ def game_measures(df: pd.DataFrame, side: str, deal_unit: str,
     ... # doctest: +NORMALIZE_WHITESPACE
     {'team 0 wins': [1.0, 0.0, nan], "first dealer's team wins": [1.0, 1.0, nan],
      'deals per game': [7.0, 9.0, 20.0], 'undecided after 20 deals': [0.0, 0.0, 1.0]}
+    >>> list(game_measures(games, "team 0", "deals", 20, teams_differ=False))[0]
+    "first dealer's team wins"
     """
     winner = df["winner"].to_numpy()
     decided = winner >= 0
     first_team = df["first_dealer"].to_numpy() % 2
-    return {f"{side} wins": np.where(decided, (winner == 0).astype(float), np.nan),
-            "first dealer's team wins": np.where(decided, (winner == first_team).astype(float),
-                                                 np.nan),
+    sides = {f"{side} wins": np.where(decided, (winner == 0).astype(float), np.nan)}
+    return {**(sides if teams_differ else {}),
+            FIRST_DEALER_WINS: np.where(decided, (winner == first_team).astype(float), np.nan),
             f"{deal_unit} per game": df["deals"].to_numpy(dtype=np.float64),
             f"undecided after {max_deals:,} {deal_unit}": (~decided).astype(float)}
 
@@ -137,6 +144,6 @@ def game_measures(df: pd.DataFrame, side: str, deal_unit: str,
 def game_bounds(side: str, deal_unit: str, max_deals: int) -> dict[str, tuple[float, float]]:
     """The range of each of :func:`game_measures`: a share 0 .. 1, a length 1 .. max_deals."""
     share = (0.0, 1.0)
-    return {f"{side} wins": share, "first dealer's team wins": share,
+    return {f"{side} wins": share, FIRST_DEALER_WINS: share,
             f"{deal_unit} per game": (1.0, float(max_deals)),
             f"undecided after {max_deals:,} {deal_unit}": share}
