@@ -355,3 +355,19 @@ def _report(tmp_path, scenario: str):
     result = run("report", str(path), "--out", str(out))
     assert result.exit_code == 0, result.output
     return out
+
+
+def test_the_games_section_gives_the_first_dealer_s_edge_as_match_does(tmp_path):
+    """A tuner's question of whole games (the review of compare --games): how often the
+    team that deals first wins; match prints it, the report's [games] section now too."""
+    import json
+
+    out = _report(tmp_path, 'game = "pedro"\nseed = 2\n[games]\ngames = 500\n')
+    page = " ".join((out / "report.md").read_text().split())
+    rates = json.loads(run("match", "pedro", "--games", "500", "--seed", "2",
+                           "--json").stdout)["rates"]
+    first = next(r for r in rates if r["row"].startswith("first dealer"))
+    assert first["k"] > 0
+    assert (f"The first dealer's team won {100 * first['rate']:.1f}% "
+            f"[{100 * first['lo']:.1f}%, {100 * first['hi']:.1f}%] of the {first['n']} "
+            "decided games") in page

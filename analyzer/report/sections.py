@@ -27,7 +27,7 @@ from ..estimate_text import ci, pct
 from ..games import family
 from ..games import game as game_of
 from ..games.common import policy_label
-from ..stats import interval, mean_ci
+from ..stats import interval, mean_ci, wilson
 from ..twolevel import ESTIMATOR as TWO_LEVEL
 from ..variants import describe_allowed, flag_fields
 from . import figures
@@ -578,6 +578,13 @@ def games_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
                      else "."))
         part.figure("lengths", figures.game_lengths(lengths, g.deal_unit),
                     f"{g.deal_unit.capitalize()} per game.")
+    decided = winner >= 0
+    if g.whole_games and decided.any():  # game g's first dealer is g % 4 (King: the sides)
+        won = wilson(int((winner == np.arange(len(winner)) % 2)[decided].sum()),
+                     int(decided.sum()))
+        part.text(f"The first dealer's team won {pct(won.p, won.lo, won.hi)} of the "
+                  f"{int(decided.sum()):,} decided games (Wilson 95% CI): the edge of "
+                  "dealing first, which the rotation of first dealers evens out between sides.")
     part.figure("scores", figures.final_scores(scores, g.sides), "Final scores by side.")
     return _stamp(part, s, s.rules, len(deals), "games", t0)
 

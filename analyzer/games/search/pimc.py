@@ -7,7 +7,8 @@ legal player.
 ``pimc`` (Perfect Information Monte Carlo, as GIB and Kermit play) only uses
 what its seat knows. The engine describes that knowledge as *constraints* in
 ``kn``: the cards the seat cannot see that may lie in other hands (``KN_POOL``),
-per seat the cards it cannot hold (revealed voids, ``KN_FORBID``), cards it is
+per seat the cards it cannot hold (revealed voids; in King also what a forced play not
+made shows it lacks: ``KN_FORBID``), cards it is
 known to hold (Rook's passed cards, ``KN_KNOWN``), and a minimum count of cards
 of one set it must hold (Pedro's kept trumps, ``KN_MIN_MASK``/``KN_MIN``).
 Each of up to W *worlds* deals the pool to the other seats consistently with these, drawn
