@@ -583,8 +583,9 @@ def games_part(s: Scenario, cfg: dict, progress: Progress, ex=None) -> Part:
         won = wilson(int((winner == np.arange(len(winner)) % 2)[decided].sum()),
                      int(decided.sum()))
         part.text(f"The first dealer's team won {pct(won.p, won.lo, won.hi)} of the "
-                  f"{int(decided.sum()):,} decided games (Wilson 95% CI): the edge of "
-                  "dealing first, which the rotation of first dealers evens out between sides.")
+                  f"{int(decided.sum()):,} decided games (Wilson 95% CI; 50% would be no edge "
+                  "from dealing first, which the rotation of first dealers shares evenly "
+                  "between the sides).")
     part.figure("scores", figures.final_scores(scores, g.sides), "Final scores by side.")
     return _stamp(part, s, s.rules, len(deals), "games", t0)
 
