@@ -263,8 +263,8 @@ def compare_variants(a, b, deals: int | None = None, seed: int = 1,
         return _two_level(ra, rb, seed, pols, base, deals, base_deals, batch, progress,
                           executor, prov, budget, rows)
     size = batch or default_chunk(deals, searches(pols))
-    if rows.whole_games:  # a game is some ten deals: chunks of as many deals as usual
-        size = batch or max(1, min(size, -(-size // 10)))
+    if rows.whole_games and not batch:  # a game is some ten deals: as many deals a chunk
+        size = -(-size // 10)
     work = functools.partial(compare_chunk, ra, rb, seed, policy, rows=rows)
     stats: dict[str, list] = {}
     shared = changed = 0

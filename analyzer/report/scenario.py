@@ -394,7 +394,8 @@ def _check_sections(s: Scenario, where: str) -> None:
             if v["games"] is not None:
                 _check_games(s, g, where, f"[[variants]] #{i + 1} games")
             for rules in (v["a"], v["b"]):  # a contract both variants' games play
-                g.check_contract(v["contract"], rules, what=f"[[variants]] #{i + 1} contract")
+                _check_contract(g, v["contract"], s, where, f"[[variants]] #{i + 1} contract",
+                                rules)
         if "ladder" in s.sections:
             _check_ladder(s, g, where)
         if s.base is not None:
@@ -471,13 +472,15 @@ def _check_ladder(s: Scenario, g, where: str) -> None:
     _check_contract(g, lad["contract"], s, where, "[ladder] contract")
 
 
-def _check_contract(g, contract: str | None, s: Scenario, where: str, key: str) -> None:
-    """The game's own check of a contract, its message naming the scenario's key."""
+def _check_contract(g, contract: str | None, s: Scenario, where: str, key: str,
+                    rules=None) -> None:
+    """The game's own check of a contract under ``rules`` (the scenario's by default), its
+    message naming the scenario's key."""
     from ..games.protocol import NotOffered
     from ..variants import RuleError
 
     try:
-        g.check_contract(contract, s.rules, what=key)
+        g.check_contract(contract, s.rules if rules is None else rules, what=key)
     except (NotOffered, RuleError) as e:  # each names the key already
         raise ScenarioFileError(f"{where}: {e}") from None
 

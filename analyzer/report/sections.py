@@ -364,18 +364,8 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
 
     t0 = time.perf_counter()
     g = game_of(s.rules)
-    # what each comparison pairs: whole games to the target, a contract's hands, or deals
-    units = {"games" if v["games"] else "hands" if v["contract"] else g.compare_unit + "s"
-             for v in tables}
-    part = Part("variants", "What the rule changes do",
-                f"Variants A and B play the same {' or '.join(sorted(units))} with every seat "
-                f"as {_policy(s)}; B − A is taken "
-                + (f"{next(iter(units))[:-1]} by {next(iter(units))[:-1]}" if len(units) == 1
-                   else "one by one") + ", so an effect beyond the noise is the rule "
-                "change's, for players who play this way."
-                + (" A comparison of whole games deals game i the same cards under A and B."
-                   if any(v["games"] for v in tables) else "") + _estimator_words(s, None))
-    frames, n_each = [], []
+    part = Part("variants", "What the rule changes do", "")  # its model: once played
+    frames, n_each, units = [], [], []
     for i, v in enumerate(tables):
         c = compare_variants(v["a"], v["b"], None if v["games"] else v["deals"], s.seed,
                              s.policy, executor=ex, progress=progress, **_two_level(s, v),
@@ -383,7 +373,8 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
                              **({"games": v["games"], "max_deals": v["max_deals"]}
                                 if v["games"] else {}))
         n_each.append(c.provenance["deals"])
-        unit = c.unit
+        unit = c.unit  # what it pairs: deals, a contract's hands, or whole games
+        units.append(unit)
         label = v["label"] or f"{c.a} → {c.b}"
         t = c.table.assign(comparison=i + 1, a_rules=c.a, b_rules=c.b, label=label, unit=unit)
         frames.append(t)
@@ -430,7 +421,15 @@ def variants_part(s: Scenario, tables: list[dict], progress: Progress, ex=None) 
                     f"{label}: B − A per measure, each on its own scale, paired 95% "
                     "intervals.")
     part.tables = {"comparisons": pd.concat(frames, ignore_index=True)}
-    return _stamp(part, s, s.rules, sum(n_each), " or ".join(sorted(units)), t0,
+    kinds = sorted({f"{u}s" for u in units})
+    part.model = (f"Variants A and B play the same {' or '.join(kinds)} with every seat as "
+                  f"{_policy(s)}; B − A is taken "
+                  + (f"{units[0]} by {units[0]}" if len(kinds) == 1 else "one by one")
+                  + ", so an effect beyond the noise is the rule change's, for players who "
+                  "play this way."
+                  + (" A comparison of whole games deals game i the same cards under A and B."
+                     if any(v["games"] for v in tables) else "") + _estimator_words(s, None))
+    return _stamp(part, s, s.rules, sum(n_each), " or ".join(kinds), t0,
                   headline_measures=list(g.compare_headlines),
                   variants=[(str(v["a"]), str(v["b"])) for v in tables],
                   n_each=n_each, of="comparison",
